@@ -1,0 +1,113 @@
+//! Rows of the report's CSV files and the data behind its plots.
+
+use pool_physics::Table;
+use serde::Serialize;
+
+/// One row of `summary.csv`: one shot x engine x scheme x dt.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SummaryRow {
+    /// Shot name (file stem).
+    pub shot: String,
+    /// `event` or `discrete`.
+    pub engine: String,
+    /// Root solver (event engine) or integration scheme (`exact`, `euler`).
+    pub scheme: String,
+    /// Time step (s); `None` (empty cell) for the event engine.
+    pub dt_s: Option<f64>,
+    /// Number of balls in the shot.
+    pub n_balls: usize,
+    /// Events in the reference (event engine) log.
+    pub n_reference_events: usize,
+    /// Events this run produced.
+    pub n_events: usize,
+    /// Reference events matched by an event of the same kind and agents, in order.
+    pub n_matched: usize,
+    /// Reference events with no match.
+    pub n_missed: usize,
+    /// Events of this run with no reference match.
+    pub n_spurious: usize,
+    /// Median |t_engine - t_reference| over matched collisions (s); NaN when none matched.
+    pub collision_time_error_median_s: f64,
+    /// Max |t_engine - t_reference| over matched collisions (s); NaN when none matched.
+    pub collision_time_error_max_s: f64,
+    /// Max over balls of |r_engine - r_reference| at the end (m).
+    pub final_position_error_max_m: f64,
+    /// Sum of all operation counters.
+    pub ops_total: u64,
+    /// Wall-clock time of the run (s), median of repeats when repeated.
+    pub wall_time_s: f64,
+    /// Simulated time when the run stopped (s).
+    pub end_time_s: f64,
+    /// `at_rest`, `time_limit` or `budget`.
+    pub termination: String,
+}
+
+/// One row of `errors.csv`: one matched event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ErrorRow {
+    /// Shot name.
+    pub shot: String,
+    /// `event` or `discrete`.
+    pub engine: String,
+    /// Scheme (see [`SummaryRow::scheme`]).
+    pub scheme: String,
+    /// Time step (s), empty for the event engine.
+    pub dt_s: Option<f64>,
+    /// Index of the event in the reference log.
+    pub reference_index: usize,
+    /// Event kind (`ball_ball`, ...).
+    pub kind: String,
+    /// Agent ids, e.g. `cue|1` or `cue|rail_b1`.
+    pub agents: String,
+    /// Reference time (s).
+    pub t_reference_s: f64,
+    /// This run's time (s).
+    pub t_engine_s: f64,
+    /// t_engine - t_reference (s): positive when this run noticed the event late.
+    pub error_s: f64,
+}
+
+/// One row of `ops.csv`: one counter of one run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpsRow {
+    /// Shot name.
+    pub shot: String,
+    /// `event` or `discrete`.
+    pub engine: String,
+    /// Scheme.
+    pub scheme: String,
+    /// Time step (s), empty for the event engine.
+    pub dt_s: Option<f64>,
+    /// Counter name (see `pool_sim::Op::name`).
+    pub op: String,
+    /// Count.
+    pub count: u64,
+}
+
+/// A ball's center path on the cloth, as (x, y) points in metres.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BallPath {
+    /// Ball id.
+    pub id: String,
+    /// Points in time order (m).
+    pub points: Vec<(f64, f64)>,
+    /// True if the ball ended in a pocket.
+    pub pocketed: bool,
+}
+
+/// Everything needed to draw one shot top-down with both engines' paths overlaid.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShotPaths {
+    /// Shot name.
+    pub shot: String,
+    /// Table geometry (cushion segments and pockets).
+    pub table: Table,
+    /// Ball radius (m).
+    pub radius: f64,
+    /// Event engine paths, one per ball.
+    pub reference: Vec<BallPath>,
+    /// Discrete integrator paths, one per ball.
+    pub discrete: Vec<BallPath>,
+    /// Legend label for the discrete paths, e.g. `discrete exact dt=1e-2 s`.
+    pub discrete_label: String,
+}

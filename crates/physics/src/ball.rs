@@ -1,0 +1,200 @@
+//! Ball state and ball parameters.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Vec3, SPEED_EPS};
+
+/// Motion state of a ball (seed 004, Section I; pooltool's names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MotionState {
+    /// At rest, no spin.
+    Stationary,
+    /// At rest, spinning about the vertical axis only (w_z != 0).
+    Spinning,
+    /// Moving with a non-zero relative velocity u at the cloth contact (kinetic friction mu_s).
+    Sliding,
+    /// Rolling without slipping (u = 0), decelerated by rolling resistance mu_r.
+    Rolling,
+    /// Captured by a pocket: out of play.
+    Pocketed,
+}
+
+impl MotionState {
+    /// The snake_case name used in files and reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            MotionState::Stationary => "stationary",
+            MotionState::Spinning => "spinning",
+            MotionState::Sliding => "sliding",
+            MotionState::Rolling => "rolling",
+            MotionState::Pocketed => "pocketed",
+        }
+    }
+
+    /// True for sliding and rolling: the ball's center moves.
+    pub fn is_translating(self) -> bool {
+        matches!(self, MotionState::Sliding | MotionState::Rolling)
+    }
+
+    /// True for every state whose variables still change with time.
+    pub fn is_moving(self) -> bool {
+        matches!(
+            self,
+            MotionState::Sliding | MotionState::Rolling | MotionState::Spinning
+        )
+    }
+}
+
+/// The kinematic state of one ball: position r (m), velocity v (m/s), angular velocity w (rad/s),
+/// all in the table frame, plus its motion state.
+///
+/// The ball's center sits at z = R on the cloth; v_z and the z-component of r never change in the
+/// table-bound models here.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BallState {
+    /// Center position (m).
+    pub r: Vec3,
+    /// Center velocity (m/s).
+    pub v: Vec3,
+    /// Angular velocity (rad/s).
+    pub w: Vec3,
+    /// Motion state; must agree with v and w (see [`BallState::infer_motion`]).
+    pub motion: MotionState,
+}
+
+impl BallState {
+    /// A state with the motion state inferred from v and w for a ball of radius `radius` (m).
+    pub fn new(r: Vec3, v: Vec3, w: Vec3, radius: f64) -> Self {
+        let motion = Self::infer_motion(&v, &w, radius);
+        BallState { r, v, w, motion }
+    }
+
+    /// Motion state implied by the velocities (pooltool's rule): zero v and zero u with w_z != 0
+    /// is spinning; zero v, zero w is stationary; zero u is rolling; otherwise sliding.
+    pub fn infer_motion(v: &Vec3, w: &Vec3, radius: f64) -> MotionState {
+        let u = Self::contact_velocity_of(v, w, radius);
+        let v_zero = v.x.hypot(v.y) < SPEED_EPS;
+        let u_zero = u.x.hypot(u.y) < SPEED_EPS;
+        if v_zero && u_zero {
+            if (w.z * radius).abs() < SPEED_EPS {
+                MotionState::Stationary
+            } else {
+                MotionState::Spinning
+            }
+        } else if u_zero {
+            MotionState::Rolling
+        } else {
+            MotionState::Sliding
+        }
+    }
+
+    /// Relative velocity of the ball's surface at the cloth contact, u = v + R k x w (m/s)
+    /// (seed 004, Section I).
+    pub fn contact_velocity(&self, radius: f64) -> Vec3 {
+        Self::contact_velocity_of(&self.v, &self.w, radius)
+    }
+
+    fn contact_velocity_of(v: &Vec3, w: &Vec3, radius: f64) -> Vec3 {
+        // k x w = (-w_y, w_x, 0)
+        Vec3::new(v.x - radius * w.y, v.y + radius * w.x, 0.0)
+    }
+
+    /// True when every component is finite.
+    pub fn is_finite(&self) -> bool {
+        self.r.iter().chain(self.v.iter()).chain(self.w.iter()).all(|x| x.is_finite())
+    }
+}
+
+/// Ball and ball-cloth/ball-cushion parameters (SI). Defaults are pooltool 0.6.0's
+/// (physics-notes, "Default parameters").
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BallParams {
+    /// Mass m (kg).
+    pub m: f64,
+    /// Radius R (m).
+    #[serde(rename = "R")]
+    pub radius: f64,
+    /// Sliding friction coefficient mu_s (dimensionless).
+    pub mu_s: f64,
+    /// Rolling resistance coefficient mu_r (dimensionless).
+    pub mu_r: f64,
+    /// Spinning friction coefficient mu_sp (dimensionless; pooltool: 0.444 R per metre of radius).
+    pub mu_sp: f64,
+    /// Ball-ball restitution e_b (unused by the elastic law, kept for other laws).
+    pub e_b: f64,
+    /// Ball-cushion restitution e_c.
+    pub e_c: f64,
+    /// Ball-cushion friction f_c.
+    pub f_c: f64,
+    /// Gravitational acceleration g (m/s^2).
+    pub g: f64,
+}
+
+impl Default for BallParams {
+    fn default() -> Self {
+        Self::pool()
+    }
+}
+
+impl BallParams {
+    /// Pool ball defaults (pooltool 0.6.0).
+    pub fn pool() -> Self {
+        BallParams {
+            m: 0.170097,
+            radius: 0.028575,
+            mu_s: 0.2,
+            mu_r: 0.01,
+            mu_sp: 0.0127,
+            e_b: 0.95,
+            e_c: 0.85,
+            f_c: 0.2,
+            g: 9.81,
+        }
+    }
+
+    /// Carom ball: pool defaults with m = 0.21 kg, R = 0.03075 m and mu_sp = 0.444 R.
+    pub fn carom() -> Self {
+        BallParams {
+            m: 0.21,
+            radius: 0.03075,
+            mu_sp: 0.444 * 0.03075,
+            ..Self::pool()
+        }
+    }
+
+    /// Moment of inertia of a solid sphere, I = 2/5 m R^2 (kg m^2).
+    pub fn inertia(&self) -> f64 {
+        0.4 * self.m * self.radius * self.radius
+    }
+
+    /// Checks every parameter is finite and physically meaningful; the error names the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [("m", self.m), ("R", self.radius), ("g", self.g)];
+        for (name, value) in positive {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(format!("{name} must be a positive finite number, got {value}"));
+            }
+        }
+        let non_negative = [
+            ("mu_s", self.mu_s),
+            ("mu_r", self.mu_r),
+            ("mu_sp", self.mu_sp),
+            ("e_b", self.e_b),
+            ("e_c", self.e_c),
+            ("f_c", self.f_c),
+        ];
+        for (name, value) in non_negative {
+            if !(value.is_finite() && value >= 0.0) {
+                return Err(format!("{name} must be a non-negative finite number, got {value}"));
+            }
+        }
+        for (name, value) in [("e_b", self.e_b), ("e_c", self.e_c)] {
+            if value > 1.0 {
+                return Err(format!("{name} must be at most 1 (energy cannot rise), got {value}"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,47 @@
+//! Shared physics of pool and billiards: ball state, table geometry, and the [`Physics`] trait
+//! through which *both* evolution algorithms (the event-based engine and the discrete-time
+//! integrator) see the world.
+//!
+//! This crate knows nothing about evolution algorithms: it answers "where is this ball after
+//! t seconds of its current motion", "when does its motion state change", "what happens at this
+//! contact", and never "what happens next on the table".
+//!
+//! Two models implement [`Physics`]:
+//! - [`PoolPhysics`]: seed 004 (Kiefl, "The physics of pool"): stationary, spinning, sliding,
+//!   rolling and pocketed balls, four natural transitions, elastic frictionless ball-ball
+//!   collisions, Han (2005) ball-cushion collisions and pocket capture.
+//! - [`IdealPhysics`]: seeds 002/001: frictionless constant-velocity balls, elastic ball-ball
+//!   collisions and mirror cushions.
+//!
+//! Units are SI throughout (m, s, kg, rad). The table frame has x along the long rail, y across,
+//! z up, with the origin at a corner of the playing area.
+#![warn(missing_docs)]
+
+mod ball;
+mod collision;
+mod event;
+mod ideal;
+mod model;
+mod pool;
+mod table;
+mod trajectory;
+
+pub use ball::{BallParams, BallState, MotionState};
+pub use collision::{elastic_ball_ball, han2005_cushion, mirror_cushion, pocket_capture};
+pub use event::EventKind;
+pub use ideal::IdealPhysics;
+pub use model::{AnyPhysics, Physics, Transition};
+pub use pool::PoolPhysics;
+pub use table::{Cushion, Pocket, Table, TableError};
+pub use trajectory::Trajectory;
+
+/// A 3-vector in the table frame (m, m/s or rad/s depending on use).
+pub type Vec3 = nalgebra::Vector3<f64>;
+/// A 2-vector on the cloth plane (m).
+pub type Vec2 = nalgebra::Vector2<f64>;
+
+/// Speeds (m/s) below this are treated as zero when inferring a motion state.
+///
+/// Chosen far above f64 rounding of speeds of order 10 m/s (1e-15) and far below anything a
+/// ball does on cloth for a measurable time.
+pub const SPEED_EPS: f64 = 1e-10;

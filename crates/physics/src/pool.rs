@@ -1,0 +1,260 @@
+//! Seed 004's pool model: cloth friction, four natural transitions, Han (2005) cushions.
+
+use crate::{
+    collision::{elastic_ball_ball, han2005_cushion},
+    BallParams, BallState, EventKind, MotionState, Physics, Trajectory, Transition, Vec2, Vec3,
+    SPEED_EPS,
+};
+
+/// The pool model of seed 004 (Kiefl, "The physics of pool"), as built by pooltool 0.6.0:
+/// stationary / spinning / sliding / rolling / pocketed balls, the four natural transitions,
+/// elastic frictionless ball-ball collisions and Han (2005) ball-cushion collisions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolPhysics {
+    /// Ball and friction parameters.
+    pub params: BallParams,
+}
+
+impl PoolPhysics {
+    /// The model with the given parameters (not validated here: see [`BallParams::validate`]).
+    pub fn new(params: BallParams) -> Self {
+        PoolPhysics { params }
+    }
+
+    /// Rate of w_z decay from spinning friction, 5 mu_sp g / (2R) (rad/s^2).
+    fn spin_decel(&self) -> f64 {
+        let p = &self.params;
+        5.0 * p.mu_sp * p.g / (2.0 * p.radius)
+    }
+
+    /// w_z after t seconds of spinning friction that stops at zero (never reverses).
+    fn decayed_spin(&self, wz: f64, t: f64) -> f64 {
+        let drop = self.spin_decel() * t;
+        if wz.abs() <= drop {
+            0.0
+        } else {
+            wz - drop.copysign(wz)
+        }
+    }
+
+    /// Unit direction of a planar vector, or zero for a zero vector.
+    fn unit_xy(u: &Vec3) -> Vec3 {
+        let n = u.x.hypot(u.y);
+        if n > 0.0 {
+            Vec3::new(u.x / n, u.y / n, 0.0)
+        } else {
+            Vec3::zeros()
+        }
+    }
+
+    /// Half the center's acceleration in the current state: the `a` of r(t) = a t^2 + b t + c.
+    fn half_acceleration(&self, s: &BallState) -> Vec3 {
+        let p = &self.params;
+        match s.motion {
+            MotionState::Sliding => -Self::unit_xy(&s.contact_velocity(p.radius)) * (0.5 * p.mu_s * p.g),
+            MotionState::Rolling => -Self::unit_xy(&s.v) * (0.5 * p.mu_r * p.g),
+            _ => Vec3::zeros(),
+        }
+    }
+}
+
+/// k x u for a planar u: (-u_y, u_x, 0).
+fn k_cross(u: &Vec3) -> Vec3 {
+    Vec3::new(-u.y, u.x, 0.0)
+}
+
+impl Physics for PoolPhysics {
+    fn radius(&self) -> f64 {
+        self.params.radius
+    }
+
+    fn mass(&self) -> f64 {
+        self.params.m
+    }
+
+    fn infer_motion(&self, v: &Vec3, w: &Vec3) -> MotionState {
+        BallState::infer_motion(v, w, self.params.radius)
+    }
+
+    fn trajectory(&self, s: &BallState) -> Trajectory {
+        let valid_for = self.next_transition(s).map_or(f64::INFINITY, |t| t.dt);
+        if !s.motion.is_translating() {
+            return Trajectory {
+                valid_for,
+                ..Trajectory::at_rest(s.r)
+            };
+        }
+        Trajectory {
+            a: self.half_acceleration(s),
+            b: s.v,
+            c: s.r,
+            valid_for,
+        }
+    }
+
+    /// Seed 000, "(4)": sliding -> rolling at 2|u0| / (7 mu_s g); rolling -> stationary or
+    /// spinning at |v0| / (mu_r g) (spinning if w_z survives that long); spinning -> stationary at
+    /// 2R |w_z| / (5 mu_sp g).
+    fn next_transition(&self, s: &BallState) -> Option<Transition> {
+        let p = &self.params;
+        let (dt, kind) = match s.motion {
+            MotionState::Sliding => {
+                let u = s.contact_velocity(p.radius);
+                (2.0 * u.x.hypot(u.y) / (7.0 * p.mu_s * p.g), EventKind::SlidingRolling)
+            }
+            MotionState::Rolling => {
+                let dt = s.v.x.hypot(s.v.y) / (p.mu_r * p.g);
+                let kind = if self.decayed_spin(s.w.z, dt) == 0.0 {
+                    EventKind::RollingStationary
+                } else {
+                    EventKind::RollingSpinning
+                };
+                (dt, kind)
+            }
+            MotionState::Spinning => (s.w.z.abs() / self.spin_decel(), EventKind::SpinningStationary),
+            MotionState::Stationary | MotionState::Pocketed => return None,
+        };
+        (dt.is_finite()).then_some(Transition { dt, kind })
+    }
+
+    /// Seed 004, Section I (sliding: v(t) = v0 - mu_s g t u^0,
+    /// w_xy(t) = w_xy0 + 5 mu_s g t / (2R) (k x u^0); the seed's and physics-notes' minus sign
+    /// there is for u^0 x k; this sign is the one for which u(t) = (u0 - 7/2 mu_s g t) u^0).
+    fn evolve(&self, s: &BallState, t: f64) -> BallState {
+        let p = &self.params;
+        let mut out = *s;
+        match s.motion {
+            MotionState::Stationary | MotionState::Pocketed => {}
+            MotionState::Spinning => {
+                out.w.z = s.w.z - (self.spin_decel() * t).copysign(s.w.z);
+            }
+            MotionState::Sliding => {
+                let u_hat = Self::unit_xy(&s.contact_velocity(p.radius));
+                let dv = p.mu_s * p.g * t;
+                out.r = s.r + s.v * t - u_hat * (0.5 * dv * t);
+                out.v = s.v - u_hat * dv;
+                let dw = k_cross(&u_hat) * (2.5 * dv / p.radius);
+                out.w = Vec3::new(s.w.x + dw.x, s.w.y + dw.y, self.decayed_spin(s.w.z, t));
+            }
+            MotionState::Rolling => {
+                let v_hat = Self::unit_xy(&s.v);
+                let dv = p.mu_r * p.g * t;
+                out.r = s.r + s.v * t - v_hat * (0.5 * dv * t);
+                out.v = s.v - v_hat * dv;
+                let w_xy = k_cross(&out.v) / p.radius;
+                out.w = Vec3::new(w_xy.x, w_xy.y, self.decayed_spin(s.w.z, t));
+            }
+        }
+        out
+    }
+
+    fn accelerations(&self, s: &BallState) -> (Vec3, Vec3) {
+        let p = &self.params;
+        let spin = if s.w.z == 0.0 {
+            0.0
+        } else {
+            -self.spin_decel().copysign(s.w.z)
+        };
+        match s.motion {
+            MotionState::Stationary | MotionState::Pocketed => (Vec3::zeros(), Vec3::zeros()),
+            MotionState::Spinning => (Vec3::zeros(), Vec3::new(0.0, 0.0, spin)),
+            MotionState::Sliding => {
+                let u_hat = Self::unit_xy(&s.contact_velocity(p.radius));
+                let dv = -u_hat * (p.mu_s * p.g);
+                let dw = k_cross(&u_hat) * (2.5 * p.mu_s * p.g / p.radius);
+                (dv, Vec3::new(dw.x, dw.y, spin))
+            }
+            MotionState::Rolling => {
+                let dv = -Self::unit_xy(&s.v) * (p.mu_r * p.g);
+                let dw = k_cross(&dv) / p.radius;
+                (dv, Vec3::new(dw.x, dw.y, spin))
+            }
+        }
+    }
+
+    fn spin_decay_stops(&self, s: &BallState) -> bool {
+        s.motion.is_translating()
+    }
+
+    fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind> {
+        let r = self.params.radius;
+        match before.motion {
+            MotionState::Sliding => {
+                let (u0, u1) = (before.contact_velocity(r), after.contact_velocity(r));
+                (u0.dot(&u1) <= 0.0 || u1.x.hypot(u1.y) < SPEED_EPS)
+                    .then_some(EventKind::SlidingRolling)
+            }
+            MotionState::Rolling => {
+                if before.v.dot(&after.v) <= 0.0 || after.v.x.hypot(after.v.y) < SPEED_EPS {
+                    Some(if (after.w.z * r).abs() < SPEED_EPS {
+                        EventKind::RollingStationary
+                    } else {
+                        EventKind::RollingSpinning
+                    })
+                } else {
+                    None
+                }
+            }
+            MotionState::Spinning => (before.w.z * after.w.z <= 0.0
+                || (after.w.z * r).abs() < SPEED_EPS)
+                .then_some(EventKind::SpinningStationary),
+            MotionState::Stationary | MotionState::Pocketed => None,
+        }
+    }
+
+    fn apply_transition(&self, s: &BallState, kind: EventKind) -> BallState {
+        let r = self.params.radius;
+        let mut out = *s;
+        out.v.z = 0.0;
+        match kind {
+            EventKind::SlidingRolling => {
+                let w_xy = k_cross(&out.v) / r;
+                out.w.x = w_xy.x;
+                out.w.y = w_xy.y;
+                out.motion = self.infer_motion(&out.v, &out.w);
+            }
+            EventKind::RollingStationary | EventKind::RollingSpinning => {
+                out.v = Vec3::zeros();
+                out.w.x = 0.0;
+                out.w.y = 0.0;
+                if (out.w.z * r).abs() < SPEED_EPS {
+                    out.w.z = 0.0;
+                }
+                out.motion = self.infer_motion(&out.v, &out.w);
+            }
+            EventKind::SpinningStationary => {
+                out.v = Vec3::zeros();
+                out.w = Vec3::zeros();
+                out.motion = MotionState::Stationary;
+            }
+            // Collisions are not transitions: leave the state alone.
+            EventKind::BallBall | EventKind::BallLinearCushion | EventKind::BallPocket => {}
+        }
+        out
+    }
+
+    fn resolve_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
+        let (va, vb) = elastic_ball_ball(a, b);
+        let a2 = BallState {
+            v: va,
+            motion: self.infer_motion(&va, &a.w),
+            ..*a
+        };
+        let b2 = BallState {
+            v: vb,
+            motion: self.infer_motion(&vb, &b.w),
+            ..*b
+        };
+        (a2, b2)
+    }
+
+    fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
+        let (v, w) = han2005_cushion(s, normal, height, &self.params);
+        BallState {
+            r: s.r,
+            v,
+            w,
+            motion: self.infer_motion(&v, &w),
+        }
+    }
+}

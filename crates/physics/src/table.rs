@@ -1,0 +1,308 @@
+//! Table geometry: straight cushion segments and circular pockets.
+
+use serde::{Deserialize, Serialize};
+
+use crate::Vec2;
+
+/// A straight cushion segment (pooltool's `LinearCushionSegment`).
+///
+/// The playing side is on the **left** of the direction p1 -> p2 (segments of a table run
+/// counter-clockwise around the playing area). A ball collides with the segment's face only from
+/// the playing side, and with either end point from any side (a convex corner such as a pocket
+/// jaw's tip).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cushion {
+    /// Identifier used in event logs.
+    pub id: String,
+    /// Start point on the cloth (m).
+    pub p1: [f64; 2],
+    /// End point on the cloth (m).
+    pub p2: [f64; 2],
+    /// Height h of the cushion's contact line above the slate (m). Han (2005) uses
+    /// theta = asin(h / R - 1).
+    pub height: f64,
+}
+
+impl Cushion {
+    /// Start point as a vector (m).
+    pub fn start(&self) -> Vec2 {
+        Vec2::new(self.p1[0], self.p1[1])
+    }
+
+    /// End point as a vector (m).
+    pub fn end(&self) -> Vec2 {
+        Vec2::new(self.p2[0], self.p2[1])
+    }
+
+    /// Length of the segment (m).
+    pub fn length(&self) -> f64 {
+        (self.end() - self.start()).norm()
+    }
+
+    /// Unit normal pointing from the face into the playing side.
+    pub fn inward_normal(&self) -> Vec2 {
+        let d = (self.end() - self.start()) / self.length();
+        Vec2::new(-d.y, d.x)
+    }
+
+    /// Signed distance (m) of a point from the face's line, positive on the playing side.
+    pub fn signed_distance(&self, p: Vec2) -> f64 {
+        self.inward_normal().dot(&(p - self.start()))
+    }
+
+    /// Segment parameter s of the point's projection: 0 at p1, 1 at p2 (seed 000, corrected:
+    /// s = (r - p1).(p2 - p1) / |p2 - p1|^2).
+    pub fn parameter(&self, p: Vec2) -> f64 {
+        let d = self.end() - self.start();
+        (p - self.start()).dot(&d) / d.norm_squared()
+    }
+}
+
+/// A pocket: a ball whose center enters the circle is captured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pocket {
+    /// Identifier used in event logs.
+    pub id: String,
+    /// Circle center on the cloth (m).
+    pub center: [f64; 2],
+    /// Circle radius (m).
+    pub radius: f64,
+}
+
+impl Pocket {
+    /// Center as a vector (m).
+    pub fn center_vec(&self) -> Vec2 {
+        Vec2::new(self.center[0], self.center[1])
+    }
+}
+
+/// A table: the playing area [0, length] x [0, width], its cushions and its pockets.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table {
+    /// Name, e.g. `seven_foot`.
+    pub name: String,
+    /// Playing-area length along x (m).
+    pub length: f64,
+    /// Playing-area width along y (m).
+    pub width: f64,
+    /// Straight cushion segments, counter-clockwise (playing side on the left).
+    pub cushions: Vec<Cushion>,
+    /// Pockets (may be empty).
+    #[serde(default)]
+    pub pockets: Vec<Pocket>,
+}
+
+/// Why a table description is invalid.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TableError {
+    /// A field holds a value that cannot describe a table.
+    #[error("{field} = {value}: {why}")]
+    Invalid {
+        /// Which field, e.g. `cushions[3].p2`.
+        field: String,
+        /// The offending value as written.
+        value: String,
+        /// What is wrong with it.
+        why: String,
+    },
+}
+
+/// Height of the cushion contact line for pool tables: 0.64 * 2R with R = 0.028575 m (pooltool).
+pub const POOL_CUSHION_HEIGHT: f64 = 0.64 * 2.0 * 0.028575;
+
+impl Table {
+    /// A pocketless rectangle of `length` x `width` (m) with four cushions at `height` (m).
+    pub fn rectangle(name: &str, length: f64, width: f64, height: f64) -> Self {
+        let c = |id: &str, p1: [f64; 2], p2: [f64; 2]| Cushion {
+            id: id.to_string(),
+            p1,
+            p2,
+            height,
+        };
+        Table {
+            name: name.to_string(),
+            length,
+            width,
+            cushions: vec![
+                c("bottom", [0.0, 0.0], [length, 0.0]),
+                c("right", [length, 0.0], [length, width]),
+                c("top", [length, width], [0.0, width]),
+                c("left", [0.0, width], [0.0, 0.0]),
+            ],
+            pockets: Vec::new(),
+        }
+    }
+
+    /// The carom (pocketless) table: 2.84 m x 1.42 m (physics-notes). Its cushion height keeps
+    /// pooltool's ratio h = 0.64 * 2R for the carom ball R = 0.03075 m.
+    pub fn carom() -> Self {
+        Self::rectangle("carom", 2.84, 1.42, 0.64 * 2.0 * 0.03075)
+    }
+
+    /// The 7-foot pocket table: playing area 1.9812 m x 0.9906 m, 6 pockets (corner radius
+    /// 0.062 m, side radius 0.0645 m) and 18 straight segments: 6 rail faces and 2 jaw faces per
+    /// pocket.
+    ///
+    /// The jaws are straight (pooltool rounds their tips with circular segments; here the
+    /// segments' end points are collision points instead). Corner mouths are 0.118 m across,
+    /// jaw faces parallel at 45 degrees to the rails, pocket centered on the playing-area corner.
+    /// Side mouths are 0.137 m across, jaws 0.04 m deep converging at 7.14 degrees, pocket center
+    /// 0.02 m behind the rail line.
+    pub fn seven_foot() -> Self {
+        let (l, w, h) = (1.9812, 0.9906, POOL_CUSHION_HEIGHT);
+        let corner_mouth = 0.118;
+        let a = corner_mouth / std::f64::consts::SQRT_2; // jaw tip distance from the corner
+        let jaw = 0.06 / std::f64::consts::SQRT_2; // corner jaw extent along x and y
+        let side_half = 0.137 / 2.0;
+        let side_depth = 0.04;
+        let side_in = side_depth * (7.14f64).to_radians().tan();
+        let side_center_offset = 0.02;
+        let mut cushions = Vec::with_capacity(18);
+        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| {
+            cushions.push(Cushion {
+                id: id.to_string(),
+                p1,
+                p2,
+                height: h,
+            })
+        };
+        // Counter-clockwise from the bottom-left corner pocket.
+        push("lb_jaw_b", [a - jaw, -jaw], [a, 0.0]);
+        push("rail_b1", [a, 0.0], [l / 2.0 - side_half, 0.0]);
+        push("cb_jaw_l", [l / 2.0 - side_half, 0.0], [l / 2.0 - side_half + side_in, -side_depth]);
+        push("cb_jaw_r", [l / 2.0 + side_half - side_in, -side_depth], [l / 2.0 + side_half, 0.0]);
+        push("rail_b2", [l / 2.0 + side_half, 0.0], [l - a, 0.0]);
+        push("rb_jaw_b", [l - a, 0.0], [l - a + jaw, -jaw]);
+        push("rb_jaw_r", [l + jaw, a - jaw], [l, a]);
+        push("rail_r", [l, a], [l, w - a]);
+        push("rt_jaw_r", [l, w - a], [l + jaw, w - a + jaw]);
+        push("rt_jaw_t", [l - a + jaw, w + jaw], [l - a, w]);
+        push("rail_t2", [l - a, w], [l / 2.0 + side_half, w]);
+        push("ct_jaw_r", [l / 2.0 + side_half, w], [l / 2.0 + side_half - side_in, w + side_depth]);
+        push("ct_jaw_l", [l / 2.0 - side_half + side_in, w + side_depth], [l / 2.0 - side_half, w]);
+        push("rail_t1", [l / 2.0 - side_half, w], [a, w]);
+        push("lt_jaw_t", [a, w], [a - jaw, w + jaw]);
+        push("lt_jaw_l", [-jaw, w - a + jaw], [0.0, w - a]);
+        push("rail_l", [0.0, w - a], [0.0, a]);
+        push("lb_jaw_l", [0.0, a], [-jaw, a - jaw]);
+        let pocket = |id: &str, center: [f64; 2], radius: f64| Pocket {
+            id: id.to_string(),
+            center,
+            radius,
+        };
+        let (rc, rs) = (0.062, 0.0645);
+        Table {
+            name: "seven_foot".to_string(),
+            length: l,
+            width: w,
+            cushions,
+            pockets: vec![
+                pocket("lb", [0.0, 0.0], rc),
+                pocket("cb", [l / 2.0, -side_center_offset], rs),
+                pocket("rb", [l, 0.0], rc),
+                pocket("rt", [l, w], rc),
+                pocket("ct", [l / 2.0, w + side_center_offset], rs),
+                pocket("lt", [0.0, w], rc),
+            ],
+        }
+    }
+
+    /// A built-in table by name: `seven_foot`, `carom`, or `rectangle_LxW` (metres, e.g.
+    /// `rectangle_2.0x1.0`, pool cushion height). `None` for an unknown name.
+    pub fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "seven_foot" => Some(Self::seven_foot()),
+            "carom" => Some(Self::carom()),
+            _ => {
+                let dims = name.strip_prefix("rectangle_")?;
+                let (l, w) = dims.split_once('x')?;
+                let (l, w): (f64, f64) = (l.parse().ok()?, w.parse().ok()?);
+                (l.is_finite() && w.is_finite() && l > 0.0 && w > 0.0)
+                    .then(|| Self::rectangle(name, l, w, POOL_CUSHION_HEIGHT))
+            }
+        }
+    }
+
+    /// Names accepted by [`Table::by_name`] (the rectangle family shown by one example).
+    pub const BUILT_IN: [&'static str; 3] = ["seven_foot", "carom", "rectangle_2.0x1.0"];
+
+    /// Checks dimensions, segments and pockets; the error names the offending field.
+    pub fn validate(&self) -> Result<(), TableError> {
+        let bad = |field: String, value: String, why: &str| {
+            Err(TableError::Invalid {
+                field,
+                value,
+                why: why.to_string(),
+            })
+        };
+        for (field, v) in [("length", self.length), ("width", self.width)] {
+            if !(v.is_finite() && v > 0.0) {
+                return bad(field.into(), v.to_string(), "must be a positive finite length (m)");
+            }
+        }
+        if self.cushions.is_empty() {
+            return bad("cushions".into(), "[]".into(), "a table needs at least one cushion");
+        }
+        for (i, c) in self.cushions.iter().enumerate() {
+            let all = [c.p1[0], c.p1[1], c.p2[0], c.p2[1], c.height];
+            if all.iter().any(|x| !x.is_finite()) {
+                return bad(
+                    format!("cushions[{i}] (id {:?})", c.id),
+                    format!("{:?} -> {:?}, height {}", c.p1, c.p2, c.height),
+                    "coordinates and height must be finite",
+                );
+            }
+            if c.length() < 1e-9 {
+                return bad(
+                    format!("cushions[{i}].p2 (id {:?})", c.id),
+                    format!("{:?}", c.p2),
+                    "segment has zero length (p1 == p2)",
+                );
+            }
+            if c.height <= 0.0 {
+                return bad(
+                    format!("cushions[{i}].height (id {:?})", c.id),
+                    c.height.to_string(),
+                    "must be positive (m)",
+                );
+            }
+        }
+        for (i, p) in self.pockets.iter().enumerate() {
+            if !(p.center.iter().all(|x| x.is_finite()) && p.radius.is_finite() && p.radius > 0.0)
+            {
+                return bad(
+                    format!("pockets[{i}] (id {:?})", p.id),
+                    format!("center {:?}, radius {}", p.center, p.radius),
+                    "center must be finite and radius positive (m)",
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// True when a ball center at `p` is on the table: inside the playing area (within `tol` m),
+    /// or in a pocket's mouth (within two pocket radii of its center), where balls travel just
+    /// before capture.
+    pub fn contains(&self, p: Vec2, tol: f64) -> bool {
+        let inside = p.x >= -tol && p.y >= -tol && p.x <= self.length + tol && p.y <= self.width + tol;
+        inside
+            || self
+                .pockets
+                .iter()
+                .any(|k| (p - k.center_vec()).norm() <= 2.0 * k.radius)
+    }
+
+    /// Whether a ball of radius `radius` centered at `p` overlaps a cushion face or tip by more
+    /// than `tol` m (a ball may touch a cushion). Returns the offending cushion's id.
+    pub fn cushion_overlap(&self, p: Vec2, radius: f64, tol: f64) -> Option<&str> {
+        self.cushions.iter().find_map(|c| {
+            let s = c.parameter(p).clamp(0.0, 1.0);
+            let closest = c.start() + (c.end() - c.start()) * s;
+            ((p - closest).norm() < radius - tol).then_some(c.id.as_str())
+        })
+    }
+}
+

@@ -1,0 +1,31 @@
+//! What both evolution algorithms share without sharing physics: the simulation set-up they are
+//! given ([`Setup`]), the event log and final states they return ([`Outcome`]), the operation
+//! counters they increment ([`OpCounts`]), and the [`Engine`] trait the harness drives.
+//!
+//! Nothing here evolves a ball; the physics is in `pool-physics`, the algorithms in `pool-event`
+//! and `pool-discrete`.
+#![warn(missing_docs)]
+
+mod ops;
+mod outcome;
+mod setup;
+
+pub use ops::{Op, OpCounts};
+pub use outcome::{Agents, Event, Outcome, Snapshot, Termination};
+pub use setup::{Ball, Setup, SetupError};
+
+/// An evolution algorithm: turns a set-up into an event log and final states.
+pub trait Engine {
+    /// Short name for reports, e.g. `event` or `discrete`.
+    fn name(&self) -> &'static str;
+
+    /// Integration scheme or root solver variant, e.g. `exact`, `euler`, `isolator`.
+    fn scheme(&self) -> String;
+
+    /// Time step (s) for fixed-step engines, `None` for event-based ones.
+    fn dt(&self) -> Option<f64>;
+
+    /// Evolves the shot until every ball is stationary or pocketed, the set-up's `t_end`, or the
+    /// engine's budget is reached (see [`Termination`]).
+    fn run(&self, setup: &Setup) -> Outcome;
+}

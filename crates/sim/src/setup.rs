@@ -1,0 +1,133 @@
+//! The simulation set-up both engines receive.
+
+use pool_physics::{AnyPhysics, BallState, Physics, Table, Vec2};
+
+/// One ball of a set-up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ball {
+    /// Identifier used in event logs (e.g. `cue`, `1`).
+    pub id: String,
+    /// Initial state at t = 0.
+    pub state: BallState,
+}
+
+/// A complete shot: physics model, table, initial balls and an optional time limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setup {
+    /// Name (the shot file's stem).
+    pub name: String,
+    /// Physics model (equations of motion, transitions, collision laws).
+    pub physics: AnyPhysics,
+    /// Table geometry.
+    pub table: Table,
+    /// Balls, in file order; event logs refer to them by index.
+    pub balls: Vec<Ball>,
+    /// Stop at this time (s) even if balls still move; required for frictionless shots.
+    pub t_end: Option<f64>,
+}
+
+/// Why a set-up cannot be simulated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetupError {
+    /// The offending field, e.g. `balls[3].r` (id "9").
+    pub field: String,
+    /// The offending value as text.
+    pub value: String,
+    /// What is wrong.
+    pub why: String,
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} = {}: {}", self.field, self.value, self.why)
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// Balls closer than 2R by more than this (m) overlap; touching ("frozen") balls are allowed.
+pub const OVERLAP_TOL: f64 = 1e-9;
+
+impl Setup {
+    /// Checks what the engines rely on: finite states, every ball on the table and clear of the
+    /// cushions, no two balls overlapping by more than [`OVERLAP_TOL`], a positive finite `t_end`.
+    pub fn validate(&self) -> Result<(), SetupError> {
+        let err = |field: String, value: String, why: &str| {
+            Err(SetupError {
+                field,
+                value,
+                why: why.to_string(),
+            })
+        };
+        let radius = self.physics.radius();
+        if let Some(t) = self.t_end {
+            if !(t.is_finite() && t > 0.0) {
+                return err("t_end".into(), t.to_string(), "must be a positive finite time (s)");
+            }
+        }
+        for (i, b) in self.balls.iter().enumerate() {
+            let name = |f: &str| format!("balls[{i}].{f} (id {:?})", b.id);
+            let s = &b.state;
+            for (f, v) in [("r", s.r), ("v", s.v), ("w", s.w)] {
+                if v.iter().any(|x| !x.is_finite()) {
+                    return err(name(f), fmt3(&v), "every component must be finite");
+                }
+            }
+            let p = Vec2::new(s.r.x, s.r.y);
+            if s.motion != pool_physics::MotionState::Pocketed {
+                if !(p.x > 0.0 && p.y > 0.0 && p.x < self.table.length && p.y < self.table.width)
+                {
+                    return err(
+                        name("r"),
+                        fmt3(&s.r),
+                        &format!(
+                            "ball is off the playing area [0, {}] x [0, {}] m",
+                            self.table.length, self.table.width
+                        ),
+                    );
+                }
+                if let Some(c) = self.table.cushion_overlap(p, radius, OVERLAP_TOL) {
+                    return err(
+                        name("r"),
+                        fmt3(&s.r),
+                        &format!("ball overlaps cushion {c:?} (closer than R = {radius} m)"),
+                    );
+                }
+            }
+        }
+        for i in 0..self.balls.len() {
+            for j in i + 1..self.balls.len() {
+                let (a, b) = (&self.balls[i], &self.balls[j]);
+                if a.state.motion == pool_physics::MotionState::Pocketed
+                    || b.state.motion == pool_physics::MotionState::Pocketed
+                {
+                    continue;
+                }
+                let d = (a.state.r.xy() - b.state.r.xy()).norm();
+                if d < 2.0 * radius - OVERLAP_TOL {
+                    return err(
+                        format!("balls[{j}].r (id {:?})", b.id),
+                        fmt3(&b.state.r),
+                        &format!(
+                            "overlaps ball {:?}: centers {d:.6} m apart, less than 2R = {} m",
+                            a.id,
+                            2.0 * radius
+                        ),
+                    );
+                }
+            }
+            if self.balls[i..].iter().skip(1).any(|b| b.id == self.balls[i].id) {
+                return err(
+                    format!("balls[{i}].id"),
+                    format!("{:?}", self.balls[i].id),
+                    "ball ids must be unique",
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+fn fmt3(v: &pool_physics::Vec3) -> String {
+    format!("[{}, {}, {}]", v.x, v.y, v.z)
+}

@@ -102,7 +102,11 @@ impl BallState {
 
     /// True when every component is finite.
     pub fn is_finite(&self) -> bool {
-        self.r.iter().chain(self.v.iter()).chain(self.w.iter()).all(|x| x.is_finite())
+        self.r
+            .iter()
+            .chain(self.v.iter())
+            .chain(self.w.iter())
+            .all(|x| x.is_finite())
     }
 }
 
@@ -174,7 +178,9 @@ impl BallParams {
         let positive = [("m", self.m), ("R", self.radius), ("g", self.g)];
         for (name, value) in positive {
             if !(value.is_finite() && value > 0.0) {
-                return Err(format!("{name} must be a positive finite number, got {value}"));
+                return Err(format!(
+                    "{name} must be a positive finite number, got {value}"
+                ));
             }
         }
         let non_negative = [
@@ -187,12 +193,16 @@ impl BallParams {
         ];
         for (name, value) in non_negative {
             if !(value.is_finite() && value >= 0.0) {
-                return Err(format!("{name} must be a non-negative finite number, got {value}"));
+                return Err(format!(
+                    "{name} must be a non-negative finite number, got {value}"
+                ));
             }
         }
         for (name, value) in [("e_b", self.e_b), ("e_c", self.e_c)] {
             if value > 1.0 {
-                return Err(format!("{name} must be at most 1 (energy cannot rise), got {value}"));
+                return Err(format!(
+                    "{name} must be at most 1 (energy cannot rise), got {value}"
+                ));
             }
         }
         Ok(())

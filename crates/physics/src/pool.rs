@@ -51,7 +51,9 @@ impl PoolPhysics {
     fn half_acceleration(&self, s: &BallState) -> Vec3 {
         let p = &self.params;
         match s.motion {
-            MotionState::Sliding => -Self::unit_xy(&s.contact_velocity(p.radius)) * (0.5 * p.mu_s * p.g),
+            MotionState::Sliding => {
+                -Self::unit_xy(&s.contact_velocity(p.radius)) * (0.5 * p.mu_s * p.g)
+            }
             MotionState::Rolling => -Self::unit_xy(&s.v) * (0.5 * p.mu_r * p.g),
             _ => Vec3::zeros(),
         }
@@ -100,7 +102,10 @@ impl Physics for PoolPhysics {
         let (dt, kind) = match s.motion {
             MotionState::Sliding => {
                 let u = s.contact_velocity(p.radius);
-                (2.0 * u.x.hypot(u.y) / (7.0 * p.mu_s * p.g), EventKind::SlidingRolling)
+                (
+                    2.0 * u.x.hypot(u.y) / (7.0 * p.mu_s * p.g),
+                    EventKind::SlidingRolling,
+                )
             }
             MotionState::Rolling => {
                 let dt = s.v.x.hypot(s.v.y) / (p.mu_r * p.g);
@@ -111,7 +116,10 @@ impl Physics for PoolPhysics {
                 };
                 (dt, kind)
             }
-            MotionState::Spinning => (s.w.z.abs() / self.spin_decel(), EventKind::SpinningStationary),
+            MotionState::Spinning => (
+                s.w.z.abs() / self.spin_decel(),
+                EventKind::SpinningStationary,
+            ),
             MotionState::Stationary | MotionState::Pocketed => return None,
         };
         (dt.is_finite()).then_some(Transition { dt, kind })

@@ -172,8 +172,16 @@ impl Table {
         // Counter-clockwise from the bottom-left corner pocket.
         push("lb_jaw_b", [a - jaw, -jaw], [a, 0.0]);
         push("rail_b1", [a, 0.0], [l / 2.0 - side_half, 0.0]);
-        push("cb_jaw_l", [l / 2.0 - side_half, 0.0], [l / 2.0 - side_half + side_in, -side_depth]);
-        push("cb_jaw_r", [l / 2.0 + side_half - side_in, -side_depth], [l / 2.0 + side_half, 0.0]);
+        push(
+            "cb_jaw_l",
+            [l / 2.0 - side_half, 0.0],
+            [l / 2.0 - side_half + side_in, -side_depth],
+        );
+        push(
+            "cb_jaw_r",
+            [l / 2.0 + side_half - side_in, -side_depth],
+            [l / 2.0 + side_half, 0.0],
+        );
         push("rail_b2", [l / 2.0 + side_half, 0.0], [l - a, 0.0]);
         push("rb_jaw_b", [l - a, 0.0], [l - a + jaw, -jaw]);
         push("rb_jaw_r", [l + jaw, a - jaw], [l, a]);
@@ -181,8 +189,16 @@ impl Table {
         push("rt_jaw_r", [l, w - a], [l + jaw, w - a + jaw]);
         push("rt_jaw_t", [l - a + jaw, w + jaw], [l - a, w]);
         push("rail_t2", [l - a, w], [l / 2.0 + side_half, w]);
-        push("ct_jaw_r", [l / 2.0 + side_half, w], [l / 2.0 + side_half - side_in, w + side_depth]);
-        push("ct_jaw_l", [l / 2.0 - side_half + side_in, w + side_depth], [l / 2.0 - side_half, w]);
+        push(
+            "ct_jaw_r",
+            [l / 2.0 + side_half, w],
+            [l / 2.0 + side_half - side_in, w + side_depth],
+        );
+        push(
+            "ct_jaw_l",
+            [l / 2.0 - side_half + side_in, w + side_depth],
+            [l / 2.0 - side_half, w],
+        );
         push("rail_t1", [l / 2.0 - side_half, w], [a, w]);
         push("lt_jaw_t", [a, w], [a - jaw, w + jaw]);
         push("lt_jaw_l", [-jaw, w - a + jaw], [0.0, w - a]);
@@ -240,11 +256,19 @@ impl Table {
         };
         for (field, v) in [("length", self.length), ("width", self.width)] {
             if !(v.is_finite() && v > 0.0) {
-                return bad(field.into(), v.to_string(), "must be a positive finite length (m)");
+                return bad(
+                    field.into(),
+                    v.to_string(),
+                    "must be a positive finite length (m)",
+                );
             }
         }
         if self.cushions.is_empty() {
-            return bad("cushions".into(), "[]".into(), "a table needs at least one cushion");
+            return bad(
+                "cushions".into(),
+                "[]".into(),
+                "a table needs at least one cushion",
+            );
         }
         for (i, c) in self.cushions.iter().enumerate() {
             let all = [c.p1[0], c.p1[1], c.p2[0], c.p2[1], c.height];
@@ -271,8 +295,7 @@ impl Table {
             }
         }
         for (i, p) in self.pockets.iter().enumerate() {
-            if !(p.center.iter().all(|x| x.is_finite()) && p.radius.is_finite() && p.radius > 0.0)
-            {
+            if !(p.center.iter().all(|x| x.is_finite()) && p.radius.is_finite() && p.radius > 0.0) {
                 return bad(
                     format!("pockets[{i}] (id {:?})", p.id),
                     format!("center {:?}, radius {}", p.center, p.radius),
@@ -287,7 +310,8 @@ impl Table {
     /// or in a pocket's mouth (within two pocket radii of its center), where balls travel just
     /// before capture.
     pub fn contains(&self, p: Vec2, tol: f64) -> bool {
-        let inside = p.x >= -tol && p.y >= -tol && p.x <= self.length + tol && p.y <= self.width + tol;
+        let inside =
+            p.x >= -tol && p.y >= -tol && p.x <= self.length + tol && p.y <= self.width + tol;
         inside
             || self
                 .pockets
@@ -305,4 +329,3 @@ impl Table {
         })
     }
 }
-

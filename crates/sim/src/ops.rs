@@ -125,10 +125,15 @@ impl OpCounts {
 
     /// Sum of the root-solve categories.
     pub fn root_solves(&self) -> u64 {
-        [Op::RootSolveDeg1, Op::RootSolveDeg2, Op::RootSolveDeg3, Op::RootSolveDeg4]
-            .iter()
-            .map(|&o| self.get(o))
-            .sum()
+        [
+            Op::RootSolveDeg1,
+            Op::RootSolveDeg2,
+            Op::RootSolveDeg3,
+            Op::RootSolveDeg4,
+        ]
+        .iter()
+        .map(|&o| self.get(o))
+        .sum()
     }
 
     /// (category, count) pairs in report order, zeros included.

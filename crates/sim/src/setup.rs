@@ -62,7 +62,11 @@ impl Setup {
         let radius = self.physics.radius();
         if let Some(t) = self.t_end {
             if !(t.is_finite() && t > 0.0) {
-                return err("t_end".into(), t.to_string(), "must be a positive finite time (s)");
+                return err(
+                    "t_end".into(),
+                    t.to_string(),
+                    "must be a positive finite time (s)",
+                );
             }
         }
         for (i, b) in self.balls.iter().enumerate() {
@@ -75,8 +79,7 @@ impl Setup {
             }
             let p = Vec2::new(s.r.x, s.r.y);
             if s.motion != pool_physics::MotionState::Pocketed {
-                if !(p.x > 0.0 && p.y > 0.0 && p.x < self.table.length && p.y < self.table.width)
-                {
+                if !(p.x > 0.0 && p.y > 0.0 && p.x < self.table.length && p.y < self.table.width) {
                     return err(
                         name("r"),
                         fmt3(&s.r),
@@ -116,7 +119,11 @@ impl Setup {
                     );
                 }
             }
-            if self.balls[i..].iter().skip(1).any(|b| b.id == self.balls[i].id) {
+            if self.balls[i..]
+                .iter()
+                .skip(1)
+                .any(|b| b.id == self.balls[i].id)
+            {
                 return err(
                     format!("balls[{i}].id"),
                     format!("{:?}", self.balls[i].id),

@@ -1,1 +1,15 @@
-//! (in progress)
+//! The event-based engine (Leckie & Greenspan 2006, seed 000, as built by pooltool): predict the
+//! time of every possible next event from the analytic equations of motion, jump to the earliest,
+//! resolve it, repeat until nothing moves.
+//!
+//! Candidate times are cached in absolute time and recomputed only for the balls the last event
+//! changed: a ball whose state an event did not touch keeps the same trajectory, so its cached
+//! predictions stay exact. Ball states are always evolved from the state each ball had when it
+//! last changed (never step on step), so rounding does not accumulate between events.
+#![warn(missing_docs)]
+
+mod engine;
+mod predict;
+
+pub use engine::EventEngine;
+pub use predict::{Contact, Predictor};

@@ -86,6 +86,20 @@ pub enum Termination {
     TimeLimit,
     /// The engine's event or step budget ran out: a defect to investigate.
     Budget,
+    /// A state became non-finite (NaN or infinite): a defect to investigate.
+    NumericalError,
+}
+
+impl Termination {
+    /// snake_case name for reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::AtRest => "at_rest",
+            Termination::TimeLimit => "time_limit",
+            Termination::Budget => "budget",
+            Termination::NumericalError => "numerical_error",
+        }
+    }
 }
 
 /// What a run returns.

@@ -89,6 +89,18 @@ impl Setup {
                         ),
                     );
                 }
+                if let Some(k) = self
+                    .table
+                    .pockets
+                    .iter()
+                    .find(|k| (p - k.center_vec()).norm() < k.radius)
+                {
+                    return err(
+                        name("r"),
+                        fmt3(&s.r),
+                        &format!("ball center is inside pocket {:?}: it would be pocketed at once", k.id),
+                    );
+                }
                 if let Some(c) = self.table.cushion_overlap(p, radius, OVERLAP_TOL) {
                     return err(
                         name("r"),

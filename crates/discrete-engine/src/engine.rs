@@ -1,0 +1,251 @@
+//! The fixed-step loop.
+
+use pool_physics::{BallState, MotionState, Physics, Vec2};
+use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
+
+use crate::Scheme;
+
+/// The discrete-time integrator.
+#[derive(Clone, Debug)]
+pub struct DiscreteEngine {
+    /// Time step dt (s).
+    pub dt: f64,
+    /// How each ball is advanced over a step.
+    pub scheme: Scheme,
+    /// Longest simulated time (s) before stopping with [`Termination::Budget`] when the set-up
+    /// has no `t_end`.
+    pub max_time: f64,
+    /// Record every ball's state about every this many seconds (and at every event), for
+    /// drawing paths; `None` records nothing.
+    pub sample_interval: Option<f64>,
+}
+
+impl DiscreteEngine {
+    /// An integrator with step `dt` (s) and the given scheme; 120 s budget; no snapshots.
+    pub fn new(dt: f64, scheme: Scheme) -> Self {
+        DiscreteEngine {
+            dt,
+            scheme,
+            max_time: 120.0,
+            sample_interval: None,
+        }
+    }
+
+    /// Builder: record snapshots about every `interval` seconds.
+    pub fn with_sampling(mut self, interval: Option<f64>) -> Self {
+        self.sample_interval = interval;
+        self
+    }
+}
+
+impl Engine for DiscreteEngine {
+    fn name(&self) -> &'static str {
+        "discrete"
+    }
+
+    fn scheme(&self) -> String {
+        self.scheme.name().to_string()
+    }
+
+    fn dt(&self) -> Option<f64> {
+        Some(self.dt)
+    }
+
+    fn run(&self, setup: &Setup) -> Outcome {
+        let physics = &setup.physics;
+        let table = &setup.table;
+        let radius = physics.radius();
+        let dt = self.dt;
+        let n = setup.balls.len();
+        let mut now: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
+        let mut before = now.clone();
+        let mut ops = OpCounts::default();
+        let mut events = Vec::new();
+        let mut snapshots = Vec::new();
+        let sample_every = self
+            .sample_interval
+            .map(|s| ((s / dt).round() as u64).max(1));
+        let t_limit = setup.t_end.unwrap_or(self.max_time);
+        let max_steps = (t_limit / dt).ceil() as u64;
+        let mut step: u64 = 0;
+        let mut t = 0.0;
+        if sample_every.is_some() {
+            snapshots.push(Snapshot {
+                time: 0.0,
+                states: now.clone(),
+            });
+        }
+
+        let termination = loop {
+            if !now.iter().any(|s| s.motion.is_moving()) {
+                break Termination::AtRest;
+            }
+            if now.iter().any(|s| !s.is_finite()) {
+                break Termination::NumericalError;
+            }
+            if step >= max_steps {
+                break if setup.t_end.is_some() {
+                    Termination::TimeLimit
+                } else {
+                    Termination::Budget
+                };
+            }
+            step += 1;
+            ops.bump(Op::Step);
+            // Time from the step count, not by accumulation, so that t_k = k dt exactly.
+            t = step as f64 * dt;
+            let events_before = events.len();
+
+            // Advance, then look for transitions whose condition changed sign.
+            before.copy_from_slice(&now);
+            for i in 0..n {
+                if !now[i].motion.is_moving() {
+                    continue;
+                }
+                ops.bump(Op::Evolve);
+                let after = self.scheme.step(physics, &before[i], dt);
+                ops.bump(Op::TransitionTest);
+                now[i] = match physics.transition_crossed(&before[i], &after) {
+                    Some(kind) => {
+                        ops.bump(Op::Resolve);
+                        events.push(Event {
+                            time: t,
+                            kind,
+                            agents: Agents::Ball { ball: i },
+                        });
+                        physics.apply_transition(&after, kind)
+                    }
+                    None => after,
+                };
+            }
+
+            // Pockets: a center inside the circle.
+            for i in 0..n {
+                if !before[i].motion.is_translating() {
+                    continue;
+                }
+                let p = now[i].r.xy();
+                for (k, pocket) in table.pockets.iter().enumerate() {
+                    ops.bump(Op::PocketTest);
+                    if (p - pocket.center_vec()).norm_squared() < pocket.radius * pocket.radius {
+                        ops.bump(Op::Resolve);
+                        now[i] = physics.resolve_ball_pocket(&now[i], pocket);
+                        events.push(Event {
+                            time: t,
+                            kind: pool_physics::EventKind::BallPocket,
+                            agents: Agents::BallPocket { ball: i, pocket: k },
+                        });
+                        break;
+                    }
+                }
+            }
+
+            // Ball pairs: overlapping and approaching.
+            let two_r = 2.0 * radius;
+            for i in 0..n {
+                if now[i].motion == MotionState::Pocketed {
+                    continue;
+                }
+                for j in i + 1..n {
+                    if now[j].motion == MotionState::Pocketed
+                        || !(now[i].motion.is_translating() || now[j].motion.is_translating())
+                    {
+                        continue;
+                    }
+                    ops.bump(Op::PairTest);
+                    let d = now[j].r.xy() - now[i].r.xy();
+                    if d.norm_squared() < two_r * two_r
+                        && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
+                    {
+                        ops.bump(Op::Resolve);
+                        let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
+                        now[i] = a;
+                        now[j] = b;
+                        events.push(Event {
+                            time: t,
+                            kind: pool_physics::EventKind::BallBall,
+                            agents: Agents::pair(i, j),
+                        });
+                    }
+                }
+            }
+
+            // Cushions: a ball past the line of a face (from the playing side), or closer than R
+            // to an end point, while approaching.
+            for i in 0..n {
+                if !now[i].motion.is_translating() {
+                    continue;
+                }
+                for (k, c) in table.cushions.iter().enumerate() {
+                    ops.bump(Op::CushionTest);
+                    if let Some(normal) = cushion_contact(c, before[i].r.xy(), &now[i], radius) {
+                        ops.bump(Op::Resolve);
+                        now[i] = physics.resolve_ball_cushion(&now[i], normal, c.height);
+                        events.push(Event {
+                            time: t,
+                            kind: pool_physics::EventKind::BallLinearCushion,
+                            agents: Agents::BallCushion { ball: i, cushion: k },
+                        });
+                        break;
+                    }
+                }
+            }
+
+            if let Some(every) = sample_every {
+                if step % every == 0 || events.len() > events_before {
+                    snapshots.push(Snapshot {
+                        time: t,
+                        states: now.clone(),
+                    });
+                }
+            }
+        };
+        if sample_every.is_some() && snapshots.last().is_none_or(|s| s.time < t) {
+            snapshots.push(Snapshot {
+                time: t,
+                states: now.clone(),
+            });
+        }
+        Outcome {
+            events,
+            final_states: now,
+            end_time: t,
+            termination,
+            ops,
+            snapshots,
+        }
+    }
+}
+
+/// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
+/// `s.r` during the step, is in contact with the segment and approaching it.
+fn cushion_contact(
+    c: &pool_physics::Cushion,
+    r0: Vec2,
+    s: &BallState,
+    radius: f64,
+) -> Option<Vec2> {
+    let r1 = s.r.xy();
+    let v = s.v.xy();
+    let n = c.inward_normal();
+    let (d0, d1) = (c.signed_distance(r0), c.signed_distance(r1));
+    if d0 >= 0.0 && d1 < radius && v.dot(&n) < 0.0 {
+        // Where the center path crossed the contact line d = R (the ball may have tunnelled).
+        let lambda = if d0 > radius {
+            (d0 - radius) / (d0 - d1)
+        } else {
+            0.0
+        };
+        let crossing = r0 + (r1 - r0) * lambda;
+        if (0.0..=1.0).contains(&c.parameter(crossing)) {
+            return Some(-n);
+        }
+    }
+    for p in [c.start(), c.end()] {
+        let to_p = p - r1;
+        if to_p.norm_squared() < radius * radius && v.dot(&to_p) > 0.0 {
+            return Some(to_p.normalize());
+        }
+    }
+    None
+}

@@ -1,0 +1,359 @@
+//! The event loop.
+
+use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Vec2};
+use pool_roots::RootSolver;
+use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
+
+use crate::predict::{Contact, Predictor};
+
+/// The event-based engine. Generic over nothing: the root solver is chosen at run time so that
+/// backends can be compared on identical shots.
+pub struct EventEngine {
+    solver: Box<dyn RootSolver>,
+    /// Stop (with [`Termination::Budget`]) after this many events.
+    pub max_events: usize,
+    /// Record every ball's state after every event (for drawing paths).
+    pub record_snapshots: bool,
+}
+
+impl Default for EventEngine {
+    fn default() -> Self {
+        Self::new(Box::new(pool_roots::default_solver()))
+    }
+}
+
+impl EventEngine {
+    /// An engine using the given root solver, a budget of 100 000 events, no snapshots.
+    pub fn new(solver: Box<dyn RootSolver>) -> Self {
+        EventEngine {
+            solver,
+            max_events: 100_000,
+            record_snapshots: false,
+        }
+    }
+
+    /// Builder: record snapshots after every event.
+    pub fn with_snapshots(mut self, on: bool) -> Self {
+        self.record_snapshots = on;
+        self
+    }
+}
+
+impl Engine for EventEngine {
+    fn name(&self) -> &'static str {
+        "event"
+    }
+
+    fn scheme(&self) -> String {
+        self.solver.name().to_string()
+    }
+
+    fn dt(&self) -> Option<f64> {
+        None
+    }
+
+    fn run(&self, setup: &Setup) -> Outcome {
+        Loop::new(self, setup).run()
+    }
+}
+
+/// A cached candidate: absolute time, kind and the other agent.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    time: f64,
+    kind: EventKind,
+    other: usize,
+    contact: Option<Contact>,
+}
+
+impl Candidate {
+    const NONE: Candidate = Candidate {
+        time: f64::INFINITY,
+        kind: EventKind::BallBall,
+        other: usize::MAX,
+        contact: None,
+    };
+}
+
+struct Loop<'a> {
+    engine: &'a EventEngine,
+    setup: &'a Setup,
+    physics: &'a AnyPhysics,
+    predictor: Predictor<'a>,
+    t: f64,
+    /// Each ball's state when it last changed, and that time.
+    reference: Vec<BallState>,
+    t_reference: Vec<f64>,
+    /// Each ball's state at `t`.
+    now: Vec<BallState>,
+    transition: Vec<Candidate>,
+    cushion: Vec<Candidate>,
+    pocket: Vec<Candidate>,
+    /// Upper triangle, row-major: pair (i, j), i < j, at i * n + j.
+    pair: Vec<f64>,
+    ops: OpCounts,
+    /// Set when a prediction met a non-finite state; the loop stops at the next iteration.
+    failed: bool,
+    events: Vec<Event>,
+    snapshots: Vec<Snapshot>,
+}
+
+impl<'a> Loop<'a> {
+    fn new(engine: &'a EventEngine, setup: &'a Setup) -> Self {
+        let n = setup.balls.len();
+        let states: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
+        Loop {
+            engine,
+            setup,
+            physics: &setup.physics,
+            predictor: Predictor::new(&setup.physics, engine.solver.as_ref()),
+            t: 0.0,
+            reference: states.clone(),
+            t_reference: vec![0.0; n],
+            now: states,
+            transition: vec![Candidate::NONE; n],
+            cushion: vec![Candidate::NONE; n],
+            pocket: vec![Candidate::NONE; n],
+            pair: vec![f64::INFINITY; n * n],
+            ops: OpCounts::default(),
+            failed: false,
+            events: Vec::new(),
+            snapshots: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> Outcome {
+        let n = self.now.len();
+        for i in 0..n {
+            self.predict_ball(i);
+        }
+        for i in 0..n {
+            for j in i + 1..n {
+                self.predict_pair(i, j);
+            }
+        }
+        self.snapshot();
+        let termination = loop {
+            if self.failed {
+                break Termination::NumericalError;
+            }
+            if !self.now.iter().any(|s| s.motion.is_moving()) {
+                break Termination::AtRest;
+            }
+            let (time, kind, agents, contact) = match self.next_event() {
+                Some(e) => e,
+                None => match self.setup.t_end {
+                    Some(t_end) => {
+                        self.advance_to(t_end);
+                        break Termination::TimeLimit;
+                    }
+                    // Moving balls and nothing will ever happen: only a frictionless ball
+                    // on an open table; treat as a budget failure rather than loop forever.
+                    None => break Termination::Budget,
+                },
+            };
+            if let Some(t_end) = self.setup.t_end {
+                if time > t_end {
+                    self.advance_to(t_end);
+                    break Termination::TimeLimit;
+                }
+            }
+            if self.events.len() >= self.engine.max_events {
+                break Termination::Budget;
+            }
+            self.advance_to(time);
+            self.resolve(kind, agents, contact);
+            self.events.push(Event { time, kind, agents });
+            self.snapshot();
+        };
+        Outcome {
+            events: self.events,
+            final_states: self.now,
+            end_time: self.t,
+            termination,
+            ops: self.ops,
+            snapshots: self.snapshots,
+        }
+    }
+
+    fn snapshot(&mut self) {
+        if self.engine.record_snapshots {
+            self.snapshots.push(Snapshot {
+                time: self.t,
+                states: self.now.clone(),
+            });
+        }
+    }
+
+    /// Evolves every moving ball to absolute time `t` from its reference state.
+    fn advance_to(&mut self, t: f64) {
+        for i in 0..self.now.len() {
+            if self.reference[i].motion.is_moving() {
+                self.ops.bump(Op::Evolve);
+                self.now[i] = self
+                    .physics
+                    .evolve(&self.reference[i], t - self.t_reference[i]);
+            }
+        }
+        self.t = t;
+    }
+
+    /// The earliest cached candidate; ties broken by kind order, then agents, so that runs are
+    /// deterministic.
+    fn next_event(&mut self) -> Option<(f64, EventKind, Agents, Option<Contact>)> {
+        let n = self.now.len();
+        let mut best: Option<(f64, EventKind, Agents, Option<Contact>)> = None;
+        let mut consider = |time: f64, kind: EventKind, agents: Agents, contact| {
+            if time.is_finite()
+                && best.is_none_or(|(bt, bk, ba, _)| (time, kind, agents) < (bt, bk, ba))
+            {
+                best = Some((time, kind, agents, contact));
+            }
+        };
+        for i in 0..n {
+            let c = self.transition[i];
+            consider(c.time, c.kind, Agents::Ball { ball: i }, None);
+            let c = self.cushion[i];
+            consider(
+                c.time,
+                c.kind,
+                Agents::BallCushion {
+                    ball: i,
+                    cushion: c.other,
+                },
+                c.contact,
+            );
+            let c = self.pocket[i];
+            consider(
+                c.time,
+                c.kind,
+                Agents::BallPocket {
+                    ball: i,
+                    pocket: c.other,
+                },
+                None,
+            );
+            for j in i + 1..n {
+                consider(self.pair[i * n + j], EventKind::BallBall, Agents::pair(i, j), None);
+            }
+        }
+        self.ops.add(Op::CandidateScan, (3 * n + n * (n.saturating_sub(1)) / 2) as u64);
+        best
+    }
+
+    fn resolve(&mut self, kind: EventKind, agents: Agents, contact: Option<Contact>) {
+        self.ops.bump(Op::Resolve);
+        let physics = self.physics;
+        match agents {
+            Agents::Ball { ball } => {
+                self.now[ball] = physics.apply_transition(&self.now[ball], kind);
+                self.changed(&[ball]);
+            }
+            Agents::BallBall { a, b } => {
+                let (sa, sb) = physics.resolve_ball_ball(&self.now[a], &self.now[b]);
+                self.now[a] = sa;
+                self.now[b] = sb;
+                self.changed(&[a, b]);
+            }
+            Agents::BallCushion { ball, cushion } => {
+                let c = &self.setup.table.cushions[cushion];
+                let s = &self.now[ball];
+                let normal = match contact.unwrap_or(Contact::Face) {
+                    Contact::Face => -c.inward_normal(),
+                    Contact::Point(p) => (p - Vec2::new(s.r.x, s.r.y)).normalize(),
+                };
+                self.now[ball] = physics.resolve_ball_cushion(s, normal, c.height);
+                self.changed(&[ball]);
+            }
+            Agents::BallPocket { ball, pocket } => {
+                let p = &self.setup.table.pockets[pocket];
+                self.now[ball] = physics.resolve_ball_pocket(&self.now[ball], p);
+                self.changed(&[ball]);
+            }
+        }
+    }
+
+    /// Makes the changed balls' current states their new references and re-predicts every
+    /// candidate they take part in.
+    fn changed(&mut self, balls: &[usize]) {
+        let n = self.now.len();
+        for &i in balls {
+            self.reference[i] = self.now[i];
+            self.t_reference[i] = self.t;
+        }
+        for &i in balls {
+            self.predict_ball(i);
+            for j in 0..n {
+                if j != i {
+                    self.predict_pair(i.min(j), i.max(j));
+                }
+            }
+        }
+    }
+
+    fn predict_ball(&mut self, i: usize) {
+        let s = self.now[i];
+        self.ops.bump(Op::PredictTransition);
+        self.transition[i] = match self.physics.next_transition(&s) {
+            Some(tr) => Candidate {
+                time: self.t + tr.dt,
+                kind: tr.kind,
+                other: i,
+                contact: None,
+            },
+            None => Candidate::NONE,
+        };
+        let mut best = Candidate::NONE;
+        for (k, cushion) in self.setup.table.cushions.iter().enumerate() {
+            let r = self.predictor.ball_cushion(&s, cushion, &mut self.ops);
+            if let Some((dt, contact)) = self.check(r) {
+                if self.t + dt < best.time {
+                    best = Candidate {
+                        time: self.t + dt,
+                        kind: EventKind::BallLinearCushion,
+                        other: k,
+                        contact: Some(contact),
+                    };
+                }
+            }
+        }
+        self.cushion[i] = best;
+        let mut best = Candidate::NONE;
+        for (k, pocket) in self.setup.table.pockets.iter().enumerate() {
+            let r = self.predictor.ball_pocket(&s, pocket, &mut self.ops);
+            if let Some(dt) = self.check(r) {
+                if self.t + dt < best.time {
+                    best = Candidate {
+                        time: self.t + dt,
+                        kind: EventKind::BallPocket,
+                        other: k,
+                        contact: None,
+                    };
+                }
+            }
+        }
+        self.pocket[i] = best;
+    }
+
+    /// Unwraps a prediction; a root-solver error (non-finite state) stops the run.
+    fn check<T>(&mut self, r: Result<Option<T>, crate::predict::PredictError>) -> Option<T> {
+        r.unwrap_or_else(|_| {
+            self.failed = true;
+            None
+        })
+    }
+
+    fn predict_pair(&mut self, i: usize, j: usize) {
+        let n = self.now.len();
+        let (a, b) = (self.now[i], self.now[j]);
+        let time = if a.motion == pool_physics::MotionState::Pocketed
+            || b.motion == pool_physics::MotionState::Pocketed
+        {
+            None
+        } else {
+            let r = self.predictor.ball_ball(&a, &b, &mut self.ops);
+            self.check(r)
+        };
+        self.pair[i * n + j] = time.map_or(f64::INFINITY, |dt| self.t + dt);
+    }
+}

@@ -1,0 +1,156 @@
+//! Candidate event times: each is the earliest entry of a polynomial into contact.
+
+use pool_physics::{AnyPhysics, BallState, Cushion, Physics, Pocket, Trajectory, Vec2};
+use pool_roots::{earliest_entry, RootList, RootSolver};
+use pool_sim::{Op, OpCounts};
+
+/// Where a ball touches a cushion segment, which fixes the collision normal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Contact {
+    /// The segment's face (its vertical plane): normal = the segment's normal.
+    Face,
+    /// One end point of the segment (a convex corner such as a jaw tip): normal along the line
+    /// from the ball's center to the point.
+    Point(Vec2),
+}
+
+/// Predicts collision times for balls on quadratic trajectories (seed 000, "(4) Calculating
+/// event times"), counting the work in an [`OpCounts`].
+pub struct Predictor<'a> {
+    /// Physics model (trajectories, radius).
+    pub physics: &'a AnyPhysics,
+    /// Root solver backend.
+    pub solver: &'a dyn RootSolver,
+    scratch: RootList,
+}
+
+/// An error in a prediction: non-finite coefficients mean a corrupted state.
+pub type PredictError = pool_roots::RootError;
+
+impl<'a> Predictor<'a> {
+    /// A predictor for one model and one root solver.
+    pub fn new(physics: &'a AnyPhysics, solver: &'a dyn RootSolver) -> Self {
+        Predictor {
+            physics,
+            solver,
+            scratch: Vec::with_capacity(8),
+        }
+    }
+
+    fn solve(
+        &mut self,
+        c: &[f64; 5],
+        horizon: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        ops.bump(Op::root_solve(pool_roots::degree(c)));
+        earliest_entry(self.solver, c, horizon, &mut self.scratch)
+    }
+
+    /// Time from now (s) until balls `a` and `b` first touch while approaching, within both
+    /// trajectories' validity: the earliest entry of |d(t)|^2 - (2R)^2, a quartic in t.
+    pub fn ball_ball(
+        &mut self,
+        a: &BallState,
+        b: &BallState,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        ops.bump(Op::PredictBallBall);
+        if !(a.motion.is_translating() || b.motion.is_translating()) {
+            return Ok(None);
+        }
+        let (ta, tb) = (self.physics.trajectory(a), self.physics.trajectory(b));
+        let horizon = ta.valid_for.min(tb.valid_for);
+        let two_r = 2.0 * self.physics.radius();
+        let c = distance_quartic(&ta, &tb, two_r);
+        self.solve(&c, horizon, ops)
+    }
+
+    /// Time from now (s) until the ball's center enters the pocket circle.
+    pub fn ball_pocket(
+        &mut self,
+        s: &BallState,
+        pocket: &Pocket,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        ops.bump(Op::PredictBallPocket);
+        if !s.motion.is_translating() {
+            return Ok(None);
+        }
+        let t = self.physics.trajectory(s);
+        let at = Trajectory::at_rest(pool_physics::Vec3::new(
+            pocket.center[0],
+            pocket.center[1],
+            s.r.z,
+        ));
+        let c = distance_quartic(&t, &at, pocket.radius);
+        self.solve(&c, t.valid_for, ops)
+    }
+
+    /// Time from now (s) until the ball touches the segment while approaching it, and where:
+    /// its face from the playing side (signed distance = R, a quadratic, with the contact point
+    /// inside the segment: 0 <= s <= 1) or one of its end points (distance = R, a quartic).
+    pub fn ball_cushion(
+        &mut self,
+        s: &BallState,
+        cushion: &Cushion,
+        ops: &mut OpCounts,
+    ) -> Result<Option<(f64, Contact)>, PredictError> {
+        ops.bump(Op::PredictBallCushion);
+        if !s.motion.is_translating() {
+            return Ok(None);
+        }
+        let radius = self.physics.radius();
+        let t = self.physics.trajectory(s);
+        let mut best: Option<(f64, Contact)> = None;
+
+        let n = cushion.inward_normal();
+        let p1 = cushion.start();
+        let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - p1));
+        // A ball whose center is behind the face's line came around an end: it cannot hit the
+        // face from the back (pooltool's cushion direction).
+        if center_side >= 0.0 {
+            let c = [
+                center_side - radius,
+                n.x * t.b.x + n.y * t.b.y,
+                n.x * t.a.x + n.y * t.a.y,
+                0.0,
+                0.0,
+            ];
+            if let Some(tau) = self.solve(&c, t.valid_for, ops)? {
+                let r = t.position(tau);
+                let sp = cushion.parameter(Vec2::new(r.x, r.y));
+                if (0.0..=1.0).contains(&sp) {
+                    best = Some((tau, Contact::Face));
+                }
+            }
+        }
+        for p in [cushion.start(), cushion.end()] {
+            let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
+            let c = distance_quartic(&t, &at, radius);
+            if let Some(tau) = self.solve(&c, t.valid_for, ops)? {
+                if best.is_none_or(|(b, _)| tau < b) {
+                    best = Some((tau, Contact::Point(p)));
+                }
+            }
+        }
+        Ok(best)
+    }
+}
+
+/// Ascending coefficients of |d(t)|^2 - dist^2 for d(t) = x_a(t) - x_b(t) on the cloth plane:
+/// with d = A t^2 + B t + C, the quartic A.A t^4 + 2 A.B t^3 + (B.B + 2 A.C) t^2 + 2 B.C t +
+/// C.C - dist^2 (seed 000, ball-ball event).
+pub fn distance_quartic(a: &Trajectory, b: &Trajectory, dist: f64) -> [f64; 5] {
+    let (ax, ay) = (a.a.x - b.a.x, a.a.y - b.a.y);
+    let (bx, by) = (a.b.x - b.b.x, a.b.y - b.b.y);
+    let (cx, cy) = (a.c.x - b.c.x, a.c.y - b.c.y);
+    [
+        // (|C| - dist)(|C| + dist) keeps the relative accuracy of a near-contact gap.
+        (cx.hypot(cy) - dist) * (cx.hypot(cy) + dist),
+        2.0 * (bx * cx + by * cy),
+        bx * bx + by * by + 2.0 * (ax * cx + ay * cy),
+        2.0 * (ax * bx + ay * by),
+        ax * ax + ay * ay,
+    ]
+}

@@ -1,1 +1,80 @@
-fn main() {}
+//! `cargo xtask`: the harness's command line.
+//!
+//! - `compare`: runs every shot through the event engine (reference) and the discrete integrator
+//!   over a dt sweep, and writes CSV, plots and a Markdown report to `reports/<run>/`.
+//! - `simulate`: prints one engine's event log and final states for one shot.
+
+mod compare;
+mod output;
+#[allow(dead_code)]
+mod plots;
+mod report;
+mod simulate;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// The reference harness for pool/billiards physics: an event-based engine and a discrete-time
+/// integrator over the same physics, compared on identical shots.
+#[derive(Parser, Debug)]
+#[command(name = "cargo xtask", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run shots through both engines over a dt sweep and write an accuracy/cost report.
+    Compare(compare::CompareArgs),
+    /// Print one engine's event log and final ball states for a shot.
+    Simulate(simulate::SimulateArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Compare(args) => compare::run(args),
+        Command::Simulate(args) => simulate::run(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// A failure the user should read: bad input (exit 2) or a failed run (exit 1).
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: a shot file, an option value. Exit code 2.
+    Input(String),
+    /// Something went wrong while running or writing. Exit code 1.
+    Run(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Run(_) => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<pool_shots::ShotError> for CliError {
+    fn from(e: pool_shots::ShotError) -> Self {
+        CliError::Input(e.to_string())
+    }
+}

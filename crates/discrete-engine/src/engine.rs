@@ -184,7 +184,10 @@ impl Engine for DiscreteEngine {
                         events.push(Event {
                             time: t,
                             kind: pool_physics::EventKind::BallLinearCushion,
-                            agents: Agents::BallCushion { ball: i, cushion: k },
+                            agents: Agents::BallCushion {
+                                ball: i,
+                                cushion: k,
+                            },
                         });
                         break;
                     }

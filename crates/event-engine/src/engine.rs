@@ -234,10 +234,18 @@ impl<'a> Loop<'a> {
                 None,
             );
             for j in i + 1..n {
-                consider(self.pair[i * n + j], EventKind::BallBall, Agents::pair(i, j), None);
+                consider(
+                    self.pair[i * n + j],
+                    EventKind::BallBall,
+                    Agents::pair(i, j),
+                    None,
+                );
             }
         }
-        self.ops.add(Op::CandidateScan, (3 * n + n * (n.saturating_sub(1)) / 2) as u64);
+        self.ops.add(
+            Op::CandidateScan,
+            (3 * n + n * (n.saturating_sub(1)) / 2) as u64,
+        );
         best
     }
 

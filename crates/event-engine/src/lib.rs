@@ -12,4 +12,4 @@ mod engine;
 mod predict;
 
 pub use engine::EventEngine;
-pub use predict::{Contact, Predictor};
+pub use predict::{distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP};

@@ -4,6 +4,20 @@ use pool_physics::{AnyPhysics, BallState, Cushion, Physics, Pocket, Trajectory, 
 use pool_roots::{earliest_entry, RootList, RootSolver};
 use pool_sim::{Op, OpCounts};
 
+/// Approach speed along the line of centers, relative to the pair's relative speed, below which
+/// two touching balls are not approaching: about 1e4 times f64 rounding.
+pub const APPROACH_EPS: f64 = 1e-12;
+
+/// Extra overlap (m) at which two balls that touch without approaching, but are pushed together
+/// by friction, collide (see [`Predictor::ball_ball`]). Below the 1e-9 m contact tolerance.
+pub const CONTACT_SLOP: f64 = 2e-11;
+
+/// Approach speed (m/s) along the line of centers at time t, for a distance quartic `c`
+/// (p = |d|^2 - (2R)^2, p' = 2 d.d') at a time when |d| = `contact` (2R).
+fn approach_speed(c: &[f64; 5], t: f64, contact: f64) -> f64 {
+    -pool_roots::derivative_at(c, t) / (2.0 * contact)
+}
+
 /// Where a ball touches a cushion segment, which fixes the collision normal.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Contact {
@@ -63,6 +77,26 @@ impl<'a> Predictor<'a> {
         let horizon = ta.valid_for.min(tb.valid_for);
         let two_r = 2.0 * self.physics.radius();
         let c = distance_quartic(&ta, &tb, two_r);
+        if c[0] > 0.0 {
+            return self.solve(&c, horizon, ops);
+        }
+        // In contact now (frozen balls, or a pair just resolved). Seed 002's guard: a pair
+        // approaching along the line of centers collides now.
+        let scale = (ta.b - tb.b).xy().norm();
+        if approach_speed(&c, 0.0, two_r) > APPROACH_EPS * scale {
+            ops.bump(Op::root_solve(pool_roots::degree(&c)));
+            return Ok(Some(0.0));
+        }
+        // Touching without approaching (to rounding). If friction pushes the pair together, an
+        // impulse now would change nothing and repeat forever at the same time; instead the
+        // contact becomes a collision when the overlap reaches CONTACT_SLOP, at an approach
+        // speed the elastic law can reverse (the sustained push then chatters, as it must in an
+        // impulse-only model).
+        // Measured from 2R, or from the current gap if rounding or an earlier push left the
+        // pair deeper than that already.
+        let gap = (ta.c - tb.c).xy().norm();
+        let target = (two_r - CONTACT_SLOP).min(gap - CONTACT_SLOP);
+        let c = distance_quartic(&ta, &tb, target);
         self.solve(&c, horizon, ops)
     }
 

@@ -1,8 +1,23 @@
 //! The comparison harness: runs identical set-ups through the event-based engine (the reference)
 //! and the discrete-time integrator over a dt sweep, matches their events, and measures
 //! collision-time error, final-position error and cost.
+//!
+//! The xtask binary drives it (parallelism, progress, files); everything here is a pure function
+//! of a [`pool_sim::Setup`], so it is tested directly.
 #![warn(missing_docs)]
 
+mod check;
+mod cost;
+mod matching;
+mod paths;
 mod rows;
+mod run;
 
+pub use check::{check_outcome, InvariantReport};
+pub use cost::{lg_discrete_ops, lg_event_ops};
+pub use matching::match_events;
+pub use paths::ball_paths;
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
+pub use run::{
+    agents_label, log_dt_sweep, reference_rows, run_discrete, run_reference, DiscreteRun, Reference,
+};

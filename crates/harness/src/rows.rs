@@ -34,6 +34,9 @@ pub struct SummaryRow {
     pub final_position_error_max_m: f64,
     /// Sum of all operation counters.
     pub ops_total: u64,
+    /// Leckie & Greenspan's cost estimate for this run (seed 003): (645 n - 19 n^2) / 2 per
+    /// event for the event engine, N (61 n - n^2) / 2 for N steps of the discrete method.
+    pub lg_estimate_ops: f64,
     /// Wall-clock time of the run (s), median of repeats when repeated.
     pub wall_time_s: f64,
     /// Simulated time when the run stopped (s).

@@ -70,6 +70,33 @@ impl BallState {
         BallState { r, v, w, motion }
     }
 
+    /// A state whose velocities agree exactly with its inferred motion state: below
+    /// [`SPEED_EPS`] a ball is at rest (v = 0 and w_xy = 0, and w_z = 0 unless spinning); a
+    /// rolling ball has u = 0 exactly (w_xy = k x v / R). Collision laws end with this, so no
+    /// ball is ever left in a state its velocities contradict.
+    pub fn settled(r: Vec3, v: Vec3, w: Vec3, radius: f64) -> Self {
+        let motion = Self::infer_motion(&v, &w, radius);
+        let (mut v, mut w) = (v, w);
+        v.z = 0.0;
+        match motion {
+            MotionState::Stationary => {
+                v = Vec3::zeros();
+                w = Vec3::zeros();
+            }
+            MotionState::Spinning => {
+                v = Vec3::zeros();
+                w.x = 0.0;
+                w.y = 0.0;
+            }
+            MotionState::Rolling => {
+                w.x = -v.y / radius;
+                w.y = v.x / radius;
+            }
+            MotionState::Sliding | MotionState::Pocketed => {}
+        }
+        BallState { r, v, w, motion }
+    }
+
     /// Motion state implied by the velocities (pooltool's rule): zero v and zero u with w_z != 0
     /// is spinning; zero v, zero w is stationary; zero u is rolling; otherwise sliding.
     pub fn infer_motion(v: &Vec3, w: &Vec3, radius: f64) -> MotionState {

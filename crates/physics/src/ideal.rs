@@ -16,6 +16,19 @@ pub struct IdealPhysics {
     pub mass: f64,
 }
 
+impl IdealPhysics {
+    /// The state with velocity `v`, at rest exactly when below [`SPEED_EPS`].
+    fn settle(&self, s: &BallState, v: Vec3) -> BallState {
+        let motion = self.infer_motion(&v, &s.w);
+        let v = if motion == MotionState::Stationary {
+            Vec3::zeros()
+        } else {
+            v
+        };
+        BallState { v, motion, ..*s }
+    }
+}
+
 impl Physics for IdealPhysics {
     fn radius(&self) -> f64 {
         self.radius
@@ -76,26 +89,10 @@ impl Physics for IdealPhysics {
 
     fn resolve_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
         let (va, vb) = elastic_ball_ball(a, b);
-        (
-            BallState {
-                v: va,
-                motion: self.infer_motion(&va, &a.w),
-                ..*a
-            },
-            BallState {
-                v: vb,
-                motion: self.infer_motion(&vb, &b.w),
-                ..*b
-            },
-        )
+        (self.settle(a, va), self.settle(b, vb))
     }
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, _height: f64) -> BallState {
-        let v = mirror_cushion(&s.v, normal);
-        BallState {
-            v,
-            motion: self.infer_motion(&v, &s.w),
-            ..*s
-        }
+        self.settle(s, mirror_cushion(&s.v, normal))
     }
 }

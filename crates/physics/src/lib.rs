@@ -42,6 +42,6 @@ pub type Vec2 = nalgebra::Vector2<f64>;
 
 /// Speeds (m/s) below this are treated as zero when inferring a motion state.
 ///
-/// Chosen far above f64 rounding of speeds of order 10 m/s (1e-15) and far below anything a
-/// ball does on cloth for a measurable time.
-pub const SPEED_EPS: f64 = 1e-10;
+/// Just above f64 rounding of speeds of order 10 m/s (about 2e-15), and far below anything a
+/// ball does on cloth for a measurable time: a ball at 1e-13 m/s stops within 1e-10 s.
+pub const SPEED_EPS: f64 = 1e-13;

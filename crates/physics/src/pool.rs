@@ -243,26 +243,15 @@ impl Physics for PoolPhysics {
 
     fn resolve_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
         let (va, vb) = elastic_ball_ball(a, b);
-        let a2 = BallState {
-            v: va,
-            motion: self.infer_motion(&va, &a.w),
-            ..*a
-        };
-        let b2 = BallState {
-            v: vb,
-            motion: self.infer_motion(&vb, &b.w),
-            ..*b
-        };
-        (a2, b2)
+        let r = self.params.radius;
+        (
+            BallState::settled(a.r, va, a.w, r),
+            BallState::settled(b.r, vb, b.w, r),
+        )
     }
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
         let (v, w) = han2005_cushion(s, normal, height, &self.params);
-        BallState {
-            r: s.r,
-            v,
-            w,
-            motion: self.infer_motion(&v, &w),
-        }
+        BallState::settled(s.r, v, w, self.params.radius)
     }
 }

@@ -14,7 +14,12 @@ fn ball(x: f64, y: f64, v: Vec3, w: Vec3) -> BallState {
 #[test]
 fn head_on_ball_ball_exchanges_velocities() {
     let p = PoolPhysics::new(BallParams::pool());
-    let a = ball(0.5, 0.5, Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, 2.0 / R, 0.0));
+    let a = ball(
+        0.5,
+        0.5,
+        Vec3::new(2.0, 0.0, 0.0),
+        Vec3::new(0.0, 2.0 / R, 0.0),
+    );
     let b = ball(0.5 + 2.0 * R, 0.5, Vec3::zeros(), Vec3::zeros());
     let (a2, b2) = p.resolve_ball_ball(&a, &b);
     assert_eq!(a2.v, Vec3::zeros());
@@ -27,10 +32,18 @@ fn head_on_ball_ball_exchanges_velocities() {
 
 #[test]
 fn thirty_degree_cut_splits_velocity_at_right_angles() {
-    let p = IdealPhysics { radius: R, mass: 0.17 };
+    let p = IdealPhysics {
+        radius: R,
+        mass: 0.17,
+    };
     let angle = 30f64.to_radians();
     let a = ball(0.5, 0.5, Vec3::new(1.0, 0.0, 0.0), Vec3::zeros());
-    let b = ball(0.5 + 2.0 * R * angle.cos(), 0.5 + 2.0 * R * angle.sin(), Vec3::zeros(), Vec3::zeros());
+    let b = ball(
+        0.5 + 2.0 * R * angle.cos(),
+        0.5 + 2.0 * R * angle.sin(),
+        Vec3::zeros(),
+        Vec3::zeros(),
+    );
     let (a2, b2) = p.resolve_ball_ball(&a, &b);
     assert!((b2.v.norm() - angle.cos()).abs() < 1e-15);
     assert!((a2.v.norm() - angle.sin()).abs() < 1e-15);
@@ -39,7 +52,10 @@ fn thirty_degree_cut_splits_velocity_at_right_angles() {
 
 #[test]
 fn mirror_cushion_reverses_the_normal_component() {
-    let p = IdealPhysics { radius: R, mass: 0.17 };
+    let p = IdealPhysics {
+        radius: R,
+        mass: 0.17,
+    };
     let s = ball(0.5, R, Vec3::new(1.0, -2.0, 0.0), Vec3::zeros());
     let out = p.resolve_ball_cushion(&s, Vec2::new(0.0, -1.0), 0.0366);
     assert_eq!(out.v, Vec3::new(1.0, 2.0, 0.0));
@@ -61,7 +77,11 @@ fn han_head_on_without_spin_has_closed_form_rebound() {
     let pn = (1.0 + params.e_c) * v0 * cos_t; // per unit mass
     assert!(2.0 / 7.0 * v0 * sin_t <= params.f_c * pn);
     let expected_vx = v0 - pn * cos_t - 2.0 / 7.0 * v0 * sin_t * sin_t;
-    assert!((out.v.x - expected_vx).abs() < 1e-12, "{} vs {expected_vx}", out.v.x);
+    assert!(
+        (out.v.x - expected_vx).abs() < 1e-12,
+        "{} vs {expected_vx}",
+        out.v.x
+    );
     assert!(out.v.x < 0.0, "ball must come off the cushion");
     assert_eq!(out.v.y, 0.0);
     assert_eq!(out.v.z, 0.0);

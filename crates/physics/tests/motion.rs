@@ -10,7 +10,12 @@ fn pool() -> PoolPhysics {
 
 fn rolling(v: Vec3, wz: f64) -> BallState {
     let r = BallParams::pool().radius;
-    BallState::new(Vec3::new(0.5, 0.5, r), v, Vec3::new(-v.y / r, v.x / r, wz), r)
+    BallState::new(
+        Vec3::new(0.5, 0.5, r),
+        v,
+        Vec3::new(-v.y / r, v.x / r, wz),
+        r,
+    )
 }
 
 #[test]
@@ -55,7 +60,12 @@ fn draw_shot_slides_back_then_rolls() {
     // Backspin on a ball moving +x: the contact slips forward, friction pulls the ball back.
     let p = pool();
     let r = p.params.radius;
-    let s = BallState::new(Vec3::new(0.5, 0.5, r), Vec3::zeros(), Vec3::new(0.0, -100.0, 0.0), r);
+    let s = BallState::new(
+        Vec3::new(0.5, 0.5, r),
+        Vec3::zeros(),
+        Vec3::new(0.0, -100.0, 0.0),
+        r,
+    );
     assert_eq!(s.motion, MotionState::Sliding);
     let tr = p.next_transition(&s).unwrap();
     assert_eq!(tr.kind, EventKind::SlidingRolling);
@@ -77,7 +87,12 @@ fn sliding_state() -> impl Strategy<Value = BallState> {
         -100.0f64..100.0,
     )
         .prop_map(move |(vx, vy, wx, wy, wz)| {
-            BallState::new(Vec3::new(0.9, 0.4, r), Vec3::new(vx, vy, 0.0), Vec3::new(wx, wy, wz), r)
+            BallState::new(
+                Vec3::new(0.9, 0.4, r),
+                Vec3::new(vx, vy, 0.0),
+                Vec3::new(wx, wy, wz),
+                r,
+            )
         })
         .prop_filter("sliding", |s| s.motion == MotionState::Sliding)
 }

@@ -98,7 +98,10 @@ impl Setup {
                     return err(
                         name("r"),
                         fmt3(&s.r),
-                        &format!("ball center is inside pocket {:?}: it would be pocketed at once", k.id),
+                        &format!(
+                            "ball center is inside pocket {:?}: it would be pocketed at once",
+                            k.id
+                        ),
                     );
                 }
                 if let Some(c) = self.table.cushion_overlap(p, radius, OVERLAP_TOL) {

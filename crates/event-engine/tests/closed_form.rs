@@ -1,0 +1,186 @@
+//! Event times against closed forms, and the contact residual at every collision.
+
+use pool_event::EventEngine;
+use pool_physics::{
+    AnyPhysics, BallParams, BallState, EventKind, IdealPhysics, MotionState, PoolPhysics, Table,
+    Vec3,
+};
+use pool_sim::{Agents, Ball, Engine, Setup};
+use proptest::prelude::*;
+
+const R: f64 = 0.028575;
+
+fn setup(
+    physics: AnyPhysics,
+    table: Table,
+    balls: Vec<(f64, f64, Vec3, Vec3)>,
+    t_end: Option<f64>,
+) -> Setup {
+    let s = Setup {
+        name: "test".into(),
+        physics,
+        table,
+        balls: balls
+            .into_iter()
+            .enumerate()
+            .map(|(i, (x, y, v, w))| Ball {
+                id: i.to_string(),
+                state: BallState::new(Vec3::new(x, y, R), v, w, R),
+            })
+            .collect(),
+        t_end,
+    };
+    s.validate().unwrap();
+    s
+}
+
+fn rolling(v: Vec3) -> Vec3 {
+    Vec3::new(-v.y / R, v.x / R, 0.0)
+}
+
+#[test]
+fn straight_shot_collision_time_matches_rolling_kinematics() {
+    let params = BallParams::pool();
+    let (v0, gap) = (1.5, 0.8);
+    let v = Vec3::new(v0, 0.0, 0.0);
+    let s = setup(
+        AnyPhysics::Pool(PoolPhysics::new(params)),
+        Table::seven_foot(),
+        vec![
+            (0.5, 0.4953, v, rolling(v)),
+            (0.5 + gap, 0.4953, Vec3::zeros(), Vec3::zeros()),
+        ],
+        None,
+    );
+    let out = EventEngine::default().run(&s);
+    let first = out.events[0];
+    assert_eq!(first.kind, EventKind::BallBall);
+    let d = gap - 2.0 * R;
+    let decel = params.mu_r * params.g;
+    let expected = 2.0 * d / (v0 + (v0 * v0 - 2.0 * decel * d).sqrt());
+    assert!(
+        (first.time - expected).abs() < 1e-12,
+        "{} vs {expected}",
+        first.time
+    );
+    // The object ball leaves with the cue ball's speed at impact, sliding, then rolls at 5/7.
+    let after: Vec<_> = out
+        .events
+        .iter()
+        .filter(|e| e.agents == Agents::Ball { ball: 1 })
+        .collect();
+    assert_eq!(after[0].kind, EventKind::SlidingRolling);
+    assert_eq!(out.termination, pool_sim::Termination::AtRest);
+    assert!(out
+        .final_states
+        .iter()
+        .all(|b| b.motion == MotionState::Stationary));
+}
+
+#[test]
+fn constant_velocity_ball_ball_time_is_seed_002s_quadratic() {
+    // Seed 002: |dr + dv t| = 2R at t = (-b - sqrt(b^2 - a c)) / a with a = dv.dv, b = dr.dv,
+    // c = dr.dr - (2R)^2.
+    let ideal = AnyPhysics::Ideal(IdealPhysics {
+        radius: R,
+        mass: 0.17,
+    });
+    let (va, vb) = (Vec3::new(0.7, 0.21, 0.0), Vec3::new(-0.4, 0.05, 0.0));
+    let s = setup(
+        ideal,
+        Table::rectangle("r", 2.0, 1.0, 0.0366),
+        vec![
+            (0.4, 0.45, va, Vec3::zeros()),
+            (1.2, 0.55, vb, Vec3::zeros()),
+        ],
+        Some(5.0),
+    );
+    let out = EventEngine::default().run(&s);
+    let (dr, dv) = (Vec3::new(0.8, 0.1, 0.0), vb - va);
+    let (a, b, c) = (dv.dot(&dv), dr.dot(&dv), dr.dot(&dr) - 4.0 * R * R);
+    let expected = (-b - (b * b - a * c).sqrt()) / a;
+    assert_eq!(out.events[0].kind, EventKind::BallBall);
+    assert!(
+        (out.events[0].time - expected).abs() < 1e-13,
+        "{} vs {expected}",
+        out.events[0].time
+    );
+    assert_eq!(out.termination, pool_sim::Termination::TimeLimit);
+    assert!((out.end_time - 5.0).abs() < 1e-12);
+}
+
+#[test]
+fn cushion_time_is_the_linear_kinematics_time() {
+    // A ball rolling straight at the right rail (face at x = L).
+    let params = BallParams::pool();
+    let table = Table::carom();
+    let v0 = 2.0;
+    let v = Vec3::new(v0, 0.0, 0.0);
+    let (x0, l) = (1.0, table.length);
+    let s = setup(
+        AnyPhysics::Pool(PoolPhysics::new(BallParams {
+            radius: R,
+            ..params
+        })),
+        table,
+        vec![(x0, 0.7, v, rolling(v))],
+        None,
+    );
+    let out = EventEngine::default().run(&s);
+    let e = out.events[0];
+    assert_eq!(e.kind, EventKind::BallLinearCushion);
+    let d = l - R - x0;
+    let decel = params.mu_r * params.g;
+    let expected = 2.0 * d / (v0 + (v0 * v0 - 2.0 * decel * d).sqrt());
+    assert!((e.time - expected).abs() < 1e-12);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random two-ball shots on the pocket table: every collision is at contact (residual
+    /// < 1e-9 m), no ball ever overlaps another or leaves the table, energy never rises.
+    #[test]
+    fn random_two_ball_shots_keep_every_invariant(
+        x in 0.2f64..0.6, y in 0.2f64..0.8, speed in 0.3f64..8.0, angle in -0.3f64..0.3,
+        wx in -100.0f64..100.0, wy in -100.0f64..100.0, wz in -60.0f64..60.0,
+    ) {
+        let v = Vec3::new(speed * angle.cos(), speed * angle.sin(), 0.0);
+        let s = setup(
+            AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
+            Table::seven_foot(),
+            vec![(x, y, v, Vec3::new(wx, wy, wz)), (1.3, 0.5, Vec3::zeros(), Vec3::zeros())],
+            None,
+        );
+        let out = EventEngine::default().with_snapshots(true).run(&s);
+        prop_assert_eq!(out.termination, pool_sim::Termination::AtRest);
+        let rep = pool_harness_free_check(&s, &out);
+        prop_assert!(rep.0 < 1e-9, "contact residual {}", rep.0);
+        prop_assert!(rep.1 < 1e-9, "overlap {}", rep.1);
+    }
+}
+
+/// Residual at ball-ball events and the largest overlap at 50 samples between events (kept
+/// here so this crate's tests do not depend on the harness).
+fn pool_harness_free_check(s: &Setup, out: &pool_sim::Outcome) -> (f64, f64) {
+    use pool_physics::Physics;
+    let mut residual: f64 = 0.0;
+    let mut overlap: f64 = 0.0;
+    for (k, e) in out.events.iter().enumerate() {
+        if let Agents::BallBall { a, b } = e.agents {
+            let st = &out.snapshots[k + 1].states;
+            residual = residual.max(((st[a].r - st[b].r).norm() - 2.0 * R).abs());
+        }
+    }
+    for w in out.snapshots.windows(2) {
+        for p in 0..50 {
+            let dt = (w[1].time - w[0].time) * p as f64 / 50.0;
+            let a = s.physics.evolve(&w[0].states[0], dt);
+            let b = s.physics.evolve(&w[0].states[1], dt);
+            if a.motion != MotionState::Pocketed && b.motion != MotionState::Pocketed {
+                overlap = overlap.max(2.0 * R - (a.r - b.r).norm());
+            }
+        }
+    }
+    (residual, overlap)
+}

@@ -1,0 +1,109 @@
+//! Invariants of a run, checked from its snapshots.
+
+use pool_physics::{EventKind, MotionState, Physics};
+use pool_sim::{Agents, Outcome, Setup};
+
+/// What [`check_outcome`] measured. Distances in metres.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InvariantReport {
+    /// Collisions examined.
+    pub n_collisions: usize,
+    /// Max over ball-ball collisions of | |r_a - r_b| - 2R | at the event time.
+    pub max_ball_ball_residual_m: f64,
+    /// Max over ball-cushion collisions of |distance to the face or end point - R|.
+    pub max_cushion_residual_m: f64,
+    /// Largest overlap between two balls (2R - |d|) seen at any sample, 0 if none.
+    pub max_overlap_m: f64,
+    /// Largest penetration of a ball into a cushion (R - distance) at any sample, 0 if none.
+    pub max_cushion_penetration_m: f64,
+    /// Balls seen off the table (id and time), if any.
+    pub off_table: Vec<(String, f64)>,
+    /// Number of events whose time is earlier than the previous event's.
+    pub time_reversals: usize,
+    /// Number of events across which total kinetic energy rose by more than 1e-12 relative.
+    pub energy_rises: usize,
+}
+
+/// Checks an outcome with snapshots at every event (the event engine's
+/// `with_snapshots(true)`): contact residuals at each collision, and between events, at
+/// `samples` evenly spaced times per interval (evolved from the snapshot), no overlap, no
+/// cushion penetration, no ball off the table; times non-decreasing; energy never rising.
+pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> InvariantReport {
+    let physics = &setup.physics;
+    let table = &setup.table;
+    let radius = physics.radius();
+    let mut rep = InvariantReport::default();
+    let snaps = &outcome.snapshots;
+    for (k, e) in outcome.events.iter().enumerate() {
+        if k > 0 && e.time < outcome.events[k - 1].time {
+            rep.time_reversals += 1;
+        }
+        let Some(snap) = snaps.get(k + 1) else { break };
+        match e.agents {
+            Agents::BallBall { a, b } => {
+                rep.n_collisions += 1;
+                let d = (snap.states[a].r.xy() - snap.states[b].r.xy()).norm();
+                rep.max_ball_ball_residual_m =
+                    rep.max_ball_ball_residual_m.max((d - 2.0 * radius).abs());
+            }
+            Agents::BallCushion { ball, cushion } if e.kind == EventKind::BallLinearCushion => {
+                rep.n_collisions += 1;
+                let c = &table.cushions[cushion];
+                let p = snap.states[ball].r.xy();
+                let mut best = ((p - c.start()).norm() - radius)
+                    .abs()
+                    .min(((p - c.end()).norm() - radius).abs());
+                if (0.0..=1.0).contains(&c.parameter(p)) {
+                    best = best.min((c.signed_distance(p) - radius).abs());
+                }
+                rep.max_cushion_residual_m = rep.max_cushion_residual_m.max(best);
+            }
+            _ => {}
+        }
+    }
+    let energy = |states: &[pool_physics::BallState]| -> f64 {
+        states.iter().map(|s| physics.kinetic_energy(s)).sum()
+    };
+    for (k, snap) in snaps.iter().enumerate() {
+        if k > 0 {
+            let (e0, e1) = (energy(&snaps[k - 1].states), energy(&snap.states));
+            if e1 > e0 * (1.0 + 1e-12) + 1e-15 {
+                rep.energy_rises += 1;
+            }
+        }
+        let span = snaps.get(k + 1).map_or(0.0, |n| n.time - snap.time);
+        let pieces = if span > 0.0 { samples.max(1) } else { 1 };
+        for p in 0..pieces {
+            let dt = span * p as f64 / pieces as f64;
+            let t = snap.time + dt;
+            let states: Vec<_> = snap.states.iter().map(|s| physics.evolve(s, dt)).collect();
+            for (i, s) in states.iter().enumerate() {
+                if s.motion == MotionState::Pocketed {
+                    continue;
+                }
+                let r = s.r.xy();
+                if !table.contains(r, 1e-9) && rep.off_table.len() < 100 {
+                    rep.off_table.push((setup.balls[i].id.clone(), t));
+                }
+                for c in &table.cushions {
+                    let mut dist = (r - c.start()).norm().min((r - c.end()).norm());
+                    if (0.0..=1.0).contains(&c.parameter(r)) && c.signed_distance(r) >= 0.0 {
+                        dist = dist.min(c.signed_distance(r));
+                    }
+                    rep.max_cushion_penetration_m =
+                        rep.max_cushion_penetration_m.max(radius - dist);
+                }
+                for other in &states[i + 1..] {
+                    if other.motion == MotionState::Pocketed {
+                        continue;
+                    }
+                    let d = (other.r.xy() - r).norm();
+                    rep.max_overlap_m = rep.max_overlap_m.max(2.0 * radius - d);
+                }
+            }
+        }
+    }
+    rep.max_overlap_m = rep.max_overlap_m.max(0.0);
+    rep.max_cushion_penetration_m = rep.max_cushion_penetration_m.max(0.0);
+    rep
+}

@@ -1,0 +1,87 @@
+//! The discrete integrator against the event engine on a straight shot with a closed form:
+//! the error is in [0, dt] at every dt and falls as dt (log-log slope near 1).
+
+use pool_discrete::Scheme;
+use pool_harness::{log_dt_sweep, run_discrete, run_reference};
+use pool_physics::{AnyPhysics, BallParams, BallState, EventKind, PoolPhysics, Table, Vec3};
+use pool_sim::{Ball, Setup};
+
+const R: f64 = 0.028575;
+
+fn straight() -> Setup {
+    let v = Vec3::new(1.5, 0.0, 0.0);
+    let ball = |id: &str, x: f64, v: Vec3| Ball {
+        id: id.into(),
+        state: BallState::new(
+            Vec3::new(x, 0.4953, R),
+            v,
+            Vec3::new(-v.y / R, v.x / R, 0.0),
+            R,
+        ),
+    };
+    Setup {
+        name: "straight".into(),
+        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
+        table: Table::seven_foot(),
+        balls: vec![ball("cue", 0.5, v), ball("1", 1.3, Vec3::zeros())],
+        t_end: None,
+    }
+}
+
+/// Least-squares slope of log10(y) against log10(x).
+fn loglog_slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let (xs, ys): (Vec<f64>, Vec<f64>) =
+        points.iter().map(|&(x, y)| (x.log10(), y.log10())).unzip();
+    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+    sxy / sxx
+}
+
+#[test]
+fn discrete_collision_error_is_within_one_step_and_falls_as_dt() {
+    let setup = straight();
+    let reference = run_reference(&setup, "isolator").unwrap();
+    let t_ref = reference.outcome.events[0].time;
+    assert_eq!(reference.outcome.events[0].kind, EventKind::BallBall);
+    let mut points = Vec::new();
+    for dt in log_dt_sweep(1e-2, 1e-5, 3) {
+        let run = run_discrete(&setup, &reference, Scheme::Exact, dt, None);
+        let first = run
+            .errors
+            .iter()
+            .find(|e| e.kind == "ball_ball")
+            .expect("collision matched");
+        assert_eq!(first.t_reference_s, t_ref);
+        assert!(
+            first.error_s >= 0.0 && first.error_s <= dt,
+            "dt {dt}: error {} outside [0, dt]",
+            first.error_s
+        );
+        assert_eq!(run.summary.n_missed, 0, "dt {dt}: {:?}", run.summary);
+        points.push((dt, run.summary.collision_time_error_median_s));
+    }
+    let slope = loglog_slope(&points);
+    assert!(
+        (0.8..=1.2).contains(&slope),
+        "slope {slope}, points {points:?}"
+    );
+}
+
+#[test]
+fn euler_scheme_converges_too() {
+    let setup = straight();
+    let reference = run_reference(&setup, "isolator").unwrap();
+    let mut points = Vec::new();
+    for dt in log_dt_sweep(1e-2, 1e-5, 2) {
+        let run = run_discrete(&setup, &reference, Scheme::Euler, dt, None);
+        assert_eq!(run.summary.n_missed, 0);
+        points.push((dt, run.summary.collision_time_error_median_s));
+    }
+    let slope = loglog_slope(&points);
+    assert!(
+        (0.7..=1.3).contains(&slope),
+        "slope {slope}, points {points:?}"
+    );
+}

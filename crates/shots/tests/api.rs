@@ -1,0 +1,299 @@
+//! `load`, `list_shots` and `to_toml` on hand-made inputs.
+
+use std::path::{Path, PathBuf};
+
+use pool_physics::{
+    AnyPhysics, BallParams, BallState, Cushion, IdealPhysics, MotionState, Pocket, PoolPhysics,
+    Table, Vec3,
+};
+use pool_shots::{list_shots, load, parse, to_toml, MAX_FILE_BYTES};
+use pool_sim::{Ball, Setup};
+
+/// A fresh empty directory under the system temp dir, unique to this test and process.
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pool-shots-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const SMALL: &str =
+    "description = \"one ball\"\ntable = \"carom\"\n[[balls]]\nid = \"a\"\nr = [1, 1]\n";
+
+#[test]
+fn load_names_the_setup_after_the_file_stem() {
+    let d = temp_dir("stem");
+    let p = d.join("my_shot.toml");
+    std::fs::write(&p, SMALL).unwrap();
+    let s = load(&p).unwrap();
+    assert_eq!(s.name, "my_shot");
+    // Integers are accepted as floats; state is inferred.
+    assert_eq!(
+        s.balls[0].state.r,
+        Vec3::new(1.0, 1.0, BallParams::pool().radius)
+    );
+    assert_eq!(s.balls[0].state.motion, MotionState::Stationary);
+    assert_eq!(
+        s.physics,
+        AnyPhysics::Pool(PoolPhysics::new(BallParams::pool()))
+    );
+    assert_eq!(s.t_end, None);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn load_refuses_large_files_by_size_before_reading() {
+    let d = temp_dir("large");
+    let p = d.join("huge.toml");
+    let f = std::fs::File::create(&p).unwrap();
+    f.set_len(MAX_FILE_BYTES + 1).unwrap(); // sparse: nothing is written or read
+    let e = load(&p).unwrap_err();
+    assert_eq!(e.field, "file");
+    assert!(e.value.contains(&(MAX_FILE_BYTES + 1).to_string()), "{e}");
+    assert!(e.message.contains("10 MiB"), "{e}");
+    assert_eq!(e.file, p);
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn load_reports_missing_and_non_utf8_files() {
+    let d = temp_dir("io");
+    let e = load(&d.join("nope.toml")).unwrap_err();
+    assert_eq!(e.field, "file");
+    let p = d.join("bin.toml");
+    std::fs::write(&p, b"description = \"\xff\"\n").unwrap();
+    let e = load(&p).unwrap_err();
+    assert_eq!(e.field, "file");
+    assert!(e.message.contains("UTF-8"));
+    let e = load(&d).unwrap_err();
+    assert_eq!(e.field, "file");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn list_shots_lists_toml_files_directly_in_dir_sorted() {
+    let d = temp_dir("list");
+    for f in ["b.toml", "a.toml", "c.txt", "10.toml"] {
+        std::fs::write(d.join(f), SMALL).unwrap();
+    }
+    std::fs::create_dir(d.join("sub")).unwrap();
+    std::fs::write(d.join("sub").join("d.toml"), SMALL).unwrap();
+    std::fs::create_dir(d.join("dir.toml")).unwrap();
+    let got = list_shots(&d).unwrap();
+    let names: Vec<_> = got
+        .iter()
+        .map(|p| p.file_name().unwrap().to_str().unwrap())
+        .collect();
+    assert_eq!(names, ["10.toml", "a.toml", "b.toml"]);
+    assert!(got.iter().all(|p| p.parent() == Some(d.as_path())));
+    let e = list_shots(&d.join("missing")).unwrap_err();
+    assert_eq!(e.field, "directory");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+fn state(r: [f64; 2], v: [f64; 2], w: [f64; 3], radius: f64, motion: MotionState) -> BallState {
+    BallState {
+        r: Vec3::new(r[0], r[1], radius),
+        v: Vec3::new(v[0], v[1], 0.0),
+        w: Vec3::new(w[0], w[1], w[2]),
+        motion,
+    }
+}
+
+fn round_trip(s: &Setup) {
+    let text = to_toml(s, "a \"quoted\" description\nwith a newline and ünïcödé");
+    let back =
+        parse(&text, &s.name, Path::new("rt.toml")).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(&back, s, "\n{text}");
+}
+
+#[test]
+fn to_toml_round_trips_an_explicit_table_and_odd_values() {
+    let p = BallParams {
+        m: 0.1 + 0.2,
+        radius: 0.03,
+        mu_s: 1e-300,
+        mu_r: 0.0,
+        mu_sp: 0.012_345_678_901_234_5,
+        e_b: 1.0,
+        e_c: 0.5,
+        f_c: 0.25,
+        g: 9.806_65,
+    };
+    let table = Table {
+        name: "odd \"box\"".into(),
+        length: 2.5,
+        width: 1.25,
+        cushions: vec![
+            Cushion {
+                id: "b".into(),
+                p1: [0.0, 0.0],
+                p2: [2.5, 0.0],
+                height: 0.04,
+            },
+            Cushion {
+                id: "r".into(),
+                p1: [2.5, 0.0],
+                p2: [2.5, 1.25],
+                height: 0.04,
+            },
+            Cushion {
+                id: "t".into(),
+                p1: [2.5, 1.25],
+                p2: [0.0, 1.25],
+                height: 0.04,
+            },
+            Cushion {
+                id: "l".into(),
+                p1: [0.0, 1.25],
+                p2: [0.0, 0.0],
+                height: 0.04,
+            },
+        ],
+        pockets: vec![Pocket {
+            id: "corner".into(),
+            center: [0.0, 0.0],
+            radius: 0.07,
+        }],
+    };
+    let setup = Setup {
+        name: "odd".into(),
+        physics: AnyPhysics::Pool(PoolPhysics::new(p)),
+        table,
+        balls: vec![
+            Ball {
+                id: "cue ball \"#1\" ✓".into(),
+                state: state(
+                    [0.5, 0.5],
+                    [1.0 / 3.0, -2.0e-7],
+                    [0.1, 0.2, 0.3],
+                    0.03,
+                    MotionState::Sliding,
+                ),
+            },
+            Ball {
+                id: "rolling".into(),
+                state: state(
+                    [1.5, 0.5],
+                    [0.3, 0.0],
+                    [0.0, 10.0, -7.0],
+                    0.03,
+                    MotionState::Rolling,
+                ),
+            },
+            Ball {
+                id: "spinning".into(),
+                state: state(
+                    [1.5, 1.0],
+                    [0.0, 0.0],
+                    [0.0, 0.0, 5.5],
+                    0.03,
+                    MotionState::Spinning,
+                ),
+            },
+            Ball {
+                id: "still".into(),
+                state: state(
+                    [2.0, 1.0],
+                    [0.0, 0.0],
+                    [0.0, 0.0, 0.0],
+                    0.03,
+                    MotionState::Stationary,
+                ),
+            },
+        ],
+        t_end: Some(12.345),
+    };
+    setup.validate().unwrap();
+    round_trip(&setup);
+    let text = to_toml(&setup, "d");
+    assert!(text.contains("[table]") && text.contains("[[table.pockets]]"));
+}
+
+#[test]
+fn to_toml_writes_built_in_tables_by_name_and_modified_ones_explicitly() {
+    let ball = Ball {
+        id: "a".into(),
+        state: state(
+            [1.0, 0.5],
+            [0.0, 0.0],
+            [0.0; 3],
+            BallParams::pool().radius,
+            MotionState::Stationary,
+        ),
+    };
+    let mut setup = Setup {
+        name: "t".into(),
+        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
+        table: Table::seven_foot(),
+        balls: vec![ball],
+        t_end: None,
+    };
+    let text = to_toml(&setup, "d");
+    assert!(text.contains("table = \"seven_foot\"") && !text.contains("[table]"));
+    round_trip(&setup);
+    setup.table.cushions[0].height = 0.04;
+    let text = to_toml(&setup, "d");
+    assert!(text.contains("[table]") && text.contains("name = \"seven_foot\""));
+    round_trip(&setup);
+}
+
+#[test]
+fn to_toml_round_trips_the_ideal_model() {
+    let setup = Setup {
+        name: "ideal".into(),
+        physics: AnyPhysics::Ideal(IdealPhysics {
+            radius: 0.05,
+            mass: 0.2,
+        }),
+        table: Table::by_name("rectangle_3x1.5").unwrap(),
+        balls: vec![
+            Ball {
+                id: "a".into(),
+                state: state(
+                    [1.0, 0.5],
+                    [1.0, 0.5],
+                    [0.0, 3.0, 0.0],
+                    0.05,
+                    MotionState::Sliding,
+                ),
+            },
+            Ball {
+                id: "b".into(),
+                state: state(
+                    [2.0, 0.5],
+                    [0.0, 0.0],
+                    [0.0; 3],
+                    0.05,
+                    MotionState::Stationary,
+                ),
+            },
+        ],
+        t_end: Some(5.0),
+    };
+    setup.validate().unwrap();
+    round_trip(&setup);
+    assert!(to_toml(&setup, "d").contains("table = \"rectangle_3x1.5\""));
+}
+
+#[test]
+fn presets_and_overrides() {
+    let text = "description = \"carom\"\ntable = \"carom\"\n[params]\npreset = \"carom\"\nmu_r = 0.02\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n";
+    let s = parse(text, "x", Path::new("x.toml")).unwrap();
+    let want = BallParams {
+        mu_r: 0.02,
+        ..BallParams::carom()
+    };
+    assert_eq!(s.physics, AnyPhysics::Pool(PoolPhysics::new(want)));
+    assert_eq!(s.balls[0].state.r.z, BallParams::carom().radius);
+    let ideal = "description = \"i\"\nmodel = \"ideal\"\ntable = \"carom\"\nt_end = 2\n[params]\npreset = \"carom\"\nm = 0.3\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0, 0.03075]\nv = [1, 0, 0]\nstate = \"sliding\"\n";
+    let s = parse(ideal, "x", Path::new("x.toml")).unwrap();
+    assert_eq!(
+        s.physics,
+        AnyPhysics::Ideal(IdealPhysics {
+            radius: 0.03075,
+            mass: 0.3
+        })
+    );
+    assert_eq!(s.t_end, Some(2.0));
+}

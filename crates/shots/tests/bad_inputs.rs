@@ -1,0 +1,215 @@
+//! A table of invalid shot files: each must fail with a [`ShotError`] naming the field and
+//! showing the offending value.
+
+use std::path::Path;
+
+use pool_shots::{parse, ShotError};
+
+/// A valid shot: two balls on the 7-foot table.
+const GOOD: &str = r#"
+description = "two balls"
+model = "pool"
+table = "seven_foot"
+
+[[balls]]
+id = "cue"
+r = [0.5, 0.4953]
+v = [1.5, 0.0]
+w = [0.0, 52.493438320209975, 0.0]
+
+[[balls]]
+id = "1"
+r = [1.3, 0.4953]
+"#;
+
+/// A valid explicit-table shot.
+const EXPLICIT: &str = r#"
+description = "explicit table"
+t_end = 3.0
+
+[table]
+name = "box"
+length = 2.0
+width = 1.0
+
+[[table.cushions]]
+id = "bottom"
+p1 = [0.0, 0.0]
+p2 = [2.0, 0.0]
+height = 0.036576
+
+[[table.cushions]]
+id = "right"
+p1 = [2.0, 0.0]
+p2 = [2.0, 1.0]
+height = 0.036576
+
+[[table.pockets]]
+id = "p1"
+center = [0.0, 0.0]
+radius = 0.06
+
+[[balls]]
+id = "cue"
+r = [0.5, 0.5]
+"#;
+
+fn err(text: &str) -> ShotError {
+    match parse(text, "case", Path::new("case.toml")) {
+        Ok(_) => panic!("accepted an invalid shot:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+/// Replaces exactly one occurrence of `from` in `base`.
+fn edit(base: &str, from: &str, to: &str) -> String {
+    assert_eq!(base.matches(from).count(), 1, "{from:?} must occur once");
+    base.replacen(from, to, 1)
+}
+
+/// `GOOD` with `extra` appended as a third ball's body.
+fn third_ball(body: &str) -> String {
+    format!("{GOOD}\n[[balls]]\n{body}\n")
+}
+
+#[test]
+fn the_good_shots_parse() {
+    let s = parse(GOOD, "good", Path::new("good.toml")).unwrap();
+    assert_eq!(s.balls.len(), 2);
+    assert_eq!(s.name, "good");
+    let s = parse(EXPLICIT, "explicit", Path::new("explicit.toml")).unwrap();
+    assert_eq!(s.table.name, "box");
+    assert_eq!(s.table.cushions.len(), 2);
+    assert_eq!(s.t_end, Some(3.0));
+}
+
+#[test]
+fn bad_inputs_name_the_field_and_value() {
+    let many_balls = {
+        let mut t = String::from("description = \"many\"\ntable = \"rectangle_1000x1000\"\n");
+        for i in 0..10_001 {
+            t.push_str(&format!(
+                "[[balls]]\nid = \"b{i}\"\nr = [{}.5, 0.5]\n",
+                i % 900 + 1
+            ));
+        }
+        t
+    };
+    // (case, text, field must contain, value must contain, message must contain)
+    let cases: Vec<(&str, String, &str, &str, &str)> = vec![
+        ("syntax", edit(GOOD, "\"two balls\"", "\"two balls"), "syntax", "2:", ""),
+        ("syntax: duplicate key", format!("{GOOD}\n[[balls]]\nid = \"2\"\nid = \"3\"\nr = [1.0, 0.2]\n"), "syntax", ":", "duplicate"),
+        ("missing description", edit(GOOD, "description = \"two balls\"", ""), "description", "(missing)", "required"),
+        ("missing table", edit(GOOD, "table = \"seven_foot\"", ""), "table", "(missing)", "required"),
+        ("missing balls", "description = \"x\"\ntable = \"carom\"\n".into(), "balls", "(missing)", "required"),
+        ("missing ball id", edit(GOOD, "id = \"1\"", ""), "balls[1].id", "(missing)", "required"),
+        ("missing ball r", third_ball("id = \"2\""), "balls[2].r", "(missing)", "required"),
+        ("wrong type: t_end", edit(GOOD, "model = \"pool\"", "t_end = \"ten\""), "t_end", "\"ten\"", "invalid type"),
+        ("wrong type: t_end datetime", edit(GOOD, "model = \"pool\"", "t_end = 1979-05-27"), "t_end", "1979-05-27", ""),
+        ("wrong type: r component", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, \"y\"]"), "balls[1].r[1]", "\"y\"", "invalid type"),
+        ("wrong type: description", edit(GOOD, "description = \"two balls\"", "description = 3"), "description", "3", "invalid type"),
+        ("wrong type: table", edit(GOOD, "table = \"seven_foot\"", "table = 7"), "table", "7", "invalid type"),
+        ("wrong type: balls", "description = \"x\"\ntable = \"carom\"\nballs = 3\n".into(), "balls", "3", "invalid type"),
+        ("wrong type: inline ball id", "description = \"x\"\ntable = \"carom\"\nballs = [{id = \"a\", r = [1.0, 1.0]}, {id = 5, r = [2.0, 1.0]}]\n".into(), "balls[1].id", "5", "invalid type"),
+        ("unknown top-level field", edit(GOOD, "model = \"pool\"", "colour = 3"), "colour", "3", "unknown field"),
+        ("unknown ball field", third_ball("id = \"2\"\nr = [1.0, 0.2]\nspin = 4"), "balls[2].spin", "4", "unknown field"),
+        ("unknown params field", format!("{GOOD}\n[params]\nmu_x = 0.1\n"), "params.mu_x", "0.1", "unknown field"),
+        ("unknown table field", edit(EXPLICIT, "width = 1.0", "width = 1.0\ncolor = \"green\""), "table.color", "green", "unknown field"),
+        ("unknown cushion field", edit(EXPLICIT, "p2 = [2.0, 0.0]", "p2 = [2.0, 0.0]\nspring = 2.0"), "table.cushions[0].spring", "2.0", "unknown field"),
+        ("unknown pocket field", edit(EXPLICIT, "radius = 0.06", "radius = 0.06\ndepth = 0.1"), "table.pockets[0].depth", "0.1", "unknown field"),
+        ("missing table field", edit(EXPLICIT, "width = 1.0", ""), "table.width", "(missing)", "required"),
+        ("unknown model", edit(GOOD, "model = \"pool\"", "model = \"quantum\""), "model", "quantum", "pool, ideal"),
+        ("unknown table name", edit(GOOD, "table = \"seven_foot\"", "table = \"snooker\""), "table", "snooker", "seven_foot"),
+        ("unknown preset", format!("{GOOD}\n[params]\npreset = \"snooker\"\n"), "params.preset", "snooker", "pool, carom"),
+        ("unknown state", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.4953]\nstate = \"flying\""), "balls[1].state", "flying", "rolling"),
+        ("pocketed state", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.4953]\nstate = \"pocketed\""), "balls[1].state", "pocketed", "not allowed"),
+        ("contradicting state", edit(GOOD, "w = [0.0, 52.493438320209975, 0.0]", "w = [0.0, 52.493438320209975, 0.0]\nstate = \"sliding\""), "balls[0].state", "sliding", "rolling"),
+        ("contradicting state, ideal", "description = \"x\"\nmodel = \"ideal\"\ntable = \"carom\"\nt_end = 1.0\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\nv = [1.0, 0.0]\nw = [0.0, 32.52032520325203, 0.0]\nstate = \"rolling\"\n".into(), "balls[0].state", "rolling", "sliding"),
+        ("nan in v", third_ball("id = \"2\"\nr = [1.0, 0.2]\nv = [nan, 0.0]"), "balls[2].v", "nan", "NaN"),
+        ("inf in w", third_ball("id = \"2\"\nr = [1.0, 0.2]\nw = [0.0, 0.0, -inf]"), "balls[2].w", "-inf", "infinite"),
+        ("nan in r", third_ball("id = \"2\"\nr = [nan, 0.2]"), "balls[2].r", "nan", "NaN"),
+        ("inf t_end", edit(GOOD, "model = \"pool\"", "t_end = inf"), "t_end", "inf", "infinite"),
+        ("nan param", format!("{GOOD}\n[params]\nmu_s = nan\n"), "params.mu_s", "nan", "NaN"),
+        ("nan table length", edit(EXPLICIT, "length = 2.0", "length = nan"), "table.length", "nan", "NaN"),
+        ("inf cushion", edit(EXPLICIT, "p1 = [2.0, 0.0]", "p1 = [2.0, +inf]"), "table.cushions[1].p1", "+inf", "infinite"),
+        ("nan pocket", edit(EXPLICIT, "radius = 0.06", "radius = nan"), "table.pockets[0].radius", "nan", "NaN"),
+        ("negative radius", format!("{GOOD}\n[params]\nR = -0.01\n"), "params.R", "-0.01", "positive"),
+        ("zero mass", format!("{GOOD}\n[params]\nm = 0.0\n"), "params.m", "0.0", "positive"),
+        ("restitution above 1", format!("{GOOD}\n[params]\ne_c = 1.5\n"), "params.e_c", "1.5", "at most 1"),
+        ("negative friction", format!("{GOOD}\n[params]\nmu_r = -0.1\n"), "params.mu_r", "-0.1", "non-negative"),
+        ("ideal with friction", "description = \"x\"\nmodel = \"ideal\"\ntable = \"carom\"\nt_end = 1.0\n[params]\nmu_s = 0.3\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n".into(), "params.mu_s", "0.3", "ideal"),
+        ("ideal without t_end", "description = \"x\"\nmodel = \"ideal\"\ntable = \"carom\"\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n".into(), "t_end", "(missing)", "ideal"),
+        ("negative t_end", edit(GOOD, "model = \"pool\"", "t_end = -1.0"), "t_end", "-1", "positive"),
+        ("invalid table: width", edit(EXPLICIT, "width = 1.0", "width = -1.0"), "table.width", "-1", "positive"),
+        ("invalid table: zero-length cushion", edit(EXPLICIT, "p2 = [2.0, 0.0]", "p2 = [0.0, 0.0]"), "table.cushions[0].p2", "0.0", "zero length"),
+        ("invalid table: no cushions", edit(EXPLICIT, "[[table.cushions]]\nid = \"bottom\"\np1 = [0.0, 0.0]\np2 = [2.0, 0.0]\nheight = 0.036576\n\n[[table.cushions]]\nid = \"right\"\np1 = [2.0, 0.0]\np2 = [2.0, 1.0]\nheight = 0.036576\n", "cushions = []\n"), "table.cushions", "[]", "at least one"),
+        ("invalid table: pocket radius", edit(EXPLICIT, "radius = 0.06", "radius = 0.0"), "table.pockets[0]", "0", "positive"),
+        ("off-table ball", edit(GOOD, "r = [1.3, 0.4953]", "r = [3.0, 0.4953]"), "balls[1].r", "3", "off the playing area"),
+        ("off-table ball, negative", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, -0.2]"), "balls[1].r", "-0.2", "off the playing area"),
+        ("overlapping balls", edit(GOOD, "r = [1.3, 0.4953]", "r = [0.55, 0.4953]"), "balls[1].r", "0.55", "overlaps ball"),
+        ("ball overlapping a cushion", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.02]"), "balls[1].r", "0.02", "cushion"),
+        ("ball overlapping a jaw", edit(GOOD, "r = [1.3, 0.4953]", "r = [0.07, 0.015]"), "balls[1].r", "0.015", "cushion"),
+        ("duplicate ids", edit(GOOD, "id = \"1\"", "id = \"cue\""), "balls[1].id", "\"cue\"", "duplicate"),
+        ("empty id", edit(GOOD, "id = \"1\"", "id = \"\""), "balls[1].id", "\"\"", "non-empty"),
+        ("r with 1 component", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3]"), "balls[1].r", "[1.3]", "got 1"),
+        ("r with 4 components", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.4953, 0.028575, 0.0]"), "balls[1].r", "0.0]", "got 4"),
+        ("z != R", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.4953, 0.03]"), "balls[1].r", "0.03", "z must equal"),
+        ("vz != 0", edit(GOOD, "v = [1.5, 0.0]", "v = [1.5, 0.0, 0.1]"), "balls[0].v", "0.1", "vz must be 0"),
+        ("v with 1 component", edit(GOOD, "v = [1.5, 0.0]", "v = [1.5]"), "balls[0].v", "[1.5]", "got 1"),
+        ("w with 2 components", edit(GOOD, "w = [0.0, 52.493438320209975, 0.0]", "w = [0.0, 52.5]"), "balls[0].w", "[0.0, 52.5]", "got 2"),
+        ("too many balls", many_balls, "balls", "10001 balls", "10000"),
+        ("no balls", "description = \"x\"\ntable = \"carom\"\nballs = []\n".into(), "balls", "[]", "at least one"),
+        ("empty description", edit(GOOD, "description = \"two balls\"", "description = \"  \""), "description", "", "empty"),
+    ];
+    let mut failures = Vec::new();
+    for (case, text, field, value, message) in &cases {
+        let e = err(text);
+        let line = e.to_string();
+        if std::env::var_os("SHOW_SHOT_ERRORS").is_some() {
+            eprintln!("{case}: {line}");
+        }
+        let ok = e.field.contains(field)
+            && e.value.contains(value)
+            && e.message.contains(message)
+            && e.file == Path::new("case.toml")
+            && !line.contains('\n')
+            && line.starts_with("case.toml: ");
+        if !ok {
+            failures.push(format!(
+                "{case}: expected field ~ {field:?}, value ~ {value:?}, message ~ {message:?}; got {line}"
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failing cases:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn display_is_one_line_with_file_field_value_message() {
+    let e = ShotError {
+        file: "dir/x.toml".into(),
+        field: "balls[2].v".into(),
+        value: "[nan, 0.0]".into(),
+        message: "NaN and infinite numbers are not allowed".into(),
+    };
+    assert_eq!(
+        e.to_string(),
+        "dir/x.toml: balls[2].v = [nan, 0.0]: NaN and infinite numbers are not allowed"
+    );
+    let _: &dyn std::error::Error = &e;
+}
+
+#[test]
+fn syntax_errors_give_line_and_column() {
+    let text = "description = \"x\"\ntable = \"carom\"\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0\n";
+    let e = err(text);
+    assert_eq!(e.field, "syntax");
+    let (line, col) = e.value.split_once(':').expect("line:col");
+    let line: usize = line.parse().unwrap();
+    let _col: usize = col.parse().unwrap();
+    assert!((5..=6).contains(&line), "{e}");
+}

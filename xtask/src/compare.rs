@@ -1,0 +1,437 @@
+//! `cargo xtask compare`: the main job.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pool_discrete::Scheme;
+use pool_harness::{
+    ball_paths, check_outcome, log_dt_sweep, reference_rows, run_discrete, run_reference, ErrorRow,
+    InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
+};
+use pool_sim::Setup;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::output::{csv_bytes, timestamp, Staging};
+use crate::{plots, report, CliError};
+
+/// Options of `cargo xtask compare`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct CompareArgs {
+    /// Shot files (.toml) or directories of them [default: data/shots]
+    pub shots: Vec<PathBuf>,
+    /// Explicit time steps to sweep (s), comma-separated, e.g. --dt 1e-2,1e-3; overrides
+    /// --dt-max/--dt-min/--per-decade
+    #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+    pub dt: Vec<f64>,
+    /// Largest time step of the sweep (s)
+    #[arg(long, default_value_t = 1e-2)]
+    pub dt_max: f64,
+    /// Smallest time step of the sweep (s)
+    #[arg(long, default_value_t = 1e-5)]
+    pub dt_min: f64,
+    /// Log-spaced time steps per decade
+    #[arg(long, default_value_t = 3)]
+    pub per_decade: usize,
+    /// Discrete integration schemes, comma-separated: exact, euler
+    #[arg(long, value_delimiter = ',', default_value = "exact,euler")]
+    pub schemes: Vec<String>,
+    /// Root solver of the event engine: isolator, ferrari, alg1010
+    #[arg(long, default_value = "isolator")]
+    pub solver: String,
+    /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
+    #[arg(long)]
+    pub quick: bool,
+    /// Directory that receives the run directory [default: <workspace>/reports]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Name of the run directory [default: compare-<UTC timestamp>]; never overwritten
+    #[arg(long)]
+    pub run_name: Option<String>,
+    /// Worker threads [default: all cores]
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// The workspace root (xtask's parent directory), where `data/` and `reports/` live.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Shot files named on the command line, or every shot in `data/shots`.
+pub fn resolve_shots(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let inputs = if args.is_empty() {
+        vec![workspace_root().join("data/shots")]
+    } else {
+        args.to_vec()
+    };
+    let mut files = Vec::new();
+    for p in inputs {
+        if p.is_dir() {
+            files.extend(pool_shots::list_shots(&p)?);
+        } else if p.is_file() {
+            files.push(p);
+        } else {
+            return Err(CliError::Input(format!(
+                "{}: no such shot file or directory",
+                p.display()
+            )));
+        }
+    }
+    if files.is_empty() {
+        return Err(CliError::Input("no shot files found".into()));
+    }
+    Ok(files)
+}
+
+struct Plan {
+    dts: Vec<f64>,
+    schemes: Vec<Scheme>,
+}
+
+fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
+    let dts = if !args.dt.is_empty() {
+        args.dt.clone()
+    } else if args.quick {
+        log_dt_sweep(1e-2, 1e-4, 1)
+    } else {
+        for (name, v) in [("--dt-max", args.dt_max), ("--dt-min", args.dt_min)] {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(CliError::Input(format!(
+                    "{name} = {v}: must be a positive time (s)"
+                )));
+            }
+        }
+        log_dt_sweep(args.dt_max, args.dt_min, args.per_decade)
+    };
+    for &dt in &dts {
+        if !(dt.is_finite() && dt > 0.0 && dt <= 1.0) {
+            return Err(CliError::Input(format!(
+                "--dt = {dt}: time steps must be in (0, 1] s"
+            )));
+        }
+    }
+    let names: Vec<String> = if args.quick && args.schemes == ["exact", "euler"] {
+        vec!["exact".into()]
+    } else {
+        args.schemes.clone()
+    };
+    let schemes = names
+        .iter()
+        .map(|n| {
+            Scheme::from_name(n).ok_or_else(|| {
+                CliError::Input(format!("--schemes = {n:?}: unknown scheme (exact, euler)"))
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if pool_roots::solver_by_name(&args.solver).is_none() {
+        return Err(CliError::Input(format!(
+            "--solver = {:?}: unknown root solver ({})",
+            args.solver,
+            pool_roots::SOLVER_NAMES.join(", ")
+        )));
+    }
+    Ok(Plan { dts, schemes })
+}
+
+/// Event-engine invariants of one shot, for `residuals.csv` and the report.
+#[derive(Serialize, Clone, Debug)]
+pub struct ResidualRow {
+    /// Shot name.
+    pub shot: String,
+    /// Events in the event engine's log.
+    pub n_events: usize,
+    /// Collisions (ball-ball and ball-cushion) examined.
+    pub n_collisions: usize,
+    /// Max | |d| - 2R | at ball-ball collisions (m).
+    pub max_ball_ball_residual_m: f64,
+    /// Max |distance - R| at cushion collisions (m).
+    pub max_cushion_residual_m: f64,
+    /// Largest ball-ball overlap at any sample (m).
+    pub max_overlap_m: f64,
+    /// Largest cushion penetration at any sample (m).
+    pub max_cushion_penetration_m: f64,
+    /// Samples with a ball off the table.
+    pub off_table_samples: usize,
+    /// Events across which energy rose.
+    pub energy_rises: usize,
+    /// Events earlier than their predecessor.
+    pub time_reversals: usize,
+    /// Why the event engine stopped.
+    pub termination: String,
+    /// Simulated duration (s).
+    pub end_time_s: f64,
+}
+
+impl ResidualRow {
+    fn new(setup: &Setup, r: &Reference, rep: &InvariantReport) -> Self {
+        ResidualRow {
+            shot: setup.name.clone(),
+            n_events: r.outcome.events.len(),
+            n_collisions: rep.n_collisions,
+            max_ball_ball_residual_m: rep.max_ball_ball_residual_m,
+            max_cushion_residual_m: rep.max_cushion_residual_m,
+            max_overlap_m: rep.max_overlap_m,
+            max_cushion_penetration_m: rep.max_cushion_penetration_m,
+            off_table_samples: rep.off_table.len(),
+            energy_rises: rep.energy_rises,
+            time_reversals: rep.time_reversals,
+            termination: r.outcome.termination.name().into(),
+            end_time_s: r.outcome.end_time,
+        }
+    }
+}
+
+/// Fitted log-log slope of median collision-time error against dt, per shot and scheme.
+#[derive(Serialize, Clone, Debug)]
+pub struct SlopeRow {
+    /// Shot name.
+    pub shot: String,
+    /// Scheme.
+    pub scheme: String,
+    /// Least-squares slope of log10(median error) vs log10(dt).
+    pub slope: f64,
+    /// Points used (dt values with a finite, positive median error).
+    pub points: usize,
+}
+
+fn fit_slope(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    if points.len() < 2 {
+        return f64::NAN;
+    }
+    let (xs, ys): (Vec<f64>, Vec<f64>) =
+        points.iter().map(|&(x, y)| (x.log10(), y.log10())).unzip();
+    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
+    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
+    let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
+    sxy / sxx
+}
+
+/// Slopes for every (shot, scheme) of the discrete rows.
+pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
+    let mut keys: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| r.engine == "discrete")
+        .map(|r| (r.shot.clone(), r.scheme.clone()))
+        .collect();
+    keys.dedup();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .map(|(shot, scheme)| {
+            let pts: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r.engine == "discrete" && r.shot == shot && r.scheme == scheme)
+                .filter_map(|r| Some((r.dt_s?, r.collision_time_error_median_s)))
+                .filter(|&(_, e)| e.is_finite() && e > 0.0)
+                .collect();
+            SlopeRow {
+                shot,
+                scheme,
+                slope: fit_slope(&pts),
+                points: pts.len(),
+            }
+        })
+        .collect()
+}
+
+/// Everything a run produced, for the report.
+pub struct Results {
+    /// Options as given.
+    pub args: CompareArgs,
+    /// dt values swept (s).
+    pub dts: Vec<f64>,
+    /// Scheme names.
+    pub schemes: Vec<String>,
+    /// summary.csv rows.
+    pub summary: Vec<SummaryRow>,
+    /// Residual rows.
+    pub residuals: Vec<ResidualRow>,
+    /// Slopes.
+    pub slopes: Vec<SlopeRow>,
+    /// Shots with path pictures (names).
+    pub shots: Vec<String>,
+    /// Wall time of the whole run (s).
+    pub wall_time_s: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// dt of the path overlay (s).
+    pub path_dt: f64,
+}
+
+/// Runs the comparison and writes `reports/<run>/`.
+pub fn run(args: CompareArgs) -> Result<(), CliError> {
+    let start = Instant::now();
+    let plan = plan(&args)?;
+    let files = resolve_shots(&args.shots)?;
+    let setups = files
+        .iter()
+        .map(|f| pool_shots::load(f))
+        .collect::<Result<Vec<Setup>, _>>()?;
+    let out_root = args
+        .out
+        .clone()
+        .unwrap_or_else(|| workspace_root().join("reports"));
+    let run_name = args
+        .run_name
+        .clone()
+        .unwrap_or_else(|| format!("compare-{}", timestamp()));
+    if run_name.is_empty() || run_name.contains(['/', '\\']) || run_name.starts_with('.') {
+        return Err(CliError::Input(format!(
+            "--run-name = {run_name:?}: must be a plain directory name"
+        )));
+    }
+    let staging = Staging::new(&out_root.join(&run_name))?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
+    let threads = pool.current_num_threads();
+
+    let path_dt = plan.dts.iter().copied().fold(0.0, f64::max);
+    let mut jobs: Vec<(usize, Scheme, f64)> = Vec::new();
+    for s in 0..setups.len() {
+        for &sc in &plan.schemes {
+            for &dt in &plan.dts {
+                jobs.push((s, sc, dt));
+            }
+        }
+    }
+    // Longest runs (smallest dt) first, so the last worker is not left with the slowest job.
+    jobs.sort_by(|a, b| a.2.total_cmp(&b.2));
+    let bar = ProgressBar::with_draw_target(
+        Some((setups.len() + jobs.len()) as u64),
+        ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} runs {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    eprintln!(
+        "compare: {} shots x {} schemes x {} dt values on {threads} threads -> {}",
+        setups.len(),
+        plan.schemes.len(),
+        plan.dts.len(),
+        out_root.join(&run_name).display()
+    );
+
+    let solver = args.solver.clone();
+    let references: Vec<(Reference, InvariantReport)> = pool.install(|| {
+        setups
+            .par_iter()
+            .map(|s| {
+                let r = run_reference(s, &solver).map_err(CliError::Input)?;
+                let rep = check_outcome(s, &r.outcome, 20);
+                bar.inc(1);
+                Ok((r, rep))
+            })
+            .collect::<Result<Vec<_>, CliError>>()
+    })?;
+
+    let discrete: Vec<(usize, Scheme, f64, pool_harness::DiscreteRun)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(s, scheme, dt)| {
+                let draw = dt == path_dt && scheme == plan.schemes[0];
+                let sample = draw.then_some(dt.max(0.005));
+                let run = run_discrete(&setups[s], &references[s].0, scheme, dt, sample);
+                bar.set_message(format!("{} {} dt={dt:.1e}", setups[s].name, scheme.name()));
+                bar.inc(1);
+                (s, scheme, dt, run)
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let mut discrete = discrete;
+    discrete.sort_by(|a, b| {
+        (a.0, a.1.name())
+            .cmp(&(b.0, b.1.name()))
+            .then(b.2.total_cmp(&a.2))
+    });
+
+    let mut summary: Vec<SummaryRow> = Vec::new();
+    let mut errors: Vec<ErrorRow> = Vec::new();
+    let mut ops: Vec<OpsRow> = Vec::new();
+    let mut residuals = Vec::new();
+    for (s, (r, rep)) in setups.iter().zip(&references) {
+        let (row, o) = reference_rows(s, r);
+        summary.push(row);
+        ops.extend(o);
+        residuals.push(ResidualRow::new(s, r, rep));
+    }
+    let mut paths: Vec<ShotPaths> = Vec::new();
+    for (s, scheme, dt, run) in &discrete {
+        summary.push(run.summary.clone());
+        errors.extend(run.errors.iter().cloned());
+        ops.extend(run.ops.iter().cloned());
+        if !run.outcome.snapshots.is_empty() {
+            let setup = &setups[*s];
+            paths.push(ShotPaths {
+                shot: setup.name.clone(),
+                table: setup.table.clone(),
+                radius: pool_physics::Physics::radius(&setup.physics),
+                reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
+                discrete: ball_paths(setup, &run.outcome, false, 0.01),
+                discrete_label: format!("discrete {} dt={dt:.0e} s", scheme.name()),
+            });
+        }
+    }
+    let slope_rows = slopes(&summary);
+
+    staging.write("summary.csv", &csv_bytes(&summary)?)?;
+    staging.write("errors.csv", &csv_bytes(&errors)?)?;
+    staging.write("ops.csv", &csv_bytes(&ops)?)?;
+    staging.write("residuals.csv", &csv_bytes(&residuals)?)?;
+    staging.write("slopes.csv", &csv_bytes(&slope_rows)?)?;
+
+    let floor = summary
+        .iter()
+        .filter(|r| r.engine == "event")
+        .map(|r| r.collision_time_error_max_s)
+        .filter(|e| e.is_finite() && e > &0.0)
+        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+    let plot = |r: Result<(), plots::PlotError>| {
+        r.map_err(|e| CliError::Run(format!("plot: {}", e.message())))
+    };
+    plot(plots::error_vs_dt(
+        &summary,
+        floor,
+        &staging.path("error_vs_dt"),
+    ))?;
+    plot(plots::ops_vs_dt(&summary, &staging.path("ops_vs_dt")))?;
+    plot(plots::error_vs_cost(
+        &summary,
+        floor,
+        &staging.path("error_vs_cost"),
+    ))?;
+    for p in &paths {
+        plot(plots::shot_paths(
+            p,
+            &staging.path(&format!("paths_{}", p.shot)),
+        ))?;
+    }
+
+    let results = Results {
+        args: args.clone(),
+        dts: plan.dts.clone(),
+        schemes: plan.schemes.iter().map(|s| s.name().to_string()).collect(),
+        summary,
+        residuals,
+        slopes: slope_rows,
+        shots: paths.iter().map(|p| p.shot.clone()).collect(),
+        wall_time_s: start.elapsed().as_secs_f64(),
+        threads,
+        path_dt,
+    };
+    staging.write("report.md", report::markdown(&results).as_bytes())?;
+    let dir = staging.commit()?;
+    std::fs::write(out_root.join("LATEST"), format!("{run_name}\n")).ok();
+    println!("{}", report::console_summary(&results));
+    println!("report: {}", dir.join("report.md").display());
+    Ok(())
+}

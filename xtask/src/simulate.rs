@@ -1,0 +1,230 @@
+//! `cargo xtask simulate`: one engine's event log and final states.
+
+use std::path::PathBuf;
+
+use pool_discrete::{DiscreteEngine, Scheme};
+use pool_event::EventEngine;
+use pool_harness::agents_label;
+use pool_sim::{Engine, Setup};
+use serde::Serialize;
+
+use crate::CliError;
+
+/// Options of `cargo xtask simulate`.
+#[derive(clap::Args, Debug)]
+pub struct SimulateArgs {
+    /// Shot file (.toml)
+    pub shot: PathBuf,
+    /// Evolution algorithm
+    #[arg(long, value_enum, default_value = "event")]
+    pub engine: EngineName,
+    /// Time step of the discrete integrator (s)
+    #[arg(long, default_value_t = 1e-4)]
+    pub dt: f64,
+    /// Integration scheme of the discrete integrator: exact, euler
+    #[arg(long, default_value = "exact")]
+    pub scheme: String,
+    /// Root solver of the event engine: isolator, ferrari, alg1010
+    #[arg(long, default_value = "isolator")]
+    pub solver: String,
+    /// Output format
+    #[arg(long, value_enum, default_value = "json")]
+    pub format: Format,
+}
+
+/// Which engine.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum EngineName {
+    /// Event-based engine.
+    Event,
+    /// Discrete-time integrator.
+    Discrete,
+}
+
+/// Output format.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Format {
+    /// One JSON document: events, then final states.
+    Json,
+    /// One CSV table: `event` rows, then `ball` rows.
+    Csv,
+}
+
+#[derive(Serialize)]
+struct EventOut {
+    time_s: f64,
+    kind: &'static str,
+    agents: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct BallOut {
+    id: String,
+    state: &'static str,
+    r: [f64; 3],
+    v: [f64; 3],
+    w: [f64; 3],
+}
+
+#[derive(Serialize)]
+struct LogOut {
+    shot: String,
+    engine: &'static str,
+    scheme: String,
+    dt_s: Option<f64>,
+    termination: &'static str,
+    end_time_s: f64,
+    events: Vec<EventOut>,
+    final_states: Vec<BallOut>,
+}
+
+#[derive(Serialize)]
+struct CsvRow<'a> {
+    record: &'a str,
+    time_s: Option<f64>,
+    kind: &'a str,
+    agent_1: &'a str,
+    agent_2: &'a str,
+    state: &'a str,
+    x: Option<f64>,
+    y: Option<f64>,
+    z: Option<f64>,
+    vx: Option<f64>,
+    vy: Option<f64>,
+    vz: Option<f64>,
+    wx: Option<f64>,
+    wy: Option<f64>,
+    wz: Option<f64>,
+}
+
+fn engine(args: &SimulateArgs) -> Result<Box<dyn Engine>, CliError> {
+    Ok(match args.engine {
+        EngineName::Event => Box::new(EventEngine::new(
+            pool_roots::solver_by_name(&args.solver).ok_or_else(|| {
+                CliError::Input(format!(
+                    "--solver = {:?}: unknown root solver ({})",
+                    args.solver,
+                    pool_roots::SOLVER_NAMES.join(", ")
+                ))
+            })?,
+        )),
+        EngineName::Discrete => {
+            if !(args.dt.is_finite() && args.dt > 0.0 && args.dt <= 1.0) {
+                return Err(CliError::Input(format!(
+                    "--dt = {}: must be in (0, 1] s",
+                    args.dt
+                )));
+            }
+            let scheme = Scheme::from_name(&args.scheme).ok_or_else(|| {
+                CliError::Input(format!(
+                    "--scheme = {:?}: unknown scheme (exact, euler)",
+                    args.scheme
+                ))
+            })?;
+            Box::new(DiscreteEngine::new(args.dt, scheme))
+        }
+    })
+}
+
+fn log(setup: &Setup, e: &dyn Engine) -> LogOut {
+    let out = e.run(setup);
+    LogOut {
+        shot: setup.name.clone(),
+        engine: e.name(),
+        scheme: e.scheme(),
+        dt_s: e.dt(),
+        termination: out.termination.name(),
+        end_time_s: out.end_time,
+        events: out
+            .events
+            .iter()
+            .map(|ev| EventOut {
+                time_s: ev.time,
+                kind: ev.kind.name(),
+                agents: agents_label(setup, &ev.agents)
+                    .split('|')
+                    .map(String::from)
+                    .collect(),
+            })
+            .collect(),
+        final_states: setup
+            .balls
+            .iter()
+            .zip(&out.final_states)
+            .map(|(b, s)| BallOut {
+                id: b.id.clone(),
+                state: s.motion.name(),
+                r: [s.r.x, s.r.y, s.r.z],
+                v: [s.v.x, s.v.y, s.v.z],
+                w: [s.w.x, s.w.y, s.w.z],
+            })
+            .collect(),
+    }
+}
+
+/// Prints the log to stdout.
+pub fn run(args: SimulateArgs) -> Result<(), CliError> {
+    let setup = pool_shots::load(&args.shot)?;
+    let engine = engine(&args)?;
+    let out = log(&setup, engine.as_ref());
+    match args.format {
+        Format::Json => {
+            let text =
+                serde_json::to_string_pretty(&out).map_err(|e| CliError::Run(e.to_string()))?;
+            println!("{text}");
+        }
+        Format::Csv => {
+            let mut w = csv::Writer::from_writer(std::io::stdout().lock());
+            let blank = CsvRow {
+                record: "",
+                time_s: None,
+                kind: "",
+                agent_1: "",
+                agent_2: "",
+                state: "",
+                x: None,
+                y: None,
+                z: None,
+                vx: None,
+                vy: None,
+                vz: None,
+                wx: None,
+                wy: None,
+                wz: None,
+            };
+            let io = |e: csv::Error| CliError::Run(format!("writing CSV: {e}"));
+            for e in &out.events {
+                w.serialize(CsvRow {
+                    record: "event",
+                    time_s: Some(e.time_s),
+                    kind: e.kind,
+                    agent_1: e.agents.first().map_or("", String::as_str),
+                    agent_2: e.agents.get(1).map_or("", String::as_str),
+                    ..blank
+                })
+                .map_err(io)?;
+            }
+            for b in &out.final_states {
+                w.serialize(CsvRow {
+                    record: "ball",
+                    time_s: Some(out.end_time_s),
+                    agent_1: &b.id,
+                    state: b.state,
+                    x: Some(b.r[0]),
+                    y: Some(b.r[1]),
+                    z: Some(b.r[2]),
+                    vx: Some(b.v[0]),
+                    vy: Some(b.v[1]),
+                    vz: Some(b.v[2]),
+                    wx: Some(b.w[0]),
+                    wy: Some(b.w[1]),
+                    wz: Some(b.w[2]),
+                    ..blank
+                })
+                .map_err(io)?;
+            }
+            w.flush().map_err(|e| CliError::Run(e.to_string()))?;
+        }
+    }
+    Ok(())
+}

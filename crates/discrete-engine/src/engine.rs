@@ -195,7 +195,7 @@ impl Engine for DiscreteEngine {
             }
 
             if let Some(every) = sample_every {
-                if step % every == 0 || events.len() > events_before {
+                if step.is_multiple_of(every) || events.len() > events_before {
                     snapshots.push(Snapshot {
                         time: t,
                         states: now.clone(),

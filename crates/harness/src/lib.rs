@@ -19,5 +19,6 @@ pub use matching::match_events;
 pub use paths::ball_paths;
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{
-    agents_label, log_dt_sweep, reference_rows, run_discrete, run_reference, DiscreteRun, Reference,
+    agents_label, log_dt_sweep, match_window, reference_rows, run_discrete, run_reference,
+    DiscreteRun, Reference, FLOOR_MIN_APPROACH,
 };

@@ -81,8 +81,7 @@ fn roots_on(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4]) -> usize {
         out[count] = lo;
         count += 1;
     }
-    for i in 0..=m {
-        let x1 = if i < m { crit[i] } else { hi };
+    for &x1 in crit[..m].iter().chain(std::iter::once(&hi)) {
         if x1 <= x0 {
             continue;
         }

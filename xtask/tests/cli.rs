@@ -1,0 +1,227 @@
+//! The command line as a user meets it: exit codes, error messages, outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn xtask() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+}
+
+fn shots() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/shots")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xtask-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const GOOD: &str = r#"description = "two balls"
+model = "pool"
+table = "seven_foot"
+
+[[balls]]
+id = "cue"
+r = [0.5, 0.5]
+v = [1.0, 0.0]
+
+[[balls]]
+id = "1"
+r = [1.0, 0.5]
+"#;
+
+#[test]
+fn bad_shot_files_exit_2_naming_file_and_field() {
+    let dir = temp_dir("bad");
+    let reports = dir.join("reports");
+    let cases = [
+        (
+            "syntax",
+            GOOD.replace("r = [0.5, 0.5]", "r = [0.5, 0.5"),
+            "syntax",
+        ),
+        (
+            "missing",
+            GOOD.replace("table = \"seven_foot\"\n", ""),
+            "table",
+        ),
+        (
+            "nan",
+            GOOD.replace("v = [1.0, 0.0]", "v = [nan, 0.0]"),
+            "balls[0].v",
+        ),
+        (
+            "overlap",
+            GOOD.replace("r = [1.0, 0.5]", "r = [0.52, 0.5]"),
+            "balls[1].r",
+        ),
+        (
+            "off_table",
+            GOOD.replace("r = [1.0, 0.5]", "r = [2.5, 0.5]"),
+            "balls[1].r",
+        ),
+    ];
+    for (name, text, field) in cases {
+        let f = dir.join(format!("{name}.toml"));
+        std::fs::write(&f, text).unwrap();
+        let runs = [
+            vec!["simulate".to_string(), f.display().to_string()],
+            vec![
+                "compare".into(),
+                f.display().to_string(),
+                "--quick".into(),
+                "--out".into(),
+                reports.display().to_string(),
+            ],
+        ];
+        for args in runs {
+            let out = xtask().args(&args).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{name} {args:?}: {err}");
+            assert!(err.contains(&format!("{name}.toml")), "{name}: {err}");
+            assert!(
+                err.contains(field),
+                "{name}: expected field {field} in {err}"
+            );
+            assert!(!err.contains("panicked"), "{name}: {err}");
+            assert_eq!(
+                err.trim().lines().count(),
+                1,
+                "one-line error expected: {err}"
+            );
+        }
+    }
+    // The failed compare runs wrote nothing.
+    let written = std::fs::read_dir(&reports).map_or(0, |d| d.count());
+    assert_eq!(written, 0);
+}
+
+#[test]
+fn unknown_options_and_bad_values_exit_2() {
+    let straight = shots().join("straight.toml");
+    let s = straight.to_str().unwrap();
+    let cases: [&[&str]; 5] = [
+        &["simulate", s, "--engine", "magic"],
+        &["simulate", s, "--engine", "discrete", "--dt", "-1"],
+        &["simulate", s, "--solver", "nope"],
+        &[
+            "compare",
+            s,
+            "--dt",
+            "0",
+            "--out",
+            "/nonexistent-never-created",
+        ],
+        &["compare", "--no-such-flag"],
+    ];
+    for args in cases {
+        let out = xtask().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn simulate_prints_the_event_log_and_final_states() {
+    let straight = shots().join("straight.toml");
+    let s = straight.to_str().unwrap();
+    let out = xtask()
+        .args(["simulate", s, "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first = &v["events"][0];
+    assert_eq!(first["kind"], "ball_ball");
+    assert_eq!(first["agents"], serde_json::json!(["cue", "1"]));
+    assert_eq!(v["final_states"].as_array().unwrap().len(), 2);
+    assert_eq!(v["termination"], "at_rest");
+
+    let args = [
+        "simulate", s, "--engine", "discrete", "--dt", "1e-3", "--format", "csv",
+    ];
+    let out = xtask().args(args).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("record,time_s,kind,agent_1,agent_2"));
+    assert!(text
+        .lines()
+        .any(|l| l.starts_with("event,") && l.contains("ball_ball,cue,1")));
+    assert_eq!(text.lines().filter(|l| l.starts_with("ball,")).count(), 2);
+}
+
+#[test]
+fn compare_writes_a_complete_run_and_never_overwrites_it() {
+    let dir = temp_dir("compare");
+    let out_dir = dir.join("reports");
+    let args = |name: &str| {
+        vec![
+            "compare".to_string(),
+            shots().join("straight.toml").display().to_string(),
+            shots().join("cut.toml").display().to_string(),
+            "--dt".into(),
+            "1e-2,1e-3".into(),
+            "--out".into(),
+            out_dir.display().to_string(),
+            "--run-name".into(),
+            name.into(),
+        ]
+    };
+    let out = xtask().args(args("r1")).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = out_dir.join("r1");
+    for f in [
+        "summary.csv",
+        "errors.csv",
+        "ops.csv",
+        "report.md",
+        "error_vs_dt.svg",
+        "error_vs_dt.png",
+        "ops_vs_dt.png",
+        "error_vs_cost.png",
+        "paths_cut.png",
+    ] {
+        assert!(run.join(f).is_file(), "missing {f}");
+    }
+    let summary = std::fs::read_to_string(run.join("summary.csv")).unwrap();
+    let header = summary.lines().next().unwrap();
+    for col in [
+        "shot",
+        "engine",
+        "scheme",
+        "dt_s",
+        "n_reference_events",
+        "n_matched",
+        "n_missed",
+        "n_spurious",
+        "collision_time_error_median_s",
+        "collision_time_error_max_s",
+        "final_position_error_max_m",
+        "ops_total",
+        "wall_time_s",
+    ] {
+        assert!(
+            header.split(',').any(|c| c == col),
+            "summary.csv lacks {col}"
+        );
+    }
+    // 2 shots x (1 event row + 2 schemes x 2 dt).
+    assert_eq!(summary.lines().count(), 1 + 2 * (1 + 4));
+    let before = std::fs::read(run.join("summary.csv")).unwrap();
+    let again = xtask().args(args("r1")).output().unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert_eq!(std::fs::read(run.join("summary.csv")).unwrap(), before);
+    let leftovers = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .count();
+    assert_eq!(leftovers, 0, "staging directories left behind");
+}

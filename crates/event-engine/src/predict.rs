@@ -4,18 +4,21 @@ use pool_physics::{AnyPhysics, BallState, Cushion, Physics, Pocket, Trajectory, 
 use pool_roots::{earliest_entry, RootList, RootSolver};
 use pool_sim::{Op, OpCounts};
 
-/// Approach speed along the line of centers, relative to the pair's relative speed, below which
-/// two touching balls are not approaching: about 1e4 times f64 rounding.
+/// Approach speed, relative to the relative speed, below which a contact is not approaching:
+/// about 1e4 times f64 rounding.
 pub const APPROACH_EPS: f64 = 1e-12;
 
-/// Extra overlap (m) at which two balls that touch without approaching, but are pushed together
-/// by friction, collide (see [`Predictor::ball_ball`]). Below the 1e-9 m contact tolerance.
+/// Extra overlap (m) at which a contact that touches without approaching, but is pushed closed
+/// by friction, collides (see `Predictor::contact_entry`). Below the 1e-9 m contact tolerance.
 pub const CONTACT_SLOP: f64 = 2e-11;
 
-/// Approach speed (m/s) along the line of centers at time t, for a distance quartic `c`
-/// (p = |d|^2 - (2R)^2, p' = 2 d.d') at a time when |d| = `contact` (2R).
-fn approach_speed(c: &[f64; 5], t: f64, contact: f64) -> f64 {
-    -pool_roots::derivative_at(c, t) / (2.0 * contact)
+/// The state of a contact now: how far apart (m), how fast closing (m/s, positive when
+/// approaching) and the relative speed that sets the rounding scale (m/s).
+#[derive(Clone, Copy, Debug)]
+struct Contacting {
+    distance: f64,
+    approach: f64,
+    speed_scale: f64,
 }
 
 /// Where a ball touches a cushion segment, which fixes the collision normal.
@@ -76,28 +79,53 @@ impl<'a> Predictor<'a> {
         let (ta, tb) = (self.physics.trajectory(a), self.physics.trajectory(b));
         let horizon = ta.valid_for.min(tb.valid_for);
         let two_r = 2.0 * self.physics.radius();
-        let c = distance_quartic(&ta, &tb, two_r);
-        if c[0] > 0.0 {
-            return self.solve(&c, horizon, ops);
+        let gap = (ta.c - tb.c).xy();
+        let distance = gap.norm();
+        let relative = (ta.b - tb.b).xy();
+        let approach = -gap.dot(&relative) / distance.max(f64::MIN_POSITIVE);
+        let contact = Contacting {
+            distance,
+            approach,
+            speed_scale: relative.norm(),
+        };
+        self.contact_entry(
+            |d| distance_quartic(&ta, &tb, d),
+            two_r,
+            contact,
+            horizon,
+            ops,
+        )
+    }
+
+    /// The earliest collision of a contact that happens at distance `contact` (m), where
+    /// `poly(d)` is the polynomial whose earliest entry is the time the distance reaches `d`.
+    ///
+    /// Apart now: its earliest entry at `contact`. In contact now (frozen balls, a pair just
+    /// resolved, a ball resting against a cushion): seed 002's guard: it collides now only if
+    /// approaching. Touching without approaching (to rounding) while friction pushes the two
+    /// together, an impulse now would change nothing and repeat forever at the same time;
+    /// instead the contact becomes a collision when it has closed by a further [`CONTACT_SLOP`],
+    /// at an approach speed the collision law can reverse. (A sustained push then chatters, as it
+    /// must in an impulse-only model.)
+    fn contact_entry(
+        &mut self,
+        poly: impl Fn(f64) -> [f64; 5],
+        contact: f64,
+        now: Contacting,
+        horizon: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        if now.distance > contact {
+            return self.solve(&poly(contact), horizon, ops);
         }
-        // In contact now (frozen balls, or a pair just resolved). Seed 002's guard: a pair
-        // approaching along the line of centers collides now.
-        let scale = (ta.b - tb.b).xy().norm();
-        if approach_speed(&c, 0.0, two_r) > APPROACH_EPS * scale {
-            ops.bump(Op::root_solve(pool_roots::degree(&c)));
+        if now.approach > APPROACH_EPS * now.speed_scale {
+            ops.bump(Op::root_solve(1));
             return Ok(Some(0.0));
         }
-        // Touching without approaching (to rounding). If friction pushes the pair together, an
-        // impulse now would change nothing and repeat forever at the same time; instead the
-        // contact becomes a collision when the overlap reaches CONTACT_SLOP, at an approach
-        // speed the elastic law can reverse (the sustained push then chatters, as it must in an
-        // impulse-only model).
-        // Measured from 2R, or from the current gap if rounding or an earlier push left the
-        // pair deeper than that already.
-        let gap = (ta.c - tb.c).xy().norm();
-        let target = (two_r - CONTACT_SLOP).min(gap - CONTACT_SLOP);
-        let c = distance_quartic(&ta, &tb, target);
-        self.solve(&c, horizon, ops)
+        // Measured from the contact distance, or from the present one if rounding or an earlier
+        // push left the two closer than that already.
+        let target = contact.min(now.distance) - CONTACT_SLOP;
+        self.solve(&poly(target), horizon, ops)
     }
 
     /// Time from now (s) until the ball's center enters the pocket circle.
@@ -144,14 +172,14 @@ impl<'a> Predictor<'a> {
         // A ball whose center is behind the face's line came around an end: it cannot hit the
         // face from the back (pooltool's cushion direction).
         if center_side >= 0.0 {
-            let c = [
-                center_side - radius,
-                n.x * t.b.x + n.y * t.b.y,
-                n.x * t.a.x + n.y * t.a.y,
-                0.0,
-                0.0,
-            ];
-            if let Some(tau) = self.solve(&c, t.valid_for, ops)? {
+            let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
+            let now = Contacting {
+                distance: center_side,
+                approach: -nb,
+                speed_scale: t.b.xy().norm(),
+            };
+            let face = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
+            if let Some(tau) = self.contact_entry(face, radius, now, t.valid_for, ops)? {
                 let r = t.position(tau);
                 let sp = cushion.parameter(Vec2::new(r.x, r.y));
                 if (0.0..=1.0).contains(&sp) {
@@ -161,8 +189,15 @@ impl<'a> Predictor<'a> {
         }
         for p in [cushion.start(), cushion.end()] {
             let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
-            let c = distance_quartic(&t, &at, radius);
-            if let Some(tau) = self.solve(&c, t.valid_for, ops)? {
+            let gap = t.c.xy() - p;
+            let distance = gap.norm();
+            let now = Contacting {
+                distance,
+                approach: -gap.dot(&t.b.xy()) / distance.max(f64::MIN_POSITIVE),
+                speed_scale: t.b.xy().norm(),
+            };
+            let point = |d: f64| distance_quartic(&t, &at, d);
+            if let Some(tau) = self.contact_entry(point, radius, now, t.valid_for, ops)? {
                 if best.is_none_or(|(b, _)| tau < b) {
                     best = Some((tau, Contact::Point(p)));
                 }

@@ -216,6 +216,14 @@ impl Physics for PoolPhysics {
         out.v.z = 0.0;
         match kind {
             EventKind::SlidingRolling => {
+                // Cloth friction acts at the contact point, so it conserves the angular momentum
+                // about that point, L = I w + m R k x v; the rolling state with the same L has
+                // k x v = (2/7) R w_xy + (5/7) k x v. At the exact transition time (u = 0) this
+                // is v itself; a fixed-step integrator that overshot u = 0 gets the exact rolling
+                // velocity back, and never more energy than it had (rolling is the least-energy
+                // state with that L).
+                let q = (out.w.xy() * r) * (2.0 / 7.0) + k_cross(&out.v).xy() * (5.0 / 7.0);
+                out.v = Vec3::new(q.y, -q.x, 0.0);
                 let w_xy = k_cross(&out.v) / r;
                 out.w.x = w_xy.x;
                 out.w.y = w_xy.y;

@@ -112,6 +112,26 @@ proptest! {
         prop_assert!(p.evolve(&s, tr.dt).contact_velocity(r).norm() < 1e-9 * (1.0 + u0.norm()));
     }
 
+    /// Sliding -> rolling keeps the angular momentum about the contact point and never adds
+    /// energy, wherever it is applied (a fixed-step integrator applies it after overshooting).
+    #[test]
+    fn rolling_snap_conserves_contact_angular_momentum(s in sliding_state(), f in 0.0f64..2.0) {
+        let p = pool();
+        let (m, r) = (p.params.m, p.params.radius);
+        let i = p.params.inertia();
+        let contact_l = |b: &BallState| {
+            let kv = Vec3::new(-b.v.y, b.v.x, 0.0);
+            (b.w * i + kv * (m * r)).xy()
+        };
+        let tr = p.next_transition(&s).unwrap();
+        let late = p.evolve(&s, f * tr.dt); // f > 1: past the transition (extrapolated)
+        let rolled = p.apply_transition(&late, EventKind::SlidingRolling);
+        prop_assert!((contact_l(&rolled) - contact_l(&s)).norm() < 1e-12 * (1.0 + contact_l(&s).norm()));
+        prop_assert!(p.kinetic_energy(&rolled) <= p.kinetic_energy(&late) * (1.0 + 1e-12) + 1e-15);
+        let exact = p.apply_transition(&p.evolve(&s, tr.dt), EventKind::SlidingRolling);
+        prop_assert!((rolled.v - exact.v).norm() < 1e-9 * (1.0 + s.v.norm()));
+    }
+
     /// The trajectory coefficients reproduce `evolve` while valid.
     #[test]
     fn trajectory_matches_evolve(s in sliding_state(), f in 0.0f64..1.0) {

@@ -6,8 +6,8 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::Scheme;
 use pool_harness::{
-    ball_paths, check_outcome, log_dt_sweep, reference_rows, run_discrete, run_reference, ErrorRow,
-    InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
+    ball_paths, check_outcome, log_dt_sweep, loglog_slope, reference_rows, run_discrete,
+    run_reference, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
 use pool_sim::Setup;
 use rayon::prelude::*;
@@ -199,19 +199,6 @@ pub struct SlopeRow {
     pub points: usize,
 }
 
-fn fit_slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    if points.len() < 2 {
-        return f64::NAN;
-    }
-    let (xs, ys): (Vec<f64>, Vec<f64>) =
-        points.iter().map(|&(x, y)| (x.log10(), y.log10())).unzip();
-    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
-    sxy / sxx
-}
-
 /// Slopes for every (shot, scheme) of the discrete rows.
 pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
     let mut keys: Vec<(String, String)> = rows
@@ -233,7 +220,7 @@ pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
             SlopeRow {
                 shot,
                 scheme,
-                slope: fit_slope(&pts),
+                slope: loglog_slope(&pts),
                 points: pts.len(),
             }
         })

@@ -23,6 +23,15 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
+/// Fitted slopes of the (shot, scheme) series with at least two points.
+fn fitted_slopes(res: &Results) -> Vec<f64> {
+    res.slopes
+        .iter()
+        .filter(|s| s.points >= 2)
+        .map(|s| s.slope)
+        .collect()
+}
+
 /// The dt values of the sweep closest to 1e-2, 1e-3, 1e-4, 1e-5 s (deduplicated), for tables.
 fn headline_dts(dts: &[f64]) -> Vec<f64> {
     let mut out: Vec<f64> = [1e-2, 1e-3, 1e-4, 1e-5]
@@ -76,12 +85,7 @@ pub fn markdown(res: &Results) -> String {
 
     let _ = writeln!(md, "## Accuracy: collision-time error against dt\n");
     let _ = writeln!(md, "![collision-time error vs dt](error_vs_dt.png)\n");
-    let slopes: Vec<f64> = res
-        .slopes
-        .iter()
-        .filter(|s| s.points >= 2)
-        .map(|s| s.slope)
-        .collect();
+    let slopes = fitted_slopes(res);
     let _ = writeln!(
         md,
         "The discrete integrator notices a collision at the end of the step in which it happened, \
@@ -131,7 +135,9 @@ pub fn markdown(res: &Results) -> String {
     );
     let dt_min = res.dts.iter().copied().fold(f64::INFINITY, f64::min);
     for shot in &shots {
-        let Some(e) = event_row(rows, shot) else { continue };
+        let Some(e) = event_row(rows, shot) else {
+            continue;
+        };
         let n = e.n_balls as f64;
         let per_event = e.ops_total as f64 / e.n_events.max(1) as f64;
         let per_step = rows
@@ -142,7 +148,9 @@ pub fn markdown(res: &Results) -> String {
                     && Some(r.scheme.as_str()) == res.schemes.first().map(String::as_str)
                     && r.dt_s == Some(dt_min)
             })
-            .map_or(f64::NAN, |r| r.ops_total as f64 / (r.end_time_s / dt_min).round().max(1.0));
+            .map_or(f64::NAN, |r| {
+                r.ops_total as f64 / (r.end_time_s / dt_min).round().max(1.0)
+            });
         let _ = writeln!(
             md,
             "| {shot} | {} | {} | {:.0} | {:.0} | {:.0} | {:.0} |",
@@ -265,12 +273,7 @@ pub fn markdown(res: &Results) -> String {
 
 /// A few lines for the terminal.
 pub fn console_summary(res: &Results) -> String {
-    let slopes: Vec<f64> = res
-        .slopes
-        .iter()
-        .filter(|s| s.points >= 2)
-        .map(|s| s.slope)
-        .collect();
+    let slopes = fitted_slopes(res);
     let events: usize = res.residuals.iter().map(|r| r.n_events).sum();
     let bb = res
         .residuals

@@ -14,7 +14,7 @@ mod rows;
 mod run;
 
 pub use check::{check_outcome, InvariantReport};
-pub use cost::{lg_discrete_ops, lg_event_ops};
+pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use matching::match_events;
 pub use paths::ball_paths;
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};

@@ -2,7 +2,7 @@
 //! the error is in [0, dt] at every dt and falls as dt (log-log slope near 1).
 
 use pool_discrete::Scheme;
-use pool_harness::{log_dt_sweep, run_discrete, run_reference};
+use pool_harness::{log_dt_sweep, loglog_slope, run_discrete, run_reference};
 use pool_physics::{AnyPhysics, BallParams, BallState, EventKind, PoolPhysics, Table, Vec3};
 use pool_sim::{Ball, Setup};
 
@@ -26,17 +26,6 @@ fn straight() -> Setup {
         balls: vec![ball("cue", 0.5, v), ball("1", 1.3, Vec3::zeros())],
         t_end: None,
     }
-}
-
-/// Least-squares slope of log10(y) against log10(x).
-fn loglog_slope(points: &[(f64, f64)]) -> f64 {
-    let n = points.len() as f64;
-    let (xs, ys): (Vec<f64>, Vec<f64>) =
-        points.iter().map(|&(x, y)| (x.log10(), y.log10())).unzip();
-    let (mx, my) = (xs.iter().sum::<f64>() / n, ys.iter().sum::<f64>() / n);
-    let sxy: f64 = xs.iter().zip(&ys).map(|(x, y)| (x - mx) * (y - my)).sum();
-    let sxx: f64 = xs.iter().map(|x| (x - mx).powi(2)).sum();
-    sxy / sxx
 }
 
 #[test]

@@ -52,6 +52,17 @@ pub struct CompareArgs {
     /// Worker threads [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Compare with the baselines in data/baselines: exit 1 with a diff if the event sequence,
+    /// event times, final states or discrete summaries changed beyond tolerance
+    #[arg(long, conflicts_with = "bless")]
+    pub check: bool,
+    /// Rewrite the baselines of the shots run (after an intended physics change) and print what
+    /// changed
+    #[arg(long)]
+    pub bless: bool,
+    /// Baseline directory [default: <workspace>/data/baselines]
+    #[arg(long)]
+    pub baselines: Option<PathBuf>,
 }
 
 /// The workspace root (xtask's parent directory), where `data/` and `reports/` live.
@@ -249,6 +260,8 @@ pub struct Results {
     pub threads: usize,
     /// dt of the path overlay (s).
     pub path_dt: f64,
+    /// Regression check or bless, when asked for.
+    pub regression: Option<Regression>,
 }
 
 /// Runs the comparison and writes `reports/<run>/`.
@@ -369,6 +382,11 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         }
     }
     let slope_rows = slopes(&summary);
+    let regression = if args.check || args.bless {
+        Some(regression(&args, &setups, &references, &summary, &pool)?)
+    } else {
+        None
+    };
 
     staging.write("summary.csv", &csv_bytes(&summary)?)?;
     staging.write("errors.csv", &csv_bytes(&errors)?)?;
@@ -414,11 +432,142 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         wall_time_s: start.elapsed().as_secs_f64(),
         threads,
         path_dt,
+        regression,
     };
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     let dir = staging.commit()?;
     std::fs::write(out_root.join("LATEST"), format!("{run_name}\n")).ok();
     println!("{}", report::console_summary(&results));
     println!("report: {}", dir.join("report.md").display());
-    Ok(())
+    match &results.regression {
+        Some(r) if r.checked && !r.differences.is_empty() => Err(CliError::Run(format!(
+            "regression check failed: {} difference(s) in {} shot(s); see the diff above and the \
+             report's \"Regression check\" section. If the change is intended, run with --bless \
+             and commit data/baselines.",
+            r.differences.len(),
+            r.shots_changed()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// What `--check` or `--bless` found.
+pub struct Regression {
+    /// True for `--check`, false for `--bless`.
+    pub checked: bool,
+    /// Shots compared.
+    pub shots: usize,
+    /// Differences from the (old) baselines.
+    pub differences: Vec<pool_harness::Difference>,
+    /// Baseline directory.
+    pub dir: PathBuf,
+}
+
+impl Regression {
+    /// Number of distinct shots with a difference.
+    pub fn shots_changed(&self) -> usize {
+        let mut shots: Vec<&str> = self.differences.iter().map(|d| d.shot.as_str()).collect();
+        shots.sort();
+        shots.dedup();
+        shots.len()
+    }
+}
+
+/// Compares the run with the baselines (`--check`) or rewrites them (`--bless`), printing the
+/// differences either way.
+fn regression(
+    args: &CompareArgs,
+    setups: &[Setup],
+    references: &[(Reference, InvariantReport)],
+    summary: &[SummaryRow],
+    pool: &rayon::ThreadPool,
+) -> Result<Regression, CliError> {
+    use pool_harness::{diff_discrete, diff_shot, shot_baseline, DiscreteLine, Tolerances};
+    let dir = args
+        .baselines
+        .clone()
+        .unwrap_or_else(crate::baselines::default_dir);
+    let tol = Tolerances::default();
+    // Discrete rows at the baseline time steps: taken from the sweep when it ran them.
+    let mut lines: Vec<DiscreteLine> = Vec::new();
+    let mut missing = Vec::new();
+    for (k, s) in setups.iter().enumerate() {
+        for &dt in &pool_harness::BASELINE_DTS {
+            let found = summary.iter().find(|r| {
+                r.shot == s.name
+                    && r.scheme == "exact"
+                    && r.dt_s.is_some_and(|d| (d - dt).abs() <= 1e-9 * dt)
+            });
+            match found.and_then(DiscreteLine::from_summary) {
+                Some(mut l) => {
+                    l.dt_s = dt;
+                    lines.push(l);
+                }
+                None => missing.push((k, dt)),
+            }
+        }
+    }
+    let extra: Vec<DiscreteLine> = pool.install(|| {
+        missing
+            .par_iter()
+            .filter_map(|&(k, dt)| {
+                let run = run_discrete(&setups[k], &references[k].0, Scheme::Exact, dt, None);
+                let mut l = DiscreteLine::from_summary(&run.summary)?;
+                l.dt_s = dt;
+                Some(l)
+            })
+            .collect()
+    });
+    lines.extend(extra);
+
+    let old_discrete = crate::baselines::read_discrete(&dir)?;
+    let mut differences = Vec::new();
+    for (s, (r, _)) in setups.iter().zip(references) {
+        let now = shot_baseline(s, &r.outcome);
+        match crate::baselines::read_shot(&dir, &s.name)? {
+            Some(base) => differences.extend(diff_shot(&base, &now, &tol)),
+            None => differences.push(pool_harness::Difference {
+                shot: s.name.clone(),
+                place: "no baseline file".into(),
+                field: "events".into(),
+                baseline: "-".into(),
+                now: now.events.len().to_string(),
+                size: None,
+            }),
+        }
+        if args.bless {
+            crate::baselines::write_shot(&dir, &now)?;
+        }
+    }
+    differences.extend(diff_discrete(&old_discrete, &lines, &tol));
+    if args.bless {
+        let names: Vec<String> = setups.iter().map(|s| s.name.clone()).collect();
+        crate::baselines::write_discrete(&dir, &names, &lines)?;
+    }
+    let verb = if args.check { "check" } else { "bless" };
+    if differences.is_empty() {
+        eprintln!(
+            "{verb}: {} shots match the baselines in {}",
+            setups.len(),
+            dir.display()
+        );
+    } else {
+        eprintln!(
+            "{verb}: {} difference(s) from the baselines in {}:",
+            differences.len(),
+            dir.display()
+        );
+        for d in &differences {
+            eprintln!("  {d}");
+        }
+        if args.bless {
+            eprintln!("bless: baselines rewritten; commit data/baselines with the change.");
+        }
+    }
+    Ok(Regression {
+        checked: args.check,
+        shots: setups.len(),
+        differences,
+        dir,
+    })
 }

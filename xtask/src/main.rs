@@ -4,6 +4,7 @@
 //!   over a dt sweep, and writes CSV, plots and a Markdown report to `reports/<run>/`.
 //! - `simulate`: prints one engine's event log and final states for one shot.
 
+mod baselines;
 mod compare;
 mod output;
 #[allow(dead_code)]

@@ -255,6 +255,47 @@ pub fn markdown(res: &Results) -> String {
         let _ = writeln!(md, "### {s}\n\n![{s}](paths_{s}.png)\n");
     }
 
+    if let Some(r) = &res.regression {
+        let _ = writeln!(md, "## Regression check\n");
+        let what = if r.checked {
+            "checked against"
+        } else {
+            "blessed into"
+        };
+        if r.differences.is_empty() {
+            let _ = writeln!(
+                md,
+                "{} shots {what} the baselines in `{}`: no differences.\n",
+                r.shots,
+                r.dir.display()
+            );
+        } else {
+            let _ = writeln!(
+                md,
+                "{} shots {what} the baselines in `{}`: {} difference(s) in {} shot(s) (for each \
+                 shot the first diverging event, then final states and discrete summaries).\n",
+                r.shots,
+                r.dir.display(),
+                r.differences.len(),
+                r.shots_changed()
+            );
+            let _ = writeln!(md, "| shot | where | field | baseline | now | difference |\n|---|---|---|---|---|---:|");
+            for d in &r.differences {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    d.shot,
+                    d.place,
+                    d.field,
+                    d.baseline,
+                    d.now,
+                    d.size.map_or("".into(), sci)
+                );
+            }
+            let _ = writeln!(md);
+        }
+    }
+
     let _ = writeln!(md, "## How to read this\n");
     let _ = writeln!(
         md,

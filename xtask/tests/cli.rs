@@ -225,3 +225,87 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
         .count();
     assert_eq!(leftovers, 0, "staging directories left behind");
 }
+
+/// Copies the committed baselines to a scratch directory.
+fn scratch_baselines(name: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/baselines");
+    let dst = temp_dir(name).join("baselines");
+    std::fs::create_dir_all(&dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
+    }
+    dst
+}
+
+#[test]
+fn check_passes_on_the_committed_baselines_and_bites_on_a_changed_one() {
+    let base = scratch_baselines("check");
+    let out_dir = base.parent().unwrap().join("reports");
+    let run = |name: &str| {
+        xtask()
+            .args(["compare", shots().join("straight.toml").to_str().unwrap()])
+            .args(["--quick", "--check", "--baselines", base.to_str().unwrap()])
+            .args(["--out", out_dir.to_str().unwrap(), "--run-name", name])
+            .output()
+            .unwrap()
+    };
+    let ok = run("pass");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    // Move the first collision 1 ms later in the baseline: the check must name it.
+    let f = base.join("straight.events.csv");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let mut cols: Vec<String> = lines[1].split(',').map(String::from).collect();
+    let t: f64 = cols[1].parse().unwrap();
+    cols[1] = format!("{:?}", t + 1e-3);
+    lines[1] = cols.join(",");
+    std::fs::write(&f, lines.join("\n") + "\n").unwrap();
+    let bad = run("fail");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(bad.status.code(), Some(1), "{err}");
+    assert!(err.contains("straight: event 0"), "{err}");
+    assert!(err.contains("time_s"), "{err}");
+    assert!(err.contains("differs by 1.000e-3"), "{err}");
+    let report = std::fs::read_to_string(out_dir.join("fail/report.md")).unwrap();
+    assert!(report.contains("## Regression check"));
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let dir = temp_dir("threads");
+    let summary = |jobs: &str| {
+        let out = xtask()
+            .args(["compare", shots().join("cut.toml").to_str().unwrap()])
+            .args([
+                shots().join("break_9ball.toml").to_str().unwrap(),
+                "--quick",
+            ])
+            .args([
+                "--jobs",
+                jobs,
+                "--out",
+                dir.to_str().unwrap(),
+                "--run-name",
+                jobs,
+            ])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = std::fs::read_to_string(dir.join(jobs).join("summary.csv")).unwrap();
+        let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+        let wall = header.iter().position(|c| *c == "wall_time_s").unwrap();
+        text.lines()
+            .map(|l| {
+                let mut c: Vec<&str> = l.split(',').collect();
+                c.remove(wall);
+                c.join(",")
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(summary("1"), summary("2"));
+}

@@ -67,6 +67,11 @@ impl Engine for DiscreteEngine {
             .map(|s| ((s / dt).round() as u64).max(1));
         let t_limit = setup.t_end.unwrap_or(self.max_time);
         let max_steps = (t_limit / dt).ceil() as u64;
+        // Balls are visited in id order, so that which of two simultaneous contacts is resolved
+        // first does not depend on the order of the balls in the shot file.
+        let mut order: Vec<usize> = (0..n).collect();
+        let rank = pool_sim::id_ranks(setup);
+        order.sort_by_key(|&i| rank[i]);
         let mut step: u64 = 0;
         let mut t = 0.0;
         if sample_every.is_some() {
@@ -98,7 +103,7 @@ impl Engine for DiscreteEngine {
 
             // Advance, then look for transitions whose condition changed sign.
             before.copy_from_slice(&now);
-            for i in 0..n {
+            for &i in &order {
                 if !now[i].motion.is_moving() {
                     continue;
                 }
@@ -120,7 +125,7 @@ impl Engine for DiscreteEngine {
             }
 
             // Pockets: a center inside the circle.
-            for i in 0..n {
+            for &i in &order {
                 if !before[i].motion.is_translating() {
                     continue;
                 }
@@ -142,11 +147,11 @@ impl Engine for DiscreteEngine {
 
             // Ball pairs: overlapping and approaching.
             let two_r = 2.0 * radius;
-            for i in 0..n {
+            for &i in &order {
                 if now[i].motion == MotionState::Pocketed {
                     continue;
                 }
-                for j in i + 1..n {
+                for &j in &order[rank[i] + 1..] {
                     if now[j].motion == MotionState::Pocketed
                         || !(now[i].motion.is_translating() || now[j].motion.is_translating())
                     {
@@ -172,7 +177,7 @@ impl Engine for DiscreteEngine {
 
             // Cushions: a ball past the line of a face (from the playing side), or closer than R
             // to an end point, while approaching.
-            for i in 0..n {
+            for &i in &order {
                 if !now[i].motion.is_translating() {
                     continue;
                 }

@@ -92,6 +92,8 @@ struct Loop<'a> {
     /// Upper triangle, row-major: pair (i, j), i < j, at i * n + j.
     pair: Vec<f64>,
     ops: OpCounts,
+    /// Each ball's position in the sorted list of ids (tie-breaking independent of file order).
+    rank: Vec<usize>,
     /// Set when a prediction met a non-finite state; the loop stops at the next iteration.
     failed: bool,
     events: Vec<Event>,
@@ -116,6 +118,7 @@ impl<'a> Loop<'a> {
             pocket: vec![Candidate::NONE; n],
             pair: vec![f64::INFINITY; n * n],
             ops: OpCounts::default(),
+            rank: pool_sim::id_ranks(setup),
             failed: false,
             events: Vec::new(),
             snapshots: Vec::new(),
@@ -203,9 +206,18 @@ impl<'a> Loop<'a> {
     fn next_event(&mut self) -> Option<(f64, EventKind, Agents, Option<Contact>)> {
         let n = self.now.len();
         let mut best: Option<(f64, EventKind, Agents, Option<Contact>)> = None;
+        let rank = &self.rank;
+        // Ties are broken by kind, then by the agents' ids (not their positions in the file), so
+        // that the log does not depend on the order of the balls in the shot file.
+        let key = |a: Agents| match a {
+            Agents::Ball { ball } => (0, rank[ball], 0),
+            Agents::BallBall { a, b } => (1, rank[a].min(rank[b]), rank[a].max(rank[b])),
+            Agents::BallCushion { ball, cushion } => (2, rank[ball], cushion),
+            Agents::BallPocket { ball, pocket } => (3, rank[ball], pocket),
+        };
         let mut consider = |time: f64, kind: EventKind, agents: Agents, contact| {
             if time.is_finite()
-                && best.is_none_or(|(bt, bk, ba, _)| (time, kind, agents) < (bt, bk, ba))
+                && best.is_none_or(|(bt, bk, ba, _)| (time, kind, key(agents)) < (bt, bk, key(ba)))
             {
                 best = Some((time, kind, agents, contact));
             }

@@ -6,6 +6,7 @@
 //! of a [`pool_sim::Setup`], so it is tested directly.
 #![warn(missing_docs)]
 
+mod baseline;
 mod check;
 mod cost;
 mod matching;
@@ -13,6 +14,10 @@ mod paths;
 mod rows;
 mod run;
 
+pub use baseline::{
+    diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
+    FinalLine, ShotBaseline, Tolerances, BASELINE_DTS,
+};
 pub use check::{check_outcome, InvariantReport};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use matching::match_events;

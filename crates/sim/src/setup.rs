@@ -153,3 +153,15 @@ impl Setup {
 fn fmt3(v: &pool_physics::Vec3) -> String {
     format!("[{}, {}, {}]", v.x, v.y, v.z)
 }
+
+/// Each ball's position in the list of ball ids sorted by id: an order that does not depend on
+/// the order of the balls in the shot file, for engines to break ties and order their loops by.
+pub fn id_ranks(setup: &Setup) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..setup.balls.len()).collect();
+    order.sort_by(|&a, &b| setup.balls[a].id.cmp(&setup.balls[b].id));
+    let mut rank = vec![0; order.len()];
+    for (r, &i) in order.iter().enumerate() {
+        rank[i] = r;
+    }
+    rank
+}

@@ -1,0 +1,102 @@
+//! The regression check: a re-run matches its baseline bit for bit (runs, ball order), and a
+//! physics change is caught with the first diverging event named.
+
+use std::path::Path;
+
+use pool_harness::{diff_shot, run_reference, shot_baseline, ShotBaseline, Tolerances};
+use pool_physics::{AnyPhysics, IdealPhysics, Physics};
+use pool_sim::Setup;
+
+fn default_shots() -> Vec<Setup> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
+    pool_shots::list_shots(&dir)
+        .unwrap()
+        .iter()
+        .map(|f| pool_shots::load(f).unwrap())
+        .collect()
+}
+
+fn baseline(s: &Setup) -> ShotBaseline {
+    shot_baseline(s, &run_reference(s, "isolator").unwrap().outcome)
+}
+
+#[test]
+fn reruns_are_bit_identical() {
+    for s in default_shots() {
+        let (a, b) = (baseline(&s), baseline(&s));
+        assert_eq!(a, b, "{}", s.name);
+    }
+}
+
+#[test]
+fn ball_order_in_the_file_does_not_change_the_log() {
+    for s in default_shots() {
+        let mut reversed = s.clone();
+        reversed.balls.reverse();
+        let (a, mut b) = (baseline(&s), baseline(&reversed));
+        b.finals.reverse();
+        assert!(
+            a.events == b.events,
+            "{}: event log depends on ball order",
+            s.name
+        );
+        assert_eq!(a.finals, b.finals, "{}", s.name);
+    }
+}
+
+#[test]
+fn check_bites_on_a_one_percent_friction_change() {
+    let tol = Tolerances::default();
+    let mut caught = 0;
+    for s in default_shots() {
+        let AnyPhysics::Pool(p) = &s.physics else {
+            continue;
+        };
+        let mut changed = s.clone();
+        let mut p = p.clone();
+        p.params.mu_s *= 1.01;
+        changed.physics = AnyPhysics::Pool(p);
+        let base = baseline(&s);
+        let diffs = diff_shot(&base, &baseline(&changed), &tol);
+        let slides = base
+            .events
+            .iter()
+            .any(|e| e.kind == "sliding_rolling" || e.kind.starts_with("ball_"));
+        if !slides {
+            // No ball ever slides in this shot (spin_down, near_miss): mu_s does not enter.
+            assert!(diffs.is_empty(), "{}: {diffs:?}", s.name);
+            continue;
+        }
+        assert!(!diffs.is_empty(), "{}: mu_s + 1% went unnoticed", s.name);
+        let first = &diffs[0];
+        assert!(
+            first.place.starts_with("event ") || first.place.starts_with("final"),
+            "{first}"
+        );
+        if first.field == "time_s" {
+            let size = first.size.unwrap();
+            assert!(size > 1e3 * tol.time_s, "{}: change only {size} s", s.name);
+        }
+        caught += 1;
+    }
+    assert!(caught >= 8, "only {caught} shots caught");
+}
+
+#[test]
+fn check_bites_on_a_swapped_collision_law() {
+    // Mirror cushions and no cloth friction instead of Han (2005) and seed 004's friction.
+    let s = default_shots()
+        .into_iter()
+        .find(|s| s.name == "bank")
+        .unwrap();
+    let mut swapped = s.clone();
+    swapped.physics = AnyPhysics::Ideal(IdealPhysics {
+        radius: s.physics.radius(),
+        mass: s.physics.mass(),
+    });
+    swapped.t_end = Some(10.0);
+    let diffs = diff_shot(&baseline(&s), &baseline(&swapped), &Tolerances::default());
+    let first = diffs.first().expect("a swapped law must be caught");
+    assert_eq!(first.place.split(' ').next(), Some("event"), "{first}");
+    assert!(first.to_string().contains("bank: event 0"), "{first}");
+}

@@ -37,7 +37,7 @@ pub struct CompareArgs {
     /// Discrete integration schemes, comma-separated: exact, euler
     #[arg(long, value_delimiter = ',', default_value = "exact,euler")]
     pub schemes: Vec<String>,
-    /// Root solver of the event engine: isolator, ferrari, alg1010
+    /// Root solver of the event engine: isolator, ferrari, alg1010, companion
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
@@ -262,6 +262,8 @@ pub struct Results {
     pub path_dt: f64,
     /// Regression check or bless, when asked for.
     pub regression: Option<Regression>,
+    /// The root finder's one-line verdict, when `data/roots/cases.csv` was evaluated.
+    pub roots_verdict: Option<String>,
 }
 
 /// Runs the comparison and writes `reports/<run>/`.
@@ -421,7 +423,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         ))?;
     }
 
-    let results = Results {
+    let mut results = Results {
         args: args.clone(),
         dts: plan.dts.clone(),
         schemes: plan.schemes.iter().map(|s| s.name().to_string()).collect(),
@@ -433,7 +435,18 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         threads,
         path_dt,
         regression,
+        roots_verdict: None,
     };
+    // The root finder's case-level evidence, next to the run it served (`cargo xtask roots`
+    // adds the engine-level part).
+    let roots_cases = workspace_root().join("data/roots/cases.csv");
+    if let Ok(text) = std::fs::read_to_string(&roots_cases) {
+        let cases = pool_harness::parse_root_cases(&text)
+            .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
+        let (stats, answers) = crate::roots::evaluate_cases(&cases, 3);
+        crate::roots::write_roots_dir(&staging, &cases, &stats, &answers, None, 0)?;
+        results.roots_verdict = Some(crate::roots::verdict_line(&stats));
+    }
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     let dir = staging.commit()?;
     std::fs::write(out_root.join("LATEST"), format!("{run_name}\n")).ok();

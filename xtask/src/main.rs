@@ -10,6 +10,7 @@ mod output;
 #[allow(dead_code)]
 mod plots;
 mod report;
+mod roots;
 mod simulate;
 
 use std::process::ExitCode;
@@ -31,6 +32,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Print one engine's event log and final ball states for a shot.
     Simulate(simulate::SimulateArgs),
+    /// Evaluate the earliest-root backends against reference roots and in the engine.
+    Roots(roots::RootsArgs),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Roots(args) => roots::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -296,6 +296,16 @@ pub fn markdown(res: &Results) -> String {
         }
     }
 
+    if let Some(v) = &res.roots_verdict {
+        let _ = writeln!(md, "## Root finder\n");
+        let _ = writeln!(
+            md,
+            "Event times are earliest roots of polynomials; [roots/report.md](roots/report.md) \
+             measures every backend against exact references (`data/roots/cases.csv`). {v}. \
+             `cargo xtask roots` adds the engine-level evidence (random breaks).\n"
+        );
+    }
+
     let _ = writeln!(md, "## How to read this\n");
     let _ = writeln!(
         md,

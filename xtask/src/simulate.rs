@@ -24,7 +24,7 @@ pub struct SimulateArgs {
     /// Integration scheme of the discrete integrator: exact, euler
     #[arg(long, default_value = "exact")]
     pub scheme: String,
-    /// Root solver of the event engine: isolator, ferrari, alg1010
+    /// Root solver of the event engine: isolator, ferrari, alg1010, companion
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// Output format

@@ -11,8 +11,10 @@ mod check;
 mod cost;
 mod matching;
 mod paths;
+mod roots_eval;
 mod rows;
 mod run;
+mod scenarios;
 
 pub use baseline::{
     diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
@@ -22,8 +24,13 @@ pub use check::{check_outcome, InvariantReport};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use matching::match_events;
 pub use paths::ball_paths;
+pub use roots_eval::{
+    answer_all, judge, ns_per_query, parse_root_cases, summarize, Answer, RootCase, RootStats,
+    Verdict, ABS_FLOOR_S, WRONG_REL,
+};
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{
     agents_label, log_dt_sweep, match_window, reference_rows, run_discrete, run_reference,
     DiscreteRun, Reference, FLOOR_MIN_APPROACH,
 };
+pub use scenarios::{random_break, SplitMix};

@@ -35,6 +35,49 @@ impl RootSolver for Alg1010 {
     }
 }
 
+/// Eigenvalues of the companion matrix (nalgebra's real Schur decomposition, at most 500
+/// iterations), real ones kept: the textbook general-purpose method (numpy's `roots`).
+/// Imaginary parts below 1e-7 (1 + |re|) count as real, since a double root splits into a pair
+/// of size sqrt(eps).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Companion;
+
+impl RootSolver for Companion {
+    fn name(&self) -> &'static str {
+        "companion"
+    }
+
+    fn roots_in(&self, c: &[f64; 5], horizon: f64, out: &mut RootList) {
+        let n = crate::degree(c);
+        if n == 0 {
+            return;
+        }
+        let lead = c[n];
+        let m = nalgebra::DMatrix::from_fn(n, n, |i, j| {
+            if j == n - 1 {
+                -c[i] / lead
+            } else if i == j + 1 {
+                1.0
+            } else {
+                0.0
+            }
+        });
+        // nalgebra's unbounded `complex_eigenvalues` can iterate forever on some companion
+        // matrices (seen on a rolling-ball contact quartic); a bounded Schur decomposition that
+        // fails to converge is this backend's "no root".
+        let Some(schur) = nalgebra::linalg::Schur::try_new(m, f64::EPSILON, 500) else {
+            return;
+        };
+        let found: Vec<f64> = schur
+            .complex_eigenvalues()
+            .iter()
+            .filter(|z| z.im.abs() <= 1e-7 * (1.0 + z.re.abs()))
+            .map(|z| z.re)
+            .collect();
+        push_sorted(&found, horizon, out);
+    }
+}
+
 fn push_sorted(found: &[f64], horizon: f64, out: &mut RootList) {
     let start = out.len();
     out.extend(

@@ -26,6 +26,13 @@ impl Default for Isolator {
     }
 }
 
+impl Isolator {
+    /// The search interval's upper end: the horizon, or a bound on the roots if smaller.
+    fn upper(&self, c: &[f64], horizon: f64) -> f64 {
+        horizon.min(cauchy_bound(c)).min(self.max_horizon)
+    }
+}
+
 impl RootSolver for Isolator {
     fn name(&self) -> &'static str {
         "isolator"
@@ -36,13 +43,56 @@ impl RootSolver for Isolator {
         if n == 0 {
             return;
         }
-        let hi = horizon.min(cauchy_bound(&c[..=n])).min(self.max_horizon);
+        let hi = self.upper(&c[..=n], horizon);
         if hi < 0.0 {
             return;
         }
         let mut found = [0.0; 4];
-        let k = roots_on(&c[..=n], 0.0, hi, &mut found);
+        let k = roots_on(&c[..=n], 0.0, hi, &mut found, ROOT_TOL);
         out.extend_from_slice(&found[..k]);
+    }
+
+    /// Stops at the first monotone piece where p falls through zero: only that root is refined.
+    fn first_entry(&self, c: &[f64; 5], horizon: f64, _scratch: &mut RootList) -> Option<f64> {
+        let n = degree(c);
+        if n == 0 {
+            return None;
+        }
+        let c = &c[..=n];
+        let hi = self.upper(c, horizon);
+        if hi <= 0.0 {
+            return None;
+        }
+        let mut crit = [0.0; 4];
+        let m = if n == 1 {
+            0
+        } else {
+            let mut d = [0.0; 4];
+            for k in 1..=n {
+                d[k - 1] = k as f64 * c[k];
+            }
+            critical_points(&d[..n], 0.0, hi, &mut crit)
+        };
+        let (mut x0, mut f0) = (0.0, eval(c, 0.0));
+        for &x1 in crit[..m].iter().chain(std::iter::once(&hi)) {
+            if x1 <= x0 {
+                continue;
+            }
+            let f1 = eval(c, x1);
+            if f0 >= 0.0 && f1 < 0.0 {
+                if f0 > 0.0 {
+                    return Some(refine(c, x0, x1, f0, f1, ROOT_TOL));
+                }
+                // p touches zero at an interior critical point and goes on down: an entry there.
+                // (Falling from p(0) = 0 is the caller's "contact now" case, decided before.)
+                if x0 > 0.0 {
+                    return Some(x0);
+                }
+            }
+            x0 = x1;
+            f0 = f1;
+        }
+        None
     }
 }
 
@@ -54,9 +104,50 @@ fn cauchy_bound(c: &[f64]) -> f64 {
     1.0 + c[..n].iter().fold(0.0f64, |m, &x| m.max(x.abs() / lead))
 }
 
+/// Roots of a derivative (critical points of its antiderivative) in [lo, hi], ascending. They
+/// only cut [lo, hi] into monotone pieces, so a quadratic's are taken in closed form (the
+/// numerically stable one); higher degrees recurse.
+fn critical_points(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4]) -> usize {
+    if c.len() != 3 {
+        return roots_on(c, lo, hi, out, CRITICAL_TOL);
+    }
+    let (c0, b, a) = (c[0], c[1], c[2]);
+    let mut found = [0.0; 2];
+    let mut k = 0;
+    if a == 0.0 {
+        if b != 0.0 {
+            found[0] = -c0 / b;
+            k = 1;
+        }
+    } else {
+        let disc = b * b - 4.0 * a * c0;
+        if disc >= 0.0 {
+            let q = -0.5 * (b + disc.sqrt().copysign(b));
+            if q == 0.0 {
+                found[0] = 0.0;
+                k = 1;
+            } else {
+                found = [q / a, c0 / q];
+                if found[0] > found[1] {
+                    found.swap(0, 1);
+                }
+                k = 2;
+            }
+        }
+    }
+    let mut m = 0;
+    for &t in &found[..k] {
+        if t > lo && t < hi {
+            out[m] = t;
+            m += 1;
+        }
+    }
+    m
+}
+
 /// Roots of the polynomial with ascending coefficients `c` (exact degree c.len() - 1 >= 1) in
-/// [lo, hi], written ascending into `out`; returns how many.
-fn roots_on(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4]) -> usize {
+/// [lo, hi], to relative precision `tol`, written ascending into `out`; returns how many.
+fn roots_on(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4], tol: f64) -> usize {
     let n = c.len() - 1;
     if n == 1 {
         let t = -c[0] / c[1];
@@ -72,7 +163,7 @@ fn roots_on(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4]) -> usize {
         d[k - 1] = k as f64 * c[k];
     }
     let mut crit = [0.0; 4];
-    let m = roots_on(&d[..n], lo, hi, &mut crit);
+    let m = critical_points(&d[..n], lo, hi, &mut crit);
 
     let mut count = 0;
     let mut x0 = lo;
@@ -92,7 +183,7 @@ fn roots_on(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4]) -> usize {
                 count += 1;
             }
         } else if f0 != 0.0 && (f0 < 0.0) != (f1 < 0.0) && count < 4 {
-            out[count] = refine(c, x0, x1, f0);
+            out[count] = refine(c, x0, x1, f0, f1, tol);
             count += 1;
         }
         x0 = x1;
@@ -101,11 +192,25 @@ fn roots_on(c: &[f64], lo: f64, hi: f64, out: &mut [f64; 4]) -> usize {
     count
 }
 
-/// The root of a polynomial that is monotone on [a, b] and changes sign there (`fa` = p(a)),
-/// by Newton steps kept inside a shrinking bracket (bisection when a step leaves it or stalls).
-fn refine(c: &[f64], mut a: f64, mut b: f64, fa: f64) -> f64 {
+/// Relative precision of critical points: they only bound monotone pieces, so they need not be
+/// exact (an error of d moves the piece's end value by O(d^2)).
+const CRITICAL_TOL: f64 = 1e-12;
+
+/// Relative precision of the roots returned: the last few ulps.
+const ROOT_TOL: f64 = 2.0 * f64::EPSILON;
+
+/// The root of a polynomial that is monotone on [a, b] and changes sign there (`fa` = p(a),
+/// `fb` = p(b)), by Newton steps kept inside a shrinking bracket (bisection when a step leaves
+/// it or would not halve it), starting from the secant point; done when a step is below `tol`
+/// relative.
+fn refine(c: &[f64], mut a: f64, mut b: f64, fa: f64, fb: f64, tol: f64) -> f64 {
     let a_negative = fa < 0.0;
-    let mut x = 0.5 * (a + b);
+    let secant = a - fa * (b - a) / (fb - fa);
+    let mut x = if secant > a && secant < b {
+        secant
+    } else {
+        0.5 * (a + b)
+    };
     for _ in 0..200 {
         let fx = eval(c, x);
         if fx == 0.0 {
@@ -116,23 +221,20 @@ fn refine(c: &[f64], mut a: f64, mut b: f64, fa: f64) -> f64 {
         } else {
             b = x;
         }
-        let dfx = crate::poly::derivative_at(c, x);
-        let newton = x - fx / dfx;
-        let next = if newton > a && newton < b {
+        let step = fx / crate::poly::derivative_at(c, x);
+        let newton = x - step;
+        if step.abs() <= tol * x.abs() && newton >= a && newton <= b {
+            return newton;
+        }
+        let next = if newton > a && newton < b && step.abs() <= 0.5 * (b - a) {
             newton
         } else {
             0.5 * (a + b)
         };
-        if next == x || b - a <= 2.0 * f64::EPSILON * a.abs().max(b.abs()) {
+        if next == x || b - a <= ROOT_TOL * a.abs().max(b.abs()) {
             return next;
         }
-        // Newton converging slowly (or cycling) inside the bracket: bisect instead when the
-        // step would not halve the bracket.
-        x = if (next - x).abs() > 0.5 * (b - a) {
-            0.5 * (a + b)
-        } else {
-            next
-        };
+        x = next;
     }
     x
 }

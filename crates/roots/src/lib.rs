@@ -13,13 +13,14 @@
 //!   sign change that f64 evaluation can see, and it never divides by the leading coefficient.
 //! - [`Ferrari`]: the `roots` crate's closed form (fast, misses roots in hard cases).
 //! - [`Alg1010`]: Orellana & De Michele (2020), Algorithm 1010, via `kurbo::common::solve_quartic`.
+//! - [`Companion`]: eigenvalues of the companion matrix (nalgebra).
 #![warn(missing_docs)]
 
 mod backends;
 mod isolator;
 mod poly;
 
-pub use backends::{Alg1010, Ferrari};
+pub use backends::{Alg1010, Companion, Ferrari};
 pub use isolator::Isolator;
 pub use poly::{degree, derivative_at, eval};
 
@@ -52,6 +53,18 @@ pub trait RootSolver: Send + Sync {
     /// Pushes the real roots in [0, horizon] onto `out` in ascending order (a double root may
     /// appear once or twice). `horizon` may be `f64::INFINITY`. Coefficients are finite.
     fn roots_in(&self, c: &[f64; 5], horizon: f64, out: &mut RootList);
+
+    /// The smallest t in (0, horizon] where p falls through zero (p' < 0 there), or `None`.
+    /// Coefficients are finite. The default scans [`RootSolver::roots_in`]; a backend may stop
+    /// early.
+    fn first_entry(&self, c: &[f64; 5], horizon: f64, scratch: &mut RootList) -> Option<f64> {
+        scratch.clear();
+        self.roots_in(c, horizon, scratch);
+        scratch
+            .iter()
+            .copied()
+            .find(|&t| t > 0.0 && t <= horizon && derivative_at(c, t) < 0.0)
+    }
 }
 
 /// The earliest time t in [0, horizon] at which p(t) enters the region p <= 0 from above:
@@ -86,14 +99,7 @@ pub fn earliest_entry<S: RootSolver + ?Sized>(
             }
         }
     }
-    scratch.clear();
-    solver.roots_in(c, horizon, scratch);
-    for &t in scratch.iter() {
-        if t > 0.0 && t <= horizon && derivative_at(c, t) < 0.0 {
-            return Ok(Some(t));
-        }
-    }
-    Ok(None)
+    Ok(solver.first_entry(c, horizon, scratch))
 }
 
 /// The default backend: the one shown (tests in `tests/`) not to miss earliest roots.
@@ -101,15 +107,16 @@ pub fn default_solver() -> Isolator {
     Isolator::default()
 }
 
-/// A backend by name (`isolator`, `ferrari`, `alg1010`), for command-line selection.
+/// A backend by name (see [`SOLVER_NAMES`]), for command-line selection.
 pub fn solver_by_name(name: &str) -> Option<Box<dyn RootSolver>> {
     match name {
         "isolator" => Some(Box::new(Isolator::default())),
         "ferrari" => Some(Box::new(Ferrari)),
         "alg1010" => Some(Box::new(Alg1010)),
+        "companion" => Some(Box::new(Companion)),
         _ => None,
     }
 }
 
 /// Names accepted by [`solver_by_name`].
-pub const SOLVER_NAMES: [&str; 3] = ["isolator", "ferrari", "alg1010"];
+pub const SOLVER_NAMES: [&str; 4] = ["isolator", "ferrari", "alg1010", "companion"];

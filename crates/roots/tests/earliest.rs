@@ -80,6 +80,21 @@ fn grazing_near_miss_has_no_entry_and_a_shallow_cut_has_one() {
 }
 
 #[test]
+fn a_triple_root_falling_through_zero_is_an_entry() {
+    // p = -(t - 1)^3: positive before 1, negative after; p' = p'' = 0 at the root. Triple roots
+    // are conditioned like eps^(1/3), so 1e-4 is the honest tolerance.
+    let c = [1.0, -3.0, 3.0, -1.0, 0.0];
+    let t = entry(&Isolator::default(), c, 10.0).expect("entry");
+    assert!((t - 1.0).abs() < 1e-4, "{t}");
+    // -(t - 1)^2 (t - 3): p > 0 on [0, 1), touches 0 at 1 (a graze), p > 0 on (1, 3), falls
+    // through zero at 3: the entry is 3, not the graze.
+    let c = from_roots(-1.0, &[1.0, 1.0, 3.0]);
+    assert!(c[0] > 0.0);
+    let t = entry(&Isolator::default(), c, 10.0).expect("entry");
+    assert!((t - 3.0).abs() < 1e-9, "{t}");
+}
+
+#[test]
 fn tiny_leading_coefficient_is_no_special_case() {
     // (t - 0.3)(t - 0.7)(1e-18 t^2 + 1): real roots 0.3, 0.7; complex roots at +-1e9 i.
     let c = mul_quadratic([0.21, -1.0, 1.0], [1.0, 0.0, 1e-18]);

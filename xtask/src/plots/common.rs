@@ -400,6 +400,11 @@ const LEGEND_PAD: i32 = 14;
 /// Height of one legend row (px).
 const LEGEND_ROW: i32 = 34;
 
+/// Height (px) of the box [`draw_legend`] draws for `entries` entries when they all fit.
+pub(super) fn legend_height(entries: usize) -> i32 {
+    2 * LEGEND_PAD + (1 + entries as i32) * LEGEND_ROW
+}
+
 /// Draws a boxed vertical legend at the top left of `area`, at most as many rows as fit.
 pub(super) fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

@@ -7,6 +7,7 @@
 //! Plot functions never panic: values that cannot be drawn (NaN, infinities, non-positive values
 //! on logarithmic axes) are skipped, and a plot with nothing left shows a "no data" note.
 
+mod cdf;
 mod common;
 mod glyphs;
 mod sweep;
@@ -21,6 +22,7 @@ use std::sync::OnceLock;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+pub(crate) use cdf::error_cdf;
 pub(crate) use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt};
 pub(crate) use table::shot_paths;
 

@@ -9,7 +9,7 @@ use pool_physics::Table;
 
 use super::common::{log_tick_label, LogAxis};
 use super::table::equal_aspect;
-use super::{error_vs_cost, error_vs_dt, ops_vs_dt, shot_paths, HEIGHT, WIDTH};
+use super::{error_cdf, error_vs_cost, error_vs_dt, ops_vs_dt, shot_paths, HEIGHT, WIDTH};
 
 /// A fresh empty directory under the system temp dir.
 fn temp_dir(name: &str) -> PathBuf {
@@ -372,4 +372,119 @@ fn plots_log_axis_ticks() {
     let a = LogAxis::covering([1e-15, 1e5]).unwrap();
     assert!(a.bold.len() <= 12);
     assert!(LogAxis::covering([f64::NAN, 0.0]).is_none());
+}
+
+/// A deterministic uniform number in [0, 1) (splitmix64).
+fn unit(seed: u64) -> f64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Error series as [`error_cdf`] takes them: (backend, relative errors).
+type Series = Vec<(String, Vec<f64>)>;
+
+/// Four backends: errors log-uniform over different ranges, with exact zeros and NaNs.
+fn cdf_series() -> Series {
+    // (name, n, log10 range, share of zeros, share of NaN, share of wrong roots ~ 1e-2..1)
+    let specs = [
+        ("isolator", 2400, (-16.5, -12.0), 0.15, 0.0, 0.0),
+        ("brent", 2400, (-15.0, -10.0), 0.05, 0.0, 0.01),
+        ("newton", 1800, (-14.0, -6.0), 0.0, 0.04, 0.06),
+        ("bisection", 600, (-11.0, -7.5), 0.0, 0.0, 0.0),
+    ];
+    specs
+        .iter()
+        .enumerate()
+        .map(|(k, &(name, n, (a, b), zeros, nans, wrong))| {
+            let errors = (0..n)
+                .map(|i| {
+                    let seed = (k as u64) << 32 | i as u64;
+                    let u = unit(2 * seed);
+                    let v = unit(2 * seed + 1);
+                    if u < zeros {
+                        0.0
+                    } else if u < zeros + nans {
+                        f64::NAN
+                    } else if u < zeros + nans + wrong {
+                        10f64.powf(-2.0 + 2.0 * v)
+                    } else {
+                        10f64.powf(a + (b - a) * v)
+                    }
+                })
+                .collect();
+            (name.to_string(), errors)
+        })
+        .collect()
+}
+
+#[test]
+fn plots_error_cdf() {
+    let dir = temp_dir("cdf");
+    let stem = dir.join("error_cdf");
+    error_cdf(&cdf_series(), &stem).unwrap();
+    check_files(
+        &stem,
+        &[
+            "relative error of the earliest root",
+            "fraction of cases",
+            "isolator (n = 2400)",
+            "1e-9: wrong-root threshold",
+            "plotted at",
+            "non-finite",
+        ],
+    );
+
+    let nan = f64::NAN;
+    let cases: Vec<(&str, Series)> = vec![
+        ("empty", Vec::new()),
+        ("empty_series", vec![("a".into(), Vec::new())]),
+        ("all_nan", vec![("a".into(), vec![nan, f64::INFINITY, nan])]),
+        ("single", vec![("a".into(), vec![3e-12])]),
+        ("single_zero", vec![("a".into(), vec![0.0])]),
+        ("zeros_and_nan", vec![("a".into(), vec![0.0, -0.0, nan])]),
+        (
+            "extreme",
+            vec![
+                ("a".into(), vec![f64::MIN_POSITIVE / 16.0, 0.0, f64::MAX]),
+                ("b".into(), vec![-1e-3, f64::NEG_INFINITY, 1e300, 5e-324]),
+            ],
+        ),
+        (
+            "many",
+            (0..12)
+                .map(|i| (format!("backend_{i}"), vec![10f64.powi(-i), 0.0]))
+                .collect(),
+        ),
+    ];
+    for (name, series) in &cases {
+        let stem = dir.join(name);
+        error_cdf(series, &stem).unwrap();
+        check_files(&stem, &["relative error of the earliest root"]);
+    }
+    check_files(&dir.join("empty"), &["no data"]);
+    check_files(
+        &dir.join("all_nan"),
+        &["no data", "a (n = 3, 3 non-finite)"],
+    );
+    check_files(&dir.join("empty_series"), &["a (n = 0)"]);
+    check_files(
+        &dir.join("zeros_and_nan"),
+        &["a (n = 3, 1 non-finite)", "plotted at"],
+    );
+    check_files(
+        &dir.join("extreme"),
+        &["b (n = 4, 1 non-finite)", "a (n = 3)"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    if let Some(keep) = std::env::var_os("PLOTCHECK_DIR") {
+        let keep = Path::new(&keep);
+        error_cdf(&cdf_series(), &keep.join("error_cdf")).unwrap();
+        for (name, series) in &cases {
+            error_cdf(series, &keep.join(format!("error_cdf_{name}"))).unwrap();
+        }
+    }
 }

@@ -1,0 +1,572 @@
+//! `cargo xtask roots`: evidence for the event engine's earliest-root finder.
+//!
+//! Case level: every backend against the independent references of `data/roots/cases.csv`.
+//! Engine level: every backend driving the event engine on the default shots and on random
+//! breaks (contact residuals, invariant failures, and breaks whose event log differs from the
+//! default backend's).
+
+use std::path::PathBuf;
+
+use pool_event::{distance_quartic, EventEngine};
+use pool_harness::{
+    answer_all, check_outcome, ns_per_query, parse_root_cases, random_break, summarize, Answer,
+    RootCase, RootStats, SplitMix, Verdict,
+};
+use pool_physics::{MotionState, Physics, Trajectory, Vec2, Vec3};
+use pool_roots::{earliest_entry, solver_by_name, RootSolver, SOLVER_NAMES};
+use pool_sim::{Engine, Setup, Termination};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::compare::{resolve_shots, workspace_root};
+use crate::output::{csv_bytes, timestamp, Staging};
+use crate::{plots, CliError};
+
+/// Options of `cargo xtask roots`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RootsArgs {
+    /// Test cases with reference answers [default: <workspace>/data/roots/cases.csv]
+    #[arg(long)]
+    pub cases: Option<PathBuf>,
+    /// Random breaks (per backend) for the engine-level evidence
+    #[arg(long, default_value_t = 40)]
+    pub breaks: usize,
+    /// Timing passes per backend and family; the fastest is reported
+    #[arg(long, default_value_t = 20)]
+    pub repeats: usize,
+    /// Instead of evaluating: write the polynomials the event engine solves on the default shots
+    /// and random breaks to <workspace>/data/roots/captured.csv (input of make_cases.py)
+    #[arg(long)]
+    pub capture: bool,
+    /// Directory that receives the run directory [default: <workspace>/reports]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Name of the run directory [default: roots-<UTC timestamp>]; never overwritten
+    #[arg(long)]
+    pub run_name: Option<String>,
+}
+
+/// The default backend and the acceptance targets it is held to (issue: "Event times you can
+/// trust").
+const DEFAULT_BACKEND: &str = "isolator";
+const MAX_MEDIAN_REL_ERROR: f64 = 1e-14;
+const MAX_SLOWDOWN: f64 = 1.5;
+
+fn load_cases(args: &RootsArgs) -> Result<Vec<RootCase>, CliError> {
+    let path = args
+        .cases
+        .clone()
+        .unwrap_or_else(|| workspace_root().join("data/roots/cases.csv"));
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+    parse_root_cases(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
+}
+
+fn families(cases: &[RootCase]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for k in cases {
+        if !out.contains(&k.family) {
+            out.push(k.family.clone());
+        }
+    }
+    out
+}
+
+/// Case-level evaluation of every backend: summary rows and each backend's answers.
+pub fn evaluate_cases(
+    cases: &[RootCase],
+    repeats: usize,
+) -> (Vec<RootStats>, Vec<(String, Vec<Answer>)>) {
+    let mut stats = Vec::new();
+    let mut all = Vec::new();
+    for &name in SOLVER_NAMES.iter() {
+        let solver = solver_by_name(name).expect("known backend");
+        let answers = answer_all(solver.as_ref(), cases);
+        for fam in families(cases) {
+            let idx: Vec<usize> = (0..cases.len())
+                .filter(|&i| cases[i].family == fam)
+                .collect();
+            let ks: Vec<&RootCase> = idx.iter().map(|&i| &cases[i]).collect();
+            let owned: Vec<RootCase> = ks.iter().map(|k| (*k).clone()).collect();
+            let ans: Vec<&Answer> = idx.iter().map(|&i| &answers[i]).collect();
+            let ns = ns_per_query(solver.as_ref(), &owned, repeats);
+            stats.push(summarize(name, &fam, &ks, &ans, ns));
+        }
+        all.push((name.to_string(), answers));
+    }
+    (stats, all)
+}
+
+#[derive(Serialize)]
+struct WrongRow<'a> {
+    backend: &'a str,
+    family: &'a str,
+    id: usize,
+    well_posed: bool,
+    verdict: Verdict,
+    reference_s: Option<f64>,
+    got_s: Option<f64>,
+    rel_error: Option<f64>,
+}
+
+/// Event budget of one engine-level evidence run.
+const EVIDENCE_EVENT_BUDGET: usize = 20_000;
+
+/// Engine-level evidence for one backend.
+#[derive(Serialize, Clone, Debug)]
+pub struct EngineRow {
+    /// Backend.
+    pub backend: String,
+    /// Max | |d| - 2R | over ball-ball collisions of the default shots (m).
+    pub default_shots_max_ball_ball_residual_m: f64,
+    /// Max |distance - R| over cushion collisions of the default shots (m).
+    pub default_shots_max_cushion_residual_m: f64,
+    /// Default shots with an invariant failure (overlap or penetration > 1e-9 m, off table,
+    /// energy rising, not ending).
+    pub default_shots_failing: usize,
+    /// Random breaks run.
+    pub breaks: usize,
+    /// Their events in total.
+    pub break_events: usize,
+    /// Breaks with an invariant failure.
+    pub breaks_failing: usize,
+    /// Breaks whose event log (kind and agents) differs from the default backend's.
+    pub breaks_differing_from_default: usize,
+}
+
+fn failing(setup: &Setup, o: &pool_sim::Outcome) -> bool {
+    let rep = check_outcome(setup, o, 4);
+    rep.max_overlap_m > 1e-9
+        || rep.max_cushion_penetration_m > 1e-9
+        || !rep.off_table.is_empty()
+        || rep.energy_rises > 0
+        || !matches!(o.termination, Termination::AtRest | Termination::TimeLimit)
+}
+
+fn signature(o: &pool_sim::Outcome) -> Vec<(pool_physics::EventKind, pool_sim::Agents)> {
+    o.events.iter().map(|e| (e.kind, e.agents)).collect()
+}
+
+/// Engine-level evidence for every backend (runs in parallel over breaks).
+pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<EngineRow> {
+    let run = |name: &str, s: &Setup| {
+        let mut e =
+            EventEngine::new(solver_by_name(name).expect("known backend")).with_snapshots(true);
+        // A run that needs more events than this is chattering or looping: it counts as failing
+        // ("no end") instead of holding the evidence up.
+        e.max_events = EVIDENCE_EVENT_BUDGET;
+        e.run(s)
+    };
+    let scenarios: Vec<Setup> = (0..breaks as u64).map(|k| random_break(rack, k)).collect();
+    let default_logs: Vec<_> = scenarios
+        .par_iter()
+        .map(|s| signature(&run(DEFAULT_BACKEND, s)))
+        .collect();
+    SOLVER_NAMES
+        .iter()
+        .map(|&name| {
+            let (mut bb, mut cu, mut fail) = (0.0f64, 0.0f64, 0);
+            for s in shots {
+                let o = run(name, s);
+                let rep = check_outcome(s, &o, 10);
+                bb = bb.max(rep.max_ball_ball_residual_m);
+                cu = cu.max(rep.max_cushion_residual_m);
+                fail += usize::from(failing(s, &o));
+            }
+            let per_break: Vec<(usize, bool, bool)> = scenarios
+                .par_iter()
+                .zip(&default_logs)
+                .map(|(s, d)| {
+                    let o = run(name, s);
+                    (o.events.len(), failing(s, &o), signature(&o) != *d)
+                })
+                .collect();
+            EngineRow {
+                backend: name.to_string(),
+                default_shots_max_ball_ball_residual_m: bb,
+                default_shots_max_cushion_residual_m: cu,
+                default_shots_failing: fail,
+                breaks,
+                break_events: per_break.iter().map(|b| b.0).sum(),
+                breaks_failing: per_break.iter().filter(|b| b.1).count(),
+                breaks_differing_from_default: per_break.iter().filter(|b| b.2).count(),
+            }
+        })
+        .collect()
+}
+
+/// Runs `cargo xtask roots`.
+pub fn run(args: RootsArgs) -> Result<(), CliError> {
+    if args.capture {
+        return capture(&args);
+    }
+    let cases = load_cases(&args)?;
+    let out_root = args
+        .out
+        .clone()
+        .unwrap_or_else(|| workspace_root().join("reports"));
+    let run_name = args
+        .run_name
+        .clone()
+        .unwrap_or_else(|| format!("roots-{}", timestamp()));
+    let staging = Staging::new(&out_root.join(&run_name))?;
+    let start = std::time::Instant::now();
+    eprintln!(
+        "roots: {} cases, {} backends; engine evidence on the default shots and {} random breaks",
+        cases.len(),
+        SOLVER_NAMES.len(),
+        args.breaks
+    );
+    let (stats, answers) = evaluate_cases(&cases, args.repeats);
+    let shots: Vec<Setup> = resolve_shots(&[])?
+        .iter()
+        .map(|f| pool_shots::load(f))
+        .collect::<Result<_, _>>()?;
+    let rack = shots
+        .iter()
+        .find(|s| s.name == "break_9ball")
+        .ok_or_else(|| CliError::Input("data/shots/break_9ball.toml is needed".into()))?;
+    let engine = evaluate_engine(&shots, rack, args.breaks);
+    write_roots_dir(
+        &staging,
+        &cases,
+        &stats,
+        &answers,
+        Some(&engine),
+        args.breaks,
+    )?;
+    let dir = staging.commit()?;
+    println!("{}", verdict_line(&stats));
+    println!(
+        "report: {} ({:.1} s)",
+        dir.join("roots/report.md").display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// Writes `roots/` (summary.csv, wrong.csv, engine.csv, cdf plot, report.md) into a staging run.
+pub fn write_roots_dir(
+    staging: &Staging,
+    cases: &[RootCase],
+    stats: &[RootStats],
+    answers: &[(String, Vec<Answer>)],
+    engine: Option<&[EngineRow]>,
+    breaks: usize,
+) -> Result<(), CliError> {
+    staging.write("roots/summary.csv", &csv_bytes(stats)?)?;
+    let wrong: Vec<WrongRow> = answers
+        .iter()
+        .flat_map(|(name, ans)| {
+            cases
+                .iter()
+                .zip(ans)
+                .filter(|(_, a)| a.verdict != Verdict::Right)
+                .map(move |(k, a)| WrongRow {
+                    backend: name,
+                    family: &k.family,
+                    id: k.id,
+                    well_posed: k.well_posed,
+                    verdict: a.verdict,
+                    reference_s: k.entry,
+                    got_s: a.got,
+                    rel_error: a.rel_error,
+                })
+        })
+        .collect();
+    staging.write("roots/wrong.csv", &csv_bytes(&wrong)?)?;
+    if let Some(e) = engine {
+        staging.write("roots/engine.csv", &csv_bytes(e)?)?;
+    }
+    // CDF over well-posed cases that have a reference entry: a missing answer counts as an
+    // infinite error (the curve then ends below 1).
+    let series: Vec<(String, Vec<f64>)> = answers
+        .iter()
+        .map(|(name, ans)| {
+            let errs = cases
+                .iter()
+                .zip(ans)
+                .filter(|(k, _)| k.well_posed && k.entry.is_some())
+                .map(|(_, a)| a.rel_error.unwrap_or(f64::INFINITY))
+                .collect();
+            (name.clone(), errs)
+        })
+        .collect();
+    plots::error_cdf(&series, &staging.path("roots/error_cdf"))
+        .map_err(|e| CliError::Run(format!("plot: {}", e.message())))?;
+    staging.write(
+        "roots/report.md",
+        report(cases, stats, engine, breaks).as_bytes(),
+    )
+}
+
+fn sci(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.1e}")
+    } else {
+        "–".into()
+    }
+}
+
+/// Per backend: (wrong on well-posed, median error over all well-posed, mean ns per query).
+fn totals(stats: &[RootStats], backend: &str) -> (usize, f64, f64) {
+    let rows: Vec<&RootStats> = stats.iter().filter(|r| r.backend == backend).collect();
+    let wrong = rows.iter().map(|r| r.wrong_well_posed).sum();
+    let mut medians: Vec<f64> = rows
+        .iter()
+        .map(|r| r.median_rel_error)
+        .filter(|x| x.is_finite())
+        .collect();
+    medians.sort_by(f64::total_cmp);
+    let median = medians.get(medians.len() / 2).copied().unwrap_or(f64::NAN);
+    let weighted: f64 = rows.iter().map(|r| r.ns_per_query * r.cases as f64).sum();
+    let n: usize = rows.iter().map(|r| r.cases).sum();
+    (wrong, median, weighted / n.max(1) as f64)
+}
+
+/// One line: does the default backend meet its targets?
+pub fn verdict_line(stats: &[RootStats]) -> String {
+    let (wrong, median, ns) = totals(stats, DEFAULT_BACKEND);
+    let fastest_clean = SOLVER_NAMES
+        .iter()
+        .map(|b| (b, totals(stats, b)))
+        .filter(|(_, t)| t.0 == 0)
+        .min_by(|a, b| a.1 .2.total_cmp(&b.1 .2));
+    let ratio = fastest_clean.map_or(f64::NAN, |(_, t)| ns / t.2);
+    format!(
+        "default backend {DEFAULT_BACKEND}: {wrong} wrong earliest roots on well-posed cases; \
+         median relative error {} (target <= {MAX_MEDIAN_REL_ERROR:.0e}); {ns:.0} ns/query, {ratio:.2}x \
+         the fastest backend with zero wrong roots ({}; target <= {MAX_SLOWDOWN})",
+        sci(median),
+        fastest_clean.map_or("none", |(b, _)| b)
+    )
+}
+
+fn report(
+    cases: &[RootCase],
+    stats: &[RootStats],
+    engine: Option<&[EngineRow]>,
+    breaks: usize,
+) -> String {
+    use std::fmt::Write;
+    let mut md = String::new();
+    let _ = writeln!(md, "# Earliest-root finders: evidence\n");
+    let _ = writeln!(
+        md,
+        "The event engine asks one question of a root finder: the earliest time in [0, horizon] \
+         where a polynomial of degree <= 4 (ball-ball, ball-pocket, cushion end point) or <= 2 \
+         (cushion face) falls through zero. A missing or late answer is a collision that never \
+         happens. {} cases in {} families from `data/roots/cases.csv`, each with the exact answer \
+         for its f64 coefficients (mpmath, 60 digits) and a flag saying whether that answer \
+         survives a 16-ulp perturbation of the coefficients (*well-posed*). A *wrong* answer \
+         is missing, late or early by more than 1e-9 relative.\n",
+        cases.len(),
+        families(cases).len()
+    );
+    let _ = writeln!(md, "**{}**\n", verdict_line(stats));
+    let _ = writeln!(md, "![relative error CDF](error_cdf.png)\n");
+    let _ = writeln!(
+        md,
+        "| backend | family | cases | well-posed | wrong (well-posed) | rate | missing | late | early | median rel. error | max rel. error | ns/query |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for r in stats {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
+            r.backend,
+            r.family,
+            r.cases,
+            r.well_posed,
+            r.wrong_well_posed,
+            if r.wrong_rate_well_posed.is_finite() {
+                format!("{:.2}%", 100.0 * r.wrong_rate_well_posed)
+            } else {
+                "–".into()
+            },
+            r.missing,
+            r.late,
+            r.early,
+            sci(r.median_rel_error),
+            sci(r.max_rel_error),
+            r.ns_per_query
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\n*missing*, *late* and *early* count all cases, ill-posed ones included (an ill-posed \
+         case has no answer that f64 arithmetic can be held to). `wrong.csv` lists every wrong \
+         answer with its reference.\n"
+    );
+    if let Some(rows) = engine {
+        let _ = writeln!(md, "## In the engine\n");
+        let _ = writeln!(
+            md,
+            "Each backend drives the event engine on the default shots and on {breaks} random \
+             breaks (9-ball rack, cue ball at 0.5-12 m/s, +-0.15 rad, random spin). A *failing* \
+             run has an overlap or cushion penetration above 1e-9 m, a ball off the table, \
+             energy rising, or no end; *differing* breaks have an event sequence other than the \
+             default backend's.\n"
+        );
+        let _ = writeln!(
+            md,
+            "| backend | default shots: max ball-ball residual (m) | max cushion residual (m) | failing shots | breaks | events | failing breaks | breaks differing from {DEFAULT_BACKEND} |\n|---|---:|---:|---:|---:|---:|---:|---:|"
+        );
+        for r in rows {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.backend,
+                sci(r.default_shots_max_ball_ball_residual_m),
+                sci(r.default_shots_max_cushion_residual_m),
+                r.default_shots_failing,
+                r.breaks,
+                r.break_events,
+                r.breaks_failing,
+                r.breaks_differing_from_default
+            );
+        }
+    }
+    md
+}
+
+/// The polynomials the event engine solves, captured from real runs.
+#[derive(Serialize, Clone, Copy)]
+struct Captured {
+    family: &'static str,
+    c0: f64,
+    c1: f64,
+    c2: f64,
+    c3: f64,
+    c4: f64,
+    horizon: f64,
+}
+
+fn capture(args: &RootsArgs) -> Result<(), CliError> {
+    let shots: Vec<Setup> = resolve_shots(&[])?
+        .iter()
+        .map(|f| pool_shots::load(f))
+        .collect::<Result<_, _>>()?;
+    let rack = shots
+        .iter()
+        .find(|s| s.name == "break_9ball")
+        .ok_or_else(|| CliError::Input("data/shots/break_9ball.toml is needed".into()))?
+        .clone();
+    let mut runs: Vec<Setup> = shots
+        .into_iter()
+        .filter(|s| matches!(s.physics, pool_physics::AnyPhysics::Pool(_)))
+        .collect();
+    runs.extend((0..args.breaks.min(50) as u64).map(|k| random_break(&rack, 1000 + k)));
+    let mut pools: [Vec<Captured>; 4] = Default::default();
+    let names = [
+        "captured_ball_ball",
+        "captured_ball_pocket",
+        "captured_cushion_face",
+        "captured_cushion_point",
+    ];
+    for s in &runs {
+        let o = EventEngine::default().with_snapshots(true).run(s);
+        let physics = &s.physics;
+        let radius = physics.radius();
+        for snap in &o.snapshots {
+            let moving: Vec<usize> = (0..snap.states.len())
+                .filter(|&i| snap.states[i].motion.is_translating())
+                .collect();
+            for &i in &moving {
+                let ti = physics.trajectory(&snap.states[i]);
+                for (j, sj) in snap.states.iter().enumerate() {
+                    if j == i
+                        || sj.motion == MotionState::Pocketed
+                        || (j < i && moving.contains(&j))
+                    {
+                        continue;
+                    }
+                    let tj = physics.trajectory(sj);
+                    let c = distance_quartic(&ti, &tj, 2.0 * radius);
+                    push(&mut pools[0], names[0], c, ti.valid_for.min(tj.valid_for));
+                }
+                for p in &s.table.pockets {
+                    let at = Trajectory::at_rest(Vec3::new(p.center[0], p.center[1], radius));
+                    push(
+                        &mut pools[1],
+                        names[1],
+                        distance_quartic(&ti, &at, p.radius),
+                        ti.valid_for,
+                    );
+                }
+                for cu in &s.table.cushions {
+                    let n = cu.inward_normal();
+                    let side = n.dot(&(Vec2::new(ti.c.x, ti.c.y) - cu.start()));
+                    if side >= 0.0 {
+                        let c = [
+                            side - radius,
+                            n.x * ti.b.x + n.y * ti.b.y,
+                            n.x * ti.a.x + n.y * ti.a.y,
+                            0.0,
+                            0.0,
+                        ];
+                        push(&mut pools[2], names[2], c, ti.valid_for);
+                    }
+                    let at = Trajectory::at_rest(Vec3::new(cu.p1[0], cu.p1[1], radius));
+                    push(
+                        &mut pools[3],
+                        names[3],
+                        distance_quartic(&ti, &at, radius),
+                        ti.valid_for,
+                    );
+                }
+            }
+        }
+    }
+    // Keep up to 400 per family: half with an entry, half without (by the default backend),
+    // sampled deterministically.
+    let iso = pool_roots::default_solver();
+    let mut rng = SplitMix::new(20261121);
+    let mut rows = Vec::new();
+    for pool in pools.iter_mut() {
+        let (mut hit, mut miss): (Vec<&Captured>, Vec<&Captured>) = (Vec::new(), Vec::new());
+        for c in pool.iter() {
+            let coeffs = [c.c0, c.c1, c.c2, c.c3, c.c4];
+            if entry(&iso, &coeffs, c.horizon).is_some() {
+                hit.push(c);
+            } else {
+                miss.push(c);
+            }
+        }
+        for group in [hit, miss] {
+            let mut g = group;
+            for k in (1..g.len()).rev() {
+                let j = (rng.unit() * (k + 1) as f64) as usize;
+                g.swap(k, j.min(k));
+            }
+            rows.extend(g.into_iter().take(200).copied());
+        }
+    }
+    let path = workspace_root().join("data/roots/captured.csv");
+    let bytes = csv_bytes(&rows)?;
+    std::fs::write(&path, bytes).map_err(|e| CliError::Run(format!("{}: {e}", path.display())))?;
+    println!(
+        "captured {} polynomials from {} runs -> {} (now run: python3 data/roots/make_cases.py)",
+        rows.len(),
+        runs.len(),
+        path.display()
+    );
+    Ok(())
+}
+
+fn entry(s: &dyn RootSolver, c: &[f64; 5], h: f64) -> Option<f64> {
+    earliest_entry(s, c, h, &mut Vec::new()).unwrap_or(None)
+}
+
+fn push(pool: &mut Vec<Captured>, family: &'static str, c: [f64; 5], horizon: f64) {
+    if c.iter().all(|x| x.is_finite()) && horizon.is_finite() && horizon > 0.0 {
+        pool.push(Captured {
+            family,
+            c0: c[0],
+            c1: c[1],
+            c2: c[2],
+            c3: c[3],
+            c4: c[4],
+            horizon,
+        });
+    }
+}

@@ -13,7 +13,7 @@ use pool_sim::Setup;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::output::{csv_bytes, timestamp, Staging};
+use crate::output::{csv_bytes, Staging};
 use crate::{plots, report, CliError};
 
 /// Options of `cargo xtask compare`.
@@ -275,19 +275,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         .iter()
         .map(|f| pool_shots::load(f))
         .collect::<Result<Vec<Setup>, _>>()?;
-    let out_root = args
-        .out
-        .clone()
-        .unwrap_or_else(|| workspace_root().join("reports"));
-    let run_name = args
-        .run_name
-        .clone()
-        .unwrap_or_else(|| format!("compare-{}", timestamp()));
-    if run_name.is_empty() || run_name.contains(['/', '\\']) || run_name.starts_with('.') {
-        return Err(CliError::Input(format!(
-            "--run-name = {run_name:?}: must be a plain directory name"
-        )));
-    }
+    let (out_root, run_name) = crate::output::run_location(&args.out, &args.run_name, "compare")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))

@@ -83,6 +83,27 @@ impl Drop for Staging {
     }
 }
 
+/// Where a run goes: `--out` (default `<workspace>/reports`) and `--run-name` (default
+/// `<prefix>-<UTC timestamp>`), which must be a plain directory name.
+pub fn run_location(
+    out: &Option<PathBuf>,
+    run_name: &Option<String>,
+    prefix: &str,
+) -> Result<(PathBuf, String), CliError> {
+    let root = out
+        .clone()
+        .unwrap_or_else(|| crate::compare::workspace_root().join("reports"));
+    let name = run_name
+        .clone()
+        .unwrap_or_else(|| format!("{prefix}-{}", timestamp()));
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(CliError::Input(format!(
+            "--run-name = {name:?}: must be a plain directory name"
+        )));
+    }
+    Ok((root, name))
+}
+
 /// Serializes rows to CSV bytes.
 pub fn csv_bytes<T: serde::Serialize>(rows: &[T]) -> Result<Vec<u8>, CliError> {
     let mut w = csv::Writer::from_writer(Vec::new());

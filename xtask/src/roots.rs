@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::compare::{resolve_shots, workspace_root};
-use crate::output::{csv_bytes, timestamp, Staging};
+use crate::output::{csv_bytes, Staging};
 use crate::{plots, CliError};
 
 /// Options of `cargo xtask roots`.
@@ -195,20 +195,27 @@ pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<Engi
         .collect()
 }
 
+/// The default shots, and the 9-ball rack that random breaks start from.
+fn default_shots_and_rack() -> Result<(Vec<Setup>, Setup), CliError> {
+    let shots: Vec<Setup> = resolve_shots(&[])?
+        .iter()
+        .map(|f| pool_shots::load(f))
+        .collect::<Result<_, _>>()?;
+    let rack = shots
+        .iter()
+        .find(|s| s.name == "break_9ball")
+        .cloned()
+        .ok_or_else(|| CliError::Input("data/shots/break_9ball.toml is needed".into()))?;
+    Ok((shots, rack))
+}
+
 /// Runs `cargo xtask roots`.
 pub fn run(args: RootsArgs) -> Result<(), CliError> {
     if args.capture {
         return capture(&args);
     }
     let cases = load_cases(&args)?;
-    let out_root = args
-        .out
-        .clone()
-        .unwrap_or_else(|| workspace_root().join("reports"));
-    let run_name = args
-        .run_name
-        .clone()
-        .unwrap_or_else(|| format!("roots-{}", timestamp()));
+    let (out_root, run_name) = crate::output::run_location(&args.out, &args.run_name, "roots")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
     let start = std::time::Instant::now();
     eprintln!(
@@ -218,15 +225,8 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
         args.breaks
     );
     let (stats, answers) = evaluate_cases(&cases, args.repeats);
-    let shots: Vec<Setup> = resolve_shots(&[])?
-        .iter()
-        .map(|f| pool_shots::load(f))
-        .collect::<Result<_, _>>()?;
-    let rack = shots
-        .iter()
-        .find(|s| s.name == "break_9ball")
-        .ok_or_else(|| CliError::Input("data/shots/break_9ball.toml is needed".into()))?;
-    let engine = evaluate_engine(&shots, rack, args.breaks);
+    let (shots, rack) = default_shots_and_rack()?;
+    let engine = evaluate_engine(&shots, &rack, args.breaks);
     write_roots_dir(
         &staging,
         &cases,
@@ -442,15 +442,7 @@ struct Captured {
 }
 
 fn capture(args: &RootsArgs) -> Result<(), CliError> {
-    let shots: Vec<Setup> = resolve_shots(&[])?
-        .iter()
-        .map(|f| pool_shots::load(f))
-        .collect::<Result<_, _>>()?;
-    let rack = shots
-        .iter()
-        .find(|s| s.name == "break_9ball")
-        .ok_or_else(|| CliError::Input("data/shots/break_9ball.toml is needed".into()))?
-        .clone();
+    let (shots, rack) = default_shots_and_rack()?;
     let mut runs: Vec<Setup> = shots
         .into_iter()
         .filter(|s| matches!(s.physics, pool_physics::AnyPhysics::Pool(_)))

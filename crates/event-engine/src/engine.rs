@@ -92,6 +92,8 @@ struct Loop<'a> {
     /// Upper triangle, row-major: pair (i, j), i < j, at i * n + j.
     pair: Vec<f64>,
     ops: OpCounts,
+    /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
+    corners: Vec<(Vec2, usize)>,
     /// Each ball's position in the sorted list of ids (tie-breaking independent of file order).
     rank: Vec<usize>,
     /// Set when a prediction met a non-finite state; the loop stops at the next iteration.
@@ -119,6 +121,7 @@ impl<'a> Loop<'a> {
             pair: vec![f64::INFINITY; n * n],
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
+            corners: setup.table.exposed_points(),
             failed: false,
             events: Vec::new(),
             snapshots: Vec::new(),
@@ -324,17 +327,28 @@ impl<'a> Loop<'a> {
             None => Candidate::NONE,
         };
         let mut best = Candidate::NONE;
+        let now = self.t;
+        let consider = |dt: f64, k: usize, contact: Contact, best: &mut Candidate| {
+            if now + dt < best.time {
+                *best = Candidate {
+                    time: now + dt,
+                    kind: EventKind::BallLinearCushion,
+                    other: k,
+                    contact: Some(contact),
+                };
+            }
+        };
         for (k, cushion) in self.setup.table.cushions.iter().enumerate() {
             let r = self.predictor.ball_cushion(&s, cushion, &mut self.ops);
-            if let Some((dt, contact)) = self.check(r) {
-                if self.t + dt < best.time {
-                    best = Candidate {
-                        time: self.t + dt,
-                        kind: EventKind::BallLinearCushion,
-                        other: k,
-                        contact: Some(contact),
-                    };
-                }
+            if let Some(dt) = self.check(r) {
+                consider(dt, k, Contact::Face, &mut best);
+            }
+        }
+        for c in 0..self.corners.len() {
+            let (p, k) = self.corners[c];
+            let r = self.predictor.ball_point(&s, p, &mut self.ops);
+            if let Some(dt) = self.check(r) {
+                consider(dt, k, Contact::Point(p), &mut best);
             }
         }
         self.cushion[i] = best;

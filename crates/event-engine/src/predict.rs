@@ -149,61 +149,68 @@ impl<'a> Predictor<'a> {
         self.solve(&c, t.valid_for, ops)
     }
 
-    /// Time from now (s) until the ball touches the segment while approaching it, and where:
-    /// its face from the playing side (signed distance = R, a quadratic, with the contact point
-    /// inside the segment: 0 <= s <= 1) or one of its end points (distance = R, a quartic).
+    /// Time from now (s) until the ball touches the segment's face (its vertical plane) from the
+    /// playing side while approaching it: signed distance = R, a quadratic, with the contact
+    /// point inside the segment (0 <= s <= 1). End points are [`Predictor::ball_point`]'s.
     pub fn ball_cushion(
         &mut self,
         s: &BallState,
         cushion: &Cushion,
         ops: &mut OpCounts,
-    ) -> Result<Option<(f64, Contact)>, PredictError> {
+    ) -> Result<Option<f64>, PredictError> {
         ops.bump(Op::PredictBallCushion);
         if !s.motion.is_translating() {
             return Ok(None);
         }
         let radius = self.physics.radius();
         let t = self.physics.trajectory(s);
-        let mut best: Option<(f64, Contact)> = None;
-
         let n = cushion.inward_normal();
-        let p1 = cushion.start();
-        let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - p1));
+        let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - cushion.start()));
         // A ball whose center is behind the face's line came around an end: it cannot hit the
         // face from the back (pooltool's cushion direction).
-        if center_side >= 0.0 {
-            let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
-            let now = Contacting {
-                distance: center_side,
-                approach: -nb,
-                speed_scale: t.b.xy().norm(),
-            };
-            let face = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
-            if let Some(tau) = self.contact_entry(face, radius, now, t.valid_for, ops)? {
-                let r = t.position(tau);
-                let sp = cushion.parameter(Vec2::new(r.x, r.y));
-                if (0.0..=1.0).contains(&sp) {
-                    best = Some((tau, Contact::Face));
-                }
-            }
+        if center_side < 0.0 {
+            return Ok(None);
         }
-        for p in [cushion.start(), cushion.end()] {
-            let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
-            let gap = t.c.xy() - p;
-            let distance = gap.norm();
-            let now = Contacting {
-                distance,
-                approach: -gap.dot(&t.b.xy()) / distance.max(f64::MIN_POSITIVE),
-                speed_scale: t.b.xy().norm(),
-            };
-            let point = |d: f64| distance_quartic(&t, &at, d);
-            if let Some(tau) = self.contact_entry(point, radius, now, t.valid_for, ops)? {
-                if best.is_none_or(|(b, _)| tau < b) {
-                    best = Some((tau, Contact::Point(p)));
-                }
-            }
+        let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
+        let now = Contacting {
+            distance: center_side,
+            approach: -nb,
+            speed_scale: t.b.xy().norm(),
+        };
+        let face = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
+        let Some(tau) = self.contact_entry(face, radius, now, t.valid_for, ops)? else {
+            return Ok(None);
+        };
+        let r = t.position(tau);
+        Ok((0.0..=1.0)
+            .contains(&cushion.parameter(Vec2::new(r.x, r.y)))
+            .then_some(tau))
+    }
+
+    /// Time from now (s) until the ball touches a cushion end point `p` (a jaw tip, see
+    /// `Table::exposed_points`) while approaching it: distance = R, a quartic.
+    pub fn ball_point(
+        &mut self,
+        s: &BallState,
+        p: Vec2,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        ops.bump(Op::PredictBallCushion);
+        if !s.motion.is_translating() {
+            return Ok(None);
         }
-        Ok(best)
+        let radius = self.physics.radius();
+        let t = self.physics.trajectory(s);
+        let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
+        let gap = t.c.xy() - p;
+        let distance = gap.norm();
+        let now = Contacting {
+            distance,
+            approach: -gap.dot(&t.b.xy()) / distance.max(f64::MIN_POSITIVE),
+            speed_scale: t.b.xy().norm(),
+        };
+        let point = |d: f64| distance_quartic(&t, &at, d);
+        self.contact_entry(point, radius, now, t.valid_for, ops)
     }
 }
 

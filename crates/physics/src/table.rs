@@ -319,6 +319,38 @@ impl Table {
                 .any(|k| (p - k.center_vec()).norm() <= 2.0 * k.radius)
     }
 
+    /// The segment end points a ball can touch, each once, with the index of the first segment
+    /// that ends there: open ends, and joints where the boundary turns away from the playing
+    /// side (jaw tips). A joint where it turns toward the playing side (a rectangle's corner)
+    /// is never touched: a ball reaching it touches one of the two faces first.
+    pub fn exposed_points(&self) -> Vec<(Vec2, usize)> {
+        let mut points: Vec<(Vec2, usize)> = Vec::new();
+        for (k, c) in self.cushions.iter().enumerate() {
+            for p in [c.start(), c.end()] {
+                if points.iter().any(|(q, _)| (q - p).norm() <= 1e-12) {
+                    continue;
+                }
+                // The segments ending and starting at p (counter-clockwise order).
+                let incoming = self.cushions.iter().find(|d| (d.end() - p).norm() <= 1e-12);
+                let outgoing = self
+                    .cushions
+                    .iter()
+                    .find(|d| (d.start() - p).norm() <= 1e-12);
+                let hidden = match (incoming, outgoing) {
+                    (Some(a), Some(b)) => {
+                        let (u, v) = (a.end() - a.start(), b.end() - b.start());
+                        u.x * v.y - u.y * v.x >= 0.0 // left turn or straight: inside corner
+                    }
+                    _ => false,
+                };
+                if !hidden {
+                    points.push((p, k));
+                }
+            }
+        }
+        points
+    }
+
     /// Whether a ball of radius `radius` centered at `p` overlaps a cushion face or tip by more
     /// than `tol` m (a ball may touch a cushion). Returns the offending cushion's id.
     pub fn cushion_overlap(&self, p: Vec2, radius: f64, tol: f64) -> Option<&str> {

@@ -12,6 +12,7 @@ mod plots;
 mod report;
 mod roots;
 mod simulate;
+mod stress;
 
 use std::process::ExitCode;
 
@@ -34,6 +35,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Evaluate the earliest-root backends against reference roots and in the engine.
     Roots(roots::RootsArgs),
+    /// Run many random realistic shots and check the invariants after every event.
+    Stress(stress::StressArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,6 +45,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Roots(args) => roots::run(args),
+        Command::Stress(args) => stress::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -309,3 +309,50 @@ fn results_do_not_depend_on_the_thread_count() {
     };
     assert_eq!(summary("1"), summary("2"));
 }
+
+#[test]
+fn stress_runs_seeded_shots_and_reports_them() {
+    let dir = temp_dir("stress");
+    let out = xtask()
+        .args([
+            "stress",
+            "--shots",
+            "6",
+            "--seed",
+            "1",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .args(["--run-name", "s"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("stress: 6 shots (event engine)"),
+        "{stdout}"
+    );
+    let summary = std::fs::read_to_string(dir.join("s/stress/summary.txt")).unwrap();
+    assert_eq!(summary.trim(), stdout.lines().next().unwrap().trim());
+    // Every failure, if any, is a shot file that loads again.
+    if let Ok(entries) = std::fs::read_dir(dir.join("s/stress/failures")) {
+        for e in entries {
+            pool_shots_load_ok(&e.unwrap().path());
+        }
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(if summary.contains(" 0 failing") { 0 } else { 1 })
+    );
+}
+
+fn pool_shots_load_ok(path: &Path) {
+    let out = xtask()
+        .args(["simulate", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -184,3 +184,34 @@ fn pool_harness_free_check(s: &Setup, out: &pool_sim::Outcome) -> (f64, f64) {
     }
     (residual, overlap)
 }
+
+#[test]
+fn pocket_time_is_when_the_center_enters_the_circle() {
+    // Rolling straight at the bottom-left corner pocket (center (0, 0), radius 0.062 m) along
+    // the diagonal from (0.5, 0.5): captured when the distance to the center reaches 0.062 m.
+    let params = BallParams::pool();
+    let speed = 2.0;
+    let dir = Vec3::new(-1.0, -1.0, 0.0).normalize();
+    let v = dir * speed;
+    let s = setup(
+        AnyPhysics::Pool(PoolPhysics::new(params)),
+        Table::seven_foot(),
+        vec![(0.5, 0.5, v, rolling(v))],
+        None,
+    );
+    let out = EventEngine::default().run(&s);
+    let e = out
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::BallPocket)
+        .expect("pocketed");
+    let d = 0.5 * std::f64::consts::SQRT_2 - 0.062;
+    let decel = params.mu_r * params.g;
+    let expected = 2.0 * d / (speed + (speed * speed - 2.0 * decel * d).sqrt());
+    assert!(
+        (e.time - expected).abs() < 1e-12,
+        "{} vs {expected}",
+        e.time
+    );
+    assert_eq!(out.final_states[0].motion, MotionState::Pocketed);
+}

@@ -128,6 +128,15 @@ impl<'a> Predictor<'a> {
         self.solve(&poly(target), horizon, ops)
     }
 
+    /// Counts a prediction of kind `op` and returns the ball's trajectory, or `None` for a ball
+    /// that does not translate (it cannot reach a cushion or a pocket).
+    fn moving(&self, s: &BallState, op: Op, ops: &mut OpCounts) -> Option<Trajectory> {
+        ops.bump(op);
+        s.motion
+            .is_translating()
+            .then(|| self.physics.trajectory(s))
+    }
+
     /// Time from now (s) until the ball's center enters the pocket circle.
     pub fn ball_pocket(
         &mut self,
@@ -135,11 +144,9 @@ impl<'a> Predictor<'a> {
         pocket: &Pocket,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        ops.bump(Op::PredictBallPocket);
-        if !s.motion.is_translating() {
+        let Some(t) = self.moving(s, Op::PredictBallPocket, ops) else {
             return Ok(None);
-        }
-        let t = self.physics.trajectory(s);
+        };
         let at = Trajectory::at_rest(pool_physics::Vec3::new(
             pocket.center[0],
             pocket.center[1],
@@ -158,12 +165,10 @@ impl<'a> Predictor<'a> {
         cushion: &Cushion,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        ops.bump(Op::PredictBallCushion);
-        if !s.motion.is_translating() {
+        let Some(t) = self.moving(s, Op::PredictBallCushion, ops) else {
             return Ok(None);
-        }
+        };
         let radius = self.physics.radius();
-        let t = self.physics.trajectory(s);
         let n = cushion.inward_normal();
         let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - cushion.start()));
         // A ball whose center is behind the face's line came around an end: it cannot hit the
@@ -195,12 +200,10 @@ impl<'a> Predictor<'a> {
         p: Vec2,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        ops.bump(Op::PredictBallCushion);
-        if !s.motion.is_translating() {
+        let Some(t) = self.moving(s, Op::PredictBallCushion, ops) else {
             return Ok(None);
-        }
+        };
         let radius = self.physics.radius();
-        let t = self.physics.trajectory(s);
         let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
         let gap = t.c.xy() - p;
         let distance = gap.norm();

@@ -43,12 +43,8 @@ pub struct CompareArgs {
     /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
     #[arg(long)]
     pub quick: bool,
-    /// Directory that receives the run directory [default: <workspace>/reports]
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Name of the run directory [default: compare-<UTC timestamp>]; never overwritten
-    #[arg(long)]
-    pub run_name: Option<String>,
+    #[command(flatten)]
+    pub run: crate::output::RunArgs,
     /// Worker threads [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -275,7 +271,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         .iter()
         .map(|f| pool_shots::load(f))
         .collect::<Result<Vec<Setup>, _>>()?;
-    let (out_root, run_name) = crate::output::run_location(&args.out, &args.run_name, "compare")?;
+    let (out_root, run_name) = args.run.location("compare")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))

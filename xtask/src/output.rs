@@ -83,9 +83,30 @@ impl Drop for Staging {
     }
 }
 
+/// Where a command writes its run: the options every writing command shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Directory that receives the run directory [default: <workspace>/reports]
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Name of the run directory [default: <command>-<UTC timestamp>]; never overwritten
+    #[arg(long)]
+    pub run_name: Option<String>,
+}
+
+impl RunArgs {
+    /// The run's parent directory and name (`<prefix>-<UTC timestamp>` by default).
+    ///
+    /// # Errors
+    /// A run name that is not a plain directory name.
+    pub fn location(&self, prefix: &str) -> Result<(PathBuf, String), CliError> {
+        run_location(&self.out, &self.run_name, prefix)
+    }
+}
+
 /// Where a run goes: `--out` (default `<workspace>/reports`) and `--run-name` (default
 /// `<prefix>-<UTC timestamp>`), which must be a plain directory name.
-pub fn run_location(
+fn run_location(
     out: &Option<PathBuf>,
     run_name: &Option<String>,
     prefix: &str,

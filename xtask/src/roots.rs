@@ -38,12 +38,8 @@ pub struct RootsArgs {
     /// and random breaks to <workspace>/data/roots/captured.csv (input of make_cases.py)
     #[arg(long)]
     pub capture: bool,
-    /// Directory that receives the run directory [default: <workspace>/reports]
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Name of the run directory [default: roots-<UTC timestamp>]; never overwritten
-    #[arg(long)]
-    pub run_name: Option<String>,
+    #[command(flatten)]
+    pub run: crate::output::RunArgs,
 }
 
 /// The default backend and the acceptance targets it is held to (issue: "Event times you can
@@ -215,7 +211,7 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
         return capture(&args);
     }
     let cases = load_cases(&args)?;
-    let (out_root, run_name) = crate::output::run_location(&args.out, &args.run_name, "roots")?;
+    let (out_root, run_name) = args.run.location("roots")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
     let start = std::time::Instant::now();
     eprintln!(

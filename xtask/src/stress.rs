@@ -2,7 +2,6 @@
 //! event; failing shots are written as shot files that reproduce them.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::{DiscreteEngine, Scheme};
@@ -34,12 +33,8 @@ pub struct StressArgs {
     /// Event budget per shot (event engine): a shot needing more fails as "no end"
     #[arg(long, default_value_t = 100_000)]
     pub max_events: usize,
-    /// Directory that receives the run directory [default: <workspace>/reports]
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Name of the run directory [default: stress-<UTC timestamp>]; never overwritten
-    #[arg(long)]
-    pub run_name: Option<String>,
+    #[command(flatten)]
+    pub run: crate::output::RunArgs,
     /// Worker threads [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -158,7 +153,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             pool_shots::load(&f)
         })
         .collect::<Result<_, _>>()?;
-    let (out_root, run_name) = crate::output::run_location(&args.out, &args.run_name, "stress")?;
+    let (out_root, run_name) = args.run.location("stress")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))

@@ -9,12 +9,12 @@ use std::path::PathBuf;
 
 use pool_event::{distance_quartic, EventEngine};
 use pool_harness::{
-    answer_all, check_outcome, ns_per_query, parse_root_cases, random_break, summarize, Answer,
-    RootCase, RootStats, SplitMix, Verdict,
+    answer_all, check_outcome, ns_per_query, parse_root_cases, random_break, summarize, violations,
+    Answer, RootCase, RootStats, SplitMix, Verdict,
 };
 use pool_physics::{MotionState, Physics, Trajectory, Vec2, Vec3};
 use pool_roots::{earliest_entry, solver_by_name, RootSolver, SOLVER_NAMES};
-use pool_sim::{Engine, Setup, Termination};
+use pool_sim::{Engine, Setup};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -130,13 +130,9 @@ pub struct EngineRow {
     pub breaks_differing_from_default: usize,
 }
 
-fn failing(setup: &Setup, o: &pool_sim::Outcome) -> bool {
-    let rep = check_outcome(setup, o, 4);
-    rep.max_overlap_m > 1e-9
-        || rep.max_cushion_penetration_m > 1e-9
-        || !rep.off_table.is_empty()
-        || rep.energy_rises > 0
-        || !matches!(o.termination, Termination::AtRest | Termination::TimeLimit)
+/// True when a run broke an invariant (see `pool_harness::violations`).
+fn failing(setup: &Setup, o: &pool_sim::Outcome, samples: usize) -> bool {
+    !violations(o, Some(&check_outcome(setup, o, samples))).is_empty()
 }
 
 fn signature(o: &pool_sim::Outcome) -> Vec<(pool_physics::EventKind, pool_sim::Agents)> {
@@ -167,14 +163,14 @@ pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<Engi
                 let rep = check_outcome(s, &o, 10);
                 bb = bb.max(rep.max_ball_ball_residual_m);
                 cu = cu.max(rep.max_cushion_residual_m);
-                fail += usize::from(failing(s, &o));
+                fail += usize::from(!violations(&o, Some(&rep)).is_empty());
             }
             let per_break: Vec<(usize, bool, bool)> = scenarios
                 .par_iter()
                 .zip(&default_logs)
                 .map(|(s, d)| {
                     let o = run(name, s);
-                    (o.events.len(), failing(s, &o), signature(&o) != *d)
+                    (o.events.len(), failing(s, &o, 4), signature(&o) != *d)
                 })
                 .collect();
             EngineRow {

@@ -1,7 +1,7 @@
 //! Invariants of a run, checked from its snapshots.
 
 use pool_physics::{EventKind, MotionState, Physics};
-use pool_sim::{Agents, Outcome, Setup};
+use pool_sim::{Agents, Outcome, Setup, Termination};
 
 /// What [`check_outcome`] measured. Distances in metres.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -106,4 +106,38 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
     rep.max_overlap_m = rep.max_overlap_m.max(0.0);
     rep.max_cushion_penetration_m = rep.max_cushion_penetration_m.max(0.0);
     rep
+}
+
+/// Overlap, cushion penetration and contact residual (m) beyond which a run breaks an invariant.
+pub const CONTACT_TOL_M: f64 = 1e-9;
+
+/// Names of the invariants a run broke (empty when it kept them all): `no_end` (event or step
+/// budget), `nan`, `time_reversed`, and, given its [`InvariantReport`], `overlap`,
+/// `cushion_penetration` (beyond [`CONTACT_TOL_M`]), `off_table`, `energy_rise`.
+pub fn violations(o: &Outcome, rep: Option<&InvariantReport>) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    match o.termination {
+        Termination::AtRest | Termination::TimeLimit => {}
+        Termination::Budget => out.push("no_end"),
+        Termination::NumericalError => out.push("nan"),
+    }
+    if !out.contains(&"nan") && o.final_states.iter().any(|b| !b.is_finite()) {
+        out.push("nan");
+    }
+    if o.events.windows(2).any(|w| w[1].time < w[0].time) {
+        out.push("time_reversed");
+    }
+    if let Some(rep) = rep {
+        let checks = [
+            ("overlap", rep.max_overlap_m > CONTACT_TOL_M),
+            (
+                "cushion_penetration",
+                rep.max_cushion_penetration_m > CONTACT_TOL_M,
+            ),
+            ("off_table", !rep.off_table.is_empty()),
+            ("energy_rise", rep.energy_rises > 0),
+        ];
+        out.extend(checks.iter().filter(|c| c.1).map(|c| c.0));
+    }
+    out
 }

@@ -20,7 +20,7 @@ pub use baseline::{
     diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
     FinalLine, ShotBaseline, Tolerances, BASELINE_DTS,
 };
-pub use check::{check_outcome, InvariantReport};
+pub use check::{check_outcome, violations, InvariantReport, CONTACT_TOL_M};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use matching::match_events;
 pub use paths::ball_paths;

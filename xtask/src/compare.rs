@@ -213,7 +213,6 @@ pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
         .filter(|r| r.engine == "discrete")
         .map(|r| (r.shot.clone(), r.scheme.clone()))
         .collect();
-    keys.dedup();
     keys.sort();
     keys.dedup();
     keys.into_iter()

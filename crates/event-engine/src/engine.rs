@@ -6,6 +6,12 @@ use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Te
 
 use crate::predict::{Contact, Predictor};
 
+/// Closing speed (m/s) at or below which a contact is *sustained*: resolved by the limit of its
+/// damped rebounds ([`Physics::resolve_sustained_ball_ball`], [`Physics::resolve_sustained_cushion`])
+/// instead of one more rebound, with the push's overlap (at most about [`crate::CONTACT_SLOP`])
+/// closed. 1 µm/s moves a ball 1 µm in a second: far below anything a table can show.
+pub const SUSTAINED_SPEED: f64 = 1e-6;
+
 /// The event-based engine. Generic over nothing: the root solver is chosen at run time so that
 /// backends can be compared on identical shots.
 pub struct EventEngine {
@@ -273,19 +279,54 @@ impl<'a> Loop<'a> {
                 self.changed(&[ball]);
             }
             Agents::BallBall { a, b } => {
-                let (sa, sb) = physics.resolve_ball_ball(&self.now[a], &self.now[b]);
-                self.now[a] = sa;
-                self.now[b] = sb;
+                let (sa, sb) = (&self.now[a], &self.now[b]);
+                let gap = sb.r.xy() - sa.r.xy();
+                let n = gap / gap.norm();
+                let closing = (sa.v.xy() - sb.v.xy()).dot(&n);
+                let (mut sa, mut sb) = if closing > SUSTAINED_SPEED {
+                    physics.resolve_ball_ball(sa, sb)
+                } else {
+                    // A pressed contact whose rebounds have died out: sum them, and close the
+                    // overlap the push left so that the next push starts from contact again.
+                    let overlap = 2.0 * physics.radius() - gap.norm();
+                    let (mut sa, mut sb) = physics.resolve_sustained_ball_ball(sa, sb);
+                    if overlap > 0.0 {
+                        let shift = n * (0.5 * overlap);
+                        sa.r.x -= shift.x;
+                        sa.r.y -= shift.y;
+                        sb.r.x += shift.x;
+                        sb.r.y += shift.y;
+                    }
+                    (sa, sb)
+                };
+                std::mem::swap(&mut self.now[a], &mut sa);
+                std::mem::swap(&mut self.now[b], &mut sb);
                 self.changed(&[a, b]);
             }
             Agents::BallCushion { ball, cushion } => {
                 let c = &self.setup.table.cushions[cushion];
                 let s = &self.now[ball];
-                let normal = match contact.unwrap_or(Contact::Face) {
-                    Contact::Face => -c.inward_normal(),
-                    Contact::Point(p) => (p - Vec2::new(s.r.x, s.r.y)).normalize(),
+                let radius = physics.radius();
+                let (normal, depth) = match contact.unwrap_or(Contact::Face) {
+                    Contact::Face => (
+                        -c.inward_normal(),
+                        radius - c.signed_distance(s.r.xy()),
+                    ),
+                    Contact::Point(p) => {
+                        let gap = p - s.r.xy();
+                        (gap.normalize(), radius - gap.norm())
+                    }
                 };
-                self.now[ball] = physics.resolve_ball_cushion(s, normal, c.height);
+                self.now[ball] = if s.v.xy().dot(&normal) > SUSTAINED_SPEED {
+                    physics.resolve_ball_cushion(s, normal, c.height)
+                } else {
+                    let mut out = physics.resolve_sustained_cushion(s, normal);
+                    if depth > 0.0 {
+                        out.r.x -= normal.x * depth;
+                        out.r.y -= normal.y * depth;
+                    }
+                    out
+                };
                 self.changed(&[ball]);
             }
             Agents::BallPocket { ball, pocket } => {

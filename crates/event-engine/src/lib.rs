@@ -11,5 +11,5 @@
 mod engine;
 mod predict;
 
-pub use engine::EventEngine;
-pub use predict::{distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP};
+pub use engine::{EventEngine, SUSTAINED_SPEED};
+pub use predict::{distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP, TOUCH_TOL};

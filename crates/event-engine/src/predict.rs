@@ -10,7 +10,12 @@ pub const APPROACH_EPS: f64 = 1e-12;
 
 /// Extra overlap (m) at which a contact that touches without approaching, but is pushed closed
 /// by friction, collides (see `Predictor::contact_entry`). Below the 1e-9 m contact tolerance.
-pub const CONTACT_SLOP: f64 = 2e-11;
+pub const CONTACT_SLOP: f64 = 2e-10;
+
+/// Distance (m) beyond contact within which two bodies count as touching: a few hundred ulps of a
+/// table coordinate. A pair resolved at contact and left a rounding error apart must be treated
+/// as touching, or a pressed pair would collide again an instant later, forever.
+pub const TOUCH_TOL: f64 = 1e-12;
 
 /// The state of a contact now: how far apart (m), how fast closing (m/s, positive when
 /// approaching) and the relative speed that sets the rounding scale (m/s).
@@ -86,7 +91,8 @@ impl<'a> Predictor<'a> {
         let contact = Contacting {
             distance,
             approach,
-            speed_scale: relative.norm(),
+            // The relative velocity is a difference: its rounding scales with the speeds.
+            speed_scale: ta.b.xy().norm() + tb.b.xy().norm(),
         };
         self.contact_entry(
             |d| distance_quartic(&ta, &tb, d),
@@ -100,13 +106,16 @@ impl<'a> Predictor<'a> {
     /// The earliest collision of a contact that happens at distance `contact` (m), where
     /// `poly(d)` is the polynomial whose earliest entry is the time the distance reaches `d`.
     ///
-    /// Apart now: its earliest entry at `contact`. In contact now (frozen balls, a pair just
-    /// resolved, a ball resting against a cushion): seed 002's guard: it collides now only if
-    /// approaching. Touching without approaching (to rounding) while friction pushes the two
-    /// together, an impulse now would change nothing and repeat forever at the same time;
-    /// instead the contact becomes a collision when it has closed by a further [`CONTACT_SLOP`],
-    /// at an approach speed the collision law can reverse. (A sustained push then chatters, as it
-    /// must in an impulse-only model.)
+    /// Apart now (beyond [`TOUCH_TOL`]): its earliest entry at `contact`. Touching now (frozen
+    /// balls, a pair just resolved, a ball resting against a cushion), seed 002's guard first:
+    /// - approaching: it collides now;
+    /// - separating (a rebound): it collides when it comes back to the depth it has now, never
+    ///   deeper, so that a pressed pair's rebounds cannot ratchet into an overlap;
+    /// - neither (to rounding) while friction presses the two together: an impulse now would
+    ///   change nothing and repeat forever at the same time; the contact collides when it has
+    ///   closed by a further [`CONTACT_SLOP`]. The engine then resolves it as a *sustained*
+    ///   contact (the limit of its damped rebounds) and closes that overlap
+    ///   ([`crate::SUSTAINED_SPEED`]).
     fn contact_entry(
         &mut self,
         poly: impl Fn(f64) -> [f64; 5],
@@ -115,7 +124,7 @@ impl<'a> Predictor<'a> {
         horizon: f64,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        if now.distance > contact {
+        if now.distance > contact + TOUCH_TOL {
             return self.solve(&poly(contact), horizon, ops);
         }
         if now.approach > APPROACH_EPS * now.speed_scale {
@@ -124,8 +133,16 @@ impl<'a> Predictor<'a> {
         }
         // Measured from the contact distance, or from the present one if rounding or an earlier
         // push left the two closer than that already.
-        let target = contact.min(now.distance) - CONTACT_SLOP;
-        self.solve(&poly(target), horizon, ops)
+        let depth = contact.min(now.distance);
+        if now.approach < -APPROACH_EPS * now.speed_scale {
+            // Separating (a pair just resolved): it collides when it comes back to the depth
+            // it has now, not deeper, or every rebound of a pushed pair would sink it further.
+            // p(0) is zero by definition: rounding in the constant term could hide the return.
+            let mut c = poly(depth);
+            c[0] = 0.0;
+            return self.solve(&c, horizon, ops);
+        }
+        self.solve(&poly(depth - CONTACT_SLOP), horizon, ops)
     }
 
     /// Counts a prediction of kind `op` and returns the ball's trajectory, or `None` for a ball

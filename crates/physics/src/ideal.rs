@@ -1,7 +1,7 @@
 //! Seeds 002/001's ideal model: frictionless, constant-velocity balls.
 
 use crate::{
-    collision::{elastic_ball_ball, mirror_cushion},
+    collision::{elastic_ball_ball, mirror_cushion, sustained_ball_ball, sustained_cushion},
     BallState, EventKind, MotionState, Physics, Trajectory, Transition, Vec2, Vec3, SPEED_EPS,
 };
 
@@ -94,5 +94,14 @@ impl Physics for IdealPhysics {
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, _height: f64) -> BallState {
         self.settle(s, mirror_cushion(&s.v, normal))
+    }
+
+    fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
+        let (va, vb) = sustained_ball_ball(a, b, 1.0, 1.0);
+        (self.settle(a, va), self.settle(b, vb))
+    }
+
+    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState {
+        self.settle(s, sustained_cushion(&s.v, normal))
     }
 }

@@ -27,7 +27,10 @@ mod table;
 mod trajectory;
 
 pub use ball::{BallParams, BallState, MotionState};
-pub use collision::{elastic_ball_ball, han2005_cushion, mirror_cushion, pocket_capture};
+pub use collision::{
+    burn_pressing_slip, elastic_ball_ball, han2005_cushion, mirror_cushion, pocket_capture, sustained_ball_ball,
+    sustained_cushion,
+};
 pub use event::EventKind;
 pub use ideal::IdealPhysics;
 pub use model::{AnyPhysics, Physics, Transition};

@@ -66,6 +66,14 @@ pub trait Physics: Send + Sync {
     /// toward the contact (into the cushion); `height` is the cushion's contact height (m).
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
 
+    /// Sustained ball-ball contact (a pair in contact, pressed together, closing slower than
+    /// rounding can resolve): [`crate::sustained_ball_ball`], the limit of its damped rebounds.
+    fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState);
+
+    /// Sustained ball-cushion contact: [`crate::sustained_cushion`]. `normal` as in
+    /// [`Physics::resolve_ball_cushion`].
+    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState;
+
     /// Pocket capture: the ball leaves play (pocketed, at rest at the pocket's center).
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {
         crate::pocket_capture(s, pocket, self.radius())
@@ -146,5 +154,11 @@ impl Physics for AnyPhysics {
     }
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {
         dispatch!(self, p => p.resolve_ball_pocket(s, pocket))
+    }
+    fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
+        dispatch!(self, p => p.resolve_sustained_ball_ball(a, b))
+    }
+    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState {
+        dispatch!(self, p => p.resolve_sustained_cushion(s, normal))
     }
 }

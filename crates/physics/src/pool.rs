@@ -1,7 +1,10 @@
 //! Seed 004's pool model: cloth friction, four natural transitions, Han (2005) cushions.
 
 use crate::{
-    collision::{elastic_ball_ball, han2005_cushion},
+    collision::{
+        burn_pressing_slip, elastic_ball_ball, han2005_cushion, sustained_ball_ball,
+        sustained_cushion,
+    },
     BallParams, BallState, EventKind, MotionState, Physics, Trajectory, Transition, Vec2, Vec3,
     SPEED_EPS,
 };
@@ -260,6 +263,34 @@ impl Physics for PoolPhysics {
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
         let (v, w) = han2005_cushion(s, normal, height, &self.params);
+        BallState::settled(s.r, v, w, self.params.radius)
+    }
+
+    fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
+        // A ball without slip stays rolling through the damped rebounds (each short sliding
+        // phase ends in rolling), so it answers a push at its center with 7/5 of its mass; a
+        // sliding ball's friction is saturated and it answers with its mass.
+        let r = self.params.radius;
+        let gap = b.r.xy() - a.r.xy();
+        let n = gap / gap.norm();
+        let rolls = |s: &BallState| s.motion != MotionState::Sliding;
+        let weight = |s: &BallState| if rolls(s) { 1.4 } else { 1.0 };
+        let (va, vb) = sustained_ball_ball(a, b, weight(a), weight(b));
+        let settle = |s: &BallState, v: Vec3, into: Vec2| {
+            let w = if rolls(s) {
+                let w_xy = k_cross(&v) / r;
+                Vec3::new(w_xy.x, w_xy.y, s.w.z)
+            } else {
+                burn_pressing_slip(&v, &s.w, into, r)
+            };
+            BallState::settled(s.r, v, w, r)
+        };
+        (settle(a, va, n), settle(b, vb, -n))
+    }
+
+    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState {
+        let v = sustained_cushion(&s.v, normal);
+        let w = burn_pressing_slip(&v, &s.w, normal, self.params.radius);
         BallState::settled(s.r, v, w, self.params.radius)
     }
 }

@@ -150,3 +150,80 @@ fn exposed_points_are_the_jaw_tips_and_open_ends_only() {
         assert!(pts[i + 1..].iter().all(|(q, _)| (q - p).norm() > 1e-9));
     }
 }
+
+/// A slow ball (as in a pressed contact): rolling (w consistent with v) or sliding.
+fn slow_ball(x: f64, y: f64) -> impl Strategy<Value = BallState> {
+    (planar(0.05), spin(), any::<bool>()).prop_map(move |(v, w, rolls)| {
+        let w = if rolls {
+            Vec3::new(-v.y / R, v.x / R, w.z * 1e-3)
+        } else {
+            w * 1e-2
+        };
+        ball(x, y, v, w)
+    })
+}
+
+proptest! {
+    /// Sustained contact: the pair stops closing, contacts never pull, energy never rises, in
+    /// both models.
+    #[test]
+    fn sustained_ball_ball_stops_closing_without_adding_energy(
+        a in slow_ball(0.8, 0.5), b in slow_ball(0.0, 0.0), phi in 0.0f64..std::f64::consts::TAU,
+        ideal in any::<bool>(),
+    ) {
+        let b = BallState { r: Vec3::new(0.8 + 2.0 * R * phi.cos(), 0.5 + 2.0 * R * phi.sin(), R), ..b };
+        let p: Box<dyn Physics> = if ideal {
+            Box::new(IdealPhysics { radius: R, mass: 0.170097 })
+        } else {
+            Box::new(PoolPhysics::new(BallParams::pool()))
+        };
+        let n = (b.r - a.r).xy().normalize();
+        let closing = |a: &BallState, b: &BallState| (a.v - b.v).xy().dot(&n);
+        let (a2, b2) = p.resolve_sustained_ball_ball(&a, &b);
+        let e0 = p.kinetic_energy(&a) + p.kinetic_energy(&b);
+        let e1 = p.kinetic_energy(&a2) + p.kinetic_energy(&b2);
+        prop_assert!(e1 <= e0 * (1.0 + 1e-12) + 1e-18, "energy rose: {e0} -> {e1}");
+        prop_assert!(closing(&a2, &b2) <= 1e-12 * (a.v.norm() + b.v.norm()) + 1e-18);
+        if closing(&a, &b) <= 0.0 {
+            prop_assert_eq!((a2.v, b2.v), (a.v, b.v), "a separating pair was pulled");
+        } else {
+            // The impulse pushes the two apart: a slows along n, b speeds up along n.
+            prop_assert!(a2.v.xy().dot(&n) <= a.v.xy().dot(&n) + 1e-18);
+            prop_assert!(b2.v.xy().dot(&n) >= b.v.xy().dot(&n) - 1e-18);
+        }
+    }
+
+    /// Sustained cushion contact: the ball no longer moves into the cushion, and loses energy.
+    #[test]
+    fn sustained_cushion_stops_the_push_without_adding_energy(
+        s in slow_ball(1.0, 0.5), phi in 0.0f64..std::f64::consts::TAU,
+    ) {
+        let p = PoolPhysics::new(BallParams::pool());
+        let normal = Vec2::new(phi.cos(), phi.sin());
+        let out = p.resolve_sustained_cushion(&s, normal);
+        prop_assert!(out.v.xy().dot(&normal) <= 1e-12 * s.v.norm() + 1e-18);
+        prop_assert!(p.kinetic_energy(&out) <= p.kinetic_energy(&s) * (1.0 + 1e-12) + 1e-18);
+        // A ball the cushion holds (not moving away) is no longer driven into it by friction:
+        // its slip does not point away from the cushion.
+        if out.v.xy().dot(&normal) >= 0.0 {
+            let slip = out.contact_velocity(R);
+            prop_assert!(slip.xy().dot(&normal) >= -1e-12 * (1.0 + s.v.norm() + R * s.w.norm()));
+        }
+    }
+}
+
+#[test]
+fn a_ball_spinning_against_a_cushion_burns_the_spin_that_drives_it_in() {
+    // Stopped against a cushion in +x with follow spin: the slip u = v + R k x w = (-R w_y,
+    // R w_x, 0) points to -x, so cloth friction drives the ball into the cushion (+x).
+    let p = PoolPhysics::new(BallParams::pool());
+    let s = ball(1.0, 0.5, Vec3::zeros(), Vec3::new(0.0, 20.0, 3.0));
+    assert_eq!(s.motion, MotionState::Sliding);
+    let out = p.resolve_sustained_cushion(&s, Vec2::new(1.0, 0.0));
+    assert_eq!(out.w.y, 0.0, "the pressing spin is burnt");
+    assert_eq!(out.w.z, 3.0, "side spin is untouched");
+    assert_eq!(out.motion, MotionState::Spinning);
+    // Spin that pulls the ball away from the cushion is left alone.
+    let away = ball(1.0, 0.5, Vec3::zeros(), Vec3::new(0.0, -20.0, 0.0));
+    assert_eq!(p.resolve_sustained_cushion(&away, Vec2::new(1.0, 0.0)).w, away.w);
+}

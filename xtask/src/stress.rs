@@ -33,6 +33,10 @@ pub struct StressArgs {
     /// Event budget per shot (event engine): a shot needing more fails as "no end"
     #[arg(long, default_value_t = 100_000)]
     pub max_events: usize,
+    /// Failing shots tolerated before the command fails (a ratchet for CI: lower it as fixes
+    /// land; 0 is the goal)
+    #[arg(long, default_value_t = 0)]
+    pub allow_failures: usize,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
     /// Worker threads [default: all cores]
@@ -214,11 +218,20 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;
     let dir = staging.commit()?;
     println!("{summary}");
-    if failures > 0 {
+    if failures > args.allow_failures {
         return Err(CliError::Run(format!(
-            "{failures} failing shots written to {} (reproduce one with `cargo xtask simulate FILE`)",
+            "{failures} failing shots (more than the {} allowed) written to {} (reproduce one \
+             with `cargo xtask simulate FILE`)",
+            args.allow_failures,
             dir.join("stress/failures").display()
         )));
+    }
+    if failures > 0 {
+        eprintln!(
+            "warning: {failures} failing shots (at most {} allowed) written to {}",
+            args.allow_failures,
+            dir.join("stress/failures").display()
+        );
     }
     Ok(())
 }

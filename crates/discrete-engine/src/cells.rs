@@ -172,8 +172,10 @@ impl TableCells {
     /// The cell holding `p`, or `None` outside the grid (or for a non-finite point).
     #[inline]
     fn cell(&self, p: Vec2) -> Option<usize> {
-        let fx = (p.x - self.origin.x) / CELL;
-        let fy = (p.y - self.origin.y) / CELL;
+        // A multiplication instead of a division: rounding of the index is covered by the
+        // cells' SLACK, and the lists are only ever looked up through this function.
+        let fx = (p.x - self.origin.x) * (1.0 / CELL);
+        let fy = (p.y - self.origin.y) * (1.0 / CELL);
         // Also false for NaN.
         if fx >= 0.0 && fy >= 0.0 && fx < self.nx as f64 && fy < self.ny as f64 {
             Some(fy as usize * self.nx + fx as usize)

@@ -1,14 +1,26 @@
-//! Criterion benches: whole shots through both engines, and the root solvers on one query.
+//! Criterion benches: whole shots through both engines, each kind of candidate prediction of
+//! the event engine on its own, the discrete integrator per step and per ball-step, and the root
+//! solvers on one query.
 //!
-//! Run with `cargo bench -p benches` (HTML reports under `target/criterion/`).
+//! Run with `cargo bench -p benches` (HTML reports under `target/criterion/`); one group with
+//! e.g. `cargo bench -p benches -- discrete_ball_step`.
+//!
+//! Groups and their throughput units:
+//! - `event_engine/<shot>`, `event_shot/<shot>`: events (elements/s = events/s).
+//! - `predict/<kind>`: candidate predictions (elements/s = predictions/s).
+//! - `discrete_engine_dt1e-3/<shot>`, `discrete_shot_dt1e-4/<shot>`: steps (steps/s).
+//! - `discrete_ball_step_dt1e-4/<shot>`: ball-steps; 1e9 / (elements/s) = ns per ball per step
+//!   (the issue's target: <= 20 ns on the 15-ball break, 16 balls, at dt = 1e-4 s).
+//! - `earliest_entry/<family>/<solver>`: root queries.
 
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::EventEngine;
+use pool_event::{EventEngine, Predictor};
+use pool_physics::{BallState, Vec2};
 use pool_roots::{earliest_entry, Alg1010, Companion, Ferrari, Isolator, RootSolver};
-use pool_sim::{Engine, Setup};
+use pool_sim::{Engine, Op, OpCounts, Setup};
 
 fn shot(name: &str) -> Setup {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/shots/{name}.toml"));
@@ -22,6 +34,10 @@ const SHOTS: [&str; 5] = [
     "break_15ball",
     "ideal_many",
 ];
+
+/// The whole shots of issue 4's event-engine table: 9-ball break, 15-ball break, one-rail bank,
+/// 16-ball ideal-model shot.
+const EVENT_SHOTS: [&str; 4] = ["break_9ball", "break_15ball", "bank", "ideal_many"];
 
 fn event_engine(c: &mut Criterion) {
     let mut g = c.benchmark_group("event_engine");
@@ -37,14 +53,159 @@ fn event_engine(c: &mut Criterion) {
     g.finish();
 }
 
+/// Whole shots through the event engine, throughput in events (events/s).
+fn event_shots(c: &mut Criterion) {
+    let mut g = c.benchmark_group("event_shot");
+    let engine = EventEngine::default();
+    for name in EVENT_SHOTS {
+        let setup = shot(name);
+        let events = engine.run(&setup).events.len() as u64;
+        g.throughput(Throughput::Elements(events));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
+            b.iter(|| engine.run(s))
+        });
+    }
+    g.finish();
+}
+
+/// Real prediction inputs: every ball state the 9-ball break and the bank shot pass through
+/// (the event engine's snapshot at every event), moving balls only.
+fn moving_states() -> (Setup, Vec<Vec<BallState>>) {
+    let mut frames = Vec::new();
+    let mut table_setup = None;
+    for name in ["break_9ball", "bank"] {
+        let setup = shot(name);
+        let out = EventEngine::default().with_snapshots(true).run(&setup);
+        for snap in out.snapshots {
+            let moving: Vec<BallState> = snap
+                .states
+                .into_iter()
+                .filter(|s| s.motion.is_translating())
+                .collect();
+            if !moving.is_empty() {
+                frames.push(moving);
+            }
+        }
+        table_setup.get_or_insert(setup);
+    }
+    (table_setup.expect("two shots"), frames)
+}
+
+/// Each candidate-prediction kind of the event engine's [`Predictor`] on its own: ball-ball
+/// (quartic), ball-cushion face (quadratic + segment test), ball-cushion end point (quartic),
+/// ball-pocket (quartic), over the states of real shots; throughput in predictions.
+fn predictions(c: &mut Criterion) {
+    let (setup, frames) = moving_states();
+    // Every frame's balls against one another, against the other frame's statics is not needed:
+    // pairs within a frame are the pairs the engine predicts.
+    let pairs: Vec<(BallState, BallState)> = frames
+        .iter()
+        .flat_map(|f| {
+            f.iter()
+                .enumerate()
+                .flat_map(move |(i, a)| f[i + 1..].iter().map(move |b| (*a, *b)))
+        })
+        .take(20_000)
+        .collect();
+    let singles: Vec<BallState> = frames.iter().flatten().copied().take(2_000).collect();
+    let table = &setup.table;
+    let points: Vec<Vec2> = table.exposed_points().into_iter().map(|(p, _)| p).collect();
+    let solver = Isolator::default();
+    let physics = &setup.physics;
+    let mut g = c.benchmark_group("predict");
+
+    g.throughput(Throughput::Elements(pairs.len() as u64));
+    g.bench_function("ball_ball", |b| {
+        let mut p = Predictor::new(physics, &solver);
+        let mut ops = OpCounts::default();
+        b.iter(|| {
+            for (x, y) in &pairs {
+                std::hint::black_box(p.ball_ball(x, y, &mut ops)).ok();
+            }
+        })
+    });
+
+    let n_faces = (singles.len() * table.cushions.len()) as u64;
+    g.throughput(Throughput::Elements(n_faces));
+    g.bench_function("ball_cushion_face", |b| {
+        let mut p = Predictor::new(physics, &solver);
+        let mut ops = OpCounts::default();
+        b.iter(|| {
+            for s in &singles {
+                for k in &table.cushions {
+                    std::hint::black_box(p.ball_cushion(s, k, &mut ops)).ok();
+                }
+            }
+        })
+    });
+
+    g.throughput(Throughput::Elements((singles.len() * points.len()) as u64));
+    g.bench_function("ball_cushion_point", |b| {
+        let mut p = Predictor::new(physics, &solver);
+        let mut ops = OpCounts::default();
+        b.iter(|| {
+            for s in &singles {
+                for &q in &points {
+                    std::hint::black_box(p.ball_point(s, q, &mut ops)).ok();
+                }
+            }
+        })
+    });
+
+    g.throughput(Throughput::Elements(
+        (singles.len() * table.pockets.len()) as u64,
+    ));
+    g.bench_function("ball_pocket", |b| {
+        let mut p = Predictor::new(physics, &solver);
+        let mut ops = OpCounts::default();
+        b.iter(|| {
+            for s in &singles {
+                for k in &table.pockets {
+                    std::hint::black_box(p.ball_pocket(s, k, &mut ops)).ok();
+                }
+            }
+        })
+    });
+    g.finish();
+}
+
 fn discrete_engine(c: &mut Criterion) {
     let mut g = c.benchmark_group("discrete_engine_dt1e-3");
     g.sample_size(10);
     let engine = DiscreteEngine::new(1e-3, Scheme::Exact);
     for name in SHOTS {
         let setup = shot(name);
-        let steps = engine.run(&setup).ops.get(pool_sim::Op::Step);
+        let steps = engine.run(&setup).ops.get(Op::Step);
         g.throughput(Throughput::Elements(steps));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
+            b.iter(|| engine.run(s))
+        });
+    }
+    g.finish();
+}
+
+/// The discrete integrator at dt = 1e-4 s: whole shots, throughput in steps (steps/s), and the
+/// same runs with throughput in ball-steps (1e9 / elements per s = ns per ball per step; every
+/// ball on the table counts, moving or not).
+fn discrete_steps(c: &mut Criterion) {
+    let engine = DiscreteEngine::new(1e-4, Scheme::Exact);
+    let mut g = c.benchmark_group("discrete_shot_dt1e-4");
+    g.sample_size(10);
+    for name in EVENT_SHOTS {
+        let setup = shot(name);
+        let steps = engine.run(&setup).ops.get(Op::Step);
+        g.throughput(Throughput::Elements(steps));
+        g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
+            b.iter(|| engine.run(s))
+        });
+    }
+    g.finish();
+    let mut g = c.benchmark_group("discrete_ball_step_dt1e-4");
+    g.sample_size(10);
+    for name in ["break_15ball", "ideal_many"] {
+        let setup = shot(name);
+        let steps = engine.run(&setup).ops.get(Op::Step);
+        g.throughput(Throughput::Elements(steps * setup.balls.len() as u64));
         g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
             b.iter(|| engine.run(s))
         });
@@ -92,5 +253,13 @@ fn root_solvers(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, event_engine, discrete_engine, root_solvers);
+criterion_group!(
+    benches,
+    event_engine,
+    event_shots,
+    predictions,
+    discrete_engine,
+    discrete_steps,
+    root_solvers
+);
 criterion_main!(benches);

@@ -59,6 +59,9 @@ pub struct CompareArgs {
     /// Baseline directory [default: <workspace>/data/baselines]
     #[arg(long)]
     pub baselines: Option<PathBuf>,
+    /// Skip the scaling study (cost against 2-64 balls, both engines; scaling.csv, scaling.png)
+    #[arg(long)]
+    pub no_scaling: bool,
 }
 
 /// The workspace root (xtask's parent directory), where `data/` and `reports/` live.
@@ -259,6 +262,47 @@ pub struct Results {
     pub regression: Option<Regression>,
     /// The root finder's one-line verdict, when `data/roots/cases.csv` was evaluated.
     pub roots_verdict: Option<String>,
+    /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
+    pub scaling: Option<Scaling>,
+}
+
+/// The scaling study of a run (`scaling.csv`, `scaling.png`).
+pub struct Scaling {
+    /// What was run.
+    pub plan: pool_harness::ScalingPlan,
+    /// One row per (engine, n, seed).
+    pub rows: Vec<pool_harness::ScalingRow>,
+    /// Fitted log-log slopes against n.
+    pub slopes: Vec<pool_harness::ScalingSlope>,
+    /// Wall time of the study (s).
+    pub wall_time_s: f64,
+}
+
+/// Runs the scaling study on `pool` (longest jobs first).
+fn scaling_study(quick: bool, pool: &rayon::ThreadPool) -> Result<Scaling, CliError> {
+    let start = Instant::now();
+    let plan = if quick {
+        pool_harness::ScalingPlan::quick()
+    } else {
+        pool_harness::ScalingPlan::full()
+    };
+    let rows = pool.install(|| {
+        plan.jobs()
+            .par_iter()
+            .map(|&(e, n, seed)| pool_harness::scaling_run(e, n, seed, &plan))
+            .collect::<Result<Vec<_>, String>>()
+    });
+    let mut rows = rows.map_err(CliError::Run)?;
+    rows.sort_by(|a, b| {
+        (a.engine.as_str(), a.n_balls, a.seed).cmp(&(b.engine.as_str(), b.n_balls, b.seed))
+    });
+    let slopes = pool_harness::scaling_slopes(&rows);
+    Ok(Scaling {
+        plan,
+        rows,
+        slopes,
+        wall_time_s: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// Runs the comparison and writes `reports/<run>/`.
@@ -366,6 +410,11 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             });
         }
     }
+    let scaling = if args.no_scaling {
+        None
+    } else {
+        Some(scaling_study(args.quick, &pool)?)
+    };
     let slope_rows = slopes(&summary);
     let regression = if args.check || args.bless {
         Some(regression(&args, &setups, &references, &summary, &pool)?)
@@ -378,6 +427,9 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     staging.write("ops.csv", &csv_bytes(&ops)?)?;
     staging.write("residuals.csv", &csv_bytes(&residuals)?)?;
     staging.write("slopes.csv", &csv_bytes(&slope_rows)?)?;
+    if let Some(sc) = &scaling {
+        staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
+    }
 
     let floor = summary
         .iter()
@@ -399,6 +451,9 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         floor,
         &staging.path("error_vs_cost"),
     ))?;
+    if let Some(sc) = &scaling {
+        plot(plots::scaling(&sc.rows, &staging.path("scaling")))?;
+    }
     for p in &paths {
         plot(plots::shot_paths(
             p,
@@ -419,6 +474,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         path_dt,
         regression,
         roots_verdict: None,
+        scaling,
     };
     // The root finder's case-level evidence, next to the run it served (`cargo xtask roots`
     // adds the engine-level part).

@@ -7,6 +7,7 @@
 mod baselines;
 mod compare;
 mod output;
+mod peers;
 #[allow(dead_code)]
 mod plots;
 mod report;
@@ -37,6 +38,12 @@ enum Command {
     Roots(roots::RootsArgs),
     /// Run many random realistic shots and check the invariants after every event.
     Stress(stress::StressArgs),
+    /// Time our event engine and pooltool 0.6.0 (if installed) on the same shots; ratio table.
+    ///
+    /// Looks for pooltool in --python, $POOLTOOL_PYTHON, then .venv-pooltool/bin/python at the
+    /// workspace root; without it, times our engine only and says how to set pooltool up
+    /// (benches/peers/README.md). Writes reports/peers-<time>/peers.{csv,md}.
+    BenchPeers(peers::PeersArgs),
 }
 
 fn main() -> ExitCode {
@@ -46,6 +53,7 @@ fn main() -> ExitCode {
         Command::Simulate(args) => simulate::run(args),
         Command::Roots(args) => roots::run(args),
         Command::Stress(args) => stress::run(args),
+        Command::BenchPeers(args) => peers::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

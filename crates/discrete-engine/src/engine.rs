@@ -3,6 +3,8 @@
 use pool_physics::{BallState, MotionState, Physics, Vec2};
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
+use crate::broad::{unpack, BroadPhase, PairSweep};
+use crate::cells::{Segment, TableCells};
 use crate::Scheme;
 
 /// The discrete-time integrator.
@@ -18,6 +20,9 @@ pub struct DiscreteEngine {
     /// Record every ball's state about every this many seconds (and at every event), for
     /// drawing paths; `None` records nothing.
     pub sample_interval: Option<f64>,
+    /// How the ball pairs, cushions and pockets to test are found each step (same events and
+    /// states either way; only the work differs).
+    pub broad_phase: BroadPhase,
 }
 
 impl DiscreteEngine {
@@ -28,7 +33,14 @@ impl DiscreteEngine {
             scheme,
             max_time: 120.0,
             sample_interval: None,
+            broad_phase: BroadPhase::default(),
         }
+    }
+
+    /// Builder: how candidates are found ([`BroadPhase::Culled`] by default).
+    pub fn with_broad_phase(mut self, broad_phase: BroadPhase) -> Self {
+        self.broad_phase = broad_phase;
+        self
     }
 
     /// Builder: record snapshots about every `interval` seconds.
@@ -57,6 +69,7 @@ impl Engine for DiscreteEngine {
         let radius = physics.radius();
         let dt = self.dt;
         let n = setup.balls.len();
+        let culled = self.broad_phase == BroadPhase::Culled;
         let mut now: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
         let mut before = now.clone();
         let mut ops = OpCounts::default();
@@ -72,6 +85,11 @@ impl Engine for DiscreteEngine {
         let mut order: Vec<usize> = (0..n).collect();
         let rank = pool_sim::id_ranks(setup);
         order.sort_by_key(|&i| rank[i]);
+        // Built once per run; every per-step buffer below is reused (no allocation per step
+        // except for the event log and snapshots).
+        let cells = TableCells::new(table, radius);
+        let mut sweep = PairSweep::default();
+        let mut all_pairs: Vec<u64> = Vec::new();
         let mut step: u64 = 0;
         let mut t = 0.0;
         if sample_every.is_some() {
@@ -82,10 +100,15 @@ impl Engine for DiscreteEngine {
         }
 
         let termination = loop {
-            if !now.iter().any(|s| s.motion.is_moving()) {
+            let (mut moving, mut finite) = (false, true);
+            for s in &now {
+                moving |= s.motion.is_moving();
+                finite &= is_finite(s);
+            }
+            if !moving {
                 break Termination::AtRest;
             }
-            if now.iter().any(|s| !s.is_finite()) {
+            if !finite {
                 break Termination::NumericalError;
             }
             if step >= max_steps {
@@ -130,7 +153,14 @@ impl Engine for DiscreteEngine {
                     continue;
                 }
                 let p = now[i].r.xy();
-                for (k, pocket) in table.pockets.iter().enumerate() {
+                let near = if culled {
+                    cells.pockets_near(p)
+                } else {
+                    cells.all_pockets()
+                };
+                for &k in near {
+                    let k = k as usize;
+                    let pocket = &table.pockets[k];
                     ops.bump(Op::PocketTest);
                     if (p - pocket.center_vec()).norm_squared() < pocket.radius * pocket.radius {
                         ops.bump(Op::Resolve);
@@ -145,33 +175,56 @@ impl Engine for DiscreteEngine {
                 }
             }
 
-            // Ball pairs: overlapping and approaching.
+            // Ball pairs: overlapping and approaching, visited in id order (lower rank first,
+            // then the other's rank). The culled search yields the pairs closer than 2R in x
+            // and in y, in that same order; the states they are tested on are the same.
             let two_r = 2.0 * radius;
-            for &i in &order {
-                if now[i].motion == MotionState::Pocketed {
+            let found = if culled {
+                let state = &now;
+                sweep.candidates(
+                    |i| (state[i].r.x, state[i].r.y),
+                    |i| state[i].motion != MotionState::Pocketed,
+                    n,
+                    &rank,
+                    two_r,
+                )
+            } else {
+                None
+            };
+            let candidates: &[u64] = match found {
+                Some(keys) => keys,
+                None => {
+                    if all_pairs.is_empty() {
+                        all_pairs.extend(
+                            (0..n as u64)
+                                .flat_map(|a| (a + 1..n as u64).map(move |b| (a << 32) | b)),
+                        );
+                    }
+                    &all_pairs
+                }
+            };
+            for &key in candidates {
+                let (ra, rb) = unpack(key);
+                let (i, j) = (order[ra], order[rb]);
+                if now[i].motion == MotionState::Pocketed
+                    || now[j].motion == MotionState::Pocketed
+                    || !(now[i].motion.is_translating() || now[j].motion.is_translating())
+                {
                     continue;
                 }
-                for &j in &order[rank[i] + 1..] {
-                    if now[j].motion == MotionState::Pocketed
-                        || !(now[i].motion.is_translating() || now[j].motion.is_translating())
-                    {
-                        continue;
-                    }
-                    ops.bump(Op::PairTest);
-                    let d = now[j].r.xy() - now[i].r.xy();
-                    if d.norm_squared() < two_r * two_r
-                        && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
-                    {
-                        ops.bump(Op::Resolve);
-                        let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
-                        now[i] = a;
-                        now[j] = b;
-                        events.push(Event {
-                            time: t,
-                            kind: pool_physics::EventKind::BallBall,
-                            agents: Agents::pair(i, j),
-                        });
-                    }
+                ops.bump(Op::PairTest);
+                let d = now[j].r.xy() - now[i].r.xy();
+                if d.norm_squared() < two_r * two_r && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
+                {
+                    ops.bump(Op::Resolve);
+                    let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
+                    now[i] = a;
+                    now[j] = b;
+                    events.push(Event {
+                        time: t,
+                        kind: pool_physics::EventKind::BallBall,
+                        agents: Agents::pair(i, j),
+                    });
                 }
             }
 
@@ -181,9 +234,17 @@ impl Engine for DiscreteEngine {
                 if !now[i].motion.is_translating() {
                     continue;
                 }
-                for (k, c) in table.cushions.iter().enumerate() {
+                let (r0, r1) = (before[i].r.xy(), now[i].r.xy());
+                let near = if culled {
+                    cells.cushions_near(r0, r1)
+                } else {
+                    cells.all_cushions()
+                };
+                for &k in near {
+                    let k = k as usize;
                     ops.bump(Op::CushionTest);
-                    if let Some(normal) = cushion_contact(c, before[i].r.xy(), &now[i], radius) {
+                    if let Some(normal) = cushion_contact(&cells.segments[k], r0, &now[i], radius) {
+                        let c = &table.cushions[k];
                         ops.bump(Op::Resolve);
                         now[i] = physics.resolve_ball_cushion(&now[i], normal, c.height);
                         events.push(Event {
@@ -225,17 +286,27 @@ impl Engine for DiscreteEngine {
     }
 }
 
+/// `BallState::is_finite` without the iterator chain (same answer).
+#[inline]
+fn is_finite(s: &BallState) -> bool {
+    let sum = s.r.x.is_finite() as u8
+        + s.r.y.is_finite() as u8
+        + s.r.z.is_finite() as u8
+        + s.v.x.is_finite() as u8
+        + s.v.y.is_finite() as u8
+        + s.v.z.is_finite() as u8
+        + s.w.x.is_finite() as u8
+        + s.w.y.is_finite() as u8
+        + s.w.z.is_finite() as u8;
+    sum == 9
+}
+
 /// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
 /// `s.r` during the step, is in contact with the segment and approaching it.
-fn cushion_contact(
-    c: &pool_physics::Cushion,
-    r0: Vec2,
-    s: &BallState,
-    radius: f64,
-) -> Option<Vec2> {
+fn cushion_contact(c: &Segment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
     let r1 = s.r.xy();
     let v = s.v.xy();
-    let n = c.inward_normal();
+    let n = c.normal;
     let (d0, d1) = (c.signed_distance(r0), c.signed_distance(r1));
     if d0 >= 0.0 && d1 < radius && v.dot(&n) < 0.0 {
         // Where the center path crossed the contact line d = R (the ball may have tunnelled).
@@ -249,7 +320,7 @@ fn cushion_contact(
             return Some(-n);
         }
     }
-    for p in [c.start(), c.end()] {
+    for p in [c.start, c.end] {
         let to_p = p - r1;
         if to_p.norm_squared() < radius * radius && v.dot(&to_p) > 0.0 {
             return Some(to_p.normalize());

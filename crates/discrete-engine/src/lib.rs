@@ -6,8 +6,11 @@
 //! measures.
 #![warn(missing_docs)]
 
+mod broad;
+mod cells;
 mod engine;
 mod scheme;
 
+pub use broad::BroadPhase;
 pub use engine::DiscreteEngine;
 pub use scheme::Scheme;

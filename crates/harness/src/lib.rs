@@ -14,6 +14,7 @@ mod paths;
 mod roots_eval;
 mod rows;
 mod run;
+mod scaling;
 mod scenarios;
 
 pub use baseline::{
@@ -32,5 +33,9 @@ pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{
     agents_label, log_dt_sweep, match_window, reference_rows, run_discrete, run_reference,
     DiscreteRun, Reference, FLOOR_MIN_APPROACH,
+};
+pub use scaling::{
+    medians_by_n, scaling_run, scaling_setup, scaling_slopes, ScalingPlan, ScalingRow,
+    ScalingSlope, SCALING_ENGINES, SCALING_TABLE_M,
 };
 pub use scenarios::{random_break, SplitMix};

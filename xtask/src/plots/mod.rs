@@ -23,7 +23,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub(crate) use cdf::error_cdf;
-pub(crate) use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt};
+pub(crate) use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt, scaling};
 pub(crate) use table::shot_paths;
 
 /// Width of every plot (px; the SVG uses the same user units).

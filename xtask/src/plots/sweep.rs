@@ -122,6 +122,47 @@ pub(crate) fn error_vs_cost(
     render(stem, &fig)
 }
 
+/// Draws cost per unit of work against the number of balls, log-log: for each engine of the
+/// scaling study, measured operations per event (event engine) or per step (discrete), median
+/// over seeds, as markers joined by lines; Leckie & Greenspan's estimate for the same unit as a
+/// dashed curve in the same colour (where positive). Writes `<stem>.svg` and `<stem>.png`.
+pub(crate) fn scaling(rows: &[pool_harness::ScalingRow], stem: &Path) -> Result<(), PlotError> {
+    let mut fig = LogLog::new(
+        "Cost vs number of balls",
+        "number of balls n",
+        "operations per event (event) or per step (discrete)",
+    );
+    fig.legend_title = "engine (medians over seeds)".into();
+    for (k, engine) in pool_harness::SCALING_ENGINES.iter().enumerate() {
+        let mine: Vec<&pool_harness::ScalingRow> =
+            rows.iter().filter(|r| r.engine == *engine).collect();
+        let measured = pool_harness::medians_by_n(&mine, |r| r.ops_per_unit);
+        if measured.is_empty() {
+            continue;
+        }
+        let colour = palette(k);
+        fig.series.push(Series {
+            label: format!("{engine} (measured)"),
+            colour,
+            marker: Marker::nth(k),
+            points: measured,
+            dashed: false,
+        });
+        let lg = pool_harness::medians_by_n(&mine, |r| r.lg_ops_per_unit);
+        if lg.len() >= 2 && k < 2 {
+            let unit = if k == 0 { "event" } else { "step" };
+            fig.series.push(Series {
+                label: format!("L&G estimate per {unit}"),
+                colour,
+                marker: Marker::nth(k),
+                points: lg,
+                dashed: true,
+            });
+        }
+    }
+    render(stem, &fig)
+}
+
 /// Shot and scheme order (first appearance) and the colour/marker rules derived from it.
 struct Keys {
     shots: Vec<String>,
@@ -212,6 +253,7 @@ impl Keys {
                     colour: self.series_colour(shot, scheme),
                     marker: Marker::nth(self.scheme_index(scheme)),
                     points: pts.into_iter().map(|(_, x, y)| (x, y)).collect(),
+                    dashed: false,
                 });
             }
         }
@@ -225,6 +267,8 @@ struct Series {
     colour: RGBColor,
     marker: Marker,
     points: Vec<(f64, f64)>,
+    /// A model curve: dashed, no markers.
+    dashed: bool,
 }
 
 /// A horizontal (y = at) or vertical (x = at) line across the plot.
@@ -266,6 +310,7 @@ struct LogLog {
     vlines: Vec<Line>,
     guides: Vec<Guide>,
     big_points: Vec<BigPoint>,
+    legend_title: String,
 }
 
 impl LogLog {
@@ -279,6 +324,7 @@ impl LogLog {
             vlines: Vec::new(),
             guides: Vec::new(),
             big_points: Vec::new(),
+            legend_title: "shot · scheme".into(),
         }
     }
 
@@ -323,8 +369,12 @@ impl LogLog {
             .map(|s| LegendEntry {
                 label: s.label.clone(),
                 colour: s.colour,
-                line: Some(LineKind::Solid(3)),
-                marker: Some((s.marker, MARKER_R)),
+                line: Some(if s.dashed {
+                    LineKind::Dashed(2)
+                } else {
+                    LineKind::Solid(3)
+                }),
+                marker: (!s.dashed).then_some((s.marker, MARKER_R)),
             })
             .collect();
         entries.extend(self.big_points.iter().map(|p| LegendEntry {
@@ -384,7 +434,7 @@ impl Figure for LogLog {
         let legend_w = if entries.is_empty() {
             0
         } else {
-            legend_width(root, "shot · scheme", &entries).clamp(LEGEND_MIN, LEGEND_MAX) + 24
+            legend_width(root, &self.legend_title, &entries).clamp(LEGEND_MIN, LEGEND_MAX) + 24
         };
         let (plot, legend_area) = body.split_horizontally(WIDTH as i32 - legend_w);
 
@@ -447,13 +497,19 @@ impl Figure for LogLog {
             let pb = chart.backend_coord(&(l.at, y.hi));
             draw_line(root, pa, pb, l.kind, l.colour)?;
         }
-        for s in &self.series {
+        for s in self.series.iter().filter(|s| s.dashed) {
+            for w in s.points.windows(2) {
+                let (a, b) = (chart.backend_coord(&w[0]), chart.backend_coord(&w[1]));
+                draw_line(root, a, b, LineKind::Dashed(2), s.colour)?;
+            }
+        }
+        for s in self.series.iter().filter(|s| !s.dashed) {
             chart.draw_series(LineSeries::new(
                 s.points.iter().copied(),
                 s.colour.stroke_width(3),
             ))?;
         }
-        for s in &self.series {
+        for s in self.series.iter().filter(|s| !s.dashed) {
             for p in &s.points {
                 draw_marker(root, chart.backend_coord(p), s.marker, MARKER_R, s.colour)?;
             }
@@ -465,7 +521,7 @@ impl Figure for LogLog {
 
         if !entries.is_empty() {
             let legend_area = legend_area.margin(10, 0, 0, 14);
-            draw_legend(&legend_area, "shot · scheme", &entries)?;
+            draw_legend(&legend_area, &self.legend_title, &entries)?;
         }
         Ok(())
     }

@@ -1,0 +1,305 @@
+//! Per-cell lists of the cushions and pockets a ball can touch, and the cushions' geometry
+//! computed once per run instead of once per test.
+//!
+//! The table's bounding box (cushions and pockets, plus a margin) is cut into square cells. A
+//! cushion is listed in a cell when the cell meets the segment's bounding box grown by
+//! R + [`SLACK`]; a pocket when the cell meets the pocket circle's bounding box grown by
+//! [`SLACK`]. A ball whose path over a step (start and end) stays in one cell can touch only the
+//! cushions listed there: the cushion test needs the contact point (on the path) within R of
+//! the segment, and every point of the cell is farther than R + SLACK from the unlisted ones.
+//! Lists keep the table's order, so the first contact found is the one the full scan finds.
+
+use pool_physics::{Cushion, Table, Vec2};
+
+/// Margin (m) added to every reach: far above floating-point rounding of table coordinates
+/// (~1e-16 m), far below anything that matters.
+pub(crate) const SLACK: f64 = 1e-6;
+
+/// Cell side (m): large enough that a ball rarely crosses a cell boundary in one step at the
+/// sweep's time steps, small enough that cells far from the rails list nothing.
+const CELL: f64 = 0.1;
+
+/// One cushion's geometry, computed exactly as `pool_physics::Cushion`'s methods compute it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Segment {
+    /// p1 (m).
+    pub start: Vec2,
+    /// p2 (m).
+    pub end: Vec2,
+    /// `Cushion::inward_normal`.
+    pub normal: Vec2,
+    /// p2 - p1 (m).
+    pub dir: Vec2,
+    /// |p2 - p1|^2 (m^2).
+    pub dir_norm2: f64,
+}
+
+impl Segment {
+    fn new(c: &Cushion) -> Self {
+        let dir = c.end() - c.start();
+        Segment {
+            start: c.start(),
+            end: c.end(),
+            normal: c.inward_normal(),
+            dir,
+            dir_norm2: dir.norm_squared(),
+        }
+    }
+
+    /// `Cushion::signed_distance`, bit for bit.
+    #[inline]
+    pub fn signed_distance(&self, p: Vec2) -> f64 {
+        self.normal.dot(&(p - self.start))
+    }
+
+    /// `Cushion::parameter`, bit for bit.
+    #[inline]
+    pub fn parameter(&self, p: Vec2) -> f64 {
+        (p - self.start).dot(&self.dir) / self.dir_norm2
+    }
+}
+
+/// The table's cells and their cushion and pocket lists (indices into the table's lists).
+#[derive(Clone, Debug)]
+pub(crate) struct TableCells {
+    /// Every cushion's precomputed geometry, in table order.
+    pub segments: Vec<Segment>,
+    origin: Vec2,
+    nx: usize,
+    ny: usize,
+    /// Cushion lists: `cushion_idx[cushion_start[c]..cushion_start[c + 1]]` for cell c.
+    cushion_start: Vec<u32>,
+    cushion_idx: Vec<u16>,
+    pocket_start: Vec<u32>,
+    pocket_idx: Vec<u16>,
+    all_cushions: Vec<u16>,
+    all_pockets: Vec<u16>,
+}
+
+/// Axis-aligned box (min x, min y, max x, max y).
+type Aabb = [f64; 4];
+
+fn meets(a: &Aabb, b: &Aabb) -> bool {
+    a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3]
+}
+
+impl TableCells {
+    /// Cells for `table` and balls of radius `radius` (m).
+    pub fn new(table: &Table, radius: f64) -> Self {
+        let segments: Vec<Segment> = table.cushions.iter().map(Segment::new).collect();
+        let reach = radius + SLACK;
+        let cushion_boxes: Vec<Aabb> = segments
+            .iter()
+            .map(|s| {
+                [
+                    s.start.x.min(s.end.x) - reach,
+                    s.start.y.min(s.end.y) - reach,
+                    s.start.x.max(s.end.x) + reach,
+                    s.start.y.max(s.end.y) + reach,
+                ]
+            })
+            .collect();
+        let pocket_boxes: Vec<Aabb> = table
+            .pockets
+            .iter()
+            .map(|p| {
+                let r = p.radius + SLACK;
+                [
+                    p.center[0] - r,
+                    p.center[1] - r,
+                    p.center[0] + r,
+                    p.center[1] + r,
+                ]
+            })
+            .collect();
+        let mut bounds: Aabb = [0.0, 0.0, table.length, table.width];
+        for b in cushion_boxes.iter().chain(&pocket_boxes) {
+            bounds = [
+                bounds[0].min(b[0]),
+                bounds[1].min(b[1]),
+                bounds[2].max(b[2]),
+                bounds[3].max(b[3]),
+            ];
+        }
+        let origin = Vec2::new(bounds[0] - CELL, bounds[1] - CELL);
+        // Finite, validated tables have a finite extent; cap the grid at 1000 x 1000 cells.
+        let cells = |extent: f64| ((extent / CELL).ceil() as usize + 2).clamp(1, 1000);
+        let (nx, ny) = (cells(bounds[2] - bounds[0]), cells(bounds[3] - bounds[1]));
+        let mut cushion_start = Vec::with_capacity(nx * ny + 1);
+        let mut cushion_idx = Vec::new();
+        let mut pocket_start = Vec::with_capacity(nx * ny + 1);
+        let mut pocket_idx = Vec::new();
+        for cy in 0..ny {
+            for cx in 0..nx {
+                let lo = origin + Vec2::new(cx as f64 * CELL, cy as f64 * CELL);
+                // The cell, grown by SLACK against rounding of the cell index.
+                let cell: Aabb = [
+                    lo.x - SLACK,
+                    lo.y - SLACK,
+                    lo.x + CELL + SLACK,
+                    lo.y + CELL + SLACK,
+                ];
+                cushion_start.push(cushion_idx.len() as u32);
+                cushion_idx.extend(
+                    (0..segments.len())
+                        .filter(|&k| meets(&cell, &cushion_boxes[k]))
+                        .map(|k| k as u16),
+                );
+                pocket_start.push(pocket_idx.len() as u32);
+                pocket_idx.extend(
+                    (0..pocket_boxes.len())
+                        .filter(|&k| meets(&cell, &pocket_boxes[k]))
+                        .map(|k| k as u16),
+                );
+            }
+        }
+        cushion_start.push(cushion_idx.len() as u32);
+        pocket_start.push(pocket_idx.len() as u32);
+        TableCells {
+            all_cushions: (0..segments.len() as u16).collect(),
+            all_pockets: (0..table.pockets.len() as u16).collect(),
+            segments,
+            origin,
+            nx,
+            ny,
+            cushion_start,
+            cushion_idx,
+            pocket_start,
+            pocket_idx,
+        }
+    }
+
+    /// The cell holding `p`, or `None` outside the grid (or for a non-finite point).
+    #[inline]
+    fn cell(&self, p: Vec2) -> Option<usize> {
+        // A multiplication instead of a division: rounding of the index is covered by the
+        // cells' SLACK, and the lists are only ever looked up through this function.
+        let fx = (p.x - self.origin.x) * (1.0 / CELL);
+        let fy = (p.y - self.origin.y) * (1.0 / CELL);
+        // Also false for NaN.
+        if fx >= 0.0 && fy >= 0.0 && fx < self.nx as f64 && fy < self.ny as f64 {
+            Some(fy as usize * self.nx + fx as usize)
+        } else {
+            None
+        }
+    }
+
+    /// The cushions a ball moving from `r0` to `r1` during a step can touch, in table order:
+    /// the cell's list when both ends are in one cell, otherwise every cushion.
+    #[inline]
+    pub fn cushions_near(&self, r0: Vec2, r1: Vec2) -> &[u16] {
+        match (self.cell(r0), self.cell(r1)) {
+            (Some(a), Some(b)) if a == b => {
+                &self.cushion_idx
+                    [self.cushion_start[a] as usize..self.cushion_start[a + 1] as usize]
+            }
+            _ => &self.all_cushions,
+        }
+    }
+
+    /// The pockets whose circle may hold the point `p`, in table order.
+    #[inline]
+    pub fn pockets_near(&self, p: Vec2) -> &[u16] {
+        match self.cell(p) {
+            Some(a) => {
+                &self.pocket_idx[self.pocket_start[a] as usize..self.pocket_start[a + 1] as usize]
+            }
+            None => &self.all_pockets,
+        }
+    }
+
+    /// Every cushion, in table order.
+    pub fn all_cushions(&self) -> &[u16] {
+        &self.all_cushions
+    }
+
+    /// Every pocket, in table order.
+    pub fn all_pockets(&self) -> &[u16] {
+        &self.all_pockets
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const R: f64 = 0.028575;
+
+    /// Distance (m) from `p` to the segment.
+    fn to_segment(s: &Segment, p: Vec2) -> f64 {
+        let t = s.parameter(p).clamp(0.0, 1.0);
+        (p - (s.start + s.dir * t)).norm()
+    }
+
+    #[test]
+    fn every_cushion_within_reach_of_a_point_is_listed_in_its_cell() {
+        let table = Table::seven_foot();
+        let cells = TableCells::new(&table, R);
+        let mut listed_somewhere_short = false;
+        // A 2 mm lattice over the table and its surroundings.
+        for ix in -60..=1050 {
+            for iy in -60..=550 {
+                let p = Vec2::new(ix as f64 * 0.002, iy as f64 * 0.002);
+                let near = cells.cushions_near(p, p);
+                if near.len() < cells.segments.len() {
+                    listed_somewhere_short = true;
+                }
+                for (k, s) in cells.segments.iter().enumerate() {
+                    if to_segment(s, p) <= R {
+                        assert!(near.contains(&(k as u16)), "cushion {k} missing at {p:?}");
+                    }
+                }
+                let pockets = cells.pockets_near(p);
+                for (k, pk) in table.pockets.iter().enumerate() {
+                    if (p - pk.center_vec()).norm() <= pk.radius {
+                        assert!(pockets.contains(&(k as u16)), "pocket {k} missing at {p:?}");
+                    }
+                }
+            }
+        }
+        assert!(listed_somewhere_short, "cells must cull something");
+        // The middle of the table is clear of every cushion and pocket.
+        let mid = Vec2::new(table.length / 2.0 + 0.2, table.width / 2.0);
+        assert!(cells.cushions_near(mid, mid).is_empty());
+        assert!(cells.pockets_near(mid).is_empty());
+    }
+
+    #[test]
+    fn cached_geometry_matches_the_cushion_methods_bit_for_bit() {
+        let table = Table::seven_foot();
+        let cells = TableCells::new(&table, R);
+        for (c, s) in table.cushions.iter().zip(&cells.segments) {
+            for p in [
+                Vec2::new(0.3, 0.7),
+                Vec2::new(1.9, 0.01),
+                Vec2::new(-0.1, 0.5),
+            ] {
+                assert_eq!(
+                    c.signed_distance(p).to_bits(),
+                    s.signed_distance(p).to_bits()
+                );
+                assert_eq!(c.parameter(p).to_bits(), s.parameter(p).to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn paths_across_cells_or_off_the_grid_get_every_cushion() {
+        let cells = TableCells::new(&Table::seven_foot(), R);
+        let n = cells.segments.len();
+        assert_eq!(
+            cells
+                .cushions_near(Vec2::new(0.5, 0.5), Vec2::new(0.95, 0.5))
+                .len(),
+            n
+        );
+        assert_eq!(
+            cells
+                .cushions_near(Vec2::new(50.0, 0.5), Vec2::new(50.0, 0.5))
+                .len(),
+            n
+        );
+        let nan = Vec2::new(f64::NAN, 0.5);
+        assert_eq!(cells.cushions_near(nan, nan).len(), n);
+    }
+}

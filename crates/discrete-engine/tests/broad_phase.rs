@@ -1,0 +1,181 @@
+//! The culled broad phase against the exhaustive one (the test oracle: every pair, every
+//! cushion, every pocket): same events, times, final states and termination bit for bit, with
+//! no more tests of any kind.
+
+use std::path::Path;
+
+use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
+use pool_physics::{AnyPhysics, BallParams, BallState, PoolPhysics, Table, Vec2, Vec3};
+use pool_sim::{Ball, Engine, Op, Outcome, Setup};
+use proptest::prelude::*;
+
+const R: f64 = 0.028575;
+
+/// Bit-level equality of two outcomes' results (not their work counts).
+fn assert_same_results(a: &Outcome, b: &Outcome, what: &str) {
+    assert_eq!(a.termination, b.termination, "{what}: termination");
+    assert_eq!(
+        a.end_time.to_bits(),
+        b.end_time.to_bits(),
+        "{what}: end time"
+    );
+    assert_eq!(a.events.len(), b.events.len(), "{what}: number of events");
+    for (k, (x, y)) in a.events.iter().zip(&b.events).enumerate() {
+        assert!(
+            x.time.to_bits() == y.time.to_bits() && x.kind == y.kind && x.agents == y.agents,
+            "{what}: event {k} differs: {x:?} vs {y:?}"
+        );
+    }
+    let bits = |s: &BallState| {
+        let mut v: Vec<u64> =
+            s.r.iter()
+                .chain(&s.v)
+                .chain(&s.w)
+                .map(|x| x.to_bits())
+                .collect();
+        v.push(s.motion as u64);
+        v
+    };
+    for (k, (x, y)) in a.final_states.iter().zip(&b.final_states).enumerate() {
+        assert_eq!(bits(x), bits(y), "{what}: final state of ball {k}");
+    }
+    // Work: the same steps, evolutions and resolutions; no more pair/cushion/pocket tests.
+    for op in [Op::Step, Op::Evolve, Op::TransitionTest, Op::Resolve] {
+        assert_eq!(a.ops.get(op), b.ops.get(op), "{what}: {op:?}");
+    }
+    for op in [Op::PairTest, Op::CushionTest, Op::PocketTest] {
+        assert!(
+            a.ops.get(op) <= b.ops.get(op),
+            "{what}: more {op:?} when culled"
+        );
+    }
+}
+
+fn both(setup: &Setup, dt: f64, scheme: Scheme) -> (Outcome, Outcome) {
+    let e = DiscreteEngine::new(dt, scheme);
+    (
+        e.clone().with_broad_phase(BroadPhase::Culled).run(setup),
+        e.with_broad_phase(BroadPhase::Exhaustive).run(setup),
+    )
+}
+
+/// Side (m) of a region that holds `n` balls with room to spare, about a third of it covered.
+fn packing(n: usize) -> f64 {
+    0.2 + 0.12 * (n as f64).sqrt()
+}
+
+/// A scatter of `n` balls on the 7-foot table (pockets and jaws included), clear of one another
+/// and of the cushions; `cluster` packs them into a region of about `cluster` m so that many
+/// collide. Velocities up to 6 m/s in random directions, random spins.
+fn scatter(n: usize, seed: u64, cluster: Option<f64>, t_end: f64) -> Setup {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut unit = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let table = Table::seven_foot();
+    let (x0, y0, w, h) = match cluster {
+        Some(size) => (0.3 + unit() * 1.0, 0.1 + unit() * 0.4, size, size / 2.0),
+        None => (0.0, 0.0, table.length, table.width),
+    };
+    let mut balls: Vec<Ball> = Vec::new();
+    let mut tries = 0;
+    while balls.len() < n && tries < 200_000 {
+        tries += 1;
+        let p = Vec2::new(
+            (x0 + unit() * w).clamp(R, table.length - R),
+            (y0 + unit() * h).clamp(R, table.width - R),
+        );
+        let clear = balls
+            .iter()
+            .all(|b| (b.state.r.xy() - p).norm() >= 2.0 * R + 1e-6)
+            && table.cushion_overlap(p, R, -1e-6).is_none()
+            && table
+                .pockets
+                .iter()
+                .all(|k| (p - k.center_vec()).norm() >= k.radius + 1e-6);
+        if !clear {
+            continue;
+        }
+        let speed = unit() * 6.0;
+        let angle = unit() * std::f64::consts::TAU;
+        let spin = speed.max(0.5) / R;
+        let w = Vec3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5) * 2.0 * spin;
+        // A third of the balls start at rest, so that stationary pairs are skipped too.
+        let v = if unit() < 0.33 {
+            Vec3::zeros()
+        } else {
+            Vec3::new(angle.cos(), angle.sin(), 0.0) * speed
+        };
+        let w = if v == Vec3::zeros() { Vec3::zeros() } else { w };
+        balls.push(Ball {
+            // Ids in an order unrelated to the list order.
+            id: format!("b{:03}", (balls.len() * 37) % 101),
+            state: BallState::new(Vec3::new(p.x, p.y, R), v, w, R),
+        });
+    }
+    let s = Setup {
+        name: format!("scatter_{n}_{seed}"),
+        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
+        table,
+        balls,
+        t_end: Some(t_end),
+    };
+    s.validate().expect("scatter is a valid set-up");
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Random scatters of 2-64 balls, spread or packed, both schemes, dt from 1e-2 to 1e-3 s.
+    #[test]
+    fn culled_equals_exhaustive_on_random_scatters(
+        n in 2usize..=64, seed in any::<u64>(), packed in any::<bool>(),
+        euler in any::<bool>(), dt_exp in 2.0f64..3.0,
+    ) {
+        let dt = 10f64.powf(-dt_exp);
+        let scheme = if euler { Scheme::Euler } else { Scheme::Exact };
+        let s = scatter(n, seed, packed.then_some(packing(n)), 1.5);
+        prop_assert_eq!(s.balls.len(), n);
+        let (culled, exhaustive) = both(&s, dt, scheme);
+        assert_same_results(&culled, &exhaustive, &s.name);
+    }
+}
+
+/// The oracle comparison is not vacuous: packed scatters collide, and culling saves tests.
+#[test]
+fn scatters_collide_and_culling_saves_work() {
+    let s = scatter(48, 7, Some(packing(48)), 1.5);
+    assert_eq!(s.balls.len(), 48);
+    let (culled, exhaustive) = both(&s, 1e-3, Scheme::Exact);
+    assert_same_results(&culled, &exhaustive, &s.name);
+    let collisions = culled
+        .events
+        .iter()
+        .filter(|e| e.kind == pool_physics::EventKind::BallBall)
+        .count();
+    assert!(collisions >= 10, "only {collisions} ball-ball collisions");
+    assert!(culled.ops.get(Op::PairTest) * 10 < exhaustive.ops.get(Op::PairTest));
+    assert!(culled.ops.get(Op::CushionTest) * 2 < exhaustive.ops.get(Op::CushionTest));
+}
+
+/// Every default shot at the compare sweep's coarse and fine steps, both schemes.
+#[test]
+fn culled_equals_exhaustive_on_the_default_shots() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
+    let shots = pool_shots::list_shots(&dir).expect("default shots listed");
+    assert!(shots.len() >= 10);
+    for path in shots {
+        let setup = pool_shots::load(&path).expect("default shot loads");
+        for dt in [1e-2, 1e-3, 1e-4] {
+            for scheme in [Scheme::Exact, Scheme::Euler] {
+                let (culled, exhaustive) = both(&setup, dt, scheme);
+                let what = format!("{} dt={dt:e} {}", setup.name, scheme.name());
+                assert_same_results(&culled, &exhaustive, &what);
+            }
+        }
+    }
+}

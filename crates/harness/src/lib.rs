@@ -9,6 +9,7 @@
 mod baseline;
 mod check;
 mod cost;
+mod frames;
 mod matching;
 mod paths;
 mod roots_eval;
@@ -22,6 +23,7 @@ pub use baseline::{
 };
 pub use check::{check_outcome, violations, InvariantReport, CONTACT_TOL_M};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
+pub use frames::{advance, latest_event, BallFrame, Frames};
 pub use matching::match_events;
 pub use paths::ball_paths;
 pub use roots_eval::{

@@ -3,12 +3,14 @@
 //! - `compare`: runs every shot through the event engine (reference) and the discrete integrator
 //!   over a dt sweep, and writes CSV, plots and a Markdown report to `reports/<run>/`.
 //! - `simulate`: prints one engine's event log and final states for one shot.
+//! - `render`: a top-down animation (GIF or PNG frames) of one or two engines' runs of a shot.
 
 mod baselines;
 mod compare;
 mod output;
 #[allow(dead_code)]
 mod plots;
+mod render;
 mod report;
 mod roots;
 mod simulate;
@@ -33,6 +35,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Print one engine's event log and final ball states for a shot.
     Simulate(simulate::SimulateArgs),
+    /// Watch a shot: a top-down animation (GIF or PNG frames) of one or two engines' runs.
+    Render(render::RenderArgs),
     /// Evaluate the earliest-root backends against reference roots and in the engine.
     Roots(roots::RootsArgs),
     /// Run many random realistic shots and check the invariants after every event.
@@ -44,6 +48,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Render(args) => render::run(args),
         Command::Roots(args) => roots::run(args),
         Command::Stress(args) => stress::run(args),
     };

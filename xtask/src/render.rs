@@ -265,6 +265,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         looks: plots::ball_looks(&ids),
         width: args.width,
         panels: if ghosts { 1 } else { specs.len() as u32 },
+        ghost: ghosts,
     };
     let content = |k: usize| -> plots::FrameContent {
         let t = (k.min(n_motion - 1) as f64 * frame_dt).min(t_end);

@@ -160,3 +160,39 @@ fn frames_need_snapshots() {
     let o = EventEngine::default().run(&setup);
     assert!(Frames::new(&setup, &o).is_err());
 }
+
+#[test]
+fn event_marks_sit_where_the_events_happen() {
+    // Straight shot: the first collision's contact point is R ahead of the cue ball on y = 0.4953,
+    // the cushion hit is R from the right cushion's face.
+    let setup = shot("straight");
+    let o = event_run(&setup);
+    let marks = pool_harness::event_marks(&setup, &o);
+    assert_eq!(marks.len(), o.events.len());
+    let r = setup.physics.radius();
+    let first = marks[0];
+    assert_eq!(first.kind, EventKind::BallBall);
+    let cue_at = frames_at(&setup, &o, first.time, "cue");
+    assert!(
+        (first.at.0 - (cue_at.0 + r)).abs() < 1e-9,
+        "{first:?} {cue_at:?}"
+    );
+    assert!((first.at.1 - 0.4953).abs() < 1e-12);
+    let cushion = marks
+        .iter()
+        .find(|m| m.kind == EventKind::BallLinearCushion)
+        .unwrap();
+    assert!(
+        (cushion.at.0 - (setup.table.length - r)).abs() < 1e-9,
+        "{cushion:?}"
+    );
+    // Without snapshots there is nothing to place.
+    let bare = EventEngine::default().run(&setup);
+    assert!(pool_harness::event_marks(&setup, &bare).is_empty());
+}
+
+fn frames_at(setup: &Setup, o: &Outcome, t: f64, id: &str) -> (f64, f64) {
+    let i = setup.balls.iter().position(|b| b.id == id).unwrap();
+    let s = Frames::new(setup, o).unwrap().at(t)[i].state;
+    (s.r.x, s.r.y)
+}

@@ -10,7 +10,7 @@ use plotters::style::text_anchor::{HPos, VPos};
 use pool_harness::BallFrame;
 use pool_physics::{MotionState, Table, Vec3};
 
-use super::common::{fit_text, text_at, INK};
+use super::common::{fit_text, text_at, text_width, INK};
 use super::{ensure_font, glyphs, PlotError, FONT_BYTES};
 
 /// Cloth colour (a tournament green, dark enough for the white and yellow balls to stand out).
@@ -92,8 +92,9 @@ const CUE_MARKER: RGBColor = RGBColor(210, 30, 30);
 
 /// Looks for balls with these ids: `cue` white with a red marker 45 degrees off the top (so
 /// side spin shows); `1`-`15` in standard pool colours (9-15 striped) with a white number
-/// circle, on top at t = 0 (numbers up, as in a rack); any other id a distinct colour (cycling
-/// through eight) with a white marker 30 degrees off the top.
+/// circle, on top at t = 0 (numbers up, as in a rack); any other id a distinct colour (eight
+/// colours, then the same striped: 16 distinct looks) with a white marker 30 degrees off the
+/// top.
 pub(crate) fn ball_looks(ids: &[String]) -> Vec<BallLook> {
     let mut other = 0;
     ids.iter()
@@ -117,12 +118,14 @@ pub(crate) fn ball_looks(ids: &[String]) -> Vec<BallLook> {
                     marker_point: Vec3::z(),
                 },
                 _ => {
+                    // Eight colours, then the same eight striped, and so on.
                     let c = OTHER_COLOURS[other % OTHER_COLOURS.len()];
+                    let stripe = (other / OTHER_COLOURS.len()) % 2 == 1;
                     other += 1;
                     BallLook {
                         id: id.clone(),
                         colour: c,
-                        stripe: false,
+                        stripe,
                         number: None,
                         marker: WHITE,
                         marker_point: tilted(30.0),
@@ -171,6 +174,8 @@ pub(crate) struct Scene<'a> {
     pub width: u32,
     /// Panels per frame (1 or 2).
     pub panels: u32,
+    /// A second engine drawn as rings over the first panel (its header takes a second line).
+    pub ghost: bool,
 }
 
 /// Bounding box (x0, x1, y0, y1) of the table and its rail (m).
@@ -226,13 +231,64 @@ impl Scene<'_> {
         (scale, ((y1 - y0) * scale).ceil() as u32)
     }
 
+    /// Height (px) of a panel's header: one line per engine shown in it.
+    fn header_h(&self) -> u32 {
+        HEADER_H * if self.ghost { 2 } else { 1 }
+    }
+
     /// Frame size (px): title bar plus, per panel, a header and the table.
     pub(crate) fn size(&self) -> (u32, u32) {
         let (_, table_h) = self.scale();
         (
             self.width,
-            TITLE_H + self.panels.max(1) * (HEADER_H + table_h),
+            TITLE_H + self.panels.max(1) * (self.header_h() + table_h),
         )
+    }
+
+    /// Colour key for balls without a number (ids such as `cue`, `object`, `b7`), right-aligned
+    /// in the title bar, when it fits beside the title.
+    fn draw_key<DB: DrawingBackend>(
+        &self,
+        root: &DrawingArea<DB, Shift>,
+        title_w: i32,
+    ) -> Result<(), PlotError>
+    where
+        DB::ErrorType: 'static,
+    {
+        let keyed: Vec<&BallLook> = self.looks.iter().filter(|l| l.number.is_none()).collect();
+        if keyed.is_empty()
+            || self
+                .looks
+                .iter()
+                .all(|l| l.number.is_some() || l.id == "cue")
+        {
+            return Ok(());
+        }
+        let size = HEADER_SIZE;
+        let dot = 7;
+        let gap = 14;
+        let widths: Vec<i32> = keyed
+            .iter()
+            .map(|l| 2 * dot + 6 + text_width(root, &l.id, size))
+            .collect();
+        let total: i32 = widths.iter().sum::<i32>() + gap * (widths.len() as i32 - 1);
+        let w = self.width as i32;
+        if total > w - title_w - 40 {
+            return Ok(());
+        }
+        let y = TITLE_H as i32 / 2;
+        let mut x = w - 12 - total;
+        for (l, lw) in keyed.iter().zip(widths) {
+            root.draw(&Circle::new((x + dot, y), dot as u32, l.colour.filled()))?;
+            root.draw(&Circle::new((x + dot, y), dot as u32, INK.stroke_width(1)))?;
+            root.draw_text(
+                &l.id,
+                &text_at(size, HPos::Left, VPos::Center),
+                (x + 2 * dot + 6, y),
+            )?;
+            x += lw + gap;
+        }
+        Ok(())
     }
 
     /// Draws one frame on `root` (of [`Scene::size`]).
@@ -246,30 +302,34 @@ impl Scene<'_> {
     {
         root.fill(&BACKGROUND)?;
         let w = self.width as i32;
+        let title = format!("{}    t = {:6.3} s", self.shot, f.time);
         root.draw_text(
-            &format!("{}    t = {:6.3} s", self.shot, f.time),
+            &title,
             &text_at(TITLE_SIZE, HPos::Left, VPos::Center),
             (12, TITLE_H as i32 / 2),
         )?;
+        self.draw_key(root, 12 + text_width(root, &title, TITLE_SIZE))?;
         let (scale, table_h) = self.scale();
         let (x0, _, _, y1) = view_bounds(self.table);
+        let header_h = self.header_h();
         for (k, panel) in f.panels.iter().enumerate() {
-            let top = (TITLE_H + k as u32 * (HEADER_H + table_h)) as i32;
-            let mut header = format!("{}: {}", panel.label, panel.event);
+            let top = (TITLE_H + k as u32 * (header_h + table_h)) as i32;
+            let mut lines = vec![format!("{}: {}", panel.label, panel.event)];
             if let (0, Some(g)) = (k, &f.ghost) {
-                header = format!("{}   |   rings: {}: {}", header, g.label, g.event);
+                lines.push(format!("rings: {}: {}", g.label, g.event));
             }
-            let header = fit_text(root, &header, HEADER_SIZE, w - 24);
-            root.draw_text(
-                &header,
-                &text_at(HEADER_SIZE, HPos::Left, VPos::Center),
-                (12, top + HEADER_H as i32 / 2),
-            )?;
+            for (j, line) in lines.iter().enumerate() {
+                root.draw_text(
+                    &fit_text(root, line, HEADER_SIZE, w - 24),
+                    &text_at(HEADER_SIZE, HPos::Left, VPos::Center),
+                    (12, top + (HEADER_H as i32) * j as i32 + HEADER_H as i32 / 2),
+                )?;
+            }
             let to = ToPx {
                 x0,
                 y1,
                 scale,
-                top: top + HEADER_H as i32,
+                top: top + header_h as i32,
             };
             self.draw_table(root, &to)?;
             for (look, b) in self.looks.iter().zip(&panel.balls) {
@@ -411,8 +471,8 @@ impl Scene<'_> {
         }
         let c = to.pt(b.state.r.x, b.state.r.y);
         let r = to.len(self.radius).round().max(2.0) as u32;
-        root.draw(&Circle::new(c, r + 2, WHITE.stroke_width(4)))?;
-        root.draw(&Circle::new(c, r + 2, look.colour.stroke_width(2)))?;
+        root.draw(&Circle::new(c, r + 3, INK.stroke_width(1)))?;
+        root.draw(&Circle::new(c, r + 1, look.colour.stroke_width(3)))?;
         Ok(())
     }
 }

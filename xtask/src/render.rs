@@ -315,17 +315,15 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let output = match args.format {
         RenderFormat::Gif => {
             let name = format!("{}.gif", setup.name);
-            let delay_ms = (1000.0 / args.fps).round() as u32;
-            plots::write_gif(&staging.path(&name), &scene, delay_ms, n, content, || {
-                bar.inc(1)
-            })
-            .map_err(plot_err)?;
-            let cs = (delay_ms + 5) / 10;
-            if cs < 2 || (f64::from(cs) * 10.0 - 1000.0 / args.fps).abs() > 0.5 {
+            // GIF delays are whole centiseconds.
+            let cs = (100.0 / args.fps).round().clamp(1.0, 65_535.0) as u16;
+            plots::write_gif(&staging.path(&name), &scene, cs, n, content, || bar.inc(1))
+                .map_err(plot_err)?;
+            if cs < 2 || (f64::from(cs) - 100.0 / args.fps).abs() > 0.05 {
                 eprintln!(
                     "render: note: GIF frames last whole centiseconds; {cs} cs per frame plays \
-                     at {:.0} fps instead of {} (browsers slow frames under 2 cs to 10 cs)",
-                    100.0 / f64::from(cs.max(1)),
+                     at {:.1} fps instead of {} (browsers slow frames under 2 cs down to 10 cs)",
+                    100.0 / f64::from(cs),
                     args.fps
                 );
             }

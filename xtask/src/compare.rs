@@ -6,8 +6,9 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::Scheme;
 use pool_harness::{
-    ball_paths, check_outcome, log_dt_sweep, loglog_slope, reference_rows, run_discrete,
-    run_reference, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
+    ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows,
+    run_discrete, run_reference, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths,
+    SummaryRow,
 };
 use pool_sim::Setup;
 use rayon::prelude::*;
@@ -394,6 +395,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         residuals.push(ResidualRow::new(s, r, rep));
     }
     let mut paths: Vec<ShotPaths> = Vec::new();
+    let mut marks: Vec<plots::ShotMarks> = Vec::new();
     for (s, scheme, dt, run) in &discrete {
         summary.push(run.summary.clone());
         errors.extend(run.errors.iter().cloned());
@@ -407,6 +409,10 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
                 reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
                 discrete: ball_paths(setup, &run.outcome, false, 0.01),
                 discrete_label: format!("discrete {} dt={dt:.0e} s", scheme.name()),
+            });
+            marks.push(plots::ShotMarks {
+                reference: event_marks(setup, &references[*s].0.outcome),
+                discrete: event_marks(setup, &run.outcome),
             });
         }
     }
@@ -454,9 +460,10 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     if let Some(sc) = &scaling {
         plot(plots::scaling(&sc.rows, &staging.path("scaling")))?;
     }
-    for p in &paths {
-        plot(plots::shot_paths(
+    for (p, m) in paths.iter().zip(&marks) {
+        plot(plots::shot_diagram(
             p,
+            m,
             &staging.path(&format!("paths_{}", p.shot)),
         ))?;
     }

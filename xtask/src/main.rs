@@ -3,6 +3,7 @@
 //! - `compare`: runs every shot through the event engine (reference) and the discrete integrator
 //!   over a dt sweep, and writes CSV, plots and a Markdown report to `reports/<run>/`.
 //! - `simulate`: prints one engine's event log and final states for one shot.
+//! - `render`: a top-down animation (GIF or PNG frames) of one or two engines' runs of a shot.
 
 mod baselines;
 mod compare;
@@ -10,6 +11,7 @@ mod output;
 mod peers;
 #[allow(dead_code)]
 mod plots;
+mod render;
 mod report;
 mod roots;
 mod simulate;
@@ -34,6 +36,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Print one engine's event log and final ball states for a shot.
     Simulate(simulate::SimulateArgs),
+    /// Watch a shot: a top-down animation (GIF or PNG frames) of one or two engines' runs.
+    Render(render::RenderArgs),
     /// Evaluate the earliest-root backends against reference roots and in the engine.
     Roots(roots::RootsArgs),
     /// Run many random realistic shots and check the invariants after every event.
@@ -51,6 +55,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Simulate(args) => simulate::run(args),
+        Command::Render(args) => render::run(args),
         Command::Roots(args) => roots::run(args),
         Command::Stress(args) => stress::run(args),
         Command::BenchPeers(args) => peers::run(args),

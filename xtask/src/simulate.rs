@@ -97,31 +97,43 @@ struct CsvRow<'a> {
     wz: Option<f64>,
 }
 
+/// The named root solver, or a one-line error naming `option` and the value.
+pub fn solver_named(option: &str, name: &str) -> Result<Box<dyn pool_roots::RootSolver>, CliError> {
+    pool_roots::solver_by_name(name).ok_or_else(|| {
+        CliError::Input(format!(
+            "{option} = {name:?}: unknown root solver ({})",
+            pool_roots::SOLVER_NAMES.join(", ")
+        ))
+    })
+}
+
+/// The named discrete scheme, or a one-line error naming `option` and the value.
+pub fn scheme_named(option: &str, name: &str) -> Result<Scheme, CliError> {
+    Scheme::from_name(name).ok_or_else(|| {
+        CliError::Input(format!(
+            "{option} = {name:?}: unknown scheme (exact, euler)"
+        ))
+    })
+}
+
+/// Checks a discrete time step is in (0, 1] s.
+pub fn check_dt(option: &str, dt: f64) -> Result<f64, CliError> {
+    if dt.is_finite() && dt > 0.0 && dt <= 1.0 {
+        Ok(dt)
+    } else {
+        Err(CliError::Input(format!(
+            "{option} = {dt}: must be in (0, 1] s"
+        )))
+    }
+}
+
 fn engine(args: &SimulateArgs) -> Result<Box<dyn Engine>, CliError> {
     Ok(match args.engine {
-        EngineName::Event => Box::new(EventEngine::new(
-            pool_roots::solver_by_name(&args.solver).ok_or_else(|| {
-                CliError::Input(format!(
-                    "--solver = {:?}: unknown root solver ({})",
-                    args.solver,
-                    pool_roots::SOLVER_NAMES.join(", ")
-                ))
-            })?,
-        )),
+        EngineName::Event => Box::new(EventEngine::new(solver_named("--solver", &args.solver)?)),
         EngineName::Discrete => {
-            if !(args.dt.is_finite() && args.dt > 0.0 && args.dt <= 1.0) {
-                return Err(CliError::Input(format!(
-                    "--dt = {}: must be in (0, 1] s",
-                    args.dt
-                )));
-            }
-            let scheme = Scheme::from_name(&args.scheme).ok_or_else(|| {
-                CliError::Input(format!(
-                    "--scheme = {:?}: unknown scheme (exact, euler)",
-                    args.scheme
-                ))
-            })?;
-            Box::new(DiscreteEngine::new(args.dt, scheme))
+            let dt = check_dt("--dt", args.dt)?;
+            let scheme = scheme_named("--scheme", &args.scheme)?;
+            Box::new(DiscreteEngine::new(dt, scheme))
         }
     })
 }

@@ -356,3 +356,148 @@ fn pool_shots_load_ok(path: &Path) {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn render_rejects_bad_input_with_one_line_naming_the_option() {
+    let dir = temp_dir("render-bad");
+    let out_dir = dir.to_str().unwrap();
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["render", "no_such_shot", "--out", out_dir],
+            "no_such_shot",
+        ),
+        (
+            &["render", "cut", "--engines", "magic", "--out", out_dir],
+            "--engines",
+        ),
+        (
+            &[
+                "render",
+                "cut",
+                "--engines",
+                "discrete:abc",
+                "--out",
+                out_dir,
+            ],
+            "--engines",
+        ),
+        (
+            &[
+                "render",
+                "cut",
+                "--engines",
+                "discrete:-1",
+                "--out",
+                out_dir,
+            ],
+            "--engines",
+        ),
+        (
+            &[
+                "render",
+                "cut",
+                "--engines",
+                "event,event,event",
+                "--out",
+                out_dir,
+            ],
+            "--engines",
+        ),
+        (
+            &["render", "cut", "--fps", "0", "--out", out_dir],
+            "--fps = 0",
+        ),
+        (
+            &["render", "cut", "--fps", "-3", "--out", out_dir],
+            "--fps = -3",
+        ),
+        (
+            &["render", "cut", "--fps", "NaN", "--out", out_dir],
+            "--fps = NaN",
+        ),
+        (
+            &["render", "cut", "--format", "avi", "--out", out_dir],
+            "avi",
+        ),
+    ];
+    for (args, names) in cases {
+        let out = xtask().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(err.contains(names), "{args:?}: {err}");
+    }
+    // Nothing was written for a rejected run.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+}
+
+#[test]
+fn render_writes_numbered_frames_and_a_gif_and_never_overwrites() {
+    let dir = temp_dir("render");
+    let out_dir = dir.to_str().unwrap();
+    let frames = [
+        "render",
+        "straight",
+        "--format",
+        "png-frames",
+        "--fps",
+        "10",
+        "--max-seconds",
+        "1",
+        "--width",
+        "400",
+        "--engines",
+        "event,discrete:1e-3",
+        "--out",
+        out_dir,
+        "--run-name",
+        "f",
+    ];
+    let out = xtask().args(frames).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // 0, 0.1, ..., 1.0 s: 11 frames.
+    let listed: Vec<_> = std::fs::read_dir(dir.join("f/frames")).unwrap().collect();
+    assert_eq!(listed.len(), 11);
+    assert!(dir.join("f/frames/frame_00010.png").is_file());
+    assert!(dir.join("f/render.txt").is_file());
+    let again = xtask().args(frames).output().unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already exists"));
+
+    let gif = [
+        "render",
+        "cut",
+        "--fps",
+        "10",
+        "--max-seconds",
+        "0.5",
+        "--width",
+        "320",
+        "--layout",
+        "ghosts",
+        "--engines",
+        "event,discrete:1e-2",
+        "--out",
+        out_dir,
+        "--run-name",
+        "g",
+    ];
+    let out = xtask().args(gif).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(dir.join("g/cut.gif")).unwrap();
+    assert_eq!(&bytes[..6], b"GIF89a");
+    // Only the finished run is there: no staging directory left behind.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
+}

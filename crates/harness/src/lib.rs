@@ -9,6 +9,8 @@
 mod baseline;
 mod check;
 mod cost;
+mod frames;
+mod marks;
 mod matching;
 mod paths;
 mod roots_eval;
@@ -23,6 +25,8 @@ pub use baseline::{
 };
 pub use check::{check_outcome, violations, InvariantReport, CONTACT_TOL_M};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
+pub use frames::{advance, latest_event, BallFrame, Frames};
+pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use paths::ball_paths;
 pub use roots_eval::{

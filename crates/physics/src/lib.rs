@@ -22,6 +22,7 @@ mod collision;
 mod event;
 mod ideal;
 mod model;
+mod orientation;
 mod pool;
 mod table;
 mod trajectory;
@@ -34,6 +35,9 @@ pub use collision::{
 pub use event::EventKind;
 pub use ideal::IdealPhysics;
 pub use model::{AnyPhysics, Physics, Transition};
+pub use orientation::{
+    magnus4, segment_rotation, substeps, SpinProfile, MAX_SUBSTEPS, ROTATION_TOL,
+};
 pub use pool::PoolPhysics;
 pub use table::{Cushion, Pocket, Table, TableError};
 pub use trajectory::Trajectory;
@@ -42,6 +46,8 @@ pub use trajectory::Trajectory;
 pub type Vec3 = nalgebra::Vector3<f64>;
 /// A 2-vector on the cloth plane (m).
 pub type Vec2 = nalgebra::Vector2<f64>;
+/// A rotation of a ball (body frame to table frame), see [`SpinProfile`].
+pub type Rotation = nalgebra::UnitQuaternion<f64>;
 
 /// Speeds (m/s) below this are treated as zero when inferring a motion state.
 ///

@@ -9,6 +9,7 @@
 
 mod cdf;
 mod common;
+mod frame;
 mod glyphs;
 mod sweep;
 mod table;
@@ -23,8 +24,11 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 pub(crate) use cdf::error_cdf;
+pub(crate) use frame::{ball_looks, write_gif, write_png, FrameContent, Panel, Scene};
 pub(crate) use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt, scaling};
+#[cfg(test)]
 pub(crate) use table::shot_paths;
+pub(crate) use table::{shot_diagram, ShotMarks};
 
 /// Width of every plot (px; the SVG uses the same user units).
 pub(crate) const WIDTH: u32 = 1200;

@@ -8,12 +8,12 @@ use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
-use pool_harness::{BallPath, ShotPaths};
-use pool_physics::Table;
+use pool_harness::{BallPath, EventMark, ShotPaths};
+use pool_physics::{EventKind, Table};
 
 use super::common::{
-    darker, draw_line, fit_text, palette, text, text_at, text_width, titled, LineKind,
-    AXIS_DESC_SIZE, DASH, INK, LEGEND_SIZE, TICK_SIZE,
+    darker, draw_line, draw_marker, fit_text, palette, text, text_at, text_width, titled, LineKind,
+    Marker, AXIS_DESC_SIZE, DASH, INK, LEGEND_SIZE, TICK_SIZE,
 };
 use super::{render, Figure, PlotError};
 
@@ -29,7 +29,97 @@ use super::{render, Figure, PlotError};
 /// (`p.discrete_label`), and a legend strip below explains the symbols. Writes `<stem>.svg` and
 /// `<stem>.png`.
 pub(crate) fn shot_paths(p: &ShotPaths, stem: &Path) -> Result<(), PlotError> {
-    render(stem, &TableFigure { p })
+    render(stem, &TableFigure { p, marks: None })
+}
+
+/// Each engine's events placed on the table (`pool_harness::event_marks`).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ShotMarks {
+    /// Event engine.
+    pub reference: Vec<EventMark>,
+    /// Discrete integrator.
+    pub discrete: Vec<EventMark>,
+}
+
+/// The shot diagram: [`shot_paths`] plus every event as a marker by kind (ball-ball diamond,
+/// cushion square, pocket inverted triangle, sliding -> rolling triangle, a ball stopping
+/// rolling or spinning circle): filled black for the event engine, hollow red for the discrete
+/// integrator, with the kinds explained in the legend strip. Final positions are the balls
+/// drawn at true size (filled: event engine; dashed ring: discrete), as in [`shot_paths`].
+pub(crate) fn shot_diagram(p: &ShotPaths, marks: &ShotMarks, stem: &Path) -> Result<(), PlotError> {
+    render(
+        stem,
+        &TableFigure {
+            p,
+            marks: Some(marks),
+        },
+    )
+}
+
+/// Marker shape and legend label of an event kind in the shot diagram.
+fn kind_marker(kind: EventKind) -> (Marker, &'static str) {
+    match kind {
+        EventKind::BallBall => (Marker::Diamond, "ball-ball"),
+        EventKind::BallLinearCushion => (Marker::Square, "cushion"),
+        EventKind::BallPocket => (Marker::InvertedTriangle, "pocket"),
+        EventKind::SlidingRolling => (Marker::Triangle, "sliding -> rolling"),
+        EventKind::RollingStationary
+        | EventKind::RollingSpinning
+        | EventKind::SpinningStationary => (Marker::Circle, "stops rolling / spinning"),
+    }
+}
+
+/// Event-engine markers: filled near-black.
+const MARK_REFERENCE: RGBColor = RGBColor(30, 30, 30);
+/// Discrete markers: hollow red.
+const MARK_DISCRETE: RGBColor = RGBColor(200, 30, 30);
+/// Marker "radius" (px).
+const MARK_R: i32 = 7;
+
+/// A hollow marker (outline only) of "radius" `r` px at pixel `at`.
+fn draw_hollow_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    marker: Marker,
+    r: i32,
+    colour: RGBColor,
+) -> Result<(), PlotError> {
+    let style = colour.stroke_width(2);
+    let rf = f64::from(r);
+    let pts: Vec<(f64, f64)> = match marker {
+        Marker::Circle => {
+            area.draw(&Circle::new((x, y), r, style))?;
+            return Ok(());
+        }
+        Marker::Square => {
+            let s = rf * 0.85;
+            vec![(-s, -s), (s, -s), (s, s), (-s, s)]
+        }
+        Marker::Diamond => {
+            let s = rf * 1.25;
+            vec![(0.0, -s), (s, 0.0), (0.0, s), (-s, 0.0)]
+        }
+        Marker::Triangle | Marker::InvertedTriangle => {
+            let s = rf * 1.3;
+            let sign = if marker == Marker::Triangle {
+                1.0
+            } else {
+                -1.0
+            };
+            vec![
+                (0.0, -s * sign),
+                (s * 0.866, s * 0.5 * sign),
+                (-s * 0.866, s * 0.5 * sign),
+            ]
+        }
+    };
+    let mut px: Vec<(i32, i32)> = pts
+        .iter()
+        .map(|(dx, dy)| (x + dx.round() as i32, y + dy.round() as i32))
+        .collect();
+    px.push(px[0]);
+    area.draw(&PathElement::new(px, style))?;
+    Ok(())
 }
 
 /// Cloth colour.
@@ -49,6 +139,7 @@ const VIEW_MARGIN: f64 = 0.02;
 
 struct TableFigure<'a> {
     p: &'a ShotPaths,
+    marks: Option<&'a ShotMarks>,
 }
 
 /// Finite points of a path.
@@ -231,7 +322,8 @@ impl Figure for TableFigure<'_> {
         let subtitle = format!("event engine (solid) vs {} (dashed)", p.discrete_label);
         let body = titled(root, &p.shot, Some(&subtitle))?;
         let (body_w, body_h) = body.dim_in_pixel();
-        let strip_h = strip_height(root, &p.discrete_label, body_w as i32);
+        let with_marks = self.marks.is_some();
+        let strip_h = strip_height(root, &p.discrete_label, with_marks, body_w as i32);
         let (table_area, legend_area) = body.split_vertically(body_h as i32 - strip_h);
 
         let mut view = Bounds::default();
@@ -389,6 +481,22 @@ impl Figure for TableFigure<'_> {
             }
         }
 
+        // Events by kind: discrete hollow first, the event engine's filled on top.
+        if let Some(m) = self.marks {
+            let finite = |e: &&EventMark| e.at.0.is_finite() && e.at.1.is_finite();
+            for e in m.discrete.iter().filter(finite) {
+                let at = chart.backend_coord(&e.at);
+                draw_hollow_marker(root, at, kind_marker(e.kind).0, MARK_R, MARK_DISCRETE)?;
+            }
+            for e in m.reference.iter().filter(finite) {
+                let at = chart.backend_coord(&e.at);
+                let shape = kind_marker(e.kind).0;
+                // A white halo keeps the marker visible on dark ground (pockets, dark paths).
+                draw_marker(root, at, shape, MARK_R + 1, WHITE)?;
+                draw_marker(root, at, shape, MARK_R - 1, MARK_REFERENCE)?;
+            }
+        }
+
         // Balls: start rings, final discs (reference) and dashed rings (discrete), labels.
         if let Some(r) = r {
             for b in &p.reference {
@@ -458,7 +566,7 @@ impl Figure for TableFigure<'_> {
             )?;
         }
 
-        draw_legend_strip(&legend_area, &p.discrete_label)?;
+        draw_legend_strip(&legend_area, &p.discrete_label, with_marks)?;
         Ok(())
     }
 }
@@ -556,15 +664,35 @@ const STRIP_GAP: i32 = 10;
 const STRIP_SPACING: i32 = 26;
 const STRIP_ROW: i32 = 36;
 
-/// The legend strip's items: label and symbol kind.
-fn strip_items(discrete_label: &str) -> [(&str, usize); 5] {
-    [
-        ("event engine", 0),
-        (discrete_label, 1),
-        ("start", 2),
-        ("end (event engine)", 3),
-        ("end (discrete)", 4),
-    ]
+/// The legend strip's items: label and symbol kind (0-4 paths and balls, 5-9 event kinds, 10
+/// the engines' marker styles).
+fn strip_items(discrete_label: &str, with_marks: bool) -> Vec<(String, usize)> {
+    let mut items: Vec<(String, usize)> = vec![
+        ("event engine".into(), 0),
+        (discrete_label.into(), 1),
+        ("start".into(), 2),
+        ("end (event engine)".into(), 3),
+        ("end (discrete)".into(), 4),
+    ];
+    if with_marks {
+        for (i, kind) in [
+            EventKind::BallBall,
+            EventKind::BallLinearCushion,
+            EventKind::BallPocket,
+            EventKind::SlidingRolling,
+            EventKind::RollingStationary,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            items.push((kind_marker(kind).1.into(), 5 + i));
+        }
+        items.push((
+            "events: filled = event engine, hollow = discrete".into(),
+            10,
+        ));
+    }
+    items
 }
 
 /// Splits the strip's items into centred rows no wider than `width`: per row, the item indices
@@ -572,10 +700,11 @@ fn strip_items(discrete_label: &str) -> [(&str, usize); 5] {
 fn strip_rows<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     discrete_label: &str,
+    with_marks: bool,
     width: i32,
 ) -> Vec<(Vec<usize>, i32)> {
     let mut rows: Vec<(Vec<usize>, i32)> = Vec::new();
-    for (i, (label, _)) in strip_items(discrete_label).iter().enumerate() {
+    for (i, (label, _)) in strip_items(discrete_label, with_marks).iter().enumerate() {
         let w = STRIP_SAMPLE + STRIP_GAP + text_width(area, label, LEGEND_SIZE);
         match rows.last_mut() {
             Some((items, row_w)) if *row_w + STRIP_SPACING + w <= width => {
@@ -592,29 +721,31 @@ fn strip_rows<DB: DrawingBackend>(
 fn strip_height<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     discrete_label: &str,
+    with_marks: bool,
     width: i32,
 ) -> i32 {
-    strip_rows(root, discrete_label, width - 16).len() as i32 * STRIP_ROW + 12
+    strip_rows(root, discrete_label, with_marks, width - 16).len() as i32 * STRIP_ROW + 12
 }
 
 /// The legend strip: path styles and ball symbols, in neutral grey.
 fn draw_legend_strip<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     discrete_label: &str,
+    with_marks: bool,
 ) -> Result<(), PlotError> {
     let (w, _) = area.dim_in_pixel();
     let w = w as i32;
     let grey = RGBColor(90, 90, 90);
     let r = 11;
-    let items = strip_items(discrete_label);
-    for (row, (indices, row_w)) in strip_rows(area, discrete_label, w - 16)
+    let items = strip_items(discrete_label, with_marks);
+    for (row, (indices, row_w)) in strip_rows(area, discrete_label, with_marks, w - 16)
         .into_iter()
         .enumerate()
     {
         let y = STRIP_ROW / 2 + row as i32 * STRIP_ROW;
         let mut x = ((w - row_w) / 2).max(8);
         for i in indices {
-            let (label, kind) = items[i];
+            let (label, kind) = (&items[i].0, items[i].1);
             let label = fit_text(area, label, LEGEND_SIZE, w - 16 - STRIP_SAMPLE - STRIP_GAP);
             let cx = x + STRIP_SAMPLE / 2;
             match kind {
@@ -636,6 +767,32 @@ fn draw_legend_strip<DB: DrawingBackend>(
                 3 => {
                     area.draw(&Circle::new((cx, y), r, grey.filled()))?;
                     area.draw(&Circle::new((cx, y), r, darker(grey).stroke_width(2)))?;
+                }
+                5..=9 => {
+                    let kind = [
+                        EventKind::BallBall,
+                        EventKind::BallLinearCushion,
+                        EventKind::BallPocket,
+                        EventKind::SlidingRolling,
+                        EventKind::RollingStationary,
+                    ][kind - 5];
+                    draw_marker(
+                        area,
+                        (cx, y),
+                        kind_marker(kind).0,
+                        MARK_R - 1,
+                        MARK_REFERENCE,
+                    )?;
+                }
+                10 => {
+                    draw_marker(
+                        area,
+                        (cx - 10, y),
+                        Marker::Diamond,
+                        MARK_R - 1,
+                        MARK_REFERENCE,
+                    )?;
+                    draw_hollow_marker(area, (cx + 12, y), Marker::Diamond, MARK_R, MARK_DISCRETE)?;
                 }
                 _ => {
                     let ring: Vec<(i32, i32)> = (0..=32)

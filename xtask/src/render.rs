@@ -1,0 +1,463 @@
+//! `cargo xtask render`: watch a shot. A top-down animation (GIF or numbered PNG frames) of one
+//! or two engines' runs of a shot, each ball in its pool colour with a marker that turns with
+//! the ball, the clock, and each engine's latest event.
+//!
+//! Frame k shows t = k * speed / fps, sampled from the run's snapshots by
+//! [`pool_harness::Frames`] (states evolved with the engines' own physics, orientation from the
+//! segment rotations of `pool_physics::SpinProfile`), so events between two frames are never
+//! skipped or smeared: the frame shows the state the physics gives at that exact time.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use pool_discrete::{DiscreteEngine, Scheme};
+use pool_event::EventEngine;
+use pool_harness::{agents_label, Frames};
+use pool_sim::{Engine, Outcome, Setup};
+use rayon::prelude::*;
+
+use crate::output::{RunArgs, Staging};
+use crate::simulate::{check_dt, scheme_named, solver_named};
+use crate::{plots, CliError};
+
+/// Most frames one render may write (a 40 s animation at 50 fps, or 200 s at 25 fps).
+pub const MAX_FRAMES: usize = 10_000;
+/// Seconds the last frame is held at the end of a GIF (repeated frames).
+const HOLD_S: f64 = 0.6;
+
+/// Options of `cargo xtask render`.
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// Shot file (.toml), or the name of a default shot in data/shots (e.g. break_9ball)
+    pub shot: PathBuf,
+    /// Engines to show, comma-separated, at most two: event, event:<solver>, discrete:<dt>,
+    /// discrete:<dt>:<scheme> (e.g. --engines event,discrete:1e-3)
+    #[arg(long, value_delimiter = ',', default_value = "event")]
+    pub engines: Vec<String>,
+    /// Frames per second of animation. GIF frame delays are whole centiseconds, so 25 and 50
+    /// play in real time; browsers slow down anything above 50
+    #[arg(long, default_value_t = 25.0, allow_negative_numbers = true)]
+    pub fps: f64,
+    /// Simulated seconds per second of animation (0.25 = slow motion, four times slower)
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub speed: f64,
+    /// Output: one animated GIF, or numbered PNG frames (frames/frame_00000.png, ...)
+    #[arg(long, value_enum, default_value = "gif")]
+    pub format: RenderFormat,
+    /// With two engines: one panel per engine (stacked), or the second engine's balls as rings
+    /// over the first's
+    #[arg(long, value_enum, default_value = "panels")]
+    pub layout: Layout,
+    /// Frame width in pixels (320 to 3840); the height follows the table
+    #[arg(long, default_value_t = 800)]
+    pub width: u32,
+    /// Show at most this much simulated time (s); the shot is cut there
+    #[arg(long, default_value_t = 12.0, allow_negative_numbers = true)]
+    pub max_seconds: f64,
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Output format.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderFormat {
+    /// One looping animated GIF.
+    Gif,
+    /// Numbered PNG frames.
+    PngFrames,
+}
+
+/// How two engines share a frame.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// One panel per engine, stacked.
+    Panels,
+    /// The second engine's balls as coloured rings over the first engine's panel.
+    Ghosts,
+}
+
+/// An engine named on the command line.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineSpec {
+    /// The event engine with a root solver.
+    Event {
+        /// Root solver name.
+        solver: String,
+    },
+    /// The discrete integrator.
+    Discrete {
+        /// Time step (s).
+        dt: f64,
+        /// Integration scheme.
+        scheme: Scheme,
+    },
+}
+
+impl EngineSpec {
+    /// Parses `event`, `event:<solver>`, `discrete:<dt>` or `discrete:<dt>:<scheme>`.
+    ///
+    /// # Errors
+    /// A one-line error naming `--engines` and the value.
+    pub fn parse(spec: &str) -> Result<EngineSpec, CliError> {
+        let bad = |why: &str| {
+            CliError::Input(format!(
+                "--engines = {spec:?}: {why} (event, event:<solver>, discrete:<dt>, \
+                 discrete:<dt>:<scheme>)"
+            ))
+        };
+        let parts: Vec<&str> = spec.trim().split(':').collect();
+        match parts.as_slice() {
+            ["event"] => Ok(EngineSpec::Event {
+                solver: "isolator".into(),
+            }),
+            ["event", solver] => {
+                solver_named("--engines", solver)?;
+                Ok(EngineSpec::Event {
+                    solver: solver.to_string(),
+                })
+            }
+            ["discrete"] => Err(bad(
+                "the discrete engine needs a time step, e.g. discrete:1e-3",
+            )),
+            ["discrete", dt] | ["discrete", dt, _] => {
+                let dt: f64 = dt
+                    .parse()
+                    .map_err(|_| bad(&format!("time step {dt:?} is not a number")))?;
+                let dt = check_dt("--engines", dt)?;
+                let scheme = match parts.get(2) {
+                    Some(name) => scheme_named("--engines", name)?,
+                    None => Scheme::Exact,
+                };
+                Ok(EngineSpec::Discrete { dt, scheme })
+            }
+            _ => Err(bad("unknown engine")),
+        }
+    }
+
+    /// Label for frame headers, e.g. `event engine` or `discrete exact dt=1e-3 s`.
+    pub fn label(&self) -> String {
+        match self {
+            EngineSpec::Event { solver } if solver == "isolator" => "event engine".into(),
+            EngineSpec::Event { solver } => format!("event engine ({solver})"),
+            EngineSpec::Discrete { dt, scheme } => {
+                format!("discrete {} dt={dt:.0e} s", scheme.name())
+            }
+        }
+    }
+
+    /// Runs the shot with snapshots: at every event (event engine) or every `sample_s`
+    /// seconds and every event step (discrete integrator).
+    pub fn run(&self, setup: &Setup, sample_s: f64) -> Result<Outcome, CliError> {
+        Ok(match self {
+            EngineSpec::Event { solver } => EventEngine::new(solver_named("--engines", solver)?)
+                .with_snapshots(true)
+                .run(setup),
+            EngineSpec::Discrete { dt, scheme } => DiscreteEngine::new(*dt, *scheme)
+                .with_sampling(Some(sample_s.max(*dt)))
+                .run(setup),
+        })
+    }
+}
+
+/// The shot file: the path as given, or `data/shots/<name>.toml` for a bare default shot name.
+pub fn resolve_shot(shot: &Path) -> Result<PathBuf, CliError> {
+    if shot.is_file() {
+        return Ok(shot.to_path_buf());
+    }
+    let dir = crate::compare::workspace_root().join("data/shots");
+    let named = dir.join(shot).with_extension("toml");
+    if shot.components().count() == 1 && shot.extension().is_none() && named.is_file() {
+        return Ok(named);
+    }
+    let known: Vec<String> = pool_shots::list_shots(&dir)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+        .collect();
+    Err(CliError::Input(format!(
+        "shot = {:?}: no such shot file, nor a default shot ({})",
+        shot.display().to_string(),
+        known.join(", ")
+    )))
+}
+
+/// Checks the numeric options; returns the number of frames for `t_end` simulated seconds.
+fn check_options(args: &RenderArgs) -> Result<(), CliError> {
+    let positive = |name: &str, v: f64| {
+        if v.is_finite() && v > 0.0 {
+            Ok(())
+        } else {
+            Err(CliError::Input(format!(
+                "{name} = {v}: must be a positive finite number"
+            )))
+        }
+    };
+    positive("--fps", args.fps)?;
+    positive("--speed", args.speed)?;
+    positive("--max-seconds", args.max_seconds)?;
+    if args.fps > 240.0 {
+        return Err(CliError::Input(format!(
+            "--fps = {}: at most 240 frames per second",
+            args.fps
+        )));
+    }
+    if !(320..=3840).contains(&args.width) {
+        return Err(CliError::Input(format!(
+            "--width = {}: must be 320 to 3840 px",
+            args.width
+        )));
+    }
+    if args.engines.is_empty() || args.engines.len() > 2 {
+        return Err(CliError::Input(format!(
+            "--engines = {:?}: name one or two engines",
+            args.engines.join(",")
+        )));
+    }
+    Ok(())
+}
+
+/// Renders the animation into `<out>/render-<shot>-<UTC time>/`.
+pub fn run(args: RenderArgs) -> Result<(), CliError> {
+    let start = Instant::now();
+    check_options(&args)?;
+    let specs = args
+        .engines
+        .iter()
+        .map(|s| EngineSpec::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    let file = resolve_shot(&args.shot)?;
+    let setup = pool_shots::load(&file)?;
+    let frame_dt = args.speed / args.fps;
+    let (out_root, run_name) = args.run.location(&format!("render-{}", setup.name))?;
+
+    let outcomes = specs
+        .iter()
+        .map(|s| s.run(&setup, frame_dt))
+        .collect::<Result<Vec<_>, _>>()?;
+    let frames = outcomes
+        .iter()
+        .map(|o| Frames::new(&setup, o).map_err(CliError::Run))
+        .collect::<Result<Vec<_>, _>>()?;
+    let t_shot = frames.iter().map(Frames::end_time).fold(0.0, f64::max);
+    let t_end = t_shot.min(args.max_seconds);
+    let n_motion = (t_end / frame_dt).ceil() as usize + 1;
+    let n_hold = if args.format == RenderFormat::Gif {
+        (HOLD_S * args.fps).round() as usize
+    } else {
+        0
+    };
+    let n = n_motion + n_hold;
+    if n > MAX_FRAMES {
+        return Err(CliError::Input(format!(
+            "--fps = {}: {n} frames for {t_end:.2} s at --speed {}, more than {MAX_FRAMES}; \
+             lower --fps or --max-seconds, or raise --speed",
+            args.fps, args.speed
+        )));
+    }
+
+    let ghosts = specs.len() == 2 && args.layout == Layout::Ghosts;
+    let ids: Vec<String> = setup.balls.iter().map(|b| b.id.clone()).collect();
+    let scene = plots::Scene {
+        shot: &setup.name,
+        table: &setup.table,
+        radius: pool_physics::Physics::radius(&setup.physics),
+        looks: plots::ball_looks(&ids),
+        width: args.width,
+        panels: if ghosts { 1 } else { specs.len() as u32 },
+        ghost: ghosts,
+    };
+    let content = |k: usize| -> plots::FrameContent {
+        let t = (k.min(n_motion - 1) as f64 * frame_dt).min(t_end);
+        let mut panels: Vec<plots::Panel> = specs
+            .iter()
+            .zip(&frames)
+            .zip(&outcomes)
+            .map(|((spec, f), o)| plots::Panel {
+                label: spec.label(),
+                event: event_text(&setup, o, t),
+                balls: f.at(t),
+            })
+            .collect();
+        let ghost = if ghosts { panels.pop() } else { None };
+        plots::FrameContent {
+            time: t,
+            panels,
+            ghost,
+        }
+    };
+
+    let staging = Staging::new(&out_root.join(&run_name))?;
+    let (w, h) = scene.size();
+    eprintln!(
+        "render: {} with {} -> {n} frames of {w}x{h} px ({:.2} s simulated{}) -> {}",
+        setup.name,
+        specs
+            .iter()
+            .map(EngineSpec::label)
+            .collect::<Vec<_>>()
+            .join(" and "),
+        t_end,
+        if t_end < t_shot {
+            format!(", cut from {t_shot:.2} s by --max-seconds")
+        } else {
+            String::new()
+        },
+        out_root.join(&run_name).display()
+    );
+    let bar = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} frames")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> "),
+    );
+    let plot_err = |e: plots::PlotError| CliError::Run(format!("render: {}", e.message()));
+    let output = match args.format {
+        RenderFormat::Gif => {
+            let name = format!("{}.gif", setup.name);
+            // GIF delays are whole centiseconds.
+            let cs = (100.0 / args.fps).round().clamp(1.0, 65_535.0) as u16;
+            plots::write_gif(&staging.path(&name), &scene, cs, n, content, || bar.inc(1))
+                .map_err(plot_err)?;
+            if cs < 2 || (f64::from(cs) - 100.0 / args.fps).abs() > 0.05 {
+                eprintln!(
+                    "render: note: GIF frames last whole centiseconds; {cs} cs per frame plays \
+                     at {:.1} fps instead of {} (browsers slow frames under 2 cs down to 10 cs)",
+                    100.0 / f64::from(cs),
+                    args.fps
+                );
+            }
+            name
+        }
+        RenderFormat::PngFrames => {
+            std::fs::create_dir_all(staging.path("frames"))
+                .map_err(|e| CliError::Run(format!("cannot create frames/: {e}")))?;
+            (0..n)
+                .into_par_iter()
+                .map(|k| {
+                    let p = staging.path(&format!("frames/frame_{k:05}.png"));
+                    let r = plots::write_png(&p, &scene, &content(k)).map_err(plot_err);
+                    bar.inc(1);
+                    r
+                })
+                .collect::<Result<Vec<()>, _>>()?;
+            "frames/".to_string()
+        }
+    };
+    bar.finish_and_clear();
+    staging.write(
+        "render.txt",
+        describe(&args, &file, &specs, n, frame_dt, t_end, (w, h)).as_bytes(),
+    )?;
+    let dir = staging.commit()?;
+    let size = dir_size(&dir.join(&output));
+    println!(
+        "render: {} ({n} frames, {:.1} MB) in {:.1} s",
+        dir.join(&output).display(),
+        size as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `12/82 at 0.503 s: ball_ball cue, 1` for the latest event at or before `t`, or `no event yet`.
+fn event_text(setup: &Setup, o: &Outcome, t: f64) -> String {
+    let k = o.events.partition_point(|e| e.time <= t);
+    match k.checked_sub(1).map(|i| &o.events[i]) {
+        Some(e) => format!(
+            "event {k}/{} at {:.3} s: {} {}",
+            o.events.len(),
+            e.time,
+            e.kind,
+            agents_label(setup, &e.agents).replace('|', ", ")
+        ),
+        None => format!("no event yet (of {})", o.events.len()),
+    }
+}
+
+/// The run's `render.txt`: what was rendered and how to reproduce it.
+fn describe(
+    args: &RenderArgs,
+    file: &Path,
+    specs: &[EngineSpec],
+    n: usize,
+    frame_dt: f64,
+    t_end: f64,
+    (w, h): (u32, u32),
+) -> String {
+    format!(
+        "shot: {}\nengines: {}\nformat: {:?}\nlayout: {:?}\nframes: {n} ({w}x{h} px), one every \
+         {frame_dt} s of simulated time ({} fps, speed {})\nshown: 0 to {t_end:.3} s\n\
+         command: cargo xtask render {} --engines {} --fps {} --speed {} --width {} \
+         --max-seconds {}\n",
+        file.display(),
+        specs
+            .iter()
+            .map(EngineSpec::label)
+            .collect::<Vec<_>>()
+            .join(", "),
+        args.format,
+        args.layout,
+        args.fps,
+        args.speed,
+        file.display(),
+        args.engines.join(","),
+        args.fps,
+        args.speed,
+        args.width,
+        args.max_seconds
+    )
+}
+
+/// Size in bytes of a file, or of all files in a directory.
+fn dir_size(p: &Path) -> u64 {
+    if p.is_dir() {
+        std::fs::read_dir(p)
+            .map(|rd| rd.flatten().map(|e| dir_size(&e.path())).sum())
+            .unwrap_or(0)
+    } else {
+        std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_specs_parse_or_name_the_bad_value() {
+        assert_eq!(
+            EngineSpec::parse("event").unwrap(),
+            EngineSpec::Event {
+                solver: "isolator".into()
+            }
+        );
+        assert_eq!(
+            EngineSpec::parse("discrete:1e-3").unwrap(),
+            EngineSpec::Discrete {
+                dt: 1e-3,
+                scheme: Scheme::Exact
+            }
+        );
+        assert_eq!(
+            EngineSpec::parse("discrete:0.01:euler").unwrap(),
+            EngineSpec::Discrete {
+                dt: 0.01,
+                scheme: Scheme::Euler
+            }
+        );
+        for bad in [
+            "events",
+            "discrete",
+            "discrete:abc",
+            "discrete:0",
+            "discrete:NaN",
+            "discrete:1e-3:rk4",
+            "event:newton",
+        ] {
+            let e = EngineSpec::parse(bad).unwrap_err().to_string();
+            assert!(e.starts_with("--engines = "), "{bad}: {e}");
+            assert!(!e.contains('\n'), "{bad}: {e}");
+        }
+    }
+}

@@ -385,22 +385,29 @@ fn describe(
     t_end: f64,
     (w, h): (u32, u32),
 ) -> String {
+    let root = crate::compare::workspace_root();
+    let shot = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+    let format = match args.format {
+        RenderFormat::Gif => "gif",
+        RenderFormat::PngFrames => "png-frames",
+    };
+    let layout = match args.layout {
+        Layout::Panels => "panels",
+        Layout::Ghosts => "ghosts",
+    };
+    let engines = specs
+        .iter()
+        .map(EngineSpec::label)
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
-        "shot: {}\nengines: {}\nformat: {:?}\nlayout: {:?}\nframes: {n} ({w}x{h} px), one every \
-         {frame_dt} s of simulated time ({} fps, speed {})\nshown: 0 to {t_end:.3} s\n\
-         command: cargo xtask render {} --engines {} --fps {} --speed {} --width {} \
-         --max-seconds {}\n",
-        file.display(),
-        specs
-            .iter()
-            .map(EngineSpec::label)
-            .collect::<Vec<_>>()
-            .join(", "),
-        args.format,
-        args.layout,
+        "shot: {shot}\nengines: {engines}\nformat: {format}\nlayout: {layout}\n\
+         frames: {n} ({w}x{h} px), one every {frame_dt} s of simulated time ({} fps, speed {})\n\
+         shown: 0 to {t_end:.3} s\n\
+         command (from the workspace root): cargo xtask render {shot} --engines {} --layout \
+         {layout} --format {format} --fps {} --speed {} --width {} --max-seconds {}\n",
         args.fps,
         args.speed,
-        file.display(),
         args.engines.join(","),
         args.fps,
         args.speed,

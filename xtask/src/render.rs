@@ -386,7 +386,11 @@ fn describe(
     (w, h): (u32, u32),
 ) -> String {
     let root = crate::compare::workspace_root();
-    let shot = file.strip_prefix(&root).unwrap_or(file).display().to_string();
+    let shot = file
+        .strip_prefix(&root)
+        .unwrap_or(file)
+        .display()
+        .to_string();
     let format = match args.format {
         RenderFormat::Gif => "gif",
         RenderFormat::PngFrames => "png-frames",

@@ -21,7 +21,7 @@ use crate::output::{RunArgs, Staging};
 use crate::simulate::{check_dt, scheme_named, solver_named};
 use crate::{plots, CliError};
 
-/// Most frames one render may write (a 40 s animation at 50 fps, or 200 s at 25 fps).
+/// Most frames one render may write (200 s of animation at 50 fps, 400 s at 25 fps).
 pub const MAX_FRAMES: usize = 10_000;
 /// Seconds the last frame is held at the end of a GIF (repeated frames).
 const HOLD_S: f64 = 0.6;
@@ -182,7 +182,7 @@ pub fn resolve_shot(shot: &Path) -> Result<PathBuf, CliError> {
     )))
 }
 
-/// Checks the numeric options; returns the number of frames for `t_end` simulated seconds.
+/// Checks the numeric options, the width and the number of engines.
 fn check_options(args: &RenderArgs) -> Result<(), CliError> {
     let positive = |name: &str, v: f64| {
         if v.is_finite() && v > 0.0 {

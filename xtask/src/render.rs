@@ -21,7 +21,7 @@ use crate::output::{RunArgs, Staging};
 use crate::simulate::{check_dt, scheme_named, solver_named};
 use crate::{plots, CliError};
 
-/// Most frames one render may write (a 40 s animation at 50 fps, or 200 s at 25 fps).
+/// Most frames one render may write (200 s of animation at 50 fps, 400 s at 25 fps).
 pub const MAX_FRAMES: usize = 10_000;
 /// Seconds the last frame is held at the end of a GIF (repeated frames).
 const HOLD_S: f64 = 0.6;
@@ -182,7 +182,7 @@ pub fn resolve_shot(shot: &Path) -> Result<PathBuf, CliError> {
     )))
 }
 
-/// Checks the numeric options; returns the number of frames for `t_end` simulated seconds.
+/// Checks the numeric options, the width and the number of engines.
 fn check_options(args: &RenderArgs) -> Result<(), CliError> {
     let positive = |name: &str, v: f64| {
         if v.is_finite() && v > 0.0 {
@@ -385,22 +385,33 @@ fn describe(
     t_end: f64,
     (w, h): (u32, u32),
 ) -> String {
+    let root = crate::compare::workspace_root();
+    let shot = file
+        .strip_prefix(&root)
+        .unwrap_or(file)
+        .display()
+        .to_string();
+    let format = match args.format {
+        RenderFormat::Gif => "gif",
+        RenderFormat::PngFrames => "png-frames",
+    };
+    let layout = match args.layout {
+        Layout::Panels => "panels",
+        Layout::Ghosts => "ghosts",
+    };
+    let engines = specs
+        .iter()
+        .map(EngineSpec::label)
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
-        "shot: {}\nengines: {}\nformat: {:?}\nlayout: {:?}\nframes: {n} ({w}x{h} px), one every \
-         {frame_dt} s of simulated time ({} fps, speed {})\nshown: 0 to {t_end:.3} s\n\
-         command: cargo xtask render {} --engines {} --fps {} --speed {} --width {} \
-         --max-seconds {}\n",
-        file.display(),
-        specs
-            .iter()
-            .map(EngineSpec::label)
-            .collect::<Vec<_>>()
-            .join(", "),
-        args.format,
-        args.layout,
+        "shot: {shot}\nengines: {engines}\nformat: {format}\nlayout: {layout}\n\
+         frames: {n} ({w}x{h} px), one every {frame_dt} s of simulated time ({} fps, speed {})\n\
+         shown: 0 to {t_end:.3} s\n\
+         command (from the workspace root): cargo xtask render {shot} --engines {} --layout \
+         {layout} --format {format} --fps {} --speed {} --width {} --max-seconds {}\n",
         args.fps,
         args.speed,
-        file.display(),
         args.engines.join(","),
         args.fps,
         args.speed,

@@ -243,11 +243,15 @@ pub fn markdown(res: &Results) -> String {
         }
     }
 
-    let _ = writeln!(md, "\n## Paths\n");
+    let _ = writeln!(md, "\n## Paths and events\n");
     let _ = writeln!(
         md,
         "Top-down view of each shot: event engine paths solid, discrete integrator (scheme `{}`, \
-         dt = {} s, the coarsest of the sweep) dashed, final positions drawn at true ball size.\n",
+         dt = {} s, the coarsest of the sweep) dashed, final positions drawn at true ball size. \
+         Every event is marked where it happened, by kind (diamond ball-ball, square cushion, \
+         inverted triangle pocket, triangle sliding -> rolling, circle a ball stopping): filled \
+         black for the event engine, hollow red for the discrete integrator. To watch a shot, \
+         `cargo xtask render <shot> --engines event,discrete:<dt>`.\n",
         res.schemes.first().map_or("exact", String::as_str),
         sci(res.path_dt)
     );

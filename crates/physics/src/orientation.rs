@@ -24,7 +24,7 @@
 //! they do not, and the rotation is integrated with the fourth-order Magnus method on the two
 //! Gauss-Legendre nodes (Iserles & Norsett, "On the solution of linear differential equations in
 //! Lie groups", Phil. Trans. R. Soc. A 357 (1999); Blanes, Casas, Oteo & Ros, "The Magnus
-//! expansion and some of its applications", Phys. Rep. 470 (2009), Eq. (253)):
+//! expansion and some of its applications", Phys. Rep. 470 (2009)):
 //!
 //! Omega = h/2 (w1 + w2) - (sqrt 3 / 12) h^2 (w1 x w2),  q <- exp(Omega) q,
 //!
@@ -142,7 +142,7 @@ pub fn segment_rotation<P: Physics + ?Sized>(
 ///
 /// The two-node method is exact for the first two Magnus terms of an affine w (w0 t +
 /// alpha t^2/2 and -t^3/12 w0 x alpha). Its local error is of order h^5: nested commutators
-/// w x (w x (w x alpha)) and alpha x (w x alpha) (Blanes et al. 2009, Sec. 5.2), of sizes
+/// w x (w x (w x alpha)) and alpha x (w x alpha) (the h^5 terms of the Magnus series), of sizes
 /// |w|^2 |w x alpha| and |alpha| |w x alpha|, where w x alpha = w0 x alpha for every tau. Over
 /// n steps of h = t/n the error is thus about t h^4 |w0 x alpha| (c1 |w|^2 + c2 |alpha|), |w|
 /// the largest over [0, t]. Measured: c1 = 1.4e-3 (about 1/720) on short segments, down to 3e-6

@@ -488,3 +488,44 @@ fn plots_error_cdf() {
         }
     }
 }
+
+#[test]
+fn shot_diagram_marks_every_kind_and_survives_bad_marks() {
+    use pool_harness::EventMark;
+    use pool_physics::EventKind;
+
+    let dir = temp_dir("diagram");
+    let mark = |kind, at| EventMark {
+        time: 0.1,
+        kind,
+        at,
+    };
+    let mut marks = super::ShotMarks::default();
+    for (i, kind) in EventKind::ALL.into_iter().enumerate() {
+        marks
+            .reference
+            .push(mark(kind, (0.3 + 0.2 * i as f64, 0.4)));
+        marks.discrete.push(mark(kind, (0.3 + 0.2 * i as f64, 0.5)));
+    }
+    super::shot_diagram(&example_paths(), &marks, &dir.join("diagram")).unwrap();
+    check_files(
+        &dir.join("diagram"),
+        &[
+            "ball-ball",
+            "cushion",
+            "pocket",
+            "sliding -&gt; rolling",
+            "stops rolling / spinning",
+            "hollow = discrete",
+        ],
+    );
+    marks
+        .reference
+        .push(mark(EventKind::BallBall, (f64::NAN, 0.4)));
+    marks
+        .discrete
+        .push(mark(EventKind::BallPocket, (1e300, -1e300)));
+    super::shot_diagram(&example_paths(), &marks, &dir.join("bad_marks")).unwrap();
+    check_files(&dir.join("bad_marks"), &["x (m)"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

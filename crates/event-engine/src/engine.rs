@@ -308,10 +308,7 @@ impl<'a> Loop<'a> {
                 let s = &self.now[ball];
                 let radius = physics.radius();
                 let (normal, depth) = match contact.unwrap_or(Contact::Face) {
-                    Contact::Face => (
-                        -c.inward_normal(),
-                        radius - c.signed_distance(s.r.xy()),
-                    ),
+                    Contact::Face => (-c.inward_normal(), radius - c.signed_distance(s.r.xy())),
                     Contact::Point(p) => {
                         let gap = p - s.r.xy();
                         (gap.normalize(), radius - gap.norm())

@@ -11,7 +11,11 @@ use pool_sim::Termination;
 fn former_stress_failures_keep_every_invariant() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots/regressions");
     let files = pool_shots::list_shots(&dir).unwrap();
-    assert!(files.len() >= 3, "expected regression shots in {}", dir.display());
+    assert!(
+        files.len() >= 3,
+        "expected regression shots in {}",
+        dir.display()
+    );
     for f in files {
         let setup = pool_shots::load(&f).unwrap();
         let r = run_reference(&setup, "isolator").unwrap();

@@ -29,8 +29,8 @@ mod trajectory;
 
 pub use ball::{BallParams, BallState, MotionState};
 pub use collision::{
-    burn_pressing_slip, elastic_ball_ball, han2005_cushion, mirror_cushion, pocket_capture, sustained_ball_ball,
-    sustained_cushion,
+    burn_pressing_slip, elastic_ball_ball, han2005_cushion, mirror_cushion, pocket_capture,
+    sustained_ball_ball, sustained_cushion,
 };
 pub use event::EventKind;
 pub use ideal::IdealPhysics;

@@ -225,5 +225,8 @@ fn a_ball_spinning_against_a_cushion_burns_the_spin_that_drives_it_in() {
     assert_eq!(out.motion, MotionState::Spinning);
     // Spin that pulls the ball away from the cushion is left alone.
     let away = ball(1.0, 0.5, Vec3::zeros(), Vec3::new(0.0, -20.0, 0.0));
-    assert_eq!(p.resolve_sustained_cushion(&away, Vec2::new(1.0, 0.0)).w, away.w);
+    assert_eq!(
+        p.resolve_sustained_cushion(&away, Vec2::new(1.0, 0.0)).w,
+        away.w
+    );
 }

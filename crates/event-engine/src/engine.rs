@@ -283,7 +283,7 @@ impl<'a> Loop<'a> {
                 let gap = sb.r.xy() - sa.r.xy();
                 let n = gap / gap.norm();
                 let closing = (sa.v.xy() - sb.v.xy()).dot(&n);
-                let (mut sa, mut sb) = if closing > SUSTAINED_SPEED {
+                let (sa, sb) = if closing > SUSTAINED_SPEED {
                     physics.resolve_ball_ball(sa, sb)
                 } else {
                     // A pressed contact whose rebounds have died out: sum them, and close the
@@ -299,8 +299,8 @@ impl<'a> Loop<'a> {
                     }
                     (sa, sb)
                 };
-                std::mem::swap(&mut self.now[a], &mut sa);
-                std::mem::swap(&mut self.now[b], &mut sb);
+                self.now[a] = sa;
+                self.now[b] = sb;
                 self.changed(&[a, b]);
             }
             Agents::BallCushion { ball, cushion } => {

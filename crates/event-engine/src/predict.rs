@@ -12,8 +12,8 @@ pub const APPROACH_EPS: f64 = 1e-12;
 /// by friction, collides (see `Predictor::contact_entry`). Below the 1e-9 m contact tolerance.
 pub const CONTACT_SLOP: f64 = 2e-10;
 
-/// Distance (m) beyond contact within which two bodies count as touching: a few hundred ulps of a
-/// table coordinate. A pair resolved at contact and left a rounding error apart must be treated
+/// Distance (m) beyond contact within which two bodies count as touching: about 1e5 ulps of a
+/// 2R-sized distance, far below any contact tolerance. A pair resolved at contact and left a rounding error apart must be treated
 /// as touching, or a pressed pair would collide again an instant later, forever.
 pub const TOUCH_TOL: f64 = 1e-12;
 

@@ -66,8 +66,9 @@ pub trait Physics: Send + Sync {
     /// toward the contact (into the cushion); `height` is the cushion's contact height (m).
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
 
-    /// Sustained ball-ball contact (a pair in contact, pressed together, closing slower than
-    /// rounding can resolve): [`crate::sustained_ball_ball`], the limit of its damped rebounds.
+    /// Sustained ball-ball contact (a pair in contact, pressed together, whose rebounds have
+    /// died down; the engine decides when): [`crate::sustained_ball_ball`], the limit of its
+    /// damped rebounds.
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState);
 
     /// Sustained ball-cushion contact: [`crate::sustained_cushion`]. `normal` as in

@@ -8,8 +8,12 @@
 //! last changed (never step on step), so rounding does not accumulate between events.
 #![warn(missing_docs)]
 
+mod cluster;
 mod engine;
 mod predict;
 
-pub use engine::{EventEngine, SUSTAINED_SPEED};
-pub use predict::{distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP, TOUCH_TOL};
+pub use engine::{sustained_speed, EventEngine, SUSTAINED_SPEED};
+pub use predict::{
+    approach_tolerance, distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP,
+    SPEED_FLOOR, TOUCH_TOL,
+};

@@ -4,9 +4,25 @@ use pool_physics::{AnyPhysics, BallState, Cushion, Physics, Pocket, Trajectory, 
 use pool_roots::{earliest_entry, RootList, RootSolver};
 use pool_sim::{Op, OpCounts};
 
-/// Approach speed, relative to the relative speed, below which a contact is not approaching:
-/// about 1e4 times f64 rounding.
+/// Approach speed, relative to the balls' speeds (at least [`SPEED_FLOOR`]), below which a
+/// contact is neither approaching nor separating: about 1e4 times f64 rounding.
 pub const APPROACH_EPS: f64 = 1e-12;
+
+/// Speed (m/s) below which the rounding scale of a relative velocity stops shrinking with the
+/// balls' speeds. Without it, two nearly stopped balls in contact separating at 1e-17 m/s count
+/// as separating, come back within 1e-16 s, which does not move t, and collide again without
+/// change forever. With it, any approach or separation slower than 1e-12 m/s (a picometre a
+/// second) is no motion at all.
+pub const SPEED_FLOOR: f64 = 1.0;
+
+/// The approach speed (m/s) beyond which a touching contact is approaching (or, negated,
+/// separating), for balls whose speeds add up to `speed_scale` (m/s): [`APPROACH_EPS`] times
+/// `speed_scale` floored at [`SPEED_FLOOR`]. The predictor and the engine's sustained-contact
+/// solver use this one threshold, so a contact the solver leaves is never predicted to
+/// collide now.
+pub fn approach_tolerance(speed_scale: f64) -> f64 {
+    APPROACH_EPS * speed_scale.max(SPEED_FLOOR)
+}
 
 /// Extra overlap (m) at which a contact that touches without approaching, but is pushed closed
 /// by friction, collides (see `Predictor::contact_entry`). Below the 1e-9 m contact tolerance.
@@ -127,14 +143,14 @@ impl<'a> Predictor<'a> {
         if now.distance > contact + TOUCH_TOL {
             return self.solve(&poly(contact), horizon, ops);
         }
-        if now.approach > APPROACH_EPS * now.speed_scale {
+        if now.approach > approach_tolerance(now.speed_scale) {
             ops.bump(Op::root_solve(1));
             return Ok(Some(0.0));
         }
         // Measured from the contact distance, or from the present one if rounding or an earlier
         // push left the two closer than that already.
         let depth = contact.min(now.distance);
-        if now.approach < -APPROACH_EPS * now.speed_scale {
+        if now.approach < -approach_tolerance(now.speed_scale) {
             // Separating (a pair just resolved): it collides when it comes back to the depth
             // it has now, not deeper, or every rebound of a pushed pair would sink it further.
             // p(0) is zero by definition: rounding in the constant term could hide the return.

@@ -42,4 +42,4 @@ pub use scaling::{
     medians_by_n, scaling_run, scaling_setup, scaling_slopes, ScalingPlan, ScalingRow,
     ScalingSlope, SCALING_ENGINES, SCALING_TABLE_M,
 };
-pub use scenarios::{random_break, SplitMix};
+pub use scenarios::{random_break, scatter, ScatterSpec, SplitMix};

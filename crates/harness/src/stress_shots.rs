@@ -264,8 +264,9 @@ pub const FROZEN_GAP_M: (f64, f64) = (1e-12, 1e-9);
 
 /// `frozen_<layout>_<gap>_<seed>`: touching balls, one of them struck.
 ///
-/// Layouts: `pair` (two balls anywhere, at least 3R clear of the cushions), `cluster` (3-7
-/// balls, each new one touching a random earlier one at a random angle), `rail` (a ball frozen
+/// Layouts: `pair` (two balls, the first anywhere at least 3R clear of the cushions), `cluster`
+/// (3-7 balls from such a first one, each new one touching a random earlier one at a random
+/// angle; touching a cushion is allowed), `rail` (a ball frozen
 /// to a rail, its center exactly R from the face, and a ball touching it, along the rail in
 /// half the shots, at a random angle on the playing side otherwise). Every touching pair is
 /// 2R + delta apart, delta from the gap word ([`FROZEN_GAP_M`]); the touching balls are placed

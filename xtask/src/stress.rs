@@ -248,7 +248,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     let failures = rows.iter().filter(|r| !r.failures.is_empty()).count();
     let summary = format!(
         "stress: {} shots ({engine_name} engine), {} events, {failures} failing shots{}; by kind \
-         (failing/shots): {}; events per shot median {} max {}; {:.0} shots/s ({secs:.1} s)",
+         (failing/shots): {}; events per shot median {} max {}; {} shots/s ({secs:.1} s)",
         rows.len(),
         events.iter().sum::<usize>(),
         if by_invariant.is_empty() {
@@ -271,7 +271,15 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             .join(", "),
         events.get(events.len() / 2).copied().unwrap_or(0),
         events.last().copied().unwrap_or(0),
-        rows.len() as f64 / secs,
+        {
+            // Whole numbers, but a slow replay of a few shots still shows a rate.
+            let rate = rows.len() as f64 / secs;
+            if rate < 10.0 {
+                format!("{rate:.2}")
+            } else {
+                format!("{rate:.0}")
+            }
+        },
     );
     staging.write("stress/shots.csv", &csv_bytes(&rows)?)?;
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;

@@ -41,6 +41,19 @@ enum Command {
     /// Evaluate the earliest-root backends against reference roots and in the engine.
     Roots(roots::RootsArgs),
     /// Run many random realistic shots and check the invariants after every event.
+    ///
+    /// Shot seed s (s = --seed, --seed + 1, ...) is of kind s mod 7, in turn: 0 break9 (the
+    /// 9-ball rack, cue struck at 0.5-12 m/s within 0.15 rad of the nearest ball, random spin),
+    /// 1 break15 (the same on the 15-ball rack), 2 scatter (2-16 balls anywhere, 0-6 m/s, random
+    /// spins), 3 rail (a ball running along a rail 0-3 mm from it at 0-5 degrees into it,
+    /// 0.5-12 m/s, sometimes toward balls frozen to the rail), 4 corner (a ball sent at a pocket
+    /// or a jaw point from 0.05-1.2 m, 0.2-12 m/s, sometimes an object ball struck into it),
+    /// 5 frozen (2-7 balls touching at 2R, 2R + 1-8 ulps or 2R + 1e-12..1e-9 m, pairs,
+    /// clusters or against a rail, one struck at 0.1-12 m/s), 6 graze (a ball passing another at
+    /// a center distance of 2R(1 +- eps), eps 1e-12..1e-3 log-uniform). The shot's name starts
+    /// with its kind. Writes reports/<run>/stress/: summary.txt (failures by invariant and by
+    /// kind), shots.csv (one row per shot) and failures/<name>.toml (each failing shot, a shot
+    /// file that reproduces it). --replay DIR runs the shot files of DIR instead.
     Stress(stress::StressArgs),
     /// Time our event engine and pooltool 0.6.0 (if installed) on the same shots; ratio table.
     ///

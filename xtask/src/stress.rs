@@ -1,17 +1,21 @@
-//! `cargo xtask stress`: many random, realistic shots with the invariants checked after every
-//! event; failing shots are written as shot files that reproduce them.
+//! `cargo xtask stress`: many random, realistic shots (`pool_harness::stress_shot`: breaks,
+//! scatters, rail, corner, frozen and grazing shots) or the shot files of a directory
+//! (`--replay`), with the invariants checked after every event; failing shots are written as
+//! shot files that reproduce them, and every shot gets a row in `stress/shots.csv`.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::{DiscreteEngine, Scheme};
 use pool_event::EventEngine;
-use pool_harness::{check_outcome, random_break, violations, SplitMix};
-use pool_physics::{BallState, Physics, Vec2, Vec3};
-use pool_sim::{Ball, Engine, Outcome, Setup};
+use pool_harness::{check_outcome, stress_shot, violations, ScenarioKind};
+use pool_physics::{BallState, Physics};
+use pool_sim::{Engine, Outcome, Setup};
 use rayon::prelude::*;
+use serde::Serialize;
 
-use crate::output::Staging;
+use crate::output::{csv_bytes, Staging};
 use crate::simulate::EngineName;
 use crate::CliError;
 
@@ -21,9 +25,14 @@ pub struct StressArgs {
     /// Number of random shots
     #[arg(long, default_value_t = 1000)]
     pub shots: u64,
-    /// Seed of the first shot (shot k uses seed + k)
+    /// Seed of the first shot (shot k uses seed + k; its kind is the (seed + k) mod 7-th of
+    /// break9, break15, scatter, rail, corner, frozen, graze)
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Run the shot files (*.toml) in DIR instead of random shots, e.g. an earlier run's
+    /// stress/failures directory; each shot's kind is read from its name
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["shots", "seed"])]
+    pub replay: Option<PathBuf>,
     /// Evolution algorithm under test
     #[arg(long, value_enum, default_value = "event")]
     pub engine: EngineName,
@@ -44,60 +53,83 @@ pub struct StressArgs {
     pub jobs: Option<usize>,
 }
 
-/// Random but realistic shot number `k`: a 9-ball or 15-ball break with a random cue strike, or
-/// a scatter of 2-16 balls with random velocities and spins.
-fn scenario(racks: &[Setup], seed: u64) -> Setup {
-    let mut rng = SplitMix::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    match seed % 3 {
-        0 => random_break(&racks[0], seed),
-        1 => random_break(&racks[1 % racks.len()], seed),
-        _ => scatter(&racks[0], &mut rng, seed),
+/// One shot of the run: a seed of the random mix, or a loaded shot file.
+enum Job {
+    Seed(u64),
+    File(PathBuf, Box<Setup>),
+}
+
+impl Job {
+    /// The shot's label in `shots.csv` (seed or file name), its kind and its set-up.
+    fn setup(&self, racks: &[Setup]) -> (String, &'static str, Setup) {
+        match self {
+            Job::Seed(seed) => {
+                let (kind, s) = stress_shot(racks, *seed);
+                (seed.to_string(), kind.name(), s)
+            }
+            Job::File(f, s) => {
+                let kind = ScenarioKind::from_shot_name(&s.name).map_or("other", |k| k.name());
+                let label = f.file_name().map_or_else(
+                    || f.display().to_string(),
+                    |n| n.to_string_lossy().into_owned(),
+                );
+                (label, kind, (**s).clone())
+            }
+        }
     }
 }
 
-/// 2-16 balls placed at random (no overlap, clear of the cushions and pockets) on the rack's
-/// table, each with a random velocity (0-6 m/s) and spin (up to one rolling spin per axis).
-fn scatter(template: &Setup, rng: &mut SplitMix, seed: u64) -> Setup {
-    let mut s = template.clone();
-    s.name = format!("scatter_{seed}");
-    let radius = s.physics.radius();
-    let table = &s.table;
-    let n = 2 + (rng.unit() * 15.0) as usize;
-    let mut balls: Vec<Ball> = Vec::with_capacity(n);
-    let mut tries = 0;
-    while balls.len() < n && tries < 10_000 {
-        tries += 1;
-        let p = Vec2::new(
-            rng.range(radius, table.length - radius),
-            rng.range(radius, table.width - radius),
-        );
-        let clear = balls
-            .iter()
-            .all(|b| (b.state.r.xy() - p).norm() >= 2.0 * radius + 1e-6)
-            && table.cushion_overlap(p, radius, -1e-6).is_none()
-            && table
-                .pockets
-                .iter()
-                .all(|k| (p - k.center_vec()).norm() >= k.radius + 1e-6);
-        if !clear {
-            continue;
+/// The racks every generated shot starts from (none needed for `--replay`), and the shots to
+/// run: one per seed, or the files of `--replay` (a bad file is bad input, reported before
+/// anything runs).
+fn jobs(args: &StressArgs) -> Result<(Vec<Setup>, Vec<Job>), CliError> {
+    if let Some(dir) = &args.replay {
+        let files = pool_shots::list_shots(dir)?;
+        if files.is_empty() {
+            return Err(CliError::Input(format!(
+                "--replay {}: no *.toml shot files there",
+                dir.display()
+            )));
         }
-        let speed = rng.range(0.0, 6.0);
-        let angle = rng.range(0.0, std::f64::consts::TAU);
-        let v = Vec3::new(angle.cos(), angle.sin(), 0.0) * speed;
-        let spin = speed.max(0.5) / radius;
-        let w = Vec3::new(
-            rng.range(-1.0, 1.0),
-            rng.range(-1.0, 1.0),
-            rng.range(-1.0, 1.0),
-        ) * spin;
-        balls.push(Ball {
-            id: format!("b{}", balls.len() + 1),
-            state: BallState::new(Vec3::new(p.x, p.y, radius), v, w, radius),
-        });
+        let jobs = files
+            .into_iter()
+            .map(|f| {
+                let s = pool_shots::load(&f)?;
+                Ok(Job::File(f, Box::new(s)))
+            })
+            .collect::<Result<_, CliError>>()?;
+        return Ok((Vec::new(), jobs));
     }
-    s.balls = balls;
-    s
+    let racks: Vec<Setup> = ["break_9ball", "break_15ball"]
+        .iter()
+        .map(|n| {
+            let f = crate::compare::workspace_root().join(format!("data/shots/{n}.toml"));
+            pool_shots::load(&f)
+        })
+        .collect::<Result<_, _>>()?;
+    let jobs = (0..args.shots)
+        .map(|k| Job::Seed(args.seed.wrapping_add(k)))
+        .collect();
+    Ok((racks, jobs))
+}
+
+/// One row of `stress/shots.csv`.
+#[derive(Serialize)]
+struct ShotRow {
+    /// Seed of a generated shot, or the replayed file's name.
+    shot: String,
+    /// Shot name (the failure file is `failures/<name>.toml`).
+    name: String,
+    /// Scenario kind (`ScenarioKind::name`, `other` for a replayed file of no known kind).
+    kind: &'static str,
+    /// Number of balls.
+    balls: usize,
+    /// Events in the log (0 when the set-up was invalid).
+    events: usize,
+    /// Simulated time at the end of the run (s).
+    end_time_s: f64,
+    /// Invariants broken, `;`-separated (empty when none).
+    failures: String,
 }
 
 /// The invariants one shot broke (empty when it kept them all). The event engine's outcome
@@ -127,20 +159,14 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             args.dt
         )));
     }
-    let racks: Vec<Setup> = ["break_9ball", "break_15ball"]
-        .iter()
-        .map(|n| {
-            let f = crate::compare::workspace_root().join(format!("data/shots/{n}.toml"));
-            pool_shots::load(&f)
-        })
-        .collect::<Result<_, _>>()?;
+    let (racks, jobs) = jobs(&args)?;
     let (out_root, run_name) = args.run.location("stress")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
-    let bar = ProgressBar::with_draw_target(Some(args.shots), ProgressDrawTarget::stderr());
+    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} shots {per_sec}")
             .unwrap_or_else(|_| ProgressStyle::default_bar())
@@ -148,28 +174,35 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     );
     let start = std::time::Instant::now();
     let event_based = matches!(args.engine, EngineName::Event);
-    let results: Vec<(u64, usize, Vec<&'static str>)> = pool.install(|| {
-        (0..args.shots)
-            .into_par_iter()
-            .map(|k| {
-                let seed = args.seed.wrapping_add(k);
-                let s = scenario(&racks, seed);
-                let o = if event_based {
-                    let mut e = EventEngine::default().with_snapshots(true);
-                    e.max_events = args.max_events;
-                    e.run(&s)
-                } else {
-                    DiscreteEngine::new(args.dt, Scheme::Exact)
-                        .with_sampling(Some(0.01))
-                        .run(&s)
+    let engine_name = if event_based { "event" } else { "discrete" };
+    let rows: Vec<ShotRow> = pool.install(|| {
+        jobs.par_iter()
+            .map(|job| {
+                let (shot, kind, s) = job.setup(&racks);
+                let (events, end_time, bad) = match s.validate() {
+                    Err(_) => (0, 0.0, vec!["invalid_setup"]),
+                    Ok(()) => {
+                        let o = if event_based {
+                            let mut e = EventEngine::default().with_snapshots(true);
+                            e.max_events = args.max_events;
+                            e.run(&s)
+                        } else {
+                            DiscreteEngine::new(args.dt, Scheme::Exact)
+                                .with_sampling(Some(0.01))
+                                .run(&s)
+                        };
+                        (o.events.len(), o.end_time, broken(&s, &o, event_based))
+                    }
                 };
-                let bad = broken(&s, &o, event_based);
                 if !bad.is_empty() {
+                    let origin = match job {
+                        Job::Seed(seed) => format!("seed {seed}"),
+                        Job::File(f, _) => format!("replay of {}", f.display()),
+                    };
                     let text = pool_shots::to_toml(
                         &s,
                         &format!(
-                            "stress failure (seed {seed}, {} engine): {}",
-                            if event_based { "event" } else { "discrete" },
+                            "stress failure ({origin}, {engine_name} engine): {}",
                             bad.join(", ")
                         ),
                     );
@@ -178,26 +211,45 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                         .ok();
                 }
                 bar.inc(1);
-                (seed, o.events.len(), bad)
+                ShotRow {
+                    shot,
+                    name: s.name.clone(),
+                    kind,
+                    balls: s.balls.len(),
+                    events,
+                    end_time_s: end_time,
+                    failures: bad.join(";"),
+                }
             })
             .collect()
     });
     bar.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
-    let mut events: Vec<usize> = results.iter().map(|r| r.1).collect();
+    let mut events: Vec<usize> = rows.iter().map(|r| r.events).collect();
     events.sort_unstable();
     let mut by_invariant: BTreeMap<&str, usize> = BTreeMap::new();
-    for (_, _, bad) in &results {
-        for b in bad {
+    for r in &rows {
+        for b in r.failures.split(';').filter(|b| !b.is_empty()) {
             *by_invariant.entry(b).or_default() += 1;
         }
     }
-    let failures = results.iter().filter(|r| !r.2.is_empty()).count();
+    // (failing, shots) per kind, in the mix's order, then any other names.
+    let mut by_kind: Vec<(&str, usize, usize)> = ScenarioKind::ALL
+        .iter()
+        .map(|k| (k.name(), 0, 0))
+        .chain(std::iter::once(("other", 0, 0)))
+        .collect();
+    for r in &rows {
+        if let Some(e) = by_kind.iter_mut().find(|e| e.0 == r.kind) {
+            e.1 += usize::from(!r.failures.is_empty());
+            e.2 += 1;
+        }
+    }
+    let failures = rows.iter().filter(|r| !r.failures.is_empty()).count();
     let summary = format!(
-        "stress: {} shots ({} engine), {} events, {failures} failing shots{}; events per shot \
-         median {} max {}; {:.0} shots/s ({secs:.1} s)",
-        results.len(),
-        if event_based { "event" } else { "discrete" },
+        "stress: {} shots ({engine_name} engine), {} events, {failures} failing shots{}; by kind \
+         (failing/shots): {}; events per shot median {} max {}; {} shots/s ({secs:.1} s)",
+        rows.len(),
         events.iter().sum::<usize>(),
         if by_invariant.is_empty() {
             String::new()
@@ -211,10 +263,25 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                     .join(", ")
             )
         },
+        by_kind
+            .iter()
+            .filter(|e| e.2 > 0)
+            .map(|(k, f, n)| format!("{k} {f}/{n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
         events.get(events.len() / 2).copied().unwrap_or(0),
         events.last().copied().unwrap_or(0),
-        results.len() as f64 / secs,
+        {
+            // Whole numbers, but a slow replay of a few shots still shows a rate.
+            let rate = rows.len() as f64 / secs;
+            if rate < 10.0 {
+                format!("{rate:.2}")
+            } else {
+                format!("{rate:.0}")
+            }
+        },
     );
+    staging.write("stress/shots.csv", &csv_bytes(&rows)?)?;
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;
     let dir = staging.commit()?;
     println!("{summary}");

@@ -317,7 +317,7 @@ fn stress_runs_seeded_shots_and_reports_them() {
         .args([
             "stress",
             "--shots",
-            "6",
+            "7",
             "--seed",
             "1",
             "--out",
@@ -328,11 +328,32 @@ fn stress_runs_seeded_shots_and_reports_them() {
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("stress: 6 shots (event engine)"),
+        stdout.contains("stress: 7 shots (event engine)"),
         "{stdout}"
     );
     let summary = std::fs::read_to_string(dir.join("s/stress/summary.txt")).unwrap();
     assert_eq!(summary.trim(), stdout.lines().next().unwrap().trim());
+    // Seven consecutive seeds: one shot of each kind, counted in the summary and the CSV.
+    let kinds = [
+        "break9", "break15", "scatter", "rail", "corner", "frozen", "graze",
+    ];
+    for k in kinds {
+        assert!(
+            summary.contains(&format!("{k} 0/1")) || summary.contains(&format!("{k} 1/1")),
+            "{k} missing from {summary}"
+        );
+    }
+    let csv = std::fs::read_to_string(dir.join("s/stress/shots.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "shot,name,kind,balls,events,end_time_s,failures");
+    assert_eq!(lines.len(), 8);
+    for (seed, line) in (1..=7).zip(&lines[1..]) {
+        let c: Vec<&str> = line.split(',').collect();
+        assert_eq!(c[0], seed.to_string());
+        assert!(c[1].ends_with(&format!("_{seed}")), "{line}");
+        assert_eq!(c[2], kinds[seed % 7], "{line}");
+        assert!(c[4].parse::<usize>().unwrap() > 0, "{line}");
+    }
     // Every failure, if any, is a shot file that loads again.
     if let Ok(entries) = std::fs::read_dir(dir.join("s/stress/failures")) {
         for e in entries {
@@ -343,6 +364,59 @@ fn stress_runs_seeded_shots_and_reports_them() {
         out.status.code(),
         Some(if summary.contains(" 0 failing") { 0 } else { 1 })
     );
+}
+
+#[test]
+fn stress_replays_the_shot_files_of_a_directory() {
+    let dir = temp_dir("stress-replay");
+    let shots_dir = dir.join("shots");
+    std::fs::create_dir_all(&shots_dir).unwrap();
+    std::fs::copy(shots().join("cut.toml"), shots_dir.join("cut.toml")).unwrap();
+    std::fs::write(shots_dir.join("graze_miss_e-5_9.toml"), GOOD).unwrap();
+    let run = |args: &[&str]| {
+        xtask()
+            .arg("stress")
+            .args(args)
+            .args(["--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run(&["--replay", shots_dir.to_str().unwrap(), "--run-name", "r"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("stress: 2 shots (event engine)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("graze 0/1, other 0/1"), "{stdout}");
+    let csv = std::fs::read_to_string(dir.join("r/stress/shots.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0][..3], ["cut.toml", "cut", "other"]);
+    assert_eq!(
+        rows[1][..3],
+        ["graze_miss_e-5_9.toml", "graze_miss_e-5_9", "graze"]
+    );
+    // Nothing to replay, a bad file, or --replay with --shots: bad input.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = run(&["--replay", empty.to_str().unwrap(), "--run-name", "e"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--replay"));
+    std::fs::write(
+        shots_dir.join("nan.toml"),
+        GOOD.replace("1.0, 0.0", "nan, 0.0"),
+    )
+    .unwrap();
+    let out = run(&["--replay", shots_dir.to_str().unwrap(), "--run-name", "n"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nan.toml"));
+    let out = run(&["--replay", empty.to_str().unwrap(), "--shots", "3"]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 fn pool_shots_load_ok(path: &Path) {

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
-use pool_physics::{AnyPhysics, BallParams, BallState, PoolPhysics, Table, Vec2, Vec3};
-use pool_sim::{Ball, Engine, Op, Outcome, Setup};
+use pool_harness::{ScatterSpec, SplitMix};
+use pool_physics::{AnyPhysics, BallParams, BallState, PoolPhysics, Table, Vec2};
+use pool_sim::{Engine, Op, Outcome, Setup};
 use proptest::prelude::*;
 
 const R: f64 = 0.028575;
@@ -65,56 +66,34 @@ fn packing(n: usize) -> f64 {
 }
 
 /// A scatter of `n` balls on the 7-foot table (pockets and jaws included), clear of one another
-/// and of the cushions; `cluster` packs them into a region of about `cluster` m so that many
-/// collide. Velocities up to 6 m/s in random directions, random spins.
+/// and of the cushions by 1 µm ([`pool_harness::scatter`]); `cluster` packs them into a region
+/// of about `cluster` m so that many collide. Velocities up to 6 m/s in random directions,
+/// random spins; a third of the balls at rest, so that stationary pairs are skipped too.
 fn scatter(n: usize, seed: u64, cluster: Option<f64>, t_end: f64) -> Setup {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut unit = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rng = SplitMix::new(seed);
     let table = Table::seven_foot();
-    let (x0, y0, w, h) = match cluster {
-        Some(size) => (0.3 + unit() * 1.0, 0.1 + unit() * 0.4, size, size / 2.0),
-        None => (0.0, 0.0, table.length, table.width),
-    };
-    let mut balls: Vec<Ball> = Vec::new();
-    let mut tries = 0;
-    while balls.len() < n && tries < 200_000 {
-        tries += 1;
-        let p = Vec2::new(
-            (x0 + unit() * w).clamp(R, table.length - R),
-            (y0 + unit() * h).clamp(R, table.width - R),
-        );
-        let clear = balls
-            .iter()
-            .all(|b| (b.state.r.xy() - p).norm() >= 2.0 * R + 1e-6)
-            && table.cushion_overlap(p, R, -1e-6).is_none()
-            && table
-                .pockets
-                .iter()
-                .all(|k| (p - k.center_vec()).norm() >= k.radius + 1e-6);
-        if !clear {
-            continue;
+    let region = match cluster {
+        Some(size) => {
+            let (x0, y0) = (0.3 + rng.unit(), 0.1 + rng.range(0.0, 0.4));
+            (Vec2::new(x0, y0), Vec2::new(x0 + size, y0 + size / 2.0))
         }
-        let speed = unit() * 6.0;
-        let angle = unit() * std::f64::consts::TAU;
-        let spin = speed.max(0.5) / R;
-        let w = Vec3::new(unit() - 0.5, unit() - 0.5, unit() - 0.5) * 2.0 * spin;
-        // A third of the balls start at rest, so that stationary pairs are skipped too.
-        let v = if unit() < 0.33 {
-            Vec3::zeros()
-        } else {
-            Vec3::new(angle.cos(), angle.sin(), 0.0) * speed
-        };
-        let w = if v == Vec3::zeros() { Vec3::zeros() } else { w };
-        balls.push(Ball {
-            // Ids in an order unrelated to the list order.
-            id: format!("b{:03}", (balls.len() * 37) % 101),
-            state: BallState::new(Vec3::new(p.x, p.y, R), v, w, R),
-        });
+        None => (
+            Vec2::new(R, R),
+            Vec2::new(table.length - R, table.width - R),
+        ),
+    };
+    let spec = ScatterSpec {
+        n,
+        region,
+        min_gap: 1e-6,
+        speed: (0.0, 6.0),
+        rest_fraction: 0.33,
+        max_tries: 200_000,
+    };
+    let mut balls = pool_harness::scatter(&table, R, &spec, &mut rng);
+    for (k, b) in balls.iter_mut().enumerate() {
+        // Ids in an order unrelated to the list order.
+        b.id = format!("b{:03}", (k * 37) % 101);
     }
     let s = Setup {
         name: format!("scatter_{n}_{seed}"),

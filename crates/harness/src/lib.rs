@@ -18,6 +18,7 @@ mod rows;
 mod run;
 mod scaling;
 mod scenarios;
+mod stress_shots;
 
 pub use baseline::{
     diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
@@ -42,4 +43,8 @@ pub use scaling::{
     medians_by_n, scaling_run, scaling_setup, scaling_slopes, ScalingPlan, ScalingRow,
     ScalingSlope, SCALING_ENGINES, SCALING_TABLE_M,
 };
-pub use scenarios::{random_break, SplitMix};
+pub use scenarios::{random_break, scatter, ScatterSpec, SplitMix};
+pub use stress_shots::{
+    corner_shot, frozen_shot, graze_shot, rail_shot, stress_scatter, stress_shot, ScenarioKind,
+    CORNER_JAW_OFFSET_R, FROZEN_GAP_M, GRAZE_EPS, RAIL_MAX_ANGLE, RAIL_MAX_GAP,
+};

@@ -10,11 +10,11 @@ use std::time::Instant;
 
 use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
 use pool_event::EventEngine;
-use pool_physics::{AnyPhysics, BallParams, BallState, PoolPhysics, Table, Vec2, Vec3};
-use pool_sim::{Ball, Engine, Op, Setup};
+use pool_physics::{AnyPhysics, BallParams, PoolPhysics, Table, Vec2};
+use pool_sim::{Engine, Op, Setup};
 use serde::Serialize;
 
-use crate::{lg_discrete_ops, lg_event_ops, loglog_slope, SplitMix};
+use crate::{lg_discrete_ops, lg_event_ops, loglog_slope, scatter, ScatterSpec, SplitMix};
 
 /// Length and width (m) of the study's table: a pocketless rectangle with room for 64 balls
 /// covering about 5% of the cloth.
@@ -100,39 +100,27 @@ pub struct ScalingRow {
     pub wall_per_unit_s: f64,
 }
 
-/// A scatter of `n` balls on the study's table, seeded: random places clear of one another and
-/// of the cushions, speeds 0.5-4 m/s in random directions, random spins up to one rolling spin.
+/// A scatter of `n` balls on the study's table, seeded: random places clear of one another (by
+/// 1 mm) and of the cushions (centers at least 2R from them), speeds 0.5-4 m/s in random
+/// directions, random spins up to one rolling spin ([`crate::scatter`]).
 pub fn scaling_setup(n: usize, seed: u64, t_end: f64) -> Setup {
     let params = BallParams::pool();
     let radius = params.radius;
     let (length, width) = SCALING_TABLE_M;
     let table = Table::rectangle("scaling_5x2.5", length, width, 0.64 * 2.0 * radius);
     let mut rng = SplitMix::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D));
-    let mut balls: Vec<Ball> = Vec::with_capacity(n);
-    while balls.len() < n {
-        let p = Vec2::new(
-            rng.range(2.0 * radius, length - 2.0 * radius),
-            rng.range(2.0 * radius, width - 2.0 * radius),
-        );
-        if balls
-            .iter()
-            .any(|b| (b.state.r.xy() - p).norm() < 2.0 * radius + 1e-3)
-        {
-            continue;
-        }
-        let speed = rng.range(0.5, 4.0);
-        let angle = rng.range(0.0, std::f64::consts::TAU);
-        let v = Vec3::new(angle.cos(), angle.sin(), 0.0) * speed;
-        let w = Vec3::new(
-            rng.range(-1.0, 1.0),
-            rng.range(-1.0, 1.0),
-            rng.range(-1.0, 1.0),
-        ) * (speed / radius);
-        balls.push(Ball {
-            id: format!("b{:02}", balls.len() + 1),
-            state: BallState::new(Vec3::new(p.x, p.y, radius), v, w, radius),
-        });
-    }
+    let spec = ScatterSpec {
+        n,
+        region: (
+            Vec2::new(2.0 * radius, 2.0 * radius),
+            Vec2::new(length - 2.0 * radius, width - 2.0 * radius),
+        ),
+        min_gap: 1e-3,
+        speed: (0.5, 4.0),
+        rest_fraction: 0.0,
+        max_tries: usize::MAX,
+    };
+    let balls = scatter(&table, radius, &spec, &mut rng);
     Setup {
         name: format!("scatter_{n}_{seed}"),
         physics: AnyPhysics::Pool(PoolPhysics::new(params)),

@@ -17,17 +17,18 @@ pub const SUSTAINED_SPEED: f64 = 1e-6;
 
 /// The closing speed (m/s) at or below which a contact whose relative acceleration along the
 /// normal is `pressing` (m/s², positive when friction drives the two together) is sustained:
-/// [`SUSTAINED_SPEED`], or the speed a press reaches over twice [`CONTACT_SLOP`] from rest,
-/// sqrt(2 · pressing · 2 · slop), whichever is larger.
+/// [`SUSTAINED_SPEED`], or twice the speed a press reaches over [`CONTACT_SLOP`] from rest,
+/// 2 sqrt(2 · pressing · slop), whichever is larger.
 ///
 /// Why: a pressed contact is predicted to collide when friction has closed it by the slop
-/// (`Predictor::contact_entry`), so it arrives with about sqrt(2 · pressing · slop), up to 4e-5
-/// m/s between two sliding balls. Resolving that arrival as a rebound starts a fresh chain of
+/// (`Predictor::contact_entry`), so it arrives with at most sqrt(still² + 2 · pressing · slop),
+/// where the predictor's `still` (the approach it takes for none) is sqrt(2 · pressing · slop):
+/// under twice that, up to 6e-5 m/s between two sliding balls. Resolving that arrival as a rebound starts a fresh chain of
 /// rebounds and transitions (seven events a cycle in `pushed_pair_ratchet_9ball_51`); it is a
 /// press, and the sustained law is its limit. A real collision that slow is indistinguishable
 /// from a press at the scale of the slop.
 pub fn sustained_speed(pressing: f64) -> f64 {
-    SUSTAINED_SPEED.max((4.0 * pressing.max(0.0) * CONTACT_SLOP).sqrt())
+    SUSTAINED_SPEED.max(2.0 * (2.0 * pressing.max(0.0) * CONTACT_SLOP).sqrt())
 }
 
 /// The event-based engine. Generic over nothing: the root solver is chosen at run time so that

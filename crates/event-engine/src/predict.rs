@@ -40,6 +40,41 @@ struct Contacting {
     distance: f64,
     approach: f64,
     speed_scale: f64,
+    /// How fast the approach grows (m/s², positive when friction drives the two together):
+    /// minus the second derivative of the distance.
+    pressing: f64,
+}
+
+impl Contacting {
+    /// Two bodies whose separation d(t) = |c + b t + a t²| (relative position, velocity and
+    /// half acceleration, on the cloth) is `distance` = |c| now.
+    fn between(c: Vec2, b: Vec2, a: Vec2, speed_scale: f64) -> Self {
+        let distance = c.norm();
+        let inv = 1.0 / distance.max(f64::MIN_POSITIVE);
+        let rate = c.dot(&b) * inv;
+        // d'' = (|b|² + 2 a.c - d'²) / d: the relative acceleration along the line of centers
+        // plus the centripetal term of the relative motion across it.
+        let curvature = (b.norm_squared() + 2.0 * a.dot(&c) - rate * rate) * inv;
+        Contacting {
+            distance,
+            approach: -rate,
+            speed_scale,
+            pressing: -curvature,
+        }
+    }
+
+    /// The approach speed (m/s) that counts as none: rounding ([`approach_tolerance`]), or, for
+    /// a pressed contact, the speed its press reaches over [`CONTACT_SLOP`] from rest,
+    /// sqrt(2 · pressing · slop). Slower than that a touching contact is pressed, not
+    /// colliding or parting: it collides when the press has closed it by the slop, and the
+    /// engine resolves that arrival as sustained (`sustained_speed` allows twice this speed,
+    /// the most it can arrive with: sqrt(still² + 2 · pressing · slop) <= 2 · still). A
+    /// velocity-level threshold alone let a press regenerate 1e-12 m/s every 3e-9 s, an event
+    /// each time (stress break seed 48350).
+    fn still(&self) -> f64 {
+        approach_tolerance(self.speed_scale)
+            .max((2.0 * self.pressing.max(0.0) * CONTACT_SLOP).sqrt())
+    }
 }
 
 /// Where a ball touches a cushion segment, which fixes the collision normal.
@@ -100,16 +135,13 @@ impl<'a> Predictor<'a> {
         let (ta, tb) = (self.physics.trajectory(a), self.physics.trajectory(b));
         let horizon = ta.valid_for.min(tb.valid_for);
         let two_r = 2.0 * self.physics.radius();
-        let gap = (ta.c - tb.c).xy();
-        let distance = gap.norm();
-        let relative = (ta.b - tb.b).xy();
-        let approach = -gap.dot(&relative) / distance.max(f64::MIN_POSITIVE);
-        let contact = Contacting {
-            distance,
-            approach,
+        let contact = Contacting::between(
+            (ta.c - tb.c).xy(),
+            (ta.b - tb.b).xy(),
+            (ta.a - tb.a).xy(),
             // The relative velocity is a difference: its rounding scales with the speeds.
-            speed_scale: ta.b.xy().norm() + tb.b.xy().norm(),
-        };
+            ta.b.xy().norm() + tb.b.xy().norm(),
+        );
         self.contact_entry(
             |d| distance_quartic(&ta, &tb, d),
             two_r,
@@ -143,14 +175,15 @@ impl<'a> Predictor<'a> {
         if now.distance > contact + TOUCH_TOL {
             return self.solve(&poly(contact), horizon, ops);
         }
-        if now.approach > approach_tolerance(now.speed_scale) {
+        let still = now.still();
+        if now.approach > still {
             ops.bump(Op::root_solve(1));
             return Ok(Some(0.0));
         }
         // Measured from the contact distance, or from the present one if rounding or an earlier
         // push left the two closer than that already.
         let depth = contact.min(now.distance);
-        if now.approach < -approach_tolerance(now.speed_scale) {
+        if now.approach < -still {
             // Separating (a pair just resolved): it collides when it comes back to the depth
             // it has now, not deeper, or every rebound of a pushed pair would sink it further.
             // p(0) is zero by definition: rounding in the constant term could hide the return.
@@ -214,9 +247,20 @@ impl<'a> Predictor<'a> {
             distance: center_side,
             approach: -nb,
             speed_scale: t.b.xy().norm(),
+            pressing: -2.0 * na,
         };
         let face = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
-        let Some(tau) = self.contact_entry(face, radius, now, t.valid_for, ops)? else {
+        let beside = !(0.0..=1.0).contains(&cushion.parameter(t.c.xy()));
+        let tau = if beside && center_side <= radius + TOUCH_TOL {
+            // Within R of the face's line but beside the segment (in a pocket's mouth, next to
+            // the jaw tip it just touched): not touching this face, whatever the line's
+            // distance says. It can reach the face only by leaving the line and coming back.
+            ops.bump(Op::root_solve(2));
+            reentry(center_side - radius, nb, na).filter(|&tau| tau <= t.valid_for)
+        } else {
+            self.contact_entry(face, radius, now, t.valid_for, ops)?
+        };
+        let Some(tau) = tau else {
             return Ok(None);
         };
         let r = t.position(tau);
@@ -238,16 +282,30 @@ impl<'a> Predictor<'a> {
         };
         let radius = self.physics.radius();
         let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
-        let gap = t.c.xy() - p;
-        let distance = gap.norm();
-        let now = Contacting {
-            distance,
-            approach: -gap.dot(&t.b.xy()) / distance.max(f64::MIN_POSITIVE),
-            speed_scale: t.b.xy().norm(),
-        };
+        let now = Contacting::between(t.c.xy() - p, t.b.xy(), t.a.xy(), t.b.xy().norm());
         let point = |d: f64| distance_quartic(&t, &at, d);
         self.contact_entry(point, radius, now, t.valid_for, ops)
     }
+}
+
+/// The time a quadratic p(t) = c0 + c1 t + c2 t^2 with p(0) = c0 <= 0 next enters p <= 0 from
+/// above: its later root, when p rises above zero and comes back (c2 < 0, both roots positive).
+/// `None` if it never leaves, or never comes back.
+///
+/// Why not [`earliest_entry`]: it answers "first time p <= 0", which for a p already <= 0 is
+/// now. A ball beside a cushion segment, nearer its line than R, needs the return instead;
+/// taking "the depth it has now" as the target (as a touching contact does) let a ball leaving
+/// a side pocket's mouth come back 2.4 mm into the next rail (stress seed 49672).
+fn reentry(c0: f64, c1: f64, c2: f64) -> Option<f64> {
+    if !(c2 < 0.0 && c1 > 0.0) {
+        return None;
+    }
+    let disc = c1 * c1 - 4.0 * c2 * c0;
+    if disc <= 0.0 {
+        return None;
+    }
+    // Larger root of a concave quadratic, without cancellation: (-c1 - sqrt(disc)) / (2 c2).
+    Some((-c1 - disc.sqrt()) / (2.0 * c2))
 }
 
 /// Ascending coefficients of |d(t)|^2 - dist^2 for d(t) = x_a(t) - x_b(t) on the cloth plane:

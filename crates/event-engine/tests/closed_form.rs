@@ -215,3 +215,46 @@ fn pocket_time_is_when_the_center_enters_the_circle() {
     );
     assert_eq!(out.final_states[0].motion, MotionState::Pocketed);
 }
+
+/// A ball in a side pocket's mouth, nearer the next rail's line than R but beside that rail,
+/// moving away from the line on a curving (sliding) path that comes back to it further on
+/// (stress seed 49672): the rail is hit when its center comes back to R from the line, not
+/// later, and the ball never sinks into the rail before.
+#[test]
+fn a_ball_beside_a_rail_nearer_its_line_than_r_hits_it_at_r() {
+    let table = Table::seven_foot();
+    let physics = AnyPhysics::Pool(PoolPhysics::new(BallParams::pool()));
+    let rail = table.cushions.iter().find(|c| c.id == "rail_t2").unwrap();
+    let s = BallState::new(
+        Vec3::new(0.9335951969968406, 0.9644391309203264, R),
+        Vec3::new(0.05027098497542659, -0.47170881393798664, 0.0),
+        Vec3::new(-195.0835963668692, 247.91110442703584, 153.16414596306475),
+        R,
+    );
+    let at = |t: f64| pool_physics::Physics::evolve(&physics, &s, t).r.xy();
+    assert!(
+        rail.signed_distance(s.r.xy()) < R,
+        "starts nearer the line than R"
+    );
+    assert!(
+        !(0.0..=1.0).contains(&rail.parameter(s.r.xy())),
+        "beside the rail"
+    );
+    let solver = pool_roots::default_solver();
+    let mut predictor = pool_event::Predictor::new(&physics, &solver);
+    let tau = predictor
+        .ball_cushion(&s, rail, &mut pool_sim::OpCounts::default())
+        .unwrap()
+        .expect("the ball comes back to the rail");
+    assert!((rail.signed_distance(at(tau)) - R).abs() < 1e-9);
+    assert!((0.0..=1.0).contains(&rail.parameter(at(tau))));
+    for k in 0..1000 {
+        let p = at(tau * k as f64 / 1000.0);
+        if (0.0..=1.0).contains(&rail.parameter(p)) {
+            assert!(
+                rail.signed_distance(p) > R - 1e-9,
+                "inside the rail at step {k}"
+            );
+        }
+    }
+}

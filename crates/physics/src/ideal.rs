@@ -1,7 +1,7 @@
 //! Seeds 002/001's ideal model: frictionless, constant-velocity balls.
 
 use crate::{
-    collision::{elastic_ball_ball, mirror_cushion, sustained_ball_ball, sustained_cushion},
+    collision::{elastic_ball_ball, mirror_cushion},
     BallState, EventKind, MotionState, Physics, Trajectory, Transition, Vec2, Vec3, SPEED_EPS,
 };
 
@@ -96,12 +96,25 @@ impl Physics for IdealPhysics {
         self.settle(s, mirror_cushion(&s.v, normal))
     }
 
+    /// Without friction nothing presses two balls together, so a contact that closes slowly is
+    /// a slow collision, and the elastic law is its exact resolution (summing damped rebounds,
+    /// as the pool model does, would lose energy this model conserves). A pair that does not
+    /// close is left as it is: contacts push, they never pull.
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
-        let (va, vb) = sustained_ball_ball(a, b, 1.0, 1.0);
-        (self.settle(a, va), self.settle(b, vb))
+        let n = (b.r - a.r).xy();
+        if (a.v - b.v).xy().dot(&n) <= 0.0 {
+            return (*a, *b);
+        }
+        self.resolve_ball_ball(a, b)
     }
 
+    /// The mirror law, for the reason given at
+    /// [`resolve_sustained_ball_ball`](Physics::resolve_sustained_ball_ball); a ball not moving
+    /// into the cushion is left as it is.
     fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState {
-        self.settle(s, sustained_cushion(&s.v, normal))
+        if s.v.xy().dot(&normal) <= 0.0 {
+            return *s;
+        }
+        self.resolve_ball_cushion(s, normal, 0.0)
     }
 }

@@ -66,12 +66,15 @@ pub trait Physics: Send + Sync {
     /// toward the contact (into the cushion); `height` is the cushion's contact height (m).
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
 
-    /// Sustained ball-ball contact (a pair in contact, pressed together, whose rebounds have
-    /// died down; the engine decides when): [`crate::sustained_ball_ball`], the limit of its
-    /// damped rebounds.
+    /// Sustained ball-ball contact (a pair in contact closing slowly, pressed together or whose
+    /// rebounds have died down; the engine decides when): in a model with friction, the limit
+    /// of its damped rebounds ([`crate::sustained_ball_ball`]); in a frictionless one, where
+    /// nothing presses, its elastic law. Never pulls a pair that is not closing; kinetic energy
+    /// never rises.
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState);
 
-    /// Sustained ball-cushion contact: [`crate::sustained_cushion`]. `normal` as in
+    /// Sustained ball-cushion contact, as for [`Physics::resolve_sustained_ball_ball`]: with
+    /// friction [`crate::sustained_cushion`], without it the cushion's law. `normal` as in
     /// [`Physics::resolve_ball_cushion`].
     fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState;
 

@@ -33,6 +33,16 @@ pub struct StressArgs {
     /// stress/failures directory; each shot's kind is read from its name
     #[arg(long, value_name = "DIR", conflicts_with_all = ["shots", "seed"])]
     pub replay: Option<PathBuf>,
+    /// Run only shots of these kinds (comma-separated: break9, break15, scatter, rail, corner,
+    /// frozen, graze), e.g. `--kinds break9,break15` for random breaks. The seeds of other kinds
+    /// are skipped, so shot seed s is the same shot with or without this option
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "KIND,...",
+        conflicts_with = "replay"
+    )]
+    pub kinds: Vec<String>,
     /// Evolution algorithm under test
     #[arg(long, value_enum, default_value = "event")]
     pub engine: EngineName,
@@ -107,8 +117,26 @@ fn jobs(args: &StressArgs) -> Result<(Vec<Setup>, Vec<Job>), CliError> {
             pool_shots::load(&f)
         })
         .collect::<Result<_, _>>()?;
-    let jobs = (0..args.shots)
-        .map(|k| Job::Seed(args.seed.wrapping_add(k)))
+    let kinds = args
+        .kinds
+        .iter()
+        .map(|name| {
+            ScenarioKind::ALL
+                .into_iter()
+                .find(|k| k.name() == name.trim())
+                .ok_or_else(|| {
+                    CliError::Input(format!(
+                        "--kinds: unknown kind {name:?} (expected some of {})",
+                        ScenarioKind::ALL.map(|k| k.name()).join(", ")
+                    ))
+                })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let jobs = (0..)
+        .map(|k| args.seed.wrapping_add(k))
+        .filter(|&s| kinds.is_empty() || kinds.contains(&ScenarioKind::of_seed(s)))
+        .take(usize::try_from(args.shots).unwrap_or(usize::MAX))
+        .map(Job::Seed)
         .collect();
     Ok((racks, jobs))
 }

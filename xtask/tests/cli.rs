@@ -575,3 +575,46 @@ fn render_writes_numbered_frames_and_a_gif_and_never_overwrites() {
         .collect();
     assert!(names.iter().all(|n| !n.starts_with('.')), "{names:?}");
 }
+
+#[test]
+fn stress_kinds_selects_the_seeds_of_those_kinds_only() {
+    let dir = temp_dir("stress-kinds");
+    let run = |args: &[&str]| {
+        xtask()
+            .arg("stress")
+            .args(args)
+            .args(["--out", dir.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "--kinds",
+        "break9,graze",
+        "--shots",
+        "4",
+        "--seed",
+        "1",
+        "--run-name",
+        "k",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("break9 0/2"), "{stdout}");
+    assert!(stdout.contains("graze 0/2"), "{stdout}");
+    // Seeds 1..=14 hold break9 at 7 and 14 and graze at 6 and 13 (kind = seed mod 7): the
+    // same shots with or without --kinds.
+    let csv = std::fs::read_to_string(dir.join("k/stress/shots.csv")).unwrap();
+    let seeds: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(seeds, ["6", "7", "13", "14"]);
+    let out = run(&["--kinds", "break9,bogus", "--run-name", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--kinds") && stderr.contains("bogus"),
+        "{stderr}"
+    );
+}

@@ -366,6 +366,16 @@ fn stress_runs_seeded_shots_and_reports_them() {
     );
 }
 
+/// `cargo xtask stress ARGS --out DIR`.
+fn stress_into(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    xtask()
+        .arg("stress")
+        .args(args)
+        .args(["--out", dir.to_str().unwrap()])
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn stress_replays_the_shot_files_of_a_directory() {
     let dir = temp_dir("stress-replay");
@@ -373,14 +383,7 @@ fn stress_replays_the_shot_files_of_a_directory() {
     std::fs::create_dir_all(&shots_dir).unwrap();
     std::fs::copy(shots().join("cut.toml"), shots_dir.join("cut.toml")).unwrap();
     std::fs::write(shots_dir.join("graze_miss_e-5_9.toml"), GOOD).unwrap();
-    let run = |args: &[&str]| {
-        xtask()
-            .arg("stress")
-            .args(args)
-            .args(["--out", dir.to_str().unwrap()])
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| stress_into(&dir, args);
     let out = run(&["--replay", shots_dir.to_str().unwrap(), "--run-name", "r"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
@@ -579,14 +582,7 @@ fn render_writes_numbered_frames_and_a_gif_and_never_overwrites() {
 #[test]
 fn stress_kinds_selects_the_seeds_of_those_kinds_only() {
     let dir = temp_dir("stress-kinds");
-    let run = |args: &[&str]| {
-        xtask()
-            .arg("stress")
-            .args(args)
-            .args(["--out", dir.to_str().unwrap()])
-            .output()
-            .unwrap()
-    };
+    let run = |args: &[&str]| stress_into(&dir, args);
     let out = run(&[
         "--kinds",
         "break9,graze",

@@ -8,8 +8,11 @@
 //! last changed (never step on step), so rounding does not accumulate between events.
 #![warn(missing_docs)]
 
+pub mod cull;
 mod engine;
 mod predict;
 
 pub use engine::{EventEngine, SUSTAINED_SPEED};
-pub use predict::{distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP, TOUCH_TOL};
+pub use predict::{
+    distance_quartic, Contact, Face, Predictor, APPROACH_EPS, CONTACT_SLOP, TOUCH_TOL,
+};

@@ -1,10 +1,11 @@
 //! The event loop.
 
-use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Vec2};
+use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Trajectory, Vec2};
 use pool_roots::RootSolver;
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
-use crate::predict::{Contact, Predictor};
+use crate::predict::{Contact, Face, Predictor};
+use crate::queue::{Entry, Queue};
 
 /// Closing speed (m/s) at or below which a contact is *sustained*: resolved by the limit of its
 /// damped rebounds ([`Physics::resolve_sustained_ball_ball`], [`Physics::resolve_sustained_cushion`])
@@ -20,6 +21,10 @@ pub struct EventEngine {
     pub max_events: usize,
     /// Record every ball's state after every event (for drawing paths).
     pub record_snapshots: bool,
+    /// Skip root solves that conservative tests prove cannot give the next event
+    /// ([`crate::cull`]; default on). The event log does not change for the default root
+    /// finder; turn it off to judge another backend's answers on their own.
+    pub culling: bool,
 }
 
 impl Default for EventEngine {
@@ -35,12 +40,19 @@ impl EventEngine {
             solver,
             max_events: 100_000,
             record_snapshots: false,
+            culling: true,
         }
     }
 
     /// Builder: record snapshots after every event.
     pub fn with_snapshots(mut self, on: bool) -> Self {
         self.record_snapshots = on;
+        self
+    }
+
+    /// Builder: culling on or off (see [`EventEngine::culling`]).
+    pub fn with_culling(mut self, on: bool) -> Self {
+        self.culling = on;
         self
     }
 }
@@ -95,11 +107,21 @@ struct Loop<'a> {
     transition: Vec<Candidate>,
     cushion: Vec<Candidate>,
     pocket: Vec<Candidate>,
-    /// Upper triangle, row-major: pair (i, j), i < j, at i * n + j.
-    pair: Vec<f64>,
+    /// Every finite candidate, earliest first in (time, kind, agents' ids) order; an entry is
+    /// stale once one of its balls has changed since it was pushed (`generation`).
+    queue: Queue,
+    /// How many times each ball has changed: stamps the queue's entries.
+    generation: Vec<u32>,
+    /// `Physics::trajectory` of each ball's state `now`, valid when `trajectory_epoch` equals
+    /// `epoch` (bumped whenever `now` moves on).
+    trajectory: Vec<Trajectory>,
+    trajectory_epoch: Vec<u64>,
+    epoch: u64,
     ops: OpCounts,
     /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
     corners: Vec<(Vec2, usize)>,
+    /// Each cushion segment's face, precomputed.
+    faces: Vec<Face>,
     /// Each ball's position in the sorted list of ids (tie-breaking independent of file order).
     rank: Vec<usize>,
     /// Set when a prediction met a non-finite state; the loop stops at the next iteration.
@@ -116,7 +138,11 @@ impl<'a> Loop<'a> {
             engine,
             setup,
             physics: &setup.physics,
-            predictor: Predictor::new(&setup.physics, engine.solver.as_ref()),
+            predictor: {
+                let mut p = Predictor::new(&setup.physics, engine.solver.as_ref());
+                p.cull = engine.culling;
+                p
+            },
             t: 0.0,
             reference: states.clone(),
             t_reference: vec![0.0; n],
@@ -124,10 +150,15 @@ impl<'a> Loop<'a> {
             transition: vec![Candidate::NONE; n],
             cushion: vec![Candidate::NONE; n],
             pocket: vec![Candidate::NONE; n],
-            pair: vec![f64::INFINITY; n * n],
+            queue: Queue::with_balls(n),
+            generation: vec![0; n],
+            trajectory: vec![Trajectory::at_rest(pool_physics::Vec3::zeros()); n],
+            trajectory_epoch: vec![u64::MAX; n],
+            epoch: 0,
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
             corners: setup.table.exposed_points(),
+            faces: setup.table.cushions.iter().map(Face::new).collect(),
             failed: false,
             events: Vec::new(),
             snapshots: Vec::new(),
@@ -208,66 +239,57 @@ impl<'a> Loop<'a> {
             }
         }
         self.t = t;
+        self.epoch += 1;
     }
 
-    /// The earliest cached candidate; ties broken by kind order, then agents, so that runs are
-    /// deterministic.
+    /// The earliest cached candidate; ties broken by kind order, then agents' ids, so that runs
+    /// are deterministic and do not depend on the order of the balls in the shot file. Taken
+    /// off the queue: resolving it changes its balls, which makes it stale anyway.
     fn next_event(&mut self) -> Option<(f64, EventKind, Agents, Option<Contact>)> {
-        let n = self.now.len();
-        let mut best: Option<(f64, EventKind, Agents, Option<Contact>)> = None;
-        let rank = &self.rank;
-        // Ties are broken by kind, then by the agents' ids (not their positions in the file), so
-        // that the log does not depend on the order of the balls in the shot file.
-        let key = |a: Agents| match a {
-            Agents::Ball { ball } => (0, rank[ball], 0),
-            Agents::BallBall { a, b } => (1, rank[a].min(rank[b]), rank[a].max(rank[b])),
-            Agents::BallCushion { ball, cushion } => (2, rank[ball], cushion),
-            Agents::BallPocket { ball, pocket } => (3, rank[ball], pocket),
-        };
-        let mut consider = |time: f64, kind: EventKind, agents: Agents, contact| {
-            if time.is_finite()
-                && best.is_none_or(|(bt, bk, ba, _)| (time, kind, key(agents)) < (bt, bk, key(ba)))
-            {
-                best = Some((time, kind, agents, contact));
-            }
-        };
-        for i in 0..n {
-            let c = self.transition[i];
-            consider(c.time, c.kind, Agents::Ball { ball: i }, None);
-            let c = self.cushion[i];
-            consider(
-                c.time,
-                c.kind,
+        let generation = &self.generation;
+        let (entry, examined) = self.queue.pop_valid(|e| e.is_current(generation));
+        self.ops.add(Op::CandidateScan, examined);
+        let e = entry?;
+        let (a, b) = (e.a as usize, e.b as usize);
+        Some(match e.kind {
+            EventKind::BallBall => (e.time, e.kind, Agents::pair(a, b), None),
+            EventKind::BallLinearCushion => (
+                e.time,
+                e.kind,
                 Agents::BallCushion {
-                    ball: i,
-                    cushion: c.other,
+                    ball: a,
+                    cushion: b,
                 },
-                c.contact,
-            );
-            let c = self.pocket[i];
-            consider(
+                self.cushion[a].contact,
+            ),
+            EventKind::BallPocket => (
+                e.time,
+                e.kind,
+                Agents::BallPocket { ball: a, pocket: b },
+                None,
+            ),
+            _ => (e.time, e.kind, Agents::Ball { ball: a }, None),
+        })
+    }
+
+    /// Queues a ball's own candidate (transition, cushion or pocket) if it is finite.
+    fn push_own(&mut self, i: usize, c: Candidate) {
+        if c.time.is_finite() {
+            let other = if c.kind == EventKind::BallLinearCushion || c.kind == EventKind::BallPocket
+            {
+                c.other
+            } else {
+                0
+            };
+            self.queue.push(Entry::new(
                 c.time,
                 c.kind,
-                Agents::BallPocket {
-                    ball: i,
-                    pocket: c.other,
-                },
-                None,
-            );
-            for j in i + 1..n {
-                consider(
-                    self.pair[i * n + j],
-                    EventKind::BallBall,
-                    Agents::pair(i, j),
-                    None,
-                );
-            }
+                self.rank[i],
+                other,
+                (i, self.generation[i]),
+                (other, 0),
+            ));
         }
-        self.ops.add(
-            Op::CandidateScan,
-            (3 * n + n * (n.saturating_sub(1)) / 2) as u64,
-        );
-        best
     }
 
     fn resolve(&mut self, kind: EventKind, agents: Agents, contact: Option<Contact>) {
@@ -335,25 +357,50 @@ impl<'a> Loop<'a> {
     }
 
     /// Makes the changed balls' current states their new references and re-predicts every
-    /// candidate they take part in.
+    /// candidate they take part in: first each ball's own (transition, cushion, pocket), then
+    /// its pairs, each pair once, so that a pair's limit sees both balls' new own candidates.
     fn changed(&mut self, balls: &[usize]) {
         let n = self.now.len();
         for &i in balls {
             self.reference[i] = self.now[i];
             self.t_reference[i] = self.t;
+            self.generation[i] = self.generation[i].wrapping_add(1);
+            self.trajectory_epoch[i] = u64::MAX;
         }
         for &i in balls {
             self.predict_ball(i);
+        }
+        for (k, &i) in balls.iter().enumerate() {
             for j in 0..n {
-                if j != i {
+                if j != i && !balls[..k].contains(&j) {
                     self.predict_pair(i.min(j), i.max(j));
                 }
             }
         }
+        self.queue.compact(&self.generation);
+    }
+
+    /// `Physics::trajectory` of ball `i`'s state now, computed once per state.
+    fn trajectory_of(&mut self, i: usize) -> Trajectory {
+        if self.trajectory_epoch[i] != self.epoch {
+            self.trajectory[i] = self.physics.trajectory(&self.now[i]);
+            self.trajectory_epoch[i] = self.epoch;
+        }
+        self.trajectory[i]
+    }
+
+    /// The earliest of ball `i`'s own candidates (absolute time): its trajectory changes then
+    /// at the latest, so a later candidate involving it can never be taken (see `predict_pair`).
+    fn own_time(&self, i: usize) -> f64 {
+        self.transition[i]
+            .time
+            .min(self.cushion[i].time)
+            .min(self.pocket[i].time)
     }
 
     fn predict_ball(&mut self, i: usize) {
         let s = self.now[i];
+        let traj = self.trajectory_of(i);
         self.ops.bump(Op::PredictTransition);
         self.transition[i] = match self.physics.next_transition(&s) {
             Some(tr) => Candidate {
@@ -376,23 +423,37 @@ impl<'a> Loop<'a> {
                 };
             }
         };
-        for (k, cushion) in self.setup.table.cushions.iter().enumerate() {
-            let r = self.predictor.ball_cushion(&s, cushion, &mut self.ops);
+        // Each prediction may drop an entry later than the best so far (`_within`): `consider`
+        // would not take it.
+        for k in 0..self.faces.len() {
+            let limit = best.time - now;
+            let r =
+                self.predictor
+                    .ball_face_within(&s, &traj, &self.faces[k], limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Face, &mut best);
             }
         }
         for c in 0..self.corners.len() {
             let (p, k) = self.corners[c];
-            let r = self.predictor.ball_point(&s, p, &mut self.ops);
+            let limit = best.time - now;
+            let r = self
+                .predictor
+                .ball_point_within(&s, &traj, p, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Point(p), &mut best);
             }
         }
         self.cushion[i] = best;
+        // A pocket entry later than the ball's cushion contact or transition can never be taken:
+        // the ball changes first, and its candidates are predicted again (see `predict_pair`).
         let mut best = Candidate::NONE;
         for (k, pocket) in self.setup.table.pockets.iter().enumerate() {
-            let r = self.predictor.ball_pocket(&s, pocket, &mut self.ops);
+            let own = self.transition[i].time.min(self.cushion[i].time);
+            let limit = best.time.min(own) - now;
+            let r = self
+                .predictor
+                .ball_pocket_within(&s, &traj, pocket, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 if self.t + dt < best.time {
                     best = Candidate {
@@ -405,6 +466,9 @@ impl<'a> Loop<'a> {
             }
         }
         self.pocket[i] = best;
+        self.push_own(i, self.transition[i]);
+        self.push_own(i, self.cushion[i]);
+        self.push_own(i, self.pocket[i]);
     }
 
     /// Unwraps a prediction; a root-solver error (non-finite state) stops the run.
@@ -415,17 +479,38 @@ impl<'a> Loop<'a> {
         })
     }
 
+    /// Predicts pair (i, j) and queues it.
+    ///
+    /// Its limit is the earlier of the two balls' own candidates: a pair entry later than that
+    /// can never be the next event. The own candidate is queued, stamped with the same ball's
+    /// generation, and precedes it in (time, kind, ids) order (the entry is later by at least
+    /// 1 ns, `Predictor`'s widening); so the own candidate is taken first, or the ball changes
+    /// some other way first, and either way the ball's pairs are all predicted again before the
+    /// pair's time. Dropping such an entry changes nothing in the log.
     fn predict_pair(&mut self, i: usize, j: usize) {
-        let n = self.now.len();
         let (a, b) = (self.now[i], self.now[j]);
         let time = if a.motion == pool_physics::MotionState::Pocketed
             || b.motion == pool_physics::MotionState::Pocketed
         {
             None
         } else {
-            let r = self.predictor.ball_ball(&a, &b, &mut self.ops);
+            let (ta, tb) = (self.trajectory_of(i), self.trajectory_of(j));
+            let limit = self.own_time(i).min(self.own_time(j)) - self.t;
+            let r = self
+                .predictor
+                .ball_ball_within(&a, &b, &ta, &tb, limit, &mut self.ops);
             self.check(r)
         };
-        self.pair[i * n + j] = time.map_or(f64::INFINITY, |dt| self.t + dt);
+        if let Some(dt) = time {
+            let (ri, rj) = (self.rank[i], self.rank[j]);
+            self.queue.push(Entry::new(
+                self.t + dt,
+                EventKind::BallBall,
+                ri.min(rj),
+                ri.max(rj),
+                (i, self.generation[i]),
+                (j, self.generation[j]),
+            ));
+        }
     }
 }

@@ -11,6 +11,7 @@
 pub mod cull;
 mod engine;
 mod predict;
+mod queue;
 
 pub use engine::{EventEngine, SUSTAINED_SPEED};
 pub use predict::{

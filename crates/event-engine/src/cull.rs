@@ -38,8 +38,8 @@ use pool_physics::Vec2;
 pub const MARGIN: f64 = 1e-12;
 
 /// How many times [`path_clear`] halves the curve (de Casteljau) before giving up: up to 2^3
-/// triangles, each tighter than its parent.
-const MAX_DEPTH: u32 = 3;
+/// triangles, each tighter than its parent (deeper halving culls no more on the default shots).
+const MAX_DEPTH: u32 = 2;
 
 /// Cross products (m^2) within this many S^2 of zero count as zero in the point-in-triangle test:
 /// their rounding is a few ulps of S^2, so a sign beyond it is the true sign.
@@ -120,6 +120,52 @@ pub fn outside_band(a: Vec2, b: Vec2, c: Vec2, h: f64, u: Vec2, lo: f64, hi: f64
     max < lo - pad || min > hi + pad
 }
 
+/// An axis-aligned box on the cloth (m).
+#[derive(Clone, Copy, Debug)]
+pub struct Aabb {
+    /// Lower corner.
+    pub min: Vec2,
+    /// Upper corner.
+    pub max: Vec2,
+}
+
+impl Aabb {
+    /// The box of a set of points.
+    pub fn of(points: &[Vec2]) -> Self {
+        let mut b = Aabb {
+            min: points[0],
+            max: points[0],
+        };
+        for p in &points[1..] {
+            b.min = Vec2::new(b.min.x.min(p.x), b.min.y.min(p.y));
+            b.max = Vec2::new(b.max.x.max(p.x), b.max.y.max(p.y));
+        }
+        b
+    }
+
+    /// The box grown by `d` on every side.
+    pub fn grown(self, d: f64) -> Self {
+        Aabb {
+            min: Vec2::new(self.min.x - d, self.min.y - d),
+            max: Vec2::new(self.max.x + d, self.max.y + d),
+        }
+    }
+
+    /// The box of the control points of the path r(t) = a t^2 + b t + c on [0, h] (module docs),
+    /// which contains the path; `None` unless h is finite and non-negative.
+    pub fn of_path(a: Vec2, b: Vec2, c: Vec2, h: f64) -> Option<Self> {
+        (0.0..f64::INFINITY)
+            .contains(&h)
+            .then(|| Aabb::of(&[c, c + b * (0.5 * h), c + b * h + a * (h * h)]))
+    }
+
+    /// True if the boxes certainly do not overlap (false for NaN corners).
+    #[inline]
+    pub fn apart_from(&self, o: &Aabb) -> bool {
+        self.max.x < o.min.x || o.max.x < self.min.x || self.max.y < o.min.y || o.max.y < self.min.y
+    }
+}
+
 #[inline]
 fn l1(v: Vec2) -> f64 {
     v.x.abs() + v.y.abs()
@@ -156,6 +202,10 @@ fn clear(p0: Vec2, p1: Vec2, p2: Vec2, need: f64, tol: f64, depth: u32) -> bool 
     let q01 = (p0 + p1) * 0.5;
     let q12 = (p1 + p2) * 0.5;
     let m = (q01 + q12) * 0.5;
+    if m.norm_squared() <= need {
+        // The curve's midpoint (on the curve) is inside: no proof possible.
+        return false;
+    }
     clear(p0, q01, m, need, tol, depth - 1) && clear(m, q12, p2, need, tol, depth - 1)
 }
 

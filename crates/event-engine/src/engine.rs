@@ -4,6 +4,7 @@ use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Trajectory, Vec2};
 use pool_roots::RootSolver;
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
+use crate::cull::Aabb;
 use crate::predict::{Contact, Face, Predictor};
 use crate::queue::{Entry, Queue};
 
@@ -12,6 +13,10 @@ use crate::queue::{Entry, Queue};
 /// instead of one more rebound, with the push's overlap (at most about [`crate::CONTACT_SLOP`])
 /// closed. 1 µm/s moves a ball 1 µm in a second: far below anything a table can show.
 pub const SUSTAINED_SPEED: f64 = 1e-6;
+
+/// Slack (m) on the boxes `predict_ball` skips cushion and pocket predictions with: a million
+/// times the rounding of positions on a table.
+const BOX_SLACK: f64 = 1e-9;
 
 /// The event-based engine. Generic over nothing: the root solver is chosen at run time so that
 /// backends can be compared on identical shots.
@@ -117,11 +122,19 @@ struct Loop<'a> {
     trajectory: Vec<Trajectory>,
     trajectory_epoch: Vec<u64>,
     epoch: u64,
+    /// `Physics::trajectory` of each ball's `reference` state: shifted to `t`, a cheap stand-in
+    /// for the exact trajectory now, good enough to cull a pair (`pair_clear`).
+    reference_trajectory: Vec<Trajectory>,
     ops: OpCounts,
     /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
     corners: Vec<(Vec2, usize)>,
     /// Each cushion segment's face, precomputed.
     faces: Vec<Face>,
+    /// Where a ball's center can be when it touches each face, end point (`corners`) and pocket:
+    /// the feature's box grown by the contact distance and 1 nm (`predict_ball`).
+    face_box: Vec<Aabb>,
+    corner_box: Vec<Aabb>,
+    pocket_box: Vec<Aabb>,
     /// Each ball's position in the sorted list of ids (tie-breaking independent of file order).
     rank: Vec<usize>,
     /// Set when a prediction met a non-finite state; the loop stops at the next iteration.
@@ -155,10 +168,37 @@ impl<'a> Loop<'a> {
             trajectory: vec![Trajectory::at_rest(pool_physics::Vec3::zeros()); n],
             trajectory_epoch: vec![u64::MAX; n],
             epoch: 0,
+            reference_trajectory: setup
+                .balls
+                .iter()
+                .map(|b| setup.physics.trajectory(&b.state))
+                .collect(),
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
             corners: setup.table.exposed_points(),
             faces: setup.table.cushions.iter().map(Face::new).collect(),
+            face_box: {
+                let reach = setup.physics.radius() + BOX_SLACK;
+                let t = &setup.table;
+                t.cushions
+                    .iter()
+                    .map(|c| Aabb::of(&[c.start(), c.end()]).grown(reach))
+                    .collect()
+            },
+            corner_box: {
+                let reach = setup.physics.radius() + BOX_SLACK;
+                let t = &setup.table;
+                t.exposed_points()
+                    .iter()
+                    .map(|(p, _)| Aabb::of(&[*p]).grown(reach))
+                    .collect()
+            },
+            pocket_box: setup
+                .table
+                .pockets
+                .iter()
+                .map(|p| Aabb::of(&[p.center_vec()]).grown(p.radius + BOX_SLACK))
+                .collect(),
             failed: false,
             events: Vec::new(),
             snapshots: Vec::new(),
@@ -368,6 +408,7 @@ impl<'a> Loop<'a> {
             self.trajectory_epoch[i] = u64::MAX;
         }
         for &i in balls {
+            self.reference_trajectory[i] = self.trajectory_of(i);
             self.predict_ball(i);
         }
         for (k, &i) in balls.iter().enumerate() {
@@ -424,17 +465,38 @@ impl<'a> Loop<'a> {
             }
         };
         // Each prediction may drop an entry later than the best so far (`_within`): `consider`
-        // would not take it.
+        // would not take it. Before each, a box test: a face, end point or pocket contact puts
+        // the center within the contact distance of the feature (a face's contact point is on
+        // the segment), so inside the feature's box (`face_box`, ...); the path up to the limit
+        // lies in the box of its control points (`crate::cull`). Boxes apart (by more than
+        // `BOX_SLACK`, far beyond rounding): no contact within the limit, the prediction
+        // would answer `None` or later than the limit.
+        let path_box = |limit: f64| {
+            let h = traj.valid_for.min(limit * (1.0 + 1e-9) + 1e-9);
+            Aabb::of_path(traj.a.xy(), traj.b.xy(), traj.c.xy(), h)
+        };
+        let apart =
+            |path: &Option<Aabb>, feature: &Aabb| path.is_some_and(|p| p.apart_from(feature));
+        let mut path = path_box(f64::INFINITY);
         for k in 0..self.faces.len() {
+            if apart(&path, &self.face_box[k]) {
+                self.ops.bump(Op::PredictBallCushion);
+                continue;
+            }
             let limit = best.time - now;
             let r =
                 self.predictor
                     .ball_face_within(&s, &traj, &self.faces[k], limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Face, &mut best);
+                path = path_box(best.time - now);
             }
         }
         for c in 0..self.corners.len() {
+            if apart(&path, &self.corner_box[c]) {
+                self.ops.bump(Op::PredictBallCushion);
+                continue;
+            }
             let (p, k) = self.corners[c];
             let limit = best.time - now;
             let r = self
@@ -442,14 +504,21 @@ impl<'a> Loop<'a> {
                 .ball_point_within(&s, &traj, p, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Point(p), &mut best);
+                path = path_box(best.time - now);
             }
         }
         self.cushion[i] = best;
         // A pocket entry later than the ball's cushion contact or transition can never be taken:
         // the ball changes first, and its candidates are predicted again (see `predict_pair`).
+        let own = self.transition[i].time.min(self.cushion[i].time);
+        let mut path = path_box(own - now);
         let mut best = Candidate::NONE;
-        for (k, pocket) in self.setup.table.pockets.iter().enumerate() {
-            let own = self.transition[i].time.min(self.cushion[i].time);
+        for k in 0..self.pocket_box.len() {
+            if apart(&path, &self.pocket_box[k]) {
+                self.ops.bump(Op::PredictBallPocket);
+                continue;
+            }
+            let pocket = &self.setup.table.pockets[k];
             let limit = best.time.min(own) - now;
             let r = self
                 .predictor
@@ -462,6 +531,7 @@ impl<'a> Loop<'a> {
                         other: k,
                         contact: None,
                     };
+                    path = path_box(best.time.min(own) - now);
                 }
             }
         }
@@ -479,6 +549,36 @@ impl<'a> Loop<'a> {
         })
     }
 
+    /// Whether pair (i, j) certainly has no entry within `limit` s (or before either trajectory
+    /// ends), judged on the reference trajectories shifted to now, without the exact ones.
+    ///
+    /// The shifted trajectory (position and velocity of the reference trajectory at
+    /// t - t_reference) is the exact trajectory of the state `now` (evolved from the reference
+    /// by the same equations) up to rounding, a few ulps of the positions (m) and velocities
+    /// involved, and its remaining validity is the exact one up to a few ulps. So the test asks
+    /// for a clearance 1 nm beyond contact, a million times that rounding, over a horizon
+    /// widened by 1e-9 relative and 1 ns: if the shifted pair is that clear, the exact pair is
+    /// apart now and clear by almost 1 nm, far more than `Predictor::ball_ball_within` itself
+    /// requires to return `None` ([`crate::cull`]), so skipping it changes nothing.
+    fn pair_clear(&self, i: usize, j: usize, limit: f64) -> bool {
+        let shifted = |k: usize| {
+            let tr = &self.reference_trajectory[k];
+            let tau = self.t - self.t_reference[k];
+            (
+                tr.position(tau).xy(),
+                tr.velocity(tau).xy(),
+                tr.a.xy(),
+                tr.valid_for - tau,
+            )
+        };
+        let (ci, bi, ai, hi) = shifted(i);
+        let (cj, bj, aj, hj) = shifted(j);
+        let h = hi.min(hj) * (1.0 + 1e-9) + 1e-9;
+        let h = h.min(limit * (1.0 + 1e-9) + 1e-9);
+        let two_r = 2.0 * self.physics.radius();
+        crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, two_r + 1e-9)
+    }
+
     /// Predicts pair (i, j) and queues it.
     ///
     /// Its limit is the earlier of the two balls' own candidates: a pair entry later than that
@@ -489,13 +589,16 @@ impl<'a> Loop<'a> {
     /// pair's time. Dropping such an entry changes nothing in the log.
     fn predict_pair(&mut self, i: usize, j: usize) {
         let (a, b) = (self.now[i], self.now[j]);
+        let limit = self.own_time(i).min(self.own_time(j)) - self.t;
         let time = if a.motion == pool_physics::MotionState::Pocketed
             || b.motion == pool_physics::MotionState::Pocketed
         {
             None
+        } else if self.engine.culling && self.pair_clear(i, j, limit) {
+            self.ops.bump(Op::PredictBallBall);
+            None
         } else {
             let (ta, tb) = (self.trajectory_of(i), self.trajectory_of(j));
-            let limit = self.own_time(i).min(self.own_time(j)) - self.t;
             let r = self
                 .predictor
                 .ball_ball_within(&a, &b, &ta, &tb, limit, &mut self.ops);

@@ -98,6 +98,15 @@ pub struct Predictor<'a> {
 /// An error in a prediction: non-finite coefficients mean a corrupted state.
 pub type PredictError = pool_roots::RootError;
 
+/// Whether |gap| (as `gap.norm()` computes it) certainly exceeds `contact` + [`TOUCH_TOL`]:
+/// `contact_entry`'s "apart" branch, decided without a square root. The factor 1 + 1e-9 on the
+/// square is far beyond the rounding of the norm.
+#[inline]
+fn certainly_apart(gap: Vec2, contact: f64) -> bool {
+    let apart = contact + TOUCH_TOL;
+    gap.norm_squared() > apart * apart * (1.0 + 1e-9)
+}
+
 /// The horizon (s) the culling tests cover: the trajectories' horizon, or the caller's limit
 /// widened by a relative 1e-9 and 1 ns so that an entry at the limit itself, up to the rounding
 /// of the caller's subtraction, is never culled.
@@ -161,8 +170,21 @@ impl<'a> Predictor<'a> {
         let horizon = ta.valid_for.min(tb.valid_for);
         let two_r = 2.0 * self.physics.radius();
         let gap = (ta.c - tb.c).xy();
-        let distance = gap.norm();
         let relative = (ta.b - tb.b).xy();
+        if self.cull
+            && certainly_apart(gap, two_r)
+            && cull::path_clear(
+                (ta.a - tb.a).xy(),
+                relative,
+                gap,
+                cull_horizon(horizon, limit),
+                two_r,
+            )
+        {
+            // contact_entry's apart branch would solve a polynomial with no entry.
+            return Ok(None);
+        }
+        let distance = gap.norm();
         let approach = -gap.dot(&relative) / distance.max(f64::MIN_POSITIVE);
         let contact = Contacting {
             distance,
@@ -170,16 +192,11 @@ impl<'a> Predictor<'a> {
             // The relative velocity is a difference: its rounding scales with the speeds.
             speed_scale: ta.b.xy().norm() + tb.b.xy().norm(),
         };
-        let clear = || {
-            let h = cull_horizon(horizon, limit);
-            cull::path_clear((ta.a - tb.a).xy(), relative, gap, h, two_r)
-        };
         self.contact_entry(
             |d| distance_quartic(ta, tb, d),
             two_r,
             contact,
             horizon,
-            clear,
             ops,
         )
     }
@@ -187,8 +204,8 @@ impl<'a> Predictor<'a> {
     /// The earliest collision of a contact that happens at distance `contact` (m), where
     /// `poly(d)` is the polynomial whose earliest entry is the time the distance reaches `d`.
     ///
-    /// Apart now (beyond [`TOUCH_TOL`]): its earliest entry at `contact`, unless culling is on
-    /// and `clear()` proves there is none ([`crate::cull`]). Touching now (frozen
+    /// Apart now (beyond [`TOUCH_TOL`]): its earliest entry at `contact` (the callers have
+    /// already tried to prove there is none, [`crate::cull`]). Touching now (frozen
     /// balls, a pair just resolved, a ball resting against a cushion), seed 002's guard first:
     /// - approaching: it collides now;
     /// - separating (a rebound): it collides when it comes back to the depth it has now, never
@@ -204,13 +221,9 @@ impl<'a> Predictor<'a> {
         contact: f64,
         now: Contacting,
         horizon: f64,
-        clear: impl FnOnce() -> bool,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
         if now.distance > contact + TOUCH_TOL {
-            if self.cull && clear() {
-                return Ok(None);
-            }
             return self.solve(&poly(contact), horizon, ops);
         }
         if now.approach > APPROACH_EPS * now.speed_scale {
@@ -347,7 +360,7 @@ impl<'a> Predictor<'a> {
             speed_scale: t.b.xy().norm(),
         };
         let poly = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
-        let Some(tau) = self.contact_entry(poly, radius, now, t.valid_for, || false, ops)? else {
+        let Some(tau) = self.contact_entry(poly, radius, now, t.valid_for, ops)? else {
             return Ok(None);
         };
         let r = t.position(tau);
@@ -382,8 +395,21 @@ impl<'a> Predictor<'a> {
             return Ok(None);
         }
         let radius = self.physics.radius();
-        let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
         let gap = t.c.xy() - p;
+        if self.cull
+            && certainly_apart(gap, radius)
+            && cull::path_clear(
+                t.a.xy(),
+                t.b.xy(),
+                gap,
+                cull_horizon(t.valid_for, limit),
+                radius,
+            )
+        {
+            // contact_entry's apart branch would solve a polynomial with no entry.
+            return Ok(None);
+        }
+        let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
         let distance = gap.norm();
         let now = Contacting {
             distance,
@@ -391,11 +417,7 @@ impl<'a> Predictor<'a> {
             speed_scale: t.b.xy().norm(),
         };
         let point = |d: f64| distance_quartic(t, &at, d);
-        let clear = || {
-            let h = cull_horizon(t.valid_for, limit);
-            cull::path_clear(t.a.xy(), t.b.xy(), gap, h, radius)
-        };
-        self.contact_entry(point, radius, now, t.valid_for, clear, ops)
+        self.contact_entry(point, radius, now, t.valid_for, ops)
     }
 }
 

@@ -80,6 +80,35 @@ impl Engine for EventEngine {
     }
 }
 
+/// `Table::exposed_points`, remembered per thread for the last table seen: it costs a few
+/// microseconds (every segment end against every segment), a run of a short shot not much more.
+fn exposed_points(table: &pool_physics::Table) -> Vec<(Vec2, usize)> {
+    type Memo = Option<(pool_physics::Table, Vec<(Vec2, usize)>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((t, points)) if t == table => points.clone(),
+            _ => {
+                let points = table.exposed_points();
+                *last = Some((table.clone(), points.clone()));
+                points
+            }
+        }
+    })
+}
+
+/// A ball's trajectory moved to a later start: r(s) = a s^2 + b s + c for 0 <= s <= valid.
+#[derive(Clone, Copy, Debug, Default)]
+struct Shifted {
+    c: Vec2,
+    b: Vec2,
+    a: Vec2,
+    valid: f64,
+}
+
 /// A cached candidate: absolute time, kind and the other agent.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
@@ -125,6 +154,8 @@ struct Loop<'a> {
     /// `Physics::trajectory` of each ball's `reference` state: shifted to `t`, a cheap stand-in
     /// for the exact trajectory now, good enough to cull a pair (`pair_clear`).
     reference_trajectory: Vec<Trajectory>,
+    /// `reference_trajectory` shifted to `t`, refreshed before each round of pair predictions.
+    shifted: Vec<Shifted>,
     ops: OpCounts,
     /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
     corners: Vec<(Vec2, usize)>,
@@ -147,6 +178,11 @@ impl<'a> Loop<'a> {
     fn new(engine: &'a EventEngine, setup: &'a Setup) -> Self {
         let n = setup.balls.len();
         let states: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
+        let corners = exposed_points(&setup.table);
+        let corner_box = corners
+            .iter()
+            .map(|(p, _)| Aabb::of(&[*p]).grown(setup.physics.radius() + BOX_SLACK))
+            .collect();
         Loop {
             engine,
             setup,
@@ -173,9 +209,10 @@ impl<'a> Loop<'a> {
                 .iter()
                 .map(|b| setup.physics.trajectory(&b.state))
                 .collect(),
+            shifted: vec![Shifted::default(); n],
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
-            corners: setup.table.exposed_points(),
+            corners,
             faces: setup.table.cushions.iter().map(Face::new).collect(),
             face_box: {
                 let reach = setup.physics.radius() + BOX_SLACK;
@@ -185,14 +222,7 @@ impl<'a> Loop<'a> {
                     .map(|c| Aabb::of(&[c.start(), c.end()]).grown(reach))
                     .collect()
             },
-            corner_box: {
-                let reach = setup.physics.radius() + BOX_SLACK;
-                let t = &setup.table;
-                t.exposed_points()
-                    .iter()
-                    .map(|(p, _)| Aabb::of(&[*p]).grown(reach))
-                    .collect()
-            },
+            corner_box,
             pocket_box: setup
                 .table
                 .pockets
@@ -210,6 +240,7 @@ impl<'a> Loop<'a> {
         for i in 0..n {
             self.predict_ball(i);
         }
+        self.shift_all();
         for i in 0..n {
             for j in i + 1..n {
                 self.predict_pair(i, j);
@@ -411,6 +442,7 @@ impl<'a> Loop<'a> {
             self.reference_trajectory[i] = self.trajectory_of(i);
             self.predict_ball(i);
         }
+        self.shift_all();
         for (k, &i) in balls.iter().enumerate() {
             for j in 0..n {
                 if j != i && !balls[..k].contains(&j) {
@@ -452,6 +484,17 @@ impl<'a> Loop<'a> {
             },
             None => Candidate::NONE,
         };
+        if !s.motion.is_translating() {
+            // It cannot reach a cushion or a pocket: every such prediction answers `None`.
+            let features = self.faces.len() + self.corners.len();
+            self.ops.add(Op::PredictBallCushion, features as u64);
+            self.ops
+                .add(Op::PredictBallPocket, self.pocket_box.len() as u64);
+            self.cushion[i] = Candidate::NONE;
+            self.pocket[i] = Candidate::NONE;
+            self.push_own(i, self.transition[i]);
+            return;
+        }
         let mut best = Candidate::NONE;
         let now = self.t;
         let consider = |dt: f64, k: usize, contact: Contact, best: &mut Candidate| {
@@ -561,22 +604,26 @@ impl<'a> Loop<'a> {
     /// apart now and clear by almost 1 nm, far more than `Predictor::ball_ball_within` itself
     /// requires to return `None` ([`crate::cull`]), so skipping it changes nothing.
     fn pair_clear(&self, i: usize, j: usize, limit: f64) -> bool {
-        let shifted = |k: usize| {
-            let tr = &self.reference_trajectory[k];
-            let tau = self.t - self.t_reference[k];
-            (
-                tr.position(tau).xy(),
-                tr.velocity(tau).xy(),
-                tr.a.xy(),
-                tr.valid_for - tau,
-            )
-        };
-        let (ci, bi, ai, hi) = shifted(i);
-        let (cj, bj, aj, hj) = shifted(j);
-        let h = hi.min(hj) * (1.0 + 1e-9) + 1e-9;
+        let (p, q) = (&self.shifted[i], &self.shifted[j]);
+        let h = p.valid.min(q.valid) * (1.0 + 1e-9) + 1e-9;
         let h = h.min(limit * (1.0 + 1e-9) + 1e-9);
         let two_r = 2.0 * self.physics.radius();
-        crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, two_r + 1e-9)
+        crate::cull::path_clear(p.a - q.a, p.b - q.b, p.c - q.c, h, two_r + 1e-9)
+    }
+
+    /// Refreshes `shifted`: every ball's reference trajectory shifted to `t`.
+    fn shift_all(&mut self) {
+        for k in 0..self.shifted.len() {
+            let tr = &self.reference_trajectory[k];
+            let tau = self.t - self.t_reference[k];
+            let (a, b, c) = (tr.a.xy(), tr.b.xy(), tr.c.xy());
+            self.shifted[k] = Shifted {
+                c: (a * tau + b) * tau + c,
+                b: a * (2.0 * tau) + b,
+                a,
+                valid: tr.valid_for - tau,
+            };
+        }
     }
 
     /// Predicts pair (i, j) and queues it.
@@ -593,6 +640,10 @@ impl<'a> Loop<'a> {
         let time = if a.motion == pool_physics::MotionState::Pocketed
             || b.motion == pool_physics::MotionState::Pocketed
         {
+            None
+        } else if !(a.motion.is_translating() || b.motion.is_translating()) {
+            // Neither moves: `Predictor::ball_ball_within` answers `None` at once.
+            self.ops.bump(Op::PredictBallBall);
             None
         } else if self.engine.culling && self.pair_clear(i, j, limit) {
             self.ops.bump(Op::PredictBallBall);

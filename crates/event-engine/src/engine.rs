@@ -100,15 +100,6 @@ fn exposed_points(table: &pool_physics::Table) -> Vec<(Vec2, usize)> {
     })
 }
 
-/// A ball's trajectory moved to a later start: r(s) = a s^2 + b s + c for 0 <= s <= valid.
-#[derive(Clone, Copy, Debug, Default)]
-struct Shifted {
-    c: Vec2,
-    b: Vec2,
-    a: Vec2,
-    valid: f64,
-}
-
 /// A cached candidate: absolute time, kind and the other agent.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
@@ -154,8 +145,9 @@ struct Loop<'a> {
     /// `Physics::trajectory` of each ball's `reference` state: shifted to `t`, a cheap stand-in
     /// for the exact trajectory now, good enough to cull a pair (`pair_clear`).
     reference_trajectory: Vec<Trajectory>,
-    /// `reference_trajectory` shifted to `t`, refreshed before each round of pair predictions.
-    shifted: Vec<Shifted>,
+    /// Where each ball's center can be from its last change until its earliest own candidate,
+    /// grown by R + `BOX_SLACK` (`swept_box`); `None` if unbounded.
+    swept: Vec<Option<Aabb>>,
     ops: OpCounts,
     /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
     corners: Vec<(Vec2, usize)>,
@@ -209,7 +201,7 @@ impl<'a> Loop<'a> {
                 .iter()
                 .map(|b| setup.physics.trajectory(&b.state))
                 .collect(),
-            shifted: vec![Shifted::default(); n],
+            swept: vec![None; n],
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
             corners,
@@ -240,7 +232,9 @@ impl<'a> Loop<'a> {
         for i in 0..n {
             self.predict_ball(i);
         }
-        self.shift_all();
+        for i in 0..n {
+            self.swept[i] = self.swept_box(i);
+        }
         for i in 0..n {
             for j in i + 1..n {
                 self.predict_pair(i, j);
@@ -442,7 +436,9 @@ impl<'a> Loop<'a> {
             self.reference_trajectory[i] = self.trajectory_of(i);
             self.predict_ball(i);
         }
-        self.shift_all();
+        for &i in balls {
+            self.swept[i] = self.swept_box(i);
+        }
         for (k, &i) in balls.iter().enumerate() {
             for j in 0..n {
                 if j != i && !balls[..k].contains(&j) {
@@ -604,26 +600,46 @@ impl<'a> Loop<'a> {
     /// apart now and clear by almost 1 nm, far more than `Predictor::ball_ball_within` itself
     /// requires to return `None` ([`crate::cull`]), so skipping it changes nothing.
     fn pair_clear(&self, i: usize, j: usize, limit: f64) -> bool {
-        let (p, q) = (&self.shifted[i], &self.shifted[j]);
-        let h = p.valid.min(q.valid) * (1.0 + 1e-9) + 1e-9;
-        let h = h.min(limit * (1.0 + 1e-9) + 1e-9);
-        let two_r = 2.0 * self.physics.radius();
-        crate::cull::path_clear(p.a - q.a, p.b - q.b, p.c - q.c, h, two_r + 1e-9)
-    }
-
-    /// Refreshes `shifted`: every ball's reference trajectory shifted to `t`.
-    fn shift_all(&mut self) {
-        for k in 0..self.shifted.len() {
+        if let (Some(p), Some(q)) = (&self.swept[i], &self.swept[j]) {
+            // A contact before both balls' own candidates puts both centers in their boxes,
+            // within 2R of each other: boxes grown by R + `BOX_SLACK` each would overlap.
+            if p.apart_from(q) {
+                return true;
+            }
+        }
+        let shifted = |k: usize| {
             let tr = &self.reference_trajectory[k];
             let tau = self.t - self.t_reference[k];
             let (a, b, c) = (tr.a.xy(), tr.b.xy(), tr.c.xy());
-            self.shifted[k] = Shifted {
-                c: (a * tau + b) * tau + c,
-                b: a * (2.0 * tau) + b,
+            (
+                (a * tau + b) * tau + c,
+                a * (2.0 * tau) + b,
                 a,
-                valid: tr.valid_for - tau,
-            };
+                tr.valid_for - tau,
+            )
+        };
+        let (ci, bi, ai, hi) = shifted(i);
+        let (cj, bj, aj, hj) = shifted(j);
+        let h = hi.min(hj) * (1.0 + 1e-9) + 1e-9;
+        let h = h.min(limit * (1.0 + 1e-9) + 1e-9);
+        let two_r = 2.0 * self.physics.radius();
+        crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, two_r + 1e-9)
+    }
+
+    /// The box of ball `i`'s path from now (it has just changed) until its earliest own
+    /// candidate or the end of its trajectory, grown by R + `BOX_SLACK`: the control points'
+    /// box (`crate::cull`) over that horizon widened by 1e-9 relative and 1 ns. Later, the
+    /// ball's exact state is its reference evolved, the same path up to rounding far below the
+    /// slack, and its pairs' limits never pass its own candidate, so the box holds every
+    /// position a pair prediction can care about until the ball changes again.
+    fn swept_box(&self, i: usize) -> Option<Aabb> {
+        let tr = &self.reference_trajectory[i];
+        let reach = self.physics.radius() + BOX_SLACK;
+        if !self.now[i].motion.is_translating() {
+            return Some(Aabb::of(&[tr.c.xy()]).grown(reach));
         }
+        let h = tr.valid_for.min(self.own_time(i) - self.t) * (1.0 + 1e-9) + 1e-9;
+        Aabb::of_path(tr.a.xy(), tr.b.xy(), tr.c.xy(), h).map(|b| b.grown(reach))
     }
 
     /// Predicts pair (i, j) and queues it.

@@ -142,8 +142,11 @@ fn signature(o: &pool_sim::Outcome) -> Vec<(pool_physics::EventKind, pool_sim::A
 /// Engine-level evidence for every backend (runs in parallel over breaks).
 pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<EngineRow> {
     let run = |name: &str, s: &Setup| {
-        let mut e =
-            EventEngine::new(solver_by_name(name).expect("known backend")).with_snapshots(true);
+        // Culling off: it would hide a backend's spurious entries of provably positive
+        // polynomials (the default backend's log is the same either way).
+        let mut e = EventEngine::new(solver_by_name(name).expect("known backend"))
+            .with_snapshots(true)
+            .with_culling(false);
         // A run that needs more events than this is chattering or looping: it counts as failing
         // ("no end") instead of holding the evidence up.
         e.max_events = EVIDENCE_EVENT_BUDGET;

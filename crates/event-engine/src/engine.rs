@@ -1,11 +1,13 @@
 //! The event loop.
 
-use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Vec2};
+use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Trajectory, Vec2};
 use pool_roots::RootSolver;
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
 use crate::cluster::Cluster;
-use crate::predict::{Contact, Predictor, CONTACT_SLOP};
+use crate::cull::Aabb;
+use crate::predict::{Contact, Face, Predictor, CONTACT_SLOP};
+use crate::queue::{Entry, Queue};
 
 /// Closing speed (m/s) at or below which a contact is *sustained* (at least; a pressed contact
 /// may be sustained faster, see [`sustained_speed`]): resolved, with the whole cluster of balls
@@ -31,6 +33,10 @@ pub fn sustained_speed(pressing: f64) -> f64 {
     SUSTAINED_SPEED.max(2.0 * (2.0 * pressing.max(0.0) * CONTACT_SLOP).sqrt())
 }
 
+/// Slack (m) on the boxes `predict_ball` skips cushion and pocket predictions with: a million
+/// times the rounding of positions on a table.
+const BOX_SLACK: f64 = 1e-9;
+
 /// The event-based engine. Generic over nothing: the root solver is chosen at run time so that
 /// backends can be compared on identical shots.
 pub struct EventEngine {
@@ -39,6 +45,10 @@ pub struct EventEngine {
     pub max_events: usize,
     /// Record every ball's state after every event (for drawing paths).
     pub record_snapshots: bool,
+    /// Skip root solves that conservative tests prove cannot give the next event
+    /// ([`crate::cull`]; default on). The event log does not change for the default root
+    /// finder; turn it off to judge another backend's answers on their own.
+    pub culling: bool,
 }
 
 impl Default for EventEngine {
@@ -54,12 +64,19 @@ impl EventEngine {
             solver,
             max_events: 100_000,
             record_snapshots: false,
+            culling: true,
         }
     }
 
     /// Builder: record snapshots after every event.
     pub fn with_snapshots(mut self, on: bool) -> Self {
         self.record_snapshots = on;
+        self
+    }
+
+    /// Builder: culling on or off (see [`EventEngine::culling`]).
+    pub fn with_culling(mut self, on: bool) -> Self {
+        self.culling = on;
         self
     }
 }
@@ -80,6 +97,26 @@ impl Engine for EventEngine {
     fn run(&self, setup: &Setup) -> Outcome {
         Loop::new(self, setup).run()
     }
+}
+
+/// `Table::exposed_points`, remembered per thread for the last table seen: it costs a few
+/// microseconds (every segment end against every segment), a run of a short shot not much more.
+fn exposed_points(table: &pool_physics::Table) -> Vec<(Vec2, usize)> {
+    type Memo = Option<(pool_physics::Table, Vec<(Vec2, usize)>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((t, points)) if t == table => points.clone(),
+            _ => {
+                let points = table.exposed_points();
+                *last = Some((table.clone(), points.clone()));
+                points
+            }
+        }
+    })
 }
 
 /// A cached candidate: absolute time, kind and the other agent.
@@ -114,11 +151,32 @@ struct Loop<'a> {
     transition: Vec<Candidate>,
     cushion: Vec<Candidate>,
     pocket: Vec<Candidate>,
-    /// Upper triangle, row-major: pair (i, j), i < j, at i * n + j.
-    pair: Vec<f64>,
+    /// Every finite candidate, earliest first in (time, kind, agents' ids) order; an entry is
+    /// stale once one of its balls has changed since it was pushed (`generation`).
+    queue: Queue,
+    /// How many times each ball has changed: stamps the queue's entries.
+    generation: Vec<u32>,
+    /// `Physics::trajectory` of each ball's state `now`, valid when `trajectory_epoch` equals
+    /// `epoch` (bumped whenever `now` moves on).
+    trajectory: Vec<Trajectory>,
+    trajectory_epoch: Vec<u64>,
+    epoch: u64,
+    /// `Physics::trajectory` of each ball's `reference` state: shifted to `t`, a cheap stand-in
+    /// for the exact trajectory now, good enough to cull a pair (`pair_clear`).
+    reference_trajectory: Vec<Trajectory>,
+    /// Where each ball's center can be from its last change until its earliest own candidate,
+    /// grown by R + `BOX_SLACK` (`swept_box`); `None` if unbounded.
+    swept: Vec<Option<Aabb>>,
     ops: OpCounts,
     /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
     corners: Vec<(Vec2, usize)>,
+    /// Each cushion segment's face, precomputed.
+    faces: Vec<Face>,
+    /// Where a ball's center can be when it touches each face, end point (`corners`) and pocket:
+    /// the feature's box grown by the contact distance and 1 nm (`predict_ball`).
+    face_box: Vec<Aabb>,
+    corner_box: Vec<Aabb>,
+    pocket_box: Vec<Aabb>,
     /// Each ball's position in the sorted list of ids (tie-breaking independent of file order).
     rank: Vec<usize>,
     /// Buffers of the sustained-contact cluster solver.
@@ -133,11 +191,20 @@ impl<'a> Loop<'a> {
     fn new(engine: &'a EventEngine, setup: &'a Setup) -> Self {
         let n = setup.balls.len();
         let states: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
+        let corners = exposed_points(&setup.table);
+        let corner_box = corners
+            .iter()
+            .map(|(p, _)| Aabb::of(&[*p]).grown(setup.physics.radius() + BOX_SLACK))
+            .collect();
         Loop {
             engine,
             setup,
             physics: &setup.physics,
-            predictor: Predictor::new(&setup.physics, engine.solver.as_ref()),
+            predictor: {
+                let mut p = Predictor::new(&setup.physics, engine.solver.as_ref());
+                p.cull = engine.culling;
+                p
+            },
             t: 0.0,
             reference: states.clone(),
             t_reference: vec![0.0; n],
@@ -145,11 +212,37 @@ impl<'a> Loop<'a> {
             transition: vec![Candidate::NONE; n],
             cushion: vec![Candidate::NONE; n],
             pocket: vec![Candidate::NONE; n],
-            pair: vec![f64::INFINITY; n * n],
+            queue: Queue::with_balls(n),
+            generation: vec![0; n],
+            trajectory: vec![Trajectory::at_rest(pool_physics::Vec3::zeros()); n],
+            trajectory_epoch: vec![u64::MAX; n],
+            epoch: 0,
+            reference_trajectory: setup
+                .balls
+                .iter()
+                .map(|b| setup.physics.trajectory(&b.state))
+                .collect(),
+            swept: vec![None; n],
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
-            corners: setup.table.exposed_points(),
+            corners,
             cluster: Cluster::default(),
+            faces: setup.table.cushions.iter().map(Face::new).collect(),
+            face_box: {
+                let reach = setup.physics.radius() + BOX_SLACK;
+                let t = &setup.table;
+                t.cushions
+                    .iter()
+                    .map(|c| Aabb::of(&[c.start(), c.end()]).grown(reach))
+                    .collect()
+            },
+            corner_box,
+            pocket_box: setup
+                .table
+                .pockets
+                .iter()
+                .map(|p| Aabb::of(&[p.center_vec()]).grown(p.radius + BOX_SLACK))
+                .collect(),
             failed: false,
             events: Vec::new(),
             snapshots: Vec::new(),
@@ -160,6 +253,9 @@ impl<'a> Loop<'a> {
         let n = self.now.len();
         for i in 0..n {
             self.predict_ball(i);
+        }
+        for i in 0..n {
+            self.swept[i] = self.swept_box(i);
         }
         for i in 0..n {
             for j in i + 1..n {
@@ -230,66 +326,57 @@ impl<'a> Loop<'a> {
             }
         }
         self.t = t;
+        self.epoch += 1;
     }
 
-    /// The earliest cached candidate; ties broken by kind order, then agents, so that runs are
-    /// deterministic.
+    /// The earliest cached candidate; ties broken by kind order, then agents' ids, so that runs
+    /// are deterministic and do not depend on the order of the balls in the shot file. Taken
+    /// off the queue: resolving it changes its balls, which makes it stale anyway.
     fn next_event(&mut self) -> Option<(f64, EventKind, Agents, Option<Contact>)> {
-        let n = self.now.len();
-        let mut best: Option<(f64, EventKind, Agents, Option<Contact>)> = None;
-        let rank = &self.rank;
-        // Ties are broken by kind, then by the agents' ids (not their positions in the file), so
-        // that the log does not depend on the order of the balls in the shot file.
-        let key = |a: Agents| match a {
-            Agents::Ball { ball } => (0, rank[ball], 0),
-            Agents::BallBall { a, b } => (1, rank[a].min(rank[b]), rank[a].max(rank[b])),
-            Agents::BallCushion { ball, cushion } => (2, rank[ball], cushion),
-            Agents::BallPocket { ball, pocket } => (3, rank[ball], pocket),
-        };
-        let mut consider = |time: f64, kind: EventKind, agents: Agents, contact| {
-            if time.is_finite()
-                && best.is_none_or(|(bt, bk, ba, _)| (time, kind, key(agents)) < (bt, bk, key(ba)))
-            {
-                best = Some((time, kind, agents, contact));
-            }
-        };
-        for i in 0..n {
-            let c = self.transition[i];
-            consider(c.time, c.kind, Agents::Ball { ball: i }, None);
-            let c = self.cushion[i];
-            consider(
-                c.time,
-                c.kind,
+        let generation = &self.generation;
+        let (entry, examined) = self.queue.pop_valid(|e| e.is_current(generation));
+        self.ops.add(Op::CandidateScan, examined);
+        let e = entry?;
+        let (a, b) = (e.a as usize, e.b as usize);
+        Some(match e.kind {
+            EventKind::BallBall => (e.time, e.kind, Agents::pair(a, b), None),
+            EventKind::BallLinearCushion => (
+                e.time,
+                e.kind,
                 Agents::BallCushion {
-                    ball: i,
-                    cushion: c.other,
+                    ball: a,
+                    cushion: b,
                 },
-                c.contact,
-            );
-            let c = self.pocket[i];
-            consider(
+                self.cushion[a].contact,
+            ),
+            EventKind::BallPocket => (
+                e.time,
+                e.kind,
+                Agents::BallPocket { ball: a, pocket: b },
+                None,
+            ),
+            _ => (e.time, e.kind, Agents::Ball { ball: a }, None),
+        })
+    }
+
+    /// Queues a ball's own candidate (transition, cushion or pocket) if it is finite.
+    fn push_own(&mut self, i: usize, c: Candidate) {
+        if c.time.is_finite() {
+            let other = if c.kind == EventKind::BallLinearCushion || c.kind == EventKind::BallPocket
+            {
+                c.other
+            } else {
+                0
+            };
+            self.queue.push(Entry::new(
                 c.time,
                 c.kind,
-                Agents::BallPocket {
-                    ball: i,
-                    pocket: c.other,
-                },
-                None,
-            );
-            for j in i + 1..n {
-                consider(
-                    self.pair[i * n + j],
-                    EventKind::BallBall,
-                    Agents::pair(i, j),
-                    None,
-                );
-            }
+                self.rank[i],
+                other,
+                (i, self.generation[i]),
+                (other, 0),
+            ));
         }
-        self.ops.add(
-            Op::CandidateScan,
-            (3 * n + n * (n.saturating_sub(1)) / 2) as u64,
-        );
-        best
     }
 
     fn resolve(&mut self, kind: EventKind, agents: Agents, contact: Option<Contact>) {
@@ -357,25 +444,54 @@ impl<'a> Loop<'a> {
     }
 
     /// Makes the changed balls' current states their new references and re-predicts every
-    /// candidate they take part in.
+    /// candidate they take part in: first each ball's own (transition, cushion, pocket), then
+    /// its pairs, each pair once, so that a pair's limit sees both balls' new own candidates.
     fn changed(&mut self, balls: &[usize]) {
         let n = self.now.len();
         for &i in balls {
             self.reference[i] = self.now[i];
             self.t_reference[i] = self.t;
+            self.generation[i] = self.generation[i].wrapping_add(1);
+            self.trajectory_epoch[i] = u64::MAX;
         }
         for &i in balls {
+            self.reference_trajectory[i] = self.trajectory_of(i);
             self.predict_ball(i);
+        }
+        for &i in balls {
+            self.swept[i] = self.swept_box(i);
+        }
+        for (k, &i) in balls.iter().enumerate() {
             for j in 0..n {
-                if j != i {
+                if j != i && !balls[..k].contains(&j) {
                     self.predict_pair(i.min(j), i.max(j));
                 }
             }
         }
+        self.queue.compact(&self.generation);
+    }
+
+    /// `Physics::trajectory` of ball `i`'s state now, computed once per state.
+    fn trajectory_of(&mut self, i: usize) -> Trajectory {
+        if self.trajectory_epoch[i] != self.epoch {
+            self.trajectory[i] = self.physics.trajectory(&self.now[i]);
+            self.trajectory_epoch[i] = self.epoch;
+        }
+        self.trajectory[i]
+    }
+
+    /// The earliest of ball `i`'s own candidates (absolute time): its trajectory changes then
+    /// at the latest, so a later candidate involving it can never be taken (see `predict_pair`).
+    fn own_time(&self, i: usize) -> f64 {
+        self.transition[i]
+            .time
+            .min(self.cushion[i].time)
+            .min(self.pocket[i].time)
     }
 
     fn predict_ball(&mut self, i: usize) {
         let s = self.now[i];
+        let traj = self.trajectory_of(i);
         self.ops.bump(Op::PredictTransition);
         self.transition[i] = match self.physics.next_transition(&s) {
             Some(tr) => Candidate {
@@ -386,6 +502,17 @@ impl<'a> Loop<'a> {
             },
             None => Candidate::NONE,
         };
+        if !s.motion.is_translating() {
+            // It cannot reach a cushion or a pocket: every such prediction answers `None`.
+            let features = self.faces.len() + self.corners.len();
+            self.ops.add(Op::PredictBallCushion, features as u64);
+            self.ops
+                .add(Op::PredictBallPocket, self.pocket_box.len() as u64);
+            self.cushion[i] = Candidate::NONE;
+            self.pocket[i] = Candidate::NONE;
+            self.push_own(i, self.transition[i]);
+            return;
+        }
         let mut best = Candidate::NONE;
         let now = self.t;
         let consider = |dt: f64, k: usize, contact: Contact, best: &mut Candidate| {
@@ -398,23 +525,65 @@ impl<'a> Loop<'a> {
                 };
             }
         };
-        for (k, cushion) in self.setup.table.cushions.iter().enumerate() {
-            let r = self.predictor.ball_cushion(&s, cushion, &mut self.ops);
+        // Each prediction may drop an entry later than the best so far (`_within`): `consider`
+        // would not take it. Before each, a box test: a face, end point or pocket contact puts
+        // the center within the contact distance of the feature (a face's contact point is on
+        // the segment), so inside the feature's box (`face_box`, ...); the path up to the limit
+        // lies in the box of its control points (`crate::cull`). Boxes apart (by more than
+        // `BOX_SLACK`, far beyond rounding): no contact within the limit, the prediction
+        // would answer `None` or later than the limit.
+        let path_box = |limit: f64| {
+            let h = traj.valid_for.min(limit * (1.0 + 1e-9) + 1e-9);
+            Aabb::of_path(traj.a.xy(), traj.b.xy(), traj.c.xy(), h)
+        };
+        let apart =
+            |path: &Option<Aabb>, feature: &Aabb| path.is_some_and(|p| p.apart_from(feature));
+        let mut path = path_box(f64::INFINITY);
+        for k in 0..self.faces.len() {
+            if apart(&path, &self.face_box[k]) {
+                self.ops.bump(Op::PredictBallCushion);
+                continue;
+            }
+            let limit = best.time - now;
+            let r =
+                self.predictor
+                    .ball_face_within(&s, &traj, &self.faces[k], limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Face, &mut best);
+                path = path_box(best.time - now);
             }
         }
         for c in 0..self.corners.len() {
+            if apart(&path, &self.corner_box[c]) {
+                self.ops.bump(Op::PredictBallCushion);
+                continue;
+            }
             let (p, k) = self.corners[c];
-            let r = self.predictor.ball_point(&s, p, &mut self.ops);
+            let limit = best.time - now;
+            let r = self
+                .predictor
+                .ball_point_within(&s, &traj, p, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Point(p), &mut best);
+                path = path_box(best.time - now);
             }
         }
         self.cushion[i] = best;
+        // A pocket entry later than the ball's cushion contact or transition can never be taken:
+        // the ball changes first, and its candidates are predicted again (see `predict_pair`).
+        let own = self.transition[i].time.min(self.cushion[i].time);
+        let mut path = path_box(own - now);
         let mut best = Candidate::NONE;
-        for (k, pocket) in self.setup.table.pockets.iter().enumerate() {
-            let r = self.predictor.ball_pocket(&s, pocket, &mut self.ops);
+        for k in 0..self.pocket_box.len() {
+            if apart(&path, &self.pocket_box[k]) {
+                self.ops.bump(Op::PredictBallPocket);
+                continue;
+            }
+            let pocket = &self.setup.table.pockets[k];
+            let limit = best.time.min(own) - now;
+            let r = self
+                .predictor
+                .ball_pocket_within(&s, &traj, pocket, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 if self.t + dt < best.time {
                     best = Candidate {
@@ -423,10 +592,14 @@ impl<'a> Loop<'a> {
                         other: k,
                         contact: None,
                     };
+                    path = path_box(best.time.min(own) - now);
                 }
             }
         }
         self.pocket[i] = best;
+        self.push_own(i, self.transition[i]);
+        self.push_own(i, self.cushion[i]);
+        self.push_own(i, self.pocket[i]);
     }
 
     /// Unwraps a prediction; a root-solver error (non-finite state) stops the run.
@@ -437,17 +610,99 @@ impl<'a> Loop<'a> {
         })
     }
 
+    /// Whether pair (i, j) certainly has no entry within `limit` s (or before either trajectory
+    /// ends), judged on the reference trajectories shifted to now, without the exact ones.
+    ///
+    /// The shifted trajectory (position and velocity of the reference trajectory at
+    /// t - t_reference) is the exact trajectory of the state `now` (evolved from the reference
+    /// by the same equations) up to rounding, a few ulps of the positions (m) and velocities
+    /// involved, and its remaining validity is the exact one up to a few ulps. So the test asks
+    /// for a clearance 1 nm beyond contact, a million times that rounding, over a horizon
+    /// widened by 1e-9 relative and 1 ns: if the shifted pair is that clear, the exact pair is
+    /// apart now and clear by almost 1 nm, far more than `Predictor::ball_ball_within` itself
+    /// requires to return `None` ([`crate::cull`]), so skipping it changes nothing.
+    fn pair_clear(&self, i: usize, j: usize, limit: f64) -> bool {
+        if let (Some(p), Some(q)) = (&self.swept[i], &self.swept[j]) {
+            // A contact before both balls' own candidates puts both centers in their boxes,
+            // within 2R of each other: boxes grown by R + `BOX_SLACK` each would overlap.
+            if p.apart_from(q) {
+                return true;
+            }
+        }
+        let shifted = |k: usize| {
+            let tr = &self.reference_trajectory[k];
+            let tau = self.t - self.t_reference[k];
+            let (a, b, c) = (tr.a.xy(), tr.b.xy(), tr.c.xy());
+            (
+                (a * tau + b) * tau + c,
+                a * (2.0 * tau) + b,
+                a,
+                tr.valid_for - tau,
+            )
+        };
+        let (ci, bi, ai, hi) = shifted(i);
+        let (cj, bj, aj, hj) = shifted(j);
+        let h = hi.min(hj) * (1.0 + 1e-9) + 1e-9;
+        let h = h.min(limit * (1.0 + 1e-9) + 1e-9);
+        let two_r = 2.0 * self.physics.radius();
+        crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, two_r + 1e-9)
+    }
+
+    /// The box of ball `i`'s path from now (it has just changed) until its earliest own
+    /// candidate or the end of its trajectory, grown by R + `BOX_SLACK`: the control points'
+    /// box (`crate::cull`) over that horizon widened by 1e-9 relative and 1 ns. Later, the
+    /// ball's exact state is its reference evolved, the same path up to rounding far below the
+    /// slack, and its pairs' limits never pass its own candidate, so the box holds every
+    /// position a pair prediction can care about until the ball changes again.
+    fn swept_box(&self, i: usize) -> Option<Aabb> {
+        let tr = &self.reference_trajectory[i];
+        let reach = self.physics.radius() + BOX_SLACK;
+        if !self.now[i].motion.is_translating() {
+            return Some(Aabb::of(&[tr.c.xy()]).grown(reach));
+        }
+        let h = tr.valid_for.min(self.own_time(i) - self.t) * (1.0 + 1e-9) + 1e-9;
+        Aabb::of_path(tr.a.xy(), tr.b.xy(), tr.c.xy(), h).map(|b| b.grown(reach))
+    }
+
+    /// Predicts pair (i, j) and queues it.
+    ///
+    /// Its limit is the earlier of the two balls' own candidates: a pair entry later than that
+    /// can never be the next event. The own candidate is queued, stamped with the same ball's
+    /// generation, and precedes it in (time, kind, ids) order (the entry is later by at least
+    /// 1 ns, `Predictor`'s widening); so the own candidate is taken first, or the ball changes
+    /// some other way first, and either way the ball's pairs are all predicted again before the
+    /// pair's time. Dropping such an entry changes nothing in the log.
     fn predict_pair(&mut self, i: usize, j: usize) {
-        let n = self.now.len();
         let (a, b) = (self.now[i], self.now[j]);
+        let limit = self.own_time(i).min(self.own_time(j)) - self.t;
         let time = if a.motion == pool_physics::MotionState::Pocketed
             || b.motion == pool_physics::MotionState::Pocketed
         {
             None
+        } else if !(a.motion.is_translating() || b.motion.is_translating()) {
+            // Neither moves: `Predictor::ball_ball_within` answers `None` at once.
+            self.ops.bump(Op::PredictBallBall);
+            None
+        } else if self.engine.culling && self.pair_clear(i, j, limit) {
+            self.ops.bump(Op::PredictBallBall);
+            None
         } else {
-            let r = self.predictor.ball_ball(&a, &b, &mut self.ops);
+            let (ta, tb) = (self.trajectory_of(i), self.trajectory_of(j));
+            let r = self
+                .predictor
+                .ball_ball_within(&a, &b, &ta, &tb, limit, &mut self.ops);
             self.check(r)
         };
-        self.pair[i * n + j] = time.map_or(f64::INFINITY, |dt| self.t + dt);
+        if let Some(dt) = time {
+            let (ri, rj) = (self.rank[i], self.rank[j]);
+            self.queue.push(Entry::new(
+                self.t + dt,
+                EventKind::BallBall,
+                ri.min(rj),
+                ri.max(rj),
+                (i, self.generation[i]),
+                (j, self.generation[j]),
+            ));
+        }
     }
 }

@@ -6,14 +6,20 @@
 //! changed: a ball whose state an event did not touch keeps the same trajectory, so its cached
 //! predictions stay exact. Ball states are always evolved from the state each ball had when it
 //! last changed (never step on step), so rounding does not accumulate between events.
+//!
+//! The next event comes from a priority queue with lazy invalidation (`queue.rs`), and most root
+//! solves are skipped by conservative tests ([`cull`]) or because their entry would come after
+//! one of the balls' own candidates; neither changes the event log.
 #![warn(missing_docs)]
 
 mod cluster;
+pub mod cull;
 mod engine;
 mod predict;
+mod queue;
 
 pub use engine::{sustained_speed, EventEngine, SUSTAINED_SPEED};
 pub use predict::{
-    approach_tolerance, distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP,
+    approach_tolerance, distance_quartic, Contact, Face, Predictor, APPROACH_EPS, CONTACT_SLOP,
     SPEED_FLOOR, TOUCH_TOL,
 };

@@ -4,6 +4,8 @@ use pool_physics::{AnyPhysics, BallState, Cushion, Physics, Pocket, Trajectory, 
 use pool_roots::{earliest_entry, RootList, RootSolver};
 use pool_sim::{Op, OpCounts};
 
+use crate::cull;
+
 /// Approach speed, relative to the balls' speeds (at least [`SPEED_FLOOR`]), below which a
 /// contact is neither approaching nor separating: about 1e4 times f64 rounding.
 pub const APPROACH_EPS: f64 = 1e-12;
@@ -87,25 +89,90 @@ pub enum Contact {
     Point(Vec2),
 }
 
+/// A cushion segment's face with the quantities every prediction needs computed once, bit for
+/// bit as [`Cushion`]'s methods compute them.
+#[derive(Clone, Copy, Debug)]
+pub struct Face {
+    /// Start point (m).
+    pub start: Vec2,
+    /// Unit normal into the playing side ([`Cushion::inward_normal`]).
+    pub normal: Vec2,
+    /// end - start (m).
+    pub dir: Vec2,
+    /// |end - start|^2 (m^2).
+    pub length_sq: f64,
+    /// dir . start (m^2): where the segment begins along `dir`.
+    pub along_start: f64,
+}
+
+impl Face {
+    /// The face of a segment.
+    pub fn new(c: &Cushion) -> Self {
+        let (start, end) = (c.start(), c.end());
+        let dir = end - start;
+        Face {
+            start,
+            normal: c.inward_normal(),
+            dir,
+            length_sq: dir.norm_squared(),
+            along_start: dir.dot(&start),
+        }
+    }
+
+    /// [`Cushion::parameter`]: 0 at the start, 1 at the end.
+    pub fn parameter(&self, p: Vec2) -> f64 {
+        (p - self.start).dot(&self.dir) / self.length_sq
+    }
+}
+
 /// Predicts collision times for balls on quadratic trajectories (seed 000, "(4) Calculating
 /// event times"), counting the work in an [`OpCounts`].
+///
+/// Each kind of prediction comes in two forms: `ball_ball(a, b, ops)` and its `_within` form,
+/// which takes the trajectories (exactly `Physics::trajectory` of the states given, so that a
+/// caller can compute them once per state) and a `limit` (s from now) beyond which the caller
+/// has no use for an entry. Before any root solve, conservative tests ([`crate::cull`]) look for
+/// a proof that there is no entry within min(horizon, limit); when one is found the answer is
+/// `None`, otherwise it is the root finder's, unchanged. So a `_within` answer is the plain
+/// answer, or `None` where the plain answer is later than `limit`.
 pub struct Predictor<'a> {
     /// Physics model (trajectories, radius).
     pub physics: &'a AnyPhysics,
     /// Root solver backend.
     pub solver: &'a dyn RootSolver,
+    /// Skip root solves that [`crate::cull`] proves have no entry (default). The answers do not
+    /// change for the default root finder; turn it off to see another backend's own answers.
+    pub cull: bool,
     scratch: RootList,
 }
 
 /// An error in a prediction: non-finite coefficients mean a corrupted state.
 pub type PredictError = pool_roots::RootError;
 
+/// Whether |gap| (as `gap.norm()` computes it) certainly exceeds `contact` + [`TOUCH_TOL`]:
+/// `contact_entry`'s "apart" branch, decided without a square root. The factor 1 + 1e-9 on the
+/// square is far beyond the rounding of the norm.
+#[inline]
+fn certainly_apart(gap: Vec2, contact: f64) -> bool {
+    let apart = contact + TOUCH_TOL;
+    gap.norm_squared() > apart * apart * (1.0 + 1e-9)
+}
+
+/// The horizon (s) the culling tests cover: the trajectories' horizon, or the caller's limit
+/// widened by a relative 1e-9 and 1 ns so that an entry at the limit itself, up to the rounding
+/// of the caller's subtraction, is never culled.
+#[inline]
+fn cull_horizon(horizon: f64, limit: f64) -> f64 {
+    horizon.min(limit * (1.0 + 1e-9) + 1e-9)
+}
+
 impl<'a> Predictor<'a> {
-    /// A predictor for one model and one root solver.
+    /// A predictor for one model and one root solver, culling on.
     pub fn new(physics: &'a AnyPhysics, solver: &'a dyn RootSolver) -> Self {
         Predictor {
             physics,
             solver,
+            cull: true,
             scratch: Vec::with_capacity(8),
         }
     }
@@ -116,6 +183,10 @@ impl<'a> Predictor<'a> {
         horizon: f64,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
+        if self.cull && horizon >= 0.0 && cull::quartic_positive(c) {
+            // Every coefficient >= 0 and c0 > 0: positive for all t >= 0 (crate::cull).
+            return Ok(None);
+        }
         ops.bump(Op::root_solve(pool_roots::degree(c)));
         earliest_entry(self.solver, c, horizon, &mut self.scratch)
     }
@@ -128,22 +199,51 @@ impl<'a> Predictor<'a> {
         b: &BallState,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
+        let (ta, tb) = (self.physics.trajectory(a), self.physics.trajectory(b));
+        self.ball_ball_within(a, b, &ta, &tb, f64::INFINITY, ops)
+    }
+
+    /// [`Predictor::ball_ball`] with the balls' trajectories `ta`, `tb` (`Physics::trajectory`
+    /// of `a`, `b`) and a `limit`: an entry later than `limit` s from now may be answered `None`.
+    pub fn ball_ball_within(
+        &mut self,
+        a: &BallState,
+        b: &BallState,
+        ta: &Trajectory,
+        tb: &Trajectory,
+        limit: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
         ops.bump(Op::PredictBallBall);
         if !(a.motion.is_translating() || b.motion.is_translating()) {
             return Ok(None);
         }
-        let (ta, tb) = (self.physics.trajectory(a), self.physics.trajectory(b));
         let horizon = ta.valid_for.min(tb.valid_for);
         let two_r = 2.0 * self.physics.radius();
+        let gap = (ta.c - tb.c).xy();
+        let relative = (ta.b - tb.b).xy();
+        if self.cull
+            && certainly_apart(gap, two_r)
+            && cull::path_clear(
+                (ta.a - tb.a).xy(),
+                relative,
+                gap,
+                cull_horizon(horizon, limit),
+                two_r,
+            )
+        {
+            // contact_entry's apart branch would solve a polynomial with no entry.
+            return Ok(None);
+        }
         let contact = Contacting::between(
-            (ta.c - tb.c).xy(),
-            (ta.b - tb.b).xy(),
+            gap,
+            relative,
             (ta.a - tb.a).xy(),
             // The relative velocity is a difference: its rounding scales with the speeds.
             ta.b.xy().norm() + tb.b.xy().norm(),
         );
         self.contact_entry(
-            |d| distance_quartic(&ta, &tb, d),
+            |d| distance_quartic(ta, tb, d),
             two_r,
             contact,
             horizon,
@@ -154,7 +254,8 @@ impl<'a> Predictor<'a> {
     /// The earliest collision of a contact that happens at distance `contact` (m), where
     /// `poly(d)` is the polynomial whose earliest entry is the time the distance reaches `d`.
     ///
-    /// Apart now (beyond [`TOUCH_TOL`]): its earliest entry at `contact`. Touching now (frozen
+    /// Apart now (beyond [`TOUCH_TOL`]): its earliest entry at `contact` (the callers have
+    /// already tried to prove there is none, [`crate::cull`]). Touching now (frozen
     /// balls, a pair just resolved, a ball resting against a cushion), seed 002's guard first:
     /// - approaching: it collides now;
     /// - separating (a rebound): it collides when it comes back to the depth it has now, never
@@ -194,13 +295,11 @@ impl<'a> Predictor<'a> {
         self.solve(&poly(depth - CONTACT_SLOP), horizon, ops)
     }
 
-    /// Counts a prediction of kind `op` and returns the ball's trajectory, or `None` for a ball
-    /// that does not translate (it cannot reach a cushion or a pocket).
-    fn moving(&self, s: &BallState, op: Op, ops: &mut OpCounts) -> Option<Trajectory> {
+    /// Counts a prediction of kind `op` and returns whether the ball translates (a ball that
+    /// does not cannot reach a cushion or a pocket).
+    fn moving(&self, s: &BallState, op: Op, ops: &mut OpCounts) -> bool {
         ops.bump(op);
-        s.motion
-            .is_translating()
-            .then(|| self.physics.trajectory(s))
+        s.motion.is_translating()
     }
 
     /// Time from now (s) until the ball's center enters the pocket circle.
@@ -210,15 +309,36 @@ impl<'a> Predictor<'a> {
         pocket: &Pocket,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        let Some(t) = self.moving(s, Op::PredictBallPocket, ops) else {
+        let t = self.physics.trajectory(s);
+        self.ball_pocket_within(s, &t, pocket, f64::INFINITY, ops)
+    }
+
+    /// [`Predictor::ball_pocket`] with the ball's trajectory `t` and a `limit` (see
+    /// [`Predictor::ball_ball_within`]).
+    pub fn ball_pocket_within(
+        &mut self,
+        s: &BallState,
+        t: &Trajectory,
+        pocket: &Pocket,
+        limit: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        if !self.moving(s, Op::PredictBallPocket, ops) {
             return Ok(None);
-        };
+        }
+        if self.cull {
+            let gap = t.c.xy() - Vec2::new(pocket.center[0], pocket.center[1]);
+            let h = cull_horizon(t.valid_for, limit);
+            if cull::path_clear(t.a.xy(), t.b.xy(), gap, h, pocket.radius) {
+                return Ok(None);
+            }
+        }
         let at = Trajectory::at_rest(pool_physics::Vec3::new(
             pocket.center[0],
             pocket.center[1],
             s.r.z,
         ));
-        let c = distance_quartic(&t, &at, pocket.radius);
+        let c = distance_quartic(t, &at, pocket.radius);
         self.solve(&c, t.valid_for, ops)
     }
 
@@ -231,26 +351,68 @@ impl<'a> Predictor<'a> {
         cushion: &Cushion,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        let Some(t) = self.moving(s, Op::PredictBallCushion, ops) else {
+        let t = self.physics.trajectory(s);
+        self.ball_cushion_within(s, &t, cushion, f64::INFINITY, ops)
+    }
+
+    /// [`Predictor::ball_cushion`] with the ball's trajectory `t` and a `limit` (see
+    /// [`Predictor::ball_ball_within`]).
+    pub fn ball_cushion_within(
+        &mut self,
+        s: &BallState,
+        t: &Trajectory,
+        cushion: &Cushion,
+        limit: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        self.ball_face_within(s, t, &Face::new(cushion), limit, ops)
+    }
+
+    /// [`Predictor::ball_cushion_within`] on a segment's precomputed [`Face`].
+    pub fn ball_face_within(
+        &mut self,
+        s: &BallState,
+        t: &Trajectory,
+        face: &Face,
+        limit: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        if !self.moving(s, Op::PredictBallCushion, ops) {
             return Ok(None);
-        };
+        }
         let radius = self.physics.radius();
-        let n = cushion.inward_normal();
-        let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - cushion.start()));
+        let n = face.normal;
+        let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - face.start));
         // A ball whose center is behind the face's line came around an end: it cannot hit the
         // face from the back (pooltool's cushion direction).
         if center_side < 0.0 {
             return Ok(None);
         }
         let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
+        let h = cull_horizon(t.valid_for, limit);
+        if self.cull {
+            if center_side > radius + TOUCH_TOL
+                && cull::scalar_clear(na, nb, center_side, h, radius)
+            {
+                // Apart now and the signed distance stays above R: contact_entry's apart
+                // branch would solve the same quadratic and find nothing.
+                return Ok(None);
+            }
+            // The contact point must fall inside the segment (0 <= s <= 1): if the path's
+            // projection on the segment stays beyond one end, no face contact within h.
+            let (lo, hi) = (face.along_start, face.along_start + face.length_sq);
+            if cull::outside_band(t.a.xy(), t.b.xy(), t.c.xy(), h, face.dir, lo, hi) {
+                return Ok(None);
+            }
+        }
         let now = Contacting {
             distance: center_side,
             approach: -nb,
             speed_scale: t.b.xy().norm(),
             pressing: -2.0 * na,
         };
-        let face = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
-        let beside = !(0.0..=1.0).contains(&cushion.parameter(t.c.xy()));
+        let poly = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
+        let beside = !(0.0..=1.0).contains(&face.parameter(t.c.xy()));
         let tau = if beside && center_side <= radius + TOUCH_TOL {
             // Within R of the face's line but beside the segment (in a pocket's mouth, next to
             // the jaw tip it just touched): not touching this face, whatever the line's
@@ -258,14 +420,14 @@ impl<'a> Predictor<'a> {
             ops.bump(Op::root_solve(2));
             reentry(center_side - radius, nb, na).filter(|&tau| tau <= t.valid_for)
         } else {
-            self.contact_entry(face, radius, now, t.valid_for, ops)?
+            self.contact_entry(poly, radius, now, t.valid_for, ops)?
         };
         let Some(tau) = tau else {
             return Ok(None);
         };
         let r = t.position(tau);
         Ok((0.0..=1.0)
-            .contains(&cushion.parameter(Vec2::new(r.x, r.y)))
+            .contains(&face.parameter(Vec2::new(r.x, r.y)))
             .then_some(tau))
     }
 
@@ -277,13 +439,41 @@ impl<'a> Predictor<'a> {
         p: Vec2,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
-        let Some(t) = self.moving(s, Op::PredictBallCushion, ops) else {
+        let t = self.physics.trajectory(s);
+        self.ball_point_within(s, &t, p, f64::INFINITY, ops)
+    }
+
+    /// [`Predictor::ball_point`] with the ball's trajectory `t` and a `limit` (see
+    /// [`Predictor::ball_ball_within`]).
+    pub fn ball_point_within(
+        &mut self,
+        s: &BallState,
+        t: &Trajectory,
+        p: Vec2,
+        limit: f64,
+        ops: &mut OpCounts,
+    ) -> Result<Option<f64>, PredictError> {
+        if !self.moving(s, Op::PredictBallCushion, ops) {
             return Ok(None);
-        };
+        }
         let radius = self.physics.radius();
+        let gap = t.c.xy() - p;
+        if self.cull
+            && certainly_apart(gap, radius)
+            && cull::path_clear(
+                t.a.xy(),
+                t.b.xy(),
+                gap,
+                cull_horizon(t.valid_for, limit),
+                radius,
+            )
+        {
+            // contact_entry's apart branch would solve a polynomial with no entry.
+            return Ok(None);
+        }
         let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
-        let now = Contacting::between(t.c.xy() - p, t.b.xy(), t.a.xy(), t.b.xy().norm());
-        let point = |d: f64| distance_quartic(&t, &at, d);
+        let now = Contacting::between(gap, t.b.xy(), t.a.xy(), t.b.xy().norm());
+        let point = |d: f64| distance_quartic(t, &at, d);
         self.contact_entry(point, radius, now, t.valid_for, ops)
     }
 }
@@ -315,9 +505,10 @@ pub fn distance_quartic(a: &Trajectory, b: &Trajectory, dist: f64) -> [f64; 5] {
     let (ax, ay) = (a.a.x - b.a.x, a.a.y - b.a.y);
     let (bx, by) = (a.b.x - b.b.x, a.b.y - b.b.y);
     let (cx, cy) = (a.c.x - b.c.x, a.c.y - b.c.y);
+    let norm_c = cx.hypot(cy);
     [
         // (|C| - dist)(|C| + dist) keeps the relative accuracy of a near-contact gap.
-        (cx.hypot(cy) - dist) * (cx.hypot(cy) + dist),
+        (norm_c - dist) * (norm_c + dist),
         2.0 * (bx * cx + by * cy),
         bx * bx + by * by + 2.0 * (ax * cx + ay * cy),
         2.0 * (ax * bx + ay * by),

@@ -63,6 +63,15 @@ impl PoolPhysics {
     }
 }
 
+/// `x.hypot(y) < SPEED_EPS`, without the `hypot` call when a component alone reaches
+/// `SPEED_EPS` (hypot(x, y) >= max(|x|, |y|): the exact value is, and a faithfully rounded result
+/// cannot fall below a float under it). Same answer, bit for bit; the discrete integrator asks
+/// this of every moving ball at every step.
+#[inline]
+fn below_speed_eps(x: f64, y: f64) -> bool {
+    x.abs() < SPEED_EPS && y.abs() < SPEED_EPS && x.hypot(y) < SPEED_EPS
+}
+
 /// k x u for a planar u: (-u_y, u_x, 0).
 fn k_cross(u: &Vec3) -> Vec3 {
     Vec3::new(-u.y, u.x, 0.0)
@@ -192,11 +201,11 @@ impl Physics for PoolPhysics {
         match before.motion {
             MotionState::Sliding => {
                 let (u0, u1) = (before.contact_velocity(r), after.contact_velocity(r));
-                (u0.dot(&u1) <= 0.0 || u1.x.hypot(u1.y) < SPEED_EPS)
+                (u0.dot(&u1) <= 0.0 || below_speed_eps(u1.x, u1.y))
                     .then_some(EventKind::SlidingRolling)
             }
             MotionState::Rolling => {
-                if before.v.dot(&after.v) <= 0.0 || after.v.x.hypot(after.v.y) < SPEED_EPS {
+                if before.v.dot(&after.v) <= 0.0 || below_speed_eps(after.v.x, after.v.y) {
                     Some(if (after.w.z * r).abs() < SPEED_EPS {
                         EventKind::RollingStationary
                     } else {

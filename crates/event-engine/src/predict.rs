@@ -260,11 +260,11 @@ impl<'a> Predictor<'a> {
     /// - approaching: it collides now;
     /// - separating (a rebound): it collides when it comes back to the depth it has now, never
     ///   deeper, so that a pressed pair's rebounds cannot ratchet into an overlap;
-    /// - neither (to rounding) while friction presses the two together: an impulse now would
-    ///   change nothing and repeat forever at the same time; the contact collides when it has
-    ///   closed by a further [`CONTACT_SLOP`]. The engine then resolves it as a *sustained*
-    ///   contact (the limit of its damped rebounds) and closes that overlap
-    ///   ([`crate::SUSTAINED_SPEED`]).
+    /// - neither (slower than its press would make it over a slop, `Contacting::still`) while
+    ///   friction presses the two together: an impulse now would change nothing and repeat
+    ///   forever at the same time; the contact collides when it overlaps by [`CONTACT_SLOP`]
+    ///   (now, if it already does). The engine then resolves it as a *sustained* contact (the
+    ///   limit of its damped rebounds) and closes that overlap ([`crate::sustained_speed`]).
     fn contact_entry(
         &mut self,
         poly: impl Fn(f64) -> [f64; 5],
@@ -292,7 +292,16 @@ impl<'a> Predictor<'a> {
             c[0] = 0.0;
             return self.solve(&c, horizon, ops);
         }
-        self.solve(&poly(depth - CONTACT_SLOP), horizon, ops)
+        // Pressed: it collides when the press has closed it to one slop past contact, measured
+        // from contact, never from its present depth: a pair left deeper by a cascade of
+        // rebounds at one instant would otherwise sink a further slop at every re-prediction
+        // (1.5e-9 m in stress break seed 648145). One already past the slop collides now, and
+        // the engine's sustained resolution closes its overlap.
+        if now.distance < contact - CONTACT_SLOP {
+            ops.bump(Op::root_solve(1));
+            return Ok(Some(0.0));
+        }
+        self.solve(&poly(contact - CONTACT_SLOP), horizon, ops)
     }
 
     /// Counts a prediction of kind `op` and returns whether the ball translates (a ball that
@@ -383,11 +392,6 @@ impl<'a> Predictor<'a> {
         let radius = self.physics.radius();
         let n = face.normal;
         let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - face.start));
-        // A ball whose center is behind the face's line came around an end: it cannot hit the
-        // face from the back (pooltool's cushion direction).
-        if center_side < 0.0 {
-            return Ok(None);
-        }
         let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
         let h = cull_horizon(t.valid_for, limit);
         if self.cull {
@@ -413,10 +417,12 @@ impl<'a> Predictor<'a> {
         };
         let poly = |d: f64| [center_side - d, nb, na, 0.0, 0.0];
         let beside = !(0.0..=1.0).contains(&face.parameter(t.c.xy()));
-        let tau = if beside && center_side <= radius + TOUCH_TOL {
-            // Within R of the face's line but beside the segment (in a pocket's mouth, next to
-            // the jaw tip it just touched): not touching this face, whatever the line's
-            // distance says. It can reach the face only by leaving the line and coming back.
+        let tau = if center_side < 0.0 || (beside && center_side <= radius + TOUCH_TOL) {
+            // Behind the face's line (which, for a jaw, runs on across the table), or within R
+            // of it but beside the segment (in a pocket's mouth, next to the jaw tip it just
+            // touched): not touching this face, whatever the line's distance says. A face is
+            // hit from the front only (pooltool's cushion direction), so the ball can reach it
+            // only by crossing to R in front of the line and coming back.
             ops.bump(Op::root_solve(2));
             reentry(center_side - radius, nb, na).filter(|&tau| tau <= t.valid_for)
         } else {

@@ -6,8 +6,9 @@
 //! residue back and forth forever at one instant (a stress shot spent its whole 100 000-event
 //! budget so). Resolving the whole cluster at once, as one event, ends that: the sustained laws
 //! are applied contact by contact (projected Gauss–Seidel on the inelastic contact problem) until
-//! no contact in the cluster closes faster than the predictor's approach threshold, then the
-//! slop overlaps are closed the same way.
+//! no contact in the cluster closes faster than half the predictor's approach threshold, members
+//! that would stop anyway or are wedged are stopped, then the slop overlaps are closed the same
+//! way and the contacts pushed once more.
 
 use pool_physics::{AnyPhysics, BallState, MotionState, Physics, Table, Vec2, Vec3};
 
@@ -63,9 +64,12 @@ impl Cluster {
     /// Resolves every sustained contact in the touching cluster of `seeds`: the balls reachable
     /// from them through contacts (ball–ball distance ≤ 2R + [`TOUCH_TOL`], ball–cushion distance
     /// ≤ R + [`TOUCH_TOL`]), pocketed balls excluded. Each closing contact gets the physics'
-    /// sustained law until none closes faster than [`approach_tolerance`] (or
-    /// [`MAX_SWEEPS`]); then each overlap among them is closed by moving the balls apart along
-    /// the contact normal (at most the slop a press leaves, about [`crate::CONTACT_SLOP`]).
+    /// sustained law until none closes faster than [`PUSH_MARGIN`] times [`approach_tolerance`]
+    /// (or [`MAX_SWEEPS`]), with members that would stop within [`TOUCH_TOL`] anyway, or that
+    /// are wedged between walls, stopped and treated as walls ([`Cluster::push_until_still`]);
+    /// then each overlap among them is closed by moving the balls apart along the contact
+    /// normal (at most the slop a press leaves, about [`crate::CONTACT_SLOP`]), and the
+    /// contacts are pushed once more on the final geometry.
     ///
     /// Returns the balls of the cluster (all of them may have changed), sorted by index.
     /// `rank` orders the sweep by ball id, so the result does not depend on the file's order.
@@ -283,7 +287,8 @@ fn wall_contact(table: &Table, s: &BallState, wall: Wall, radius: f64) -> (Vec2,
     }
 }
 
-/// Applies the sustained law to `link` if it closes faster than the approach threshold; a ball
+/// Applies the sustained law to `link` if it closes faster than [`PUSH_MARGIN`] times the
+/// approach threshold; a ball
 /// marked in `stopped` does not give way (the other ball gets the cushion's sustained law along
 /// the line of centers). Returns whether it pushed.
 fn push(

@@ -281,14 +281,13 @@ impl<'a> Predictor<'a> {
             ops.bump(Op::root_solve(1));
             return Ok(Some(0.0));
         }
-        // Measured from the contact distance, or from the present one if rounding or an earlier
-        // push left the two closer than that already.
-        let depth = contact.min(now.distance);
         if now.approach < -still {
             // Separating (a pair just resolved): it collides when it comes back to the depth
-            // it has now, not deeper, or every rebound of a pushed pair would sink it further.
-            // p(0) is zero by definition: rounding in the constant term could hide the return.
-            let mut c = poly(depth);
+            // it has now (the contact distance, or the present one if the two are closer than
+            // that already), not deeper, or every rebound of a pushed pair would sink it
+            // further. p(0) is zero by definition: rounding in the constant term could hide
+            // the return.
+            let mut c = poly(contact.min(now.distance));
             c[0] = 0.0;
             return self.solve(&c, horizon, ops);
         }

@@ -43,14 +43,26 @@ impl BroadPhase {
 /// little per step, so this is O(n) in practice).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairSweep {
-    /// Ball indices (not pocketed) sorted by x.
-    by_x: Vec<u32>,
+    /// The balls in play, sorted by x, with this step's position copied in: the sort and the
+    /// sweep then read one contiguous array instead of gathering from the states.
+    by_x: Vec<Entry>,
     /// Candidate pairs as (rank of the lower-ranked ball) << 32 | (rank of the other).
     keys: Vec<u64>,
 }
 
+/// One ball in the sweep.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    x: f64,
+    y: f64,
+    /// Index in the state list.
+    ball: u32,
+    /// Position in id order.
+    rank: u32,
+}
+
 impl PairSweep {
-    /// Candidate pairs among the balls `active` says are in play, with positions `x`, `y` (m),
+    /// Candidate pairs among the balls `active` says are in play, with positions `xy` (m),
     /// as (lower rank, higher rank) keys sorted ascending: the all-pairs loop's visiting order.
     /// `rank[i]` is ball i's position in id order. `None` if a coordinate is not finite (the
     /// caller then tests every pair, which is what the all-pairs loop would do).
@@ -62,47 +74,55 @@ impl PairSweep {
         rank: &[usize],
         two_r: f64,
     ) -> Option<&[u64]> {
-        // Keep the previous order of the balls still in play, add any missing (first step).
+        // Keep the previous order of the balls still in play; on the first step, every ball in
+        // play in index order.
         if self.by_x.is_empty() {
             self.by_x
-                .extend((0..n as u32).filter(|&i| active(i as usize)));
-        } else {
-            self.by_x.retain(|&i| active(i as usize));
+                .extend((0..n).filter(|&i| active(i)).map(|i| Entry {
+                    x: 0.0,
+                    y: 0.0,
+                    ball: i as u32,
+                    rank: rank[i] as u32,
+                }));
         }
-        for &i in &self.by_x {
-            let (x, y) = xy(i as usize);
-            if !(x.is_finite() && y.is_finite()) {
+        let mut dropped = false;
+        for e in &mut self.by_x {
+            let i = e.ball as usize;
+            dropped |= !active(i);
+            (e.x, e.y) = xy(i);
+            if !(e.x.is_finite() && e.y.is_finite()) {
                 return None;
             }
         }
-        // Insertion sort by x: nearly sorted input, O(n + inversions).
-        for k in 1..self.by_x.len() {
+        if dropped {
+            self.by_x.retain(|e| active(e.ball as usize));
+        }
+        // Insertion sort by x: nearly sorted input, O(n + inversions); most steps nothing
+        // crossed, and one pass of comparisons says so.
+        let sorted = self.by_x.windows(2).all(|w| !(w[0].x > w[1].x));
+        for k in if sorted { 0..0 } else { 1..self.by_x.len() } {
             let cur = self.by_x[k];
-            let xc = xy(cur as usize).0;
             let mut m = k;
-            while m > 0 && xy(self.by_x[m - 1] as usize).0 > xc {
+            while m > 0 && self.by_x[m - 1].x > cur.x {
                 self.by_x[m] = self.by_x[m - 1];
                 m -= 1;
             }
             self.by_x[m] = cur;
         }
         self.keys.clear();
-        let len = self.by_x.len();
-        for a in 0..len {
-            let ia = self.by_x[a] as usize;
-            let (xa, ya) = xy(ia);
-            for &ib in &self.by_x[a + 1..] {
-                let ib = ib as usize;
-                let (xb, yb) = xy(ib);
-                // xb >= xa, so dx >= 0 and grows along the sweep.
-                if !(xb - xa < two_r) {
+        let mut rest = &self.by_x[..];
+        while let Some((a, tail)) = rest.split_first() {
+            rest = tail;
+            for b in tail {
+                // b.x >= a.x, so dx >= 0 and grows along the sweep.
+                if !(b.x - a.x < two_r) {
                     break;
                 }
-                if (yb - ya).abs() < two_r {
-                    let (lo, hi) = if rank[ia] < rank[ib] {
-                        (rank[ia], rank[ib])
+                if (b.y - a.y).abs() < two_r {
+                    let (lo, hi) = if a.rank < b.rank {
+                        (a.rank, b.rank)
                     } else {
-                        (rank[ib], rank[ia])
+                        (b.rank, a.rank)
                     };
                     self.keys.push(((lo as u64) << 32) | hi as u64);
                 }

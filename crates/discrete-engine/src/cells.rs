@@ -176,9 +176,11 @@ impl TableCells {
         // cells' SLACK, and the lists are only ever looked up through this function.
         let fx = (p.x - self.origin.x) * (1.0 / CELL);
         let fy = (p.y - self.origin.y) * (1.0 / CELL);
-        // Also false for NaN.
+        // Also false for NaN. In range (0 <= f < 1000), so `as u32` truncates like `as usize`
+        // but compiles to one instruction instead of the saturating u64 sequence, which cost a
+        // sixth of a step.
         if fx >= 0.0 && fy >= 0.0 && fx < self.nx as f64 && fy < self.ny as f64 {
-            Some(fy as usize * self.nx + fx as usize)
+            Some(fy as u32 as usize * self.nx + fx as u32 as usize)
         } else {
             None
         }

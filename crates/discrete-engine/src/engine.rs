@@ -99,12 +99,11 @@ impl Engine for DiscreteEngine {
             });
         }
 
+        // Every state is checked when it is written (a state not written keeps its verdict),
+        // which finds the same non-finite states as checking every ball at every step.
+        let mut finite = now.iter().all(is_finite);
         let termination = loop {
-            let (mut moving, mut finite) = (false, true);
-            for s in &now {
-                moving |= s.motion.is_moving();
-                finite &= is_finite(s);
-            }
+            let moving = now.iter().any(|s| s.motion.is_moving());
             if !moving {
                 break Termination::AtRest;
             }
@@ -145,6 +144,7 @@ impl Engine for DiscreteEngine {
                     }
                     None => after,
                 };
+                finite &= is_finite(&now[i]);
             }
 
             // Pockets: a center inside the circle.
@@ -165,6 +165,7 @@ impl Engine for DiscreteEngine {
                     if (p - pocket.center_vec()).norm_squared() < pocket.radius * pocket.radius {
                         ops.bump(Op::Resolve);
                         now[i] = physics.resolve_ball_pocket(&now[i], pocket);
+                        finite &= is_finite(&now[i]);
                         events.push(Event {
                             time: t,
                             kind: pool_physics::EventKind::BallPocket,
@@ -218,6 +219,7 @@ impl Engine for DiscreteEngine {
                 {
                     ops.bump(Op::Resolve);
                     let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
+                    finite &= is_finite(&a) && is_finite(&b);
                     now[i] = a;
                     now[j] = b;
                     events.push(Event {
@@ -247,6 +249,7 @@ impl Engine for DiscreteEngine {
                         let c = &table.cushions[k];
                         ops.bump(Op::Resolve);
                         now[i] = physics.resolve_ball_cushion(&now[i], normal, c.height);
+                        finite &= is_finite(&now[i]);
                         events.push(Event {
                             time: t,
                             kind: pool_physics::EventKind::BallLinearCushion,

@@ -32,6 +32,7 @@ impl Scheme {
     }
 
     /// Advances one ball by `dt` seconds, keeping its motion state.
+    #[inline]
     pub fn step<P: Physics + ?Sized>(self, physics: &P, s: &BallState, dt: f64) -> BallState {
         match self {
             Scheme::Exact => physics.evolve(s, dt),

@@ -63,6 +63,7 @@ impl Physics for IdealPhysics {
         None
     }
 
+    #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
         let mut out = *s;
         if s.motion.is_translating() {
@@ -79,6 +80,7 @@ impl Physics for IdealPhysics {
         false
     }
 
+    #[inline]
     fn transition_crossed(&self, _before: &BallState, _after: &BallState) -> Option<EventKind> {
         None
     }

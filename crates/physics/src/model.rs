@@ -135,6 +135,7 @@ impl Physics for AnyPhysics {
     fn next_transition(&self, s: &BallState) -> Option<Transition> {
         dispatch!(self, p => p.next_transition(s))
     }
+    #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
         dispatch!(self, p => p.evolve(s, t))
     }
@@ -144,6 +145,7 @@ impl Physics for AnyPhysics {
     fn spin_decay_stops(&self, s: &BallState) -> bool {
         dispatch!(self, p => p.spin_decay_stops(s))
     }
+    #[inline]
     fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind> {
         dispatch!(self, p => p.transition_crossed(before, after))
     }

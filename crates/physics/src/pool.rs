@@ -140,6 +140,7 @@ impl Physics for PoolPhysics {
     /// Seed 004, Section I (sliding: v(t) = v0 - mu_s g t u^0,
     /// w_xy(t) = w_xy0 + 5 mu_s g t / (2R) (k x u^0); the seed's and physics-notes' minus sign
     /// there is for u^0 x k; this sign is the one for which u(t) = (u0 - 7/2 mu_s g t) u^0).
+    #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
         let p = &self.params;
         let mut out = *s;
@@ -196,6 +197,7 @@ impl Physics for PoolPhysics {
         s.motion.is_translating()
     }
 
+    #[inline]
     fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind> {
         let r = self.params.radius;
         match before.motion {

@@ -146,8 +146,12 @@ struct Loop<'a> {
     /// Each ball's state when it last changed, and that time.
     reference: Vec<BallState>,
     t_reference: Vec<f64>,
-    /// Each ball's state at `t`.
+    /// Each ball's state at `t` when `now_epoch` equals `epoch`; otherwise stale, and
+    /// [`Loop::current`] evolves it from the reference when asked. Evolving on demand gives the
+    /// same bits as evolving every ball at every event (the state at `t` is a function of the
+    /// reference and `t` alone) and skips the balls no prediction looks at.
     now: Vec<BallState>,
+    now_epoch: Vec<u64>,
     transition: Vec<Candidate>,
     cushion: Vec<Candidate>,
     pocket: Vec<Candidate>,
@@ -209,6 +213,7 @@ impl<'a> Loop<'a> {
             reference: states.clone(),
             t_reference: vec![0.0; n],
             now: states,
+            now_epoch: vec![0; n],
             transition: vec![Candidate::NONE; n],
             cushion: vec![Candidate::NONE; n],
             pocket: vec![Candidate::NONE; n],
@@ -267,7 +272,8 @@ impl<'a> Loop<'a> {
             if self.failed {
                 break Termination::NumericalError;
             }
-            if !self.now.iter().any(|s| s.motion.is_moving()) {
+            // A state keeps its reference's motion state until the ball changes.
+            if !self.reference.iter().any(|s| s.motion.is_moving()) {
                 break Termination::AtRest;
             }
             let (time, kind, agents, contact) = match self.next_event() {
@@ -296,6 +302,7 @@ impl<'a> Loop<'a> {
             self.events.push(Event { time, kind, agents });
             self.snapshot();
         };
+        self.sync_all();
         Outcome {
             events: self.events,
             final_states: self.now,
@@ -308,6 +315,7 @@ impl<'a> Loop<'a> {
 
     fn snapshot(&mut self) {
         if self.engine.record_snapshots {
+            self.sync_all();
             self.snapshots.push(Snapshot {
                 time: self.t,
                 states: self.now.clone(),
@@ -315,18 +323,32 @@ impl<'a> Loop<'a> {
         }
     }
 
-    /// Evolves every moving ball to absolute time `t` from its reference state.
+    /// Moves the clock to absolute time `t`: every moving ball's state goes stale, to be
+    /// evolved from its reference when asked ([`Loop::current`]).
     fn advance_to(&mut self, t: f64) {
-        for i in 0..self.now.len() {
+        self.t = t;
+        self.epoch += 1;
+    }
+
+    /// Ball `i`'s state at `t`: its reference evolved by t - t_reference, once per epoch.
+    fn current(&mut self, i: usize) -> BallState {
+        if self.now_epoch[i] != self.epoch {
             if self.reference[i].motion.is_moving() {
                 self.ops.bump(Op::Evolve);
                 self.now[i] = self
                     .physics
-                    .evolve(&self.reference[i], t - self.t_reference[i]);
+                    .evolve(&self.reference[i], self.t - self.t_reference[i]);
             }
+            self.now_epoch[i] = self.epoch;
         }
-        self.t = t;
-        self.epoch += 1;
+        self.now[i]
+    }
+
+    /// Brings every ball's state to `t` (for the cluster solver, snapshots and the outcome).
+    fn sync_all(&mut self) {
+        for i in 0..self.now.len() {
+            self.current(i);
+        }
     }
 
     /// The earliest cached candidate; ties broken by kind order, then agents' ids, so that runs
@@ -384,11 +406,11 @@ impl<'a> Loop<'a> {
         let physics = self.physics;
         match agents {
             Agents::Ball { ball } => {
-                self.now[ball] = physics.apply_transition(&self.now[ball], kind);
+                self.now[ball] = physics.apply_transition(&self.current(ball), kind);
                 self.changed(&[ball]);
             }
             Agents::BallBall { a, b } => {
-                let (sa, sb) = (&self.now[a], &self.now[b]);
+                let (sa, sb) = (&self.current(a), &self.current(b));
                 let gap = sb.r.xy() - sa.r.xy();
                 let n = gap / gap.norm();
                 let closing = (sa.v.xy() - sb.v.xy()).dot(&n);
@@ -406,7 +428,7 @@ impl<'a> Loop<'a> {
             }
             Agents::BallCushion { ball, cushion } => {
                 let c = &self.setup.table.cushions[cushion];
-                let s = &self.now[ball];
+                let s = &self.current(ball);
                 let normal = match contact.unwrap_or(Contact::Face) {
                     Contact::Face => -c.inward_normal(),
                     Contact::Point(p) => (p - s.r.xy()).normalize(),
@@ -421,7 +443,7 @@ impl<'a> Loop<'a> {
             }
             Agents::BallPocket { ball, pocket } => {
                 let p = &self.setup.table.pockets[pocket];
-                self.now[ball] = physics.resolve_ball_pocket(&self.now[ball], p);
+                self.now[ball] = physics.resolve_ball_pocket(&self.current(ball), p);
                 self.changed(&[ball]);
             }
         }
@@ -430,6 +452,7 @@ impl<'a> Loop<'a> {
     /// A sustained contact: resolves the whole touching cluster of `seeds` at once
     /// ([`Cluster::settle`]) and re-predicts every ball of it.
     fn settle_cluster(&mut self, seeds: &[usize]) {
+        self.sync_all();
         let mut cluster = std::mem::take(&mut self.cluster);
         let members = cluster.settle(
             self.physics,
@@ -450,6 +473,7 @@ impl<'a> Loop<'a> {
         let n = self.now.len();
         for &i in balls {
             self.reference[i] = self.now[i];
+            self.now_epoch[i] = self.epoch;
             self.t_reference[i] = self.t;
             self.generation[i] = self.generation[i].wrapping_add(1);
             self.trajectory_epoch[i] = u64::MAX;
@@ -474,7 +498,8 @@ impl<'a> Loop<'a> {
     /// `Physics::trajectory` of ball `i`'s state now, computed once per state.
     fn trajectory_of(&mut self, i: usize) -> Trajectory {
         if self.trajectory_epoch[i] != self.epoch {
-            self.trajectory[i] = self.physics.trajectory(&self.now[i]);
+            let s = self.current(i);
+            self.trajectory[i] = self.physics.trajectory(&s);
             self.trajectory_epoch[i] = self.epoch;
         }
         self.trajectory[i]
@@ -490,7 +515,7 @@ impl<'a> Loop<'a> {
     }
 
     fn predict_ball(&mut self, i: usize) {
-        let s = self.now[i];
+        let s = self.current(i);
         let traj = self.trajectory_of(i);
         self.ops.bump(Op::PredictTransition);
         self.transition[i] = match self.physics.next_transition(&s) {
@@ -657,7 +682,7 @@ impl<'a> Loop<'a> {
     fn swept_box(&self, i: usize) -> Option<Aabb> {
         let tr = &self.reference_trajectory[i];
         let reach = self.physics.radius() + BOX_SLACK;
-        if !self.now[i].motion.is_translating() {
+        if !self.reference[i].motion.is_translating() {
             return Some(Aabb::of(&[tr.c.xy()]).grown(reach));
         }
         let h = tr.valid_for.min(self.own_time(i) - self.t) * (1.0 + 1e-9) + 1e-9;
@@ -673,13 +698,13 @@ impl<'a> Loop<'a> {
     /// some other way first, and either way the ball's pairs are all predicted again before the
     /// pair's time. Dropping such an entry changes nothing in the log.
     fn predict_pair(&mut self, i: usize, j: usize) {
-        let (a, b) = (self.now[i], self.now[j]);
+        let (ma, mb) = (self.reference[i].motion, self.reference[j].motion);
         let limit = self.own_time(i).min(self.own_time(j)) - self.t;
-        let time = if a.motion == pool_physics::MotionState::Pocketed
-            || b.motion == pool_physics::MotionState::Pocketed
+        let time = if ma == pool_physics::MotionState::Pocketed
+            || mb == pool_physics::MotionState::Pocketed
         {
             None
-        } else if !(a.motion.is_translating() || b.motion.is_translating()) {
+        } else if !(ma.is_translating() || mb.is_translating()) {
             // Neither moves: `Predictor::ball_ball_within` answers `None` at once.
             self.ops.bump(Op::PredictBallBall);
             None
@@ -687,6 +712,7 @@ impl<'a> Loop<'a> {
             self.ops.bump(Op::PredictBallBall);
             None
         } else {
+            let (a, b) = (self.current(i), self.current(j));
             let (ta, tb) = (self.trajectory_of(i), self.trajectory_of(j));
             let r = self
                 .predictor

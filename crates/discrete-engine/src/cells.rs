@@ -74,6 +74,9 @@ pub(crate) struct TableCells {
     pocket_idx: Vec<u16>,
     all_cushions: Vec<u16>,
     all_pockets: Vec<u16>,
+    /// A box meeting no cushion's or pocket's reach box, grown by SLACK: the open middle of
+    /// the table, where a ball needs no cell lookup (see [`TableCells::in_clear_zone`]).
+    clear_zone: Aabb,
 }
 
 /// Axis-aligned box (min x, min y, max x, max y).
@@ -155,7 +158,12 @@ impl TableCells {
         }
         cushion_start.push(cushion_idx.len() as u32);
         pocket_start.push(pocket_idx.len() as u32);
+        let clear_zone = clear_zone(
+            [0.0, 0.0, table.length, table.width],
+            cushion_boxes.iter().chain(&pocket_boxes),
+        );
         TableCells {
+            clear_zone,
             all_cushions: (0..segments.len() as u16).collect(),
             all_pockets: (0..table.pockets.len() as u16).collect(),
             segments,
@@ -184,6 +192,16 @@ impl TableCells {
         } else {
             None
         }
+    }
+
+    /// True if `p` lies in the open middle of the table, where every cell lists no cushion
+    /// and no pocket: a ball whose path over a step starts and ends here (the zone is a box, so
+    /// the whole path is in it) touches nothing, and `cushions_near`/`pockets_near` would
+    /// return empty lists. Four comparisons instead of a cell lookup; false for NaN.
+    #[inline]
+    pub fn in_clear_zone(&self, p: Vec2) -> bool {
+        let z = &self.clear_zone;
+        p.x > z[0] && p.x < z[2] && p.y > z[1] && p.y < z[3]
     }
 
     /// The cushions a ball moving from `r0` to `r1` during a step can touch, in table order:
@@ -219,6 +237,36 @@ impl TableCells {
     pub fn all_pockets(&self) -> &[u16] {
         &self.all_pockets
     }
+}
+
+/// The largest box found by shrinking `start` until it meets none of `boxes` (each grown by
+/// SLACK): for each box it still meets, the side that keeps the most area moves just past
+/// it. An empty result (min > max) is a zone nothing is in.
+fn clear_zone<'a>(start: Aabb, boxes: impl Iterator<Item = &'a Aabb> + Clone) -> Aabb {
+    let mut z = start;
+    for _ in 0..4 {
+        for b in boxes.clone() {
+            let b = [b[0] - SLACK, b[1] - SLACK, b[2] + SLACK, b[3] + SLACK];
+            if !meets(&z, &b) {
+                continue;
+            }
+            let (w, h) = (z[2] - z[0], z[3] - z[1]);
+            // Area kept by each cut: raise min x past b, lower max x below b, same for y.
+            let cuts = [
+                ((z[2] - b[2]) * h, 0, b[2]),
+                ((b[0] - z[0]) * h, 2, b[0]),
+                ((z[3] - b[3]) * w, 1, b[3]),
+                ((b[1] - z[1]) * w, 3, b[1]),
+            ];
+            let best = cuts
+                .iter()
+                .copied()
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .expect("four cuts");
+            z[best.1] = best.2;
+        }
+    }
+    z
 }
 
 #[cfg(test)]
@@ -260,6 +308,26 @@ mod tests {
             }
         }
         assert!(listed_somewhere_short, "cells must cull something");
+        // The clear zone covers most of the table, and no cushion reaches into it nor any
+        // pocket circle.
+        let z = cells.clear_zone;
+        assert!((z[2] - z[0]) * (z[3] - z[1]) > 0.6 * table.length * table.width);
+        for ix in 0..=1000 {
+            for iy in 0..=500 {
+                let p = Vec2::new(ix as f64 * 0.002, iy as f64 * 0.002);
+                if cells.in_clear_zone(p) {
+                    for (k, s) in cells.segments.iter().enumerate() {
+                        assert!(to_segment(s, p) > R + SLACK, "cushion {k} reaches {p:?}");
+                    }
+                    for (k, pk) in table.pockets.iter().enumerate() {
+                        assert!(
+                            (p - pk.center_vec()).norm() > pk.radius,
+                            "pocket {k} at {p:?}"
+                        );
+                    }
+                }
+            }
+        }
         // The middle of the table is clear of every cushion and pocket.
         let mid = Vec2::new(table.length / 2.0 + 0.2, table.width / 2.0);
         assert!(cells.cushions_near(mid, mid).is_empty());

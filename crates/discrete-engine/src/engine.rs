@@ -153,6 +153,9 @@ impl Engine for DiscreteEngine {
                     continue;
                 }
                 let p = now[i].r.xy();
+                if culled && cells.in_clear_zone(p) {
+                    continue;
+                }
                 let near = if culled {
                     cells.pockets_near(p)
                 } else {
@@ -237,6 +240,9 @@ impl Engine for DiscreteEngine {
                     continue;
                 }
                 let (r0, r1) = (before[i].r.xy(), now[i].r.xy());
+                if culled && cells.in_clear_zone(r0) && cells.in_clear_zone(r1) {
+                    continue;
+                }
                 let near = if culled {
                     cells.cushions_near(r0, r1)
                 } else {

@@ -10,9 +10,9 @@
 //! that would stop anyway or are wedged are stopped, then the slop overlaps are closed the same
 //! way and the contacts pushed once more.
 
-use pool_physics::{AnyPhysics, BallState, MotionState, Physics, Table, Vec2, Vec3};
+use pool_physics::{AnyPhysics, BallState, Cushion, MotionState, Physics, Table, Vec2, Vec3};
 
-use crate::predict::{approach_tolerance, TOUCH_TOL};
+use crate::predict::{approach_tolerance, Contact, TOUCH_TOL};
 
 /// Most sweeps over the cluster's contacts: Gauss–Seidel on a chain converges geometrically but
 /// slowly when the chain is long. A cluster left unconverged is not wrong, only slower: its
@@ -39,14 +39,8 @@ const OVERLAP_EPS: f64 = 1e-15;
 #[derive(Clone, Copy, Debug)]
 enum Link {
     Balls(usize, usize),
-    Wall(usize, Wall),
-}
-
-/// Where a ball touches a cushion: the segment's face, or a point (a jaw tip).
-#[derive(Clone, Copy, Debug)]
-enum Wall {
-    Face(usize),
-    Point(Vec2),
+    /// Ball, cushion segment, and where on the segment (face or end point).
+    Wall(usize, usize, Contact),
 }
 
 /// Reused buffers for [`Cluster::settle`], so that resolving a cluster does not allocate once
@@ -85,8 +79,8 @@ impl Cluster {
         self.gather(physics, table, corners, now, seeds);
         self.links.sort_by_key(|l| match *l {
             Link::Balls(a, b) => (0, rank[a].min(rank[b]), rank[a].max(rank[b])),
-            Link::Wall(i, Wall::Face(k)) => (1, rank[i], k),
-            Link::Wall(i, Wall::Point(_)) => (2, rank[i], 0),
+            Link::Wall(i, k, Contact::Face) => (1, rank[i], k),
+            Link::Wall(i, _, Contact::Point(_)) => (2, rank[i], 0),
         });
         self.stopped.clear();
         self.stopped.resize(now.len(), false);
@@ -171,8 +165,8 @@ impl Cluster {
             let normal = match link {
                 Link::Balls(a, b) if a == i && self.stopped[b] => now[b].r.xy() - now[a].r.xy(),
                 Link::Balls(a, b) if b == i && self.stopped[a] => now[a].r.xy() - now[b].r.xy(),
-                Link::Wall(w, wall) if w == i => {
-                    wall_contact(table, &now[i], wall, physics.radius()).0
+                Link::Wall(w, k, contact) if w == i => {
+                    contact.normal(&table.cushions[k], now[i].r.xy())
                 }
                 _ => continue,
             };
@@ -232,12 +226,12 @@ impl Cluster {
                 let d = c.signed_distance(ri);
                 if (0.0..=radius + TOUCH_TOL).contains(&d) && (0.0..=1.0).contains(&c.parameter(ri))
                 {
-                    self.links.push(Link::Wall(i, Wall::Face(k)));
+                    self.links.push(Link::Wall(i, k, Contact::Face));
                 }
             }
-            for &(p, _) in corners {
+            for &(p, k) in corners {
                 if (p - ri).norm() <= radius + TOUCH_TOL {
-                    self.links.push(Link::Wall(i, Wall::Point(p)));
+                    self.links.push(Link::Wall(i, k, Contact::Point(p)));
                 }
             }
         }
@@ -274,17 +268,13 @@ fn at_rest_within(physics: &AnyPhysics, s: &BallState, travel: f64) -> Option<Ba
 
 /// The contact normal (unit, from the ball toward the contact) and the overlap (m, positive
 /// when interpenetrating) of a ball–cushion link.
-fn wall_contact(table: &Table, s: &BallState, wall: Wall, radius: f64) -> (Vec2, f64) {
-    match wall {
-        Wall::Face(k) => {
-            let c = &table.cushions[k];
-            (-c.inward_normal(), radius - c.signed_distance(s.r.xy()))
-        }
-        Wall::Point(p) => {
-            let gap = p - s.r.xy();
-            (gap / gap.norm(), radius - gap.norm())
-        }
-    }
+fn wall_contact(cushion: &Cushion, s: &BallState, contact: Contact, radius: f64) -> (Vec2, f64) {
+    let r = s.r.xy();
+    let depth = match contact {
+        Contact::Face => radius - cushion.signed_distance(r),
+        Contact::Point(p) => radius - (p - r).norm(),
+    };
+    (contact.normal(cushion, r), depth)
 }
 
 /// Applies the sustained law to `link` if it closes faster than [`PUSH_MARGIN`] times the
@@ -322,9 +312,9 @@ fn push(
             }
             true
         }
-        Link::Wall(i, wall) => {
+        Link::Wall(i, k, contact) => {
             let s = &now[i];
-            let (normal, _) = wall_contact(table, s, wall, physics.radius());
+            let normal = contact.normal(&table.cushions[k], s.r.xy());
             if s.v.xy().dot(&normal) <= PUSH_MARGIN * approach_tolerance(s.v.xy().norm()) {
                 return false;
             }
@@ -351,8 +341,8 @@ fn separate(physics: &AnyPhysics, table: &Table, now: &mut [BallState], link: Li
             now[b].r.y += shift.y;
             true
         }
-        Link::Wall(i, wall) => {
-            let (normal, depth) = wall_contact(table, &now[i], wall, radius);
+        Link::Wall(i, k, contact) => {
+            let (normal, depth) = wall_contact(&table.cushions[k], &now[i], contact, radius);
             if depth <= OVERLAP_EPS {
                 return false;
             }

@@ -429,10 +429,7 @@ impl<'a> Loop<'a> {
             Agents::BallCushion { ball, cushion } => {
                 let c = &self.setup.table.cushions[cushion];
                 let s = &self.current(ball);
-                let normal = match contact.unwrap_or(Contact::Face) {
-                    Contact::Face => -c.inward_normal(),
-                    Contact::Point(p) => (p - s.r.xy()).normalize(),
-                };
+                let normal = contact.unwrap_or(Contact::Face).normal(c, s.r.xy());
                 let pressing = physics.accelerations(s).0.xy().dot(&normal);
                 if s.v.xy().dot(&normal) > sustained_speed(pressing) {
                     self.now[ball] = physics.resolve_ball_cushion(s, normal, c.height);

@@ -89,6 +89,17 @@ pub enum Contact {
     Point(Vec2),
 }
 
+impl Contact {
+    /// The unit collision normal on the cloth, from a ball centered at `center` (m) toward
+    /// its contact with `cushion`: the face's outward normal, or the direction to the point.
+    pub fn normal(&self, cushion: &Cushion, center: Vec2) -> Vec2 {
+        match *self {
+            Contact::Face => -cushion.inward_normal(),
+            Contact::Point(p) => (p - center).normalize(),
+        }
+    }
+}
+
 /// A cushion segment's face with the quantities every prediction needs computed once, bit for
 /// bit as [`Cushion`]'s methods compute them.
 #[derive(Clone, Copy, Debug)]

@@ -5,8 +5,10 @@
 //! `cargo run --release -p benches --example profile_run -- <event|discrete> <shot> [runs]`,
 //! e.g. `valgrind --tool=callgrind target/release/examples/profile_run discrete break_15ball 1`.
 //! The discrete integrator runs at dt = 1e-4 s (the `discrete_ball_step_dt1e-4` bench group).
+//! Prints the minimum and median wall time of one run (a loaded machine moves the median).
 
 use std::path::Path;
+use std::time::Instant;
 
 use pool_discrete::{DiscreteEngine, Scheme};
 use pool_event::EventEngine;
@@ -44,15 +46,22 @@ fn main() {
         }
     };
     let mut last = None;
+    let mut times = Vec::with_capacity(runs as usize);
     for _ in 0..runs {
+        let start = Instant::now();
         last = Some(std::hint::black_box(engine.run(&setup)));
+        times.push(start.elapsed().as_secs_f64());
     }
+    times.sort_by(f64::total_cmp);
     if let Some(out) = last {
         println!(
-            "{kind} {name}: {} events, {} steps, {} ball-steps per run, {runs} runs",
+            "{kind} {name}: {} events, {} steps, {} ball-steps per run; {runs} runs, \
+             min {:.1} us, median {:.1} us",
             out.events.len(),
             out.ops.get(Op::Step),
-            out.ops.get(Op::Step) * setup.balls.len() as u64
+            out.ops.get(Op::Step) * setup.balls.len() as u64,
+            times[0] * 1e6,
+            times[times.len() / 2] * 1e6,
         );
     }
 }

@@ -378,7 +378,8 @@ fn scaling_section(md: &mut String, sc: &crate::compare::Scaling) {
          table, {} s of play each, through the event engine and the discrete integrator \
          (dt = {} s, exact scheme) with both broad phases: `exhaustive` tests every pair, \
          cushion and pocket each step (the method Leckie & Greenspan count); `culled` \
-         (sort-and-sweep on x, per-cell cushion lists) gives the same events bit for bit. \
+         (sort-and-sweep on x with a skin, the list kept until a ball moves R/2; per-cell \
+         cushion lists) gives the same events bit for bit. \
          Cost per unit of work: per event for the event engine, per step for the discrete \
          integrator; medians over seeds. Study wall time {:.1} s. Rows: `scaling.csv`.\n",
         p.sizes

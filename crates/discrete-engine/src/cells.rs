@@ -194,10 +194,12 @@ impl TableCells {
         }
     }
 
-    /// True if `p` lies in the open middle of the table, where every cell lists no cushion
-    /// and no pocket: a ball whose path over a step starts and ends here (the zone is a box, so
-    /// the whole path is in it) touches nothing, and `cushions_near`/`pockets_near` would
-    /// return empty lists. Four comparisons instead of a cell lookup; false for NaN.
+    /// True if `p` lies in the open middle of the table, a box that no cushion's reach box
+    /// (the segment's box grown by R + SLACK) and no pocket's box meets: a ball whose path over
+    /// a step starts and ends here (the zone is a box, so the whole path is in it) is farther
+    /// than R + SLACK from every cushion and outside every pocket, so every cushion and pocket
+    /// test of the cell lists would fail. Four comparisons instead of a cell lookup; false
+    /// for NaN.
     #[inline]
     pub fn in_clear_zone(&self, p: Vec2) -> bool {
         let z = &self.clear_zone;

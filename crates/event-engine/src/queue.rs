@@ -135,3 +135,58 @@ impl Queue {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_pop_by_time_then_kind_skipping_stale_and_infinite_ones() {
+        for kind in EventKind::ALL {
+            let e = Entry::new(1.0, kind, 3, 7, (2, 5), (4, 9));
+            assert_eq!(e.kind, kind);
+            assert_eq!((e.a, e.b, e.gen_a, e.gen_b), (2, 4, 5, 9));
+        }
+        let mut q = Queue::with_balls(4);
+        // Ball 3 has changed once since its entry below was pushed: that entry is stale.
+        let gen = [0u32, 0, 0, 1];
+        q.push(Entry::new(
+            0.5,
+            EventKind::SlidingRolling,
+            3,
+            0,
+            (3, 0),
+            (0, 0),
+        ));
+        q.push(Entry::new(2.0, EventKind::BallBall, 0, 1, (0, 0), (1, 0)));
+        q.push(Entry::new(
+            1.0,
+            EventKind::SlidingRolling,
+            2,
+            0,
+            (2, 0),
+            (0, 0),
+        ));
+        q.push(Entry::new(1.0, EventKind::BallBall, 1, 2, (1, 0), (2, 0)));
+        q.push(Entry::new(
+            f64::INFINITY,
+            EventKind::BallBall,
+            0,
+            2,
+            (0, 0),
+            (2, 0),
+        ));
+        let order: Vec<(f64, EventKind)> =
+            std::iter::from_fn(|| q.pop_valid(|e| e.is_current(&gen)).0)
+                .map(|e| (e.time, e.kind))
+                .collect();
+        assert_eq!(
+            order,
+            [
+                (1.0, EventKind::BallBall),
+                (1.0, EventKind::SlidingRolling),
+                (2.0, EventKind::BallBall)
+            ]
+        );
+    }
+}

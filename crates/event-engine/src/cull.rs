@@ -166,6 +166,22 @@ impl Aabb {
     }
 }
 
+/// A time (s) widened by a relative 1e-9 and 1 ns: far beyond the rounding of the subtraction
+/// or shift that produced it, so a test over the widened horizon covers an entry at the time
+/// itself.
+#[inline]
+pub fn widened(t: f64) -> f64 {
+    t * (1.0 + 1e-9) + 1e-9
+}
+
+/// The horizon (s) a culling test covers: the trajectories' own `horizon`, or the caller's
+/// `limit` [`widened`], whichever is earlier, so that an entry at the limit itself is never
+/// culled.
+#[inline]
+pub fn horizon(horizon: f64, limit: f64) -> f64 {
+    horizon.min(widened(limit))
+}
+
 #[inline]
 fn l1(v: Vec2) -> f64 {
     v.x.abs() + v.y.abs()

@@ -5,7 +5,7 @@ use pool_roots::RootSolver;
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
 use crate::cluster::Cluster;
-use crate::cull::Aabb;
+use crate::cull::{widened, Aabb};
 use crate::predict::{Contact, Face, Predictor, CONTACT_SLOP};
 use crate::queue::{Entry, Queue};
 
@@ -555,7 +555,7 @@ impl<'a> Loop<'a> {
         // `BOX_SLACK`, far beyond rounding): no contact within the limit, the prediction
         // would answer `None` or later than the limit.
         let path_box = |limit: f64| {
-            let h = traj.valid_for.min(limit * (1.0 + 1e-9) + 1e-9);
+            let h = crate::cull::horizon(traj.valid_for, limit);
             Aabb::of_path(traj.a.xy(), traj.b.xy(), traj.c.xy(), h)
         };
         let apart =
@@ -664,8 +664,7 @@ impl<'a> Loop<'a> {
         };
         let (ci, bi, ai, hi) = shifted(i);
         let (cj, bj, aj, hj) = shifted(j);
-        let h = hi.min(hj) * (1.0 + 1e-9) + 1e-9;
-        let h = h.min(limit * (1.0 + 1e-9) + 1e-9);
+        let h = crate::cull::horizon(widened(hi.min(hj)), limit);
         let two_r = 2.0 * self.physics.radius();
         crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, two_r + 1e-9)
     }
@@ -682,7 +681,7 @@ impl<'a> Loop<'a> {
         if !self.reference[i].motion.is_translating() {
             return Some(Aabb::of(&[tr.c.xy()]).grown(reach));
         }
-        let h = tr.valid_for.min(self.own_time(i) - self.t) * (1.0 + 1e-9) + 1e-9;
+        let h = widened(tr.valid_for.min(self.own_time(i) - self.t));
         Aabb::of_path(tr.a.xy(), tr.b.xy(), tr.c.xy(), h).map(|b| b.grown(reach))
     }
 

@@ -169,14 +169,6 @@ fn certainly_apart(gap: Vec2, contact: f64) -> bool {
     gap.norm_squared() > apart * apart * (1.0 + 1e-9)
 }
 
-/// The horizon (s) the culling tests cover: the trajectories' horizon, or the caller's limit
-/// widened by a relative 1e-9 and 1 ns so that an entry at the limit itself, up to the rounding
-/// of the caller's subtraction, is never culled.
-#[inline]
-fn cull_horizon(horizon: f64, limit: f64) -> f64 {
-    horizon.min(limit * (1.0 + 1e-9) + 1e-9)
-}
-
 impl<'a> Predictor<'a> {
     /// A predictor for one model and one root solver, culling on.
     pub fn new(physics: &'a AnyPhysics, solver: &'a dyn RootSolver) -> Self {
@@ -239,7 +231,7 @@ impl<'a> Predictor<'a> {
                 (ta.a - tb.a).xy(),
                 relative,
                 gap,
-                cull_horizon(horizon, limit),
+                cull::horizon(horizon, limit),
                 two_r,
             )
         {
@@ -347,7 +339,7 @@ impl<'a> Predictor<'a> {
         }
         if self.cull {
             let gap = t.c.xy() - Vec2::new(pocket.center[0], pocket.center[1]);
-            let h = cull_horizon(t.valid_for, limit);
+            let h = cull::horizon(t.valid_for, limit);
             if cull::path_clear(t.a.xy(), t.b.xy(), gap, h, pocket.radius) {
                 return Ok(None);
             }
@@ -403,7 +395,7 @@ impl<'a> Predictor<'a> {
         let n = face.normal;
         let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - face.start));
         let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
-        let h = cull_horizon(t.valid_for, limit);
+        let h = cull::horizon(t.valid_for, limit);
         if self.cull {
             if center_side > radius + TOUCH_TOL
                 && cull::scalar_clear(na, nb, center_side, h, radius)
@@ -480,7 +472,7 @@ impl<'a> Predictor<'a> {
                 t.a.xy(),
                 t.b.xy(),
                 gap,
-                cull_horizon(t.valid_for, limit),
+                cull::horizon(t.valid_for, limit),
                 radius,
             )
         {

@@ -160,15 +160,6 @@ pub struct Predictor<'a> {
 /// An error in a prediction: non-finite coefficients mean a corrupted state.
 pub type PredictError = pool_roots::RootError;
 
-/// Whether |gap| (as `gap.norm()` computes it) certainly exceeds `contact` + [`TOUCH_TOL`]:
-/// `contact_entry`'s "apart" branch, decided without a square root. The factor 1 + 1e-9 on the
-/// square is far beyond the rounding of the norm.
-#[inline]
-fn certainly_apart(gap: Vec2, contact: f64) -> bool {
-    let apart = contact + TOUCH_TOL;
-    gap.norm_squared() > apart * apart * (1.0 + 1e-9)
-}
-
 impl<'a> Predictor<'a> {
     /// A predictor for one model and one root solver, culling on.
     pub fn new(physics: &'a AnyPhysics, solver: &'a dyn RootSolver) -> Self {
@@ -225,17 +216,7 @@ impl<'a> Predictor<'a> {
         let two_r = 2.0 * self.physics.radius();
         let gap = (ta.c - tb.c).xy();
         let relative = (ta.b - tb.b).xy();
-        if self.cull
-            && certainly_apart(gap, two_r)
-            && cull::path_clear(
-                (ta.a - tb.a).xy(),
-                relative,
-                gap,
-                cull::horizon(horizon, limit),
-                two_r,
-            )
-        {
-            // contact_entry's apart branch would solve a polynomial with no entry.
+        if self.culled_apart((ta.a - tb.a).xy(), relative, gap, horizon, limit, two_r) {
             return Ok(None);
         }
         let contact = Contacting::between(
@@ -304,6 +285,28 @@ impl<'a> Predictor<'a> {
             return Ok(Some(0.0));
         }
         self.solve(&poly(contact - CONTACT_SLOP), horizon, ops)
+    }
+
+    /// Whether culling proves that two bodies apart now, at relative position `gap` (m) with
+    /// relative velocity `b` and half acceleration `a` on the cloth, stay farther than
+    /// `contact` (m) until the trajectories' `horizon` or the caller's `limit` (s): then
+    /// `contact_entry`'s apart branch would solve a polynomial with no entry.
+    ///
+    /// "Apart" is decided as that branch decides it (|gap| > contact + [`TOUCH_TOL`]) without a
+    /// square root: the factor 1 + 1e-9 on the square is far beyond the rounding of the norm.
+    fn culled_apart(
+        &self,
+        a: Vec2,
+        b: Vec2,
+        gap: Vec2,
+        horizon: f64,
+        limit: f64,
+        contact: f64,
+    ) -> bool {
+        let apart = contact + TOUCH_TOL;
+        self.cull
+            && gap.norm_squared() > apart * apart * (1.0 + 1e-9)
+            && cull::path_clear(a, b, gap, cull::horizon(horizon, limit), contact)
     }
 
     /// Counts a prediction of kind `op` and returns whether the ball translates (a ball that
@@ -466,17 +469,7 @@ impl<'a> Predictor<'a> {
         }
         let radius = self.physics.radius();
         let gap = t.c.xy() - p;
-        if self.cull
-            && certainly_apart(gap, radius)
-            && cull::path_clear(
-                t.a.xy(),
-                t.b.xy(),
-                gap,
-                cull::horizon(t.valid_for, limit),
-                radius,
-            )
-        {
-            // contact_entry's apart branch would solve a polynomial with no entry.
+        if self.culled_apart(t.a.xy(), t.b.xy(), gap, t.valid_for, limit, radius) {
             return Ok(None);
         }
         let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));

@@ -241,32 +241,31 @@ impl TableCells {
     }
 }
 
-/// The largest box found by shrinking `start` until it meets none of `boxes` (each grown by
-/// SLACK): for each box it still meets, the side that keeps the most area moves just past
-/// it. An empty result (min > max) is a zone nothing is in.
-fn clear_zone<'a>(start: Aabb, boxes: impl Iterator<Item = &'a Aabb> + Clone) -> Aabb {
+/// A large box found by shrinking `start` until it meets none of `boxes` (each grown by
+/// SLACK): for each box it meets, the side that keeps the most area moves just past it. One
+/// pass is enough: the box only shrinks, so a box it has stopped meeting stays apart. An empty
+/// result (min > max) is a zone nothing is in.
+fn clear_zone<'a>(start: Aabb, boxes: impl Iterator<Item = &'a Aabb>) -> Aabb {
     let mut z = start;
-    for _ in 0..4 {
-        for b in boxes.clone() {
-            let b = [b[0] - SLACK, b[1] - SLACK, b[2] + SLACK, b[3] + SLACK];
-            if !meets(&z, &b) {
-                continue;
-            }
-            let (w, h) = (z[2] - z[0], z[3] - z[1]);
-            // Area kept by each cut: raise min x past b, lower max x below b, same for y.
-            let cuts = [
-                ((z[2] - b[2]) * h, 0, b[2]),
-                ((b[0] - z[0]) * h, 2, b[0]),
-                ((z[3] - b[3]) * w, 1, b[3]),
-                ((b[1] - z[1]) * w, 3, b[1]),
-            ];
-            let best = cuts
-                .iter()
-                .copied()
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .expect("four cuts");
-            z[best.1] = best.2;
+    for b in boxes {
+        let b = [b[0] - SLACK, b[1] - SLACK, b[2] + SLACK, b[3] + SLACK];
+        if !meets(&z, &b) {
+            continue;
         }
+        let (w, h) = (z[2] - z[0], z[3] - z[1]);
+        // Area kept by each cut: raise min x past b, lower max x below b, same for y.
+        let cuts = [
+            ((z[2] - b[2]) * h, 0, b[2]),
+            ((b[0] - z[0]) * h, 2, b[0]),
+            ((z[3] - b[3]) * w, 1, b[3]),
+            ((b[1] - z[1]) * w, 3, b[1]),
+        ];
+        let best = cuts
+            .iter()
+            .copied()
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .expect("four cuts");
+        z[best.1] = best.2;
     }
     z
 }

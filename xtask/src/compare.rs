@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::Scheme;
 use pool_harness::{
     ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows,
@@ -334,15 +333,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     }
     // Longest runs (smallest dt) first, so the last worker is not left with the slowest job.
     jobs.sort_by(|a, b| a.2.total_cmp(&b.2));
-    let bar = ProgressBar::with_draw_target(
-        Some((setups.len() + jobs.len()) as u64),
-        ProgressDrawTarget::stderr(),
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} runs {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar((setups.len() + jobs.len()) as u64, "runs {msg}");
     eprintln!(
         "compare: {} shots x {} schemes x {} dt values on {threads} threads -> {}",
         setups.len(),

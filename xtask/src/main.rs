@@ -11,6 +11,7 @@ mod output;
 mod peers;
 #[allow(dead_code)]
 mod plots;
+mod progress;
 mod render;
 mod report;
 mod roots;

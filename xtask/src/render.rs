@@ -10,7 +10,6 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::{DiscreteEngine, Scheme};
 use pool_event::EventEngine;
 use pool_harness::{agents_label, Frames};
@@ -305,12 +304,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         },
         out_root.join(&run_name).display()
     );
-    let bar = ProgressBar::with_draw_target(Some(n as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} frames")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(n as u64, "frames");
     let plot_err = |e: plots::PlotError| CliError::Run(format!("render: {}", e.message()));
     let output = match args.format {
         RenderFormat::Gif => {

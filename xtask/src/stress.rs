@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use pool_discrete::{DiscreteEngine, Scheme};
 use pool_event::EventEngine;
 use pool_harness::{check_outcome, stress_shot, violations, ScenarioKind};
@@ -194,12 +193,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         .num_threads(args.jobs.unwrap_or(0))
         .build()
         .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
-    let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:40}] {pos}/{len} shots {per_sec}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(jobs.len() as u64, "shots {per_sec}");
     let start = std::time::Instant::now();
     let event_based = matches!(args.engine, EngineName::Event);
     let engine_name = if event_based { "event" } else { "discrete" };

@@ -150,43 +150,25 @@ mod tests {
         let mut q = Queue::with_balls(4);
         // Ball 3 has changed once since its entry below was pushed: that entry is stale.
         let gen = [0u32, 0, 0, 1];
-        q.push(Entry::new(
-            0.5,
-            EventKind::SlidingRolling,
-            3,
-            0,
-            (3, 0),
-            (0, 0),
-        ));
-        q.push(Entry::new(2.0, EventKind::BallBall, 0, 1, (0, 0), (1, 0)));
-        q.push(Entry::new(
-            1.0,
-            EventKind::SlidingRolling,
-            2,
-            0,
-            (2, 0),
-            (0, 0),
-        ));
-        q.push(Entry::new(1.0, EventKind::BallBall, 1, 2, (1, 0), (2, 0)));
-        q.push(Entry::new(
-            f64::INFINITY,
-            EventKind::BallBall,
-            0,
-            2,
-            (0, 0),
-            (2, 0),
-        ));
+        use EventKind::{BallBall, SlidingRolling};
+        // (time, kind, keys, first ball and generation, second ball or index and generation)
+        let entries = [
+            (0.5, SlidingRolling, (3, 0), (3, 0), (0, 0)),
+            (2.0, BallBall, (0, 1), (0, 0), (1, 0)),
+            (1.0, SlidingRolling, (2, 0), (2, 0), (0, 0)),
+            (1.0, BallBall, (1, 2), (1, 0), (2, 0)),
+            (f64::INFINITY, BallBall, (0, 2), (0, 0), (2, 0)),
+        ];
+        for (time, kind, keys, a, b) in entries {
+            q.push(Entry::new(time, kind, keys.0, keys.1, a, b));
+        }
         let order: Vec<(f64, EventKind)> =
             std::iter::from_fn(|| q.pop_valid(|e| e.is_current(&gen)).0)
                 .map(|e| (e.time, e.kind))
                 .collect();
         assert_eq!(
             order,
-            [
-                (1.0, EventKind::BallBall),
-                (1.0, EventKind::SlidingRolling),
-                (2.0, EventKind::BallBall)
-            ]
+            [(1.0, BallBall), (1.0, SlidingRolling), (2.0, BallBall)]
         );
     }
 }

@@ -8,8 +8,7 @@ use std::path::PathBuf;
 
 use pool_discrete::{DiscreteEngine, Scheme};
 use pool_event::EventEngine;
-use pool_harness::{check_outcome, stress_shot, violations, ScenarioKind};
-use pool_physics::{BallState, Physics};
+use pool_harness::{check_outcome, energy_rises, stress_shot, violations, ScenarioKind};
 use pool_sim::{Engine, Outcome, Setup};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -167,12 +166,7 @@ fn broken(setup: &Setup, o: &Outcome, event_based: bool) -> Vec<&'static str> {
         return violations(o, Some(&check_outcome(setup, o, 4)));
     }
     let mut out = violations(o, None);
-    let physics = &setup.physics;
-    let energy = |st: &[BallState]| st.iter().map(|b| physics.kinetic_energy(b)).sum::<f64>();
-    if o.snapshots
-        .windows(2)
-        .any(|w| energy(&w[1].states) > energy(&w[0].states) * (1.0 + 1e-12) + 1e-15)
-    {
+    if energy_rises(&setup.physics, &o.snapshots) > 0 {
         out.push("energy_rise");
     }
     out

@@ -24,7 +24,7 @@ pub use baseline::{
     diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
     FinalLine, ShotBaseline, Tolerances, BASELINE_DTS,
 };
-pub use check::{check_outcome, violations, InvariantReport, CONTACT_TOL_M};
+pub use check::{check_outcome, energy_rises, violations, InvariantReport, CONTACT_TOL_M};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use frames::{advance, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};

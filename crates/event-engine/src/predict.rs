@@ -506,7 +506,7 @@ pub fn distance_quartic(a: &Trajectory, b: &Trajectory, dist: f64) -> [f64; 5] {
     let (ax, ay) = (a.a.x - b.a.x, a.a.y - b.a.y);
     let (bx, by) = (a.b.x - b.b.x, a.b.y - b.b.y);
     let (cx, cy) = (a.c.x - b.c.x, a.c.y - b.c.y);
-    let norm_c = cx.hypot(cy);
+    let norm_c = pool_physics::hypot(cx, cy);
     [
         // (|C| - dist)(|C| + dist) keeps the relative accuracy of a near-contact gap.
         (norm_c - dist) * (norm_c + dist),

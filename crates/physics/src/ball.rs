@@ -1,5 +1,6 @@
 //! Ball state and ball parameters.
 
+use crate::hypot::hypot;
 use serde::{Deserialize, Serialize};
 
 use crate::{Vec3, SPEED_EPS};
@@ -101,8 +102,8 @@ impl BallState {
     /// is spinning; zero v, zero w is stationary; zero u is rolling; otherwise sliding.
     pub fn infer_motion(v: &Vec3, w: &Vec3, radius: f64) -> MotionState {
         let u = Self::contact_velocity_of(v, w, radius);
-        let v_zero = v.x.hypot(v.y) < SPEED_EPS;
-        let u_zero = u.x.hypot(u.y) < SPEED_EPS;
+        let v_zero = hypot(v.x, v.y) < SPEED_EPS;
+        let u_zero = hypot(u.x, u.y) < SPEED_EPS;
         if v_zero && u_zero {
             if (w.z * radius).abs() < SPEED_EPS {
                 MotionState::Stationary

@@ -1,5 +1,6 @@
 //! Collision laws shared by the models (seed 004, Sections II and III).
 
+use crate::hypot::hypot;
 use crate::{BallParams, BallState, MotionState, Pocket, Vec2, Vec3};
 
 /// Elastic, instantaneous, frictionless collision of two equal-mass balls (seed 004, Section II):
@@ -95,7 +96,7 @@ pub fn han2005_cushion(s: &BallState, normal: Vec2, height: f64, p: &BallParams)
     let slip_y = -v.y - r * w.z * cos_t + r * w.x * sin_t;
     let c = v.x * cos_t;
     let p_normal = (1.0 + p.e_c) * m * c;
-    let slip = slip_x.hypot(slip_y);
+    let slip = hypot(slip_x, slip_y);
     let p_stick = 2.0 * m / 7.0 * slip;
     let (p1, p2) = if p_stick <= p.f_c * p_normal {
         (2.0 * m / 7.0 * slip_x, 2.0 * m / 7.0 * slip_y)

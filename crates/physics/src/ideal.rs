@@ -1,5 +1,6 @@
 //! Seeds 002/001's ideal model: frictionless, constant-velocity balls.
 
+use crate::hypot::hypot;
 use crate::{
     collision::{elastic_ball_ball, mirror_cushion},
     BallState, EventKind, MotionState, Physics, Trajectory, Transition, Vec2, Vec3, SPEED_EPS,
@@ -39,7 +40,7 @@ impl Physics for IdealPhysics {
     }
 
     fn infer_motion(&self, v: &Vec3, _w: &Vec3) -> MotionState {
-        if v.x.hypot(v.y) < SPEED_EPS {
+        if hypot(v.x, v.y) < SPEED_EPS {
             MotionState::Stationary
         } else {
             MotionState::Sliding

@@ -20,6 +20,7 @@
 mod ball;
 mod collision;
 mod event;
+mod hypot;
 mod ideal;
 mod model;
 mod orientation;
@@ -33,6 +34,7 @@ pub use collision::{
     sustained_ball_ball, sustained_cushion,
 };
 pub use event::EventKind;
+pub use hypot::hypot;
 pub use ideal::IdealPhysics;
 pub use model::{AnyPhysics, Physics, Transition};
 pub use orientation::{

@@ -1,5 +1,6 @@
 //! Seed 004's pool model: cloth friction, four natural transitions, Han (2005) cushions.
 
+use crate::hypot::hypot;
 use crate::{
     collision::{
         burn_pressing_slip, elastic_ball_ball, han2005_cushion, sustained_ball_ball,
@@ -41,8 +42,9 @@ impl PoolPhysics {
     }
 
     /// Unit direction of a planar vector, or zero for a zero vector.
+    #[inline]
     fn unit_xy(u: &Vec3) -> Vec3 {
-        let n = u.x.hypot(u.y);
+        let n = hypot(u.x, u.y);
         if n > 0.0 {
             Vec3::new(u.x / n, u.y / n, 0.0)
         } else {
@@ -63,13 +65,13 @@ impl PoolPhysics {
     }
 }
 
-/// `x.hypot(y) < SPEED_EPS`, without the `hypot` call when a component alone reaches
+/// `hypot(x, y) < SPEED_EPS`, without the `hypot` call when a component alone reaches
 /// `SPEED_EPS` (hypot(x, y) >= max(|x|, |y|): the exact value is, and a faithfully rounded result
 /// cannot fall below a float under it). Same answer, bit for bit; the discrete integrator asks
 /// this of every moving ball at every step.
 #[inline]
 fn below_speed_eps(x: f64, y: f64) -> bool {
-    x.abs() < SPEED_EPS && y.abs() < SPEED_EPS && x.hypot(y) < SPEED_EPS
+    x.abs() < SPEED_EPS && y.abs() < SPEED_EPS && hypot(x, y) < SPEED_EPS
 }
 
 /// k x u for a planar u: (-u_y, u_x, 0).
@@ -115,12 +117,12 @@ impl Physics for PoolPhysics {
             MotionState::Sliding => {
                 let u = s.contact_velocity(p.radius);
                 (
-                    2.0 * u.x.hypot(u.y) / (7.0 * p.mu_s * p.g),
+                    2.0 * hypot(u.x, u.y) / (7.0 * p.mu_s * p.g),
                     EventKind::SlidingRolling,
                 )
             }
             MotionState::Rolling => {
-                let dt = s.v.x.hypot(s.v.y) / (p.mu_r * p.g);
+                let dt = hypot(s.v.x, s.v.y) / (p.mu_r * p.g);
                 let kind = if self.decayed_spin(s.w.z, dt) == 0.0 {
                     EventKind::RollingStationary
                 } else {

@@ -49,14 +49,24 @@ impl BroadPhase {
 /// moves 1 mm per step, so the sweep runs about once every 14 steps.
 const SKIN: f64 = 0.5;
 
-/// Candidate ball pairs by sort-and-sweep on x with a skin (module docs). Holds its buffers
-/// across steps: after the first step it allocates nothing, and the x order is repaired by
-/// insertion sort (balls move little between sweeps, so this is O(n) in practice).
+/// Candidate ball pairs by sort-and-sweep on x with a skin (module docs). Balls are named by
+/// slot, and slots are in the order the all-pairs loop visits them. Holds its buffers across
+/// steps: after the first step it allocates nothing, and the x order is repaired by insertion
+/// sort (balls move little between sweeps, so this is O(n) in practice).
+///
+/// The caller says whether the list may be stale: a ball moved outside its box
+/// ([`PairSweep::holds`] false for its new position). Positions change only where the caller
+/// writes them, so it can ask there, for the balls it moved, instead of the sweep looking at
+/// every ball every step.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PairSweep {
     /// The balls in play at the last sweep, sorted by x, with their positions then.
     by_x: Vec<Entry>,
-    /// Candidate pairs as (rank of the lower-ranked ball) << 32 | (rank of the other).
+    /// Each slot's position at the last sweep (NaN before the first, so nothing holds).
+    anchor: Vec<(f64, f64)>,
+    /// How far a ball may move in x or in y before the list may miss a pair (m).
+    half: f64,
+    /// Candidate pairs as (lower slot) << 32 | (higher slot), ascending.
     keys: Vec<u64>,
     /// Whether `keys` was built (false before the first sweep and after a non-finite one).
     built: bool,
@@ -67,60 +77,64 @@ pub(crate) struct PairSweep {
 struct Entry {
     x: f64,
     y: f64,
-    /// Index in the state list.
-    ball: u32,
-    /// Position in id order.
-    rank: u32,
+    /// Slot of the ball.
+    slot: u32,
 }
 
 impl PairSweep {
-    /// Candidate pairs among the balls `active` says are in play, with positions `xy` (m): a
-    /// superset of the pairs closer than `two_r` in x and in y, as (lower rank, higher rank)
-    /// keys sorted ascending, the all-pairs loop's visiting order. `rank[i]` is ball i's
-    /// position in id order. `None` if a coordinate is not finite (the caller then tests every
-    /// pair, which is what the all-pairs loop would do).
+    /// Whether the list still holds for ball `slot` at position (x, y) (m): it is within the
+    /// skin's half of where the last sweep saw it, less 1 pm for rounding of the differences.
+    /// False for a non-finite position and before the first sweep.
+    #[inline]
+    pub(crate) fn holds(&self, slot: usize, x: f64, y: f64) -> bool {
+        match self.anchor.get(slot) {
+            Some(&(ax, ay)) => (x - ax).abs() <= self.half && (y - ay).abs() <= self.half,
+            None => false,
+        }
+    }
+
+    /// Candidate pairs among the `n` slots `active` says are in play, with positions `xy` (m):
+    /// a superset of the pairs closer than `two_r` in x and in y, as (lower slot, higher slot)
+    /// keys sorted ascending, the all-pairs loop's visiting order. The last list is returned
+    /// unless `stale` (some ball moved where [`PairSweep::holds`] is false since the last
+    /// sweep). `None` if a coordinate is not finite (the caller then tests every pair, which
+    /// is what the all-pairs loop would do).
     pub(crate) fn candidates(
         &mut self,
+        stale: bool,
         xy: impl Fn(usize) -> (f64, f64),
         active: impl Fn(usize) -> bool,
         n: usize,
-        rank: &[usize],
         two_r: f64,
     ) -> Option<&[u64]> {
-        // The list holds while every ball listed at the last sweep (those pocketed since
-        // included: their pairs are extra, never missing) is within skin / 2 of where it was,
-        // less 1 pm for rounding of the differences (false for NaN).
-        let half = 0.5 * SKIN * two_r - 1e-12;
-        let moved = |e: &Entry| {
-            let (x, y) = xy(e.ball as usize);
-            !((x - e.x).abs() <= half && (y - e.y).abs() <= half)
-        };
-        if self.built && !self.by_x.iter().any(moved) {
+        if self.built && !stale {
             return Some(&self.keys);
         }
         self.built = false;
         // Keep the previous order of the balls still in play; on the first sweep, every ball
-        // in play in index order.
+        // in play in slot order.
         if self.by_x.is_empty() {
             self.by_x
                 .extend((0..n).filter(|&i| active(i)).map(|i| Entry {
                     x: 0.0,
                     y: 0.0,
-                    ball: i as u32,
-                    rank: rank[i] as u32,
+                    slot: i as u32,
                 }));
         }
+        self.anchor.clear();
+        self.anchor.resize(n, (f64::NAN, f64::NAN));
         let mut dropped = false;
         for e in &mut self.by_x {
-            let i = e.ball as usize;
+            let i = e.slot as usize;
             dropped |= !active(i);
             (e.x, e.y) = xy(i);
             if !(e.x.is_finite() && e.y.is_finite()) {
                 return None;
             }
+            self.anchor[i] = (e.x, e.y);
         }
         if dropped {
-            self.by_x.retain(|e| active(e.ball as usize));
+            self.by_x.retain(|e| active(e.slot as usize));
         }
         // Insertion sort by x: nearly sorted input, O(n + inversions).
         for k in 1..self.by_x.len() {
@@ -133,6 +147,7 @@ impl PairSweep {
             self.by_x[m] = cur;
         }
         let reach = two_r * (1.0 + SKIN);
+        self.half = 0.5 * SKIN * two_r - 1e-12;
         self.keys.clear();
         let mut rest = &self.by_x[..];
         while let Some((a, tail)) = rest.split_first() {
@@ -143,10 +158,10 @@ impl PairSweep {
                     break;
                 }
                 if (b.y - a.y).abs() < reach {
-                    let (lo, hi) = if a.rank < b.rank {
-                        (a.rank, b.rank)
+                    let (lo, hi) = if a.slot < b.slot {
+                        (a.slot, b.slot)
                     } else {
-                        (b.rank, a.rank)
+                        (b.slot, a.slot)
                     };
                     self.keys.push(((lo as u64) << 32) | hi as u64);
                 }
@@ -158,7 +173,7 @@ impl PairSweep {
     }
 }
 
-/// Splits a candidate key into (lower rank, higher rank).
+/// Splits a candidate key into (lower slot, higher slot).
 #[inline]
 pub(crate) fn unpack(key: u64) -> (usize, usize) {
     ((key >> 32) as usize, (key & 0xFFFF_FFFF) as usize)
@@ -168,23 +183,21 @@ pub(crate) fn unpack(key: u64) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    /// Brute force: every pair with |dx| < reach and |dy| < reach, in rank order.
-    fn brute(p: &[(f64, f64)], rank: &[usize], two_r: f64) -> Vec<u64> {
+    /// Brute force: every pair of slots with |dx| < reach and |dy| < reach, in slot order.
+    fn brute(p: &[(f64, f64)], reach: f64) -> Vec<u64> {
         let mut out = Vec::new();
         for i in 0..p.len() {
-            for j in 0..p.len() {
-                let (ri, rj) = (rank[i], rank[j]);
-                if ri < rj && (p[j].0 - p[i].0).abs() < two_r && (p[j].1 - p[i].1).abs() < two_r {
-                    out.push(((ri as u64) << 32) | rj as u64);
+            for j in i + 1..p.len() {
+                if (p[j].0 - p[i].0).abs() < reach && (p[j].1 - p[i].1).abs() < reach {
+                    out.push(((i as u64) << 32) | j as u64);
                 }
             }
         }
-        out.sort_unstable();
         out
     }
 
     #[test]
-    fn sweep_lists_every_close_pair_in_rank_order_across_steps() {
+    fn sweep_lists_every_close_pair_in_slot_order_across_steps() {
         // A deterministic pseudo-random walk of 40 points in a 1 m x 0.5 m box, 2R = 0.1 m.
         let mut state = 0x2545_F491_4F6C_DD1Du64;
         let mut next = || {
@@ -195,17 +208,17 @@ mod tests {
         };
         let n = 40;
         let mut p: Vec<(f64, f64)> = (0..n).map(|_| (next(), 0.5 * next())).collect();
-        let rank: Vec<usize> = (0..n).map(|i| (i * 17) % n).collect();
         let mut sweep = PairSweep::default();
         let (mut total, mut reused) = (0, 0);
         let mut last: Vec<u64> = Vec::new();
+        let mut stale = true;
         for step in 0..400 {
             let got = sweep
-                .candidates(|i| p[i], |_| true, n, &rank, 0.1)
+                .candidates(stale, |i| p[i], |_| true, n, 0.1)
                 .unwrap()
                 .to_vec();
-            // Every close pair, in rank order, and nothing beyond the skin of the last sweep.
-            let want = brute(&p, &rank, 0.1);
+            // Every close pair, in slot order, and nothing beyond the skin of the last sweep.
+            let want = brute(&p, 0.1);
             assert!(
                 got.windows(2).all(|w| w[0] < w[1]),
                 "step {step}: not sorted"
@@ -214,16 +227,19 @@ mod tests {
                 want.iter().all(|k| got.binary_search(k).is_ok()),
                 "step {step}: a close pair is missing"
             );
-            let far = brute(&p, &rank, 0.1 * (1.0 + SKIN) + 0.1 * SKIN);
+            let far = brute(&p, 0.1 * (1.0 + SKIN) + 0.1 * SKIN);
             assert!(got.iter().all(|k| far.binary_search(k).is_ok()));
             total += want.len();
             reused += usize::from(step > 0 && got == last);
             last = got;
-            // Steps of up to 4 mm (most short of the 25 mm half-skin), now and then a jump.
+            // Steps of up to 4 mm (most short of the 25 mm half-skin), now and then a jump;
+            // the walker reports the moves that leave a box, as the integrator does.
             let jump = if step % 37 == 0 { 0.1 } else { 0.008 };
-            for q in &mut p {
+            stale = false;
+            for (i, q) in p.iter_mut().enumerate() {
                 q.0 += jump * (next() - 0.5);
                 q.1 += jump * (next() - 0.5);
+                stale |= !sweep.holds(i, q.0, q.1);
             }
         }
         assert!(
@@ -234,12 +250,24 @@ mod tests {
     }
 
     #[test]
+    fn nothing_holds_before_the_first_sweep_or_at_a_non_finite_position() {
+        let p = [(0.0, 0.0), (0.5, 0.0)];
+        let mut sweep = PairSweep::default();
+        assert!(!sweep.holds(0, 0.0, 0.0));
+        assert!(sweep
+            .candidates(false, |i| p[i], |_| true, 2, 0.1)
+            .is_some());
+        assert!(sweep.holds(0, 0.0, 0.0));
+        assert!(sweep.holds(1, 0.5 + 0.02, 0.0));
+        assert!(!sweep.holds(1, 0.5 + 0.03, 0.0));
+        assert!(!sweep.holds(1, f64::NAN, 0.0));
+    }
+
+    #[test]
     fn non_finite_position_gives_no_candidates_list() {
         let p = [(0.0, 0.0), (f64::NAN, 0.0)];
         let mut sweep = PairSweep::default();
-        assert!(sweep
-            .candidates(|i| p[i], |_| true, 2, &[0, 1], 0.1)
-            .is_none());
+        assert!(sweep.candidates(true, |i| p[i], |_| true, 2, 0.1).is_none());
     }
 
     #[test]

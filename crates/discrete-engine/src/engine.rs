@@ -70,32 +70,48 @@ impl Engine for DiscreteEngine {
         let dt = self.dt;
         let n = setup.balls.len();
         let culled = self.broad_phase == BroadPhase::Culled;
-        let mut now: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
+        // Balls are held and visited in id order (slot k holds ball `order[k]` of the set-up),
+        // so that which of two simultaneous contacts is resolved first does not depend on the
+        // order of the balls in the shot file. Events, snapshots and final states name balls
+        // by their index in the set-up.
+        let rank = pool_sim::id_ranks(setup);
+        let mut order = vec![0; n];
+        for (i, &k) in rank.iter().enumerate() {
+            order[k] = i;
+        }
+        let in_setup_order = |slots: &[BallState]| {
+            let mut out = slots.to_vec();
+            for (k, s) in slots.iter().enumerate() {
+                out[order[k]] = *s;
+            }
+            out
+        };
+        let mut now: Vec<BallState> = order.iter().map(|&i| setup.balls[i].state).collect();
+        // The states at the start of the step. Copied in one block: a state copied field by
+        // field and read back soon after in wider pieces stalls store forwarding.
         let mut before = now.clone();
         let mut ops = OpCounts::default();
         let mut events = Vec::new();
+        let mut pocketings: Vec<(usize, usize)> = Vec::new();
         let mut snapshots = Vec::new();
         let sample_every = self
             .sample_interval
             .map(|s| ((s / dt).round() as u64).max(1));
         let t_limit = setup.t_end.unwrap_or(self.max_time);
         let max_steps = (t_limit / dt).ceil() as u64;
-        // Balls are visited in id order, so that which of two simultaneous contacts is resolved
-        // first does not depend on the order of the balls in the shot file.
-        let mut order: Vec<usize> = (0..n).collect();
-        let rank = pool_sim::id_ranks(setup);
-        order.sort_by_key(|&i| rank[i]);
         // Built once per run; every per-step buffer below is reused (no allocation per step
         // except for the event log and snapshots).
         let cells = TableCells::new(table, radius);
         let mut sweep = PairSweep::default();
+        // Whether a ball moved outside its box of the last sweep (see `PairSweep::holds`).
+        let mut stale = true;
         let mut all_pairs: Vec<u64> = Vec::new();
         let mut step: u64 = 0;
         let mut t = 0.0;
         if sample_every.is_some() {
             snapshots.push(Snapshot {
                 time: 0.0,
-                states: now.clone(),
+                states: in_setup_order(&now),
             });
         }
 
@@ -123,37 +139,34 @@ impl Engine for DiscreteEngine {
             t = step as f64 * dt;
             let events_before = events.len();
 
-            // Advance, then look for transitions whose condition changed sign.
+            // Advance, then look for a transition whose condition changed sign, then for a
+            // pocket holding the center. The pocket test reads this ball alone, so it is done
+            // while the state is at hand; its event is logged after every transition of the
+            // step, as a separate pass would.
             before.copy_from_slice(&now);
-            for &i in &order {
-                if !now[i].motion.is_moving() {
+            for (k, (slot, before)) in now.iter_mut().zip(&before).enumerate() {
+                if !before.motion.is_moving() {
                     continue;
                 }
                 ops.bump(Op::Evolve);
-                let after = self.scheme.step(physics, &before[i], dt);
+                // Written in place, for the same reason as `before` is copied in one block.
+                *slot = self.scheme.step(physics, before, dt);
                 ops.bump(Op::TransitionTest);
-                now[i] = match physics.transition_crossed(&before[i], &after) {
-                    Some(kind) => {
-                        ops.bump(Op::Resolve);
-                        events.push(Event {
-                            time: t,
-                            kind,
-                            agents: Agents::Ball { ball: i },
-                        });
-                        physics.apply_transition(&after, kind)
-                    }
-                    None => after,
-                };
-                finite &= is_finite(&now[i]);
-            }
-
-            // Pockets: a center inside the circle.
-            for &i in &order {
-                if !before[i].motion.is_translating() {
-                    continue;
+                if let Some(kind) = physics.transition_crossed(before, slot) {
+                    ops.bump(Op::Resolve);
+                    events.push(Event {
+                        time: t,
+                        kind,
+                        agents: Agents::Ball { ball: order[k] },
+                    });
+                    *slot = physics.apply_transition(slot, kind);
                 }
-                let p = now[i].r.xy();
-                if culled && cells.in_clear_zone(p) {
+                finite &= is_finite(slot);
+                let p = slot.r.xy();
+                stale |= !sweep.holds(k, p.x, p.y);
+
+                // Pockets: a center inside the circle.
+                if !before.motion.is_translating() || (culled && cells.in_clear_zone(p)) {
                     continue;
                 }
                 let near = if culled {
@@ -161,37 +174,45 @@ impl Engine for DiscreteEngine {
                 } else {
                     cells.all_pockets()
                 };
-                for &k in near {
-                    let k = k as usize;
-                    let pocket = &table.pockets[k];
+                for &q in near {
+                    let q = q as usize;
+                    let pocket = &table.pockets[q];
                     ops.bump(Op::PocketTest);
                     if (p - pocket.center_vec()).norm_squared() < pocket.radius * pocket.radius {
                         ops.bump(Op::Resolve);
-                        now[i] = physics.resolve_ball_pocket(&now[i], pocket);
-                        finite &= is_finite(&now[i]);
-                        events.push(Event {
-                            time: t,
-                            kind: pool_physics::EventKind::BallPocket,
-                            agents: Agents::BallPocket { ball: i, pocket: k },
-                        });
+                        let captured = physics.resolve_ball_pocket(slot, pocket);
+                        stale |= captured.r != slot.r;
+                        *slot = captured;
+                        finite &= is_finite(slot);
+                        pocketings.push((k, q));
                         break;
                     }
                 }
             }
+            events.extend(pocketings.drain(..).map(|(k, q)| Event {
+                time: t,
+                kind: pool_physics::EventKind::BallPocket,
+                agents: Agents::BallPocket {
+                    ball: order[k],
+                    pocket: q,
+                },
+            }));
 
-            // Ball pairs: overlapping and approaching, visited in id order (lower rank first,
-            // then the other's rank). The culled search yields the pairs closer than 2R in x
+            // Ball pairs: overlapping and approaching, visited in id order (lower slot first,
+            // then the other's slot). The culled search yields the pairs closer than 2R in x
             // and in y, in that same order; the states they are tested on are the same.
             let two_r = 2.0 * radius;
             let found = if culled {
                 let state = &now;
-                sweep.candidates(
-                    |i| (state[i].r.x, state[i].r.y),
-                    |i| state[i].motion != MotionState::Pocketed,
+                let listed = sweep.candidates(
+                    stale,
+                    |k| (state[k].r.x, state[k].r.y),
+                    |k| state[k].motion != MotionState::Pocketed,
                     n,
-                    &rank,
                     two_r,
-                )
+                );
+                stale = false;
+                listed
             } else {
                 None
             };
@@ -208,8 +229,7 @@ impl Engine for DiscreteEngine {
                 }
             };
             for &key in candidates {
-                let (ra, rb) = unpack(key);
-                let (i, j) = (order[ra], order[rb]);
+                let (i, j) = unpack(key);
                 if now[i].motion == MotionState::Pocketed
                     || now[j].motion == MotionState::Pocketed
                     || !(now[i].motion.is_translating() || now[j].motion.is_translating())
@@ -223,23 +243,26 @@ impl Engine for DiscreteEngine {
                     ops.bump(Op::Resolve);
                     let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
                     finite &= is_finite(&a) && is_finite(&b);
+                    // The laws here keep positions; one that moved a ball would outdate the
+                    // pair list.
+                    stale |= a.r != now[i].r || b.r != now[j].r;
                     now[i] = a;
                     now[j] = b;
                     events.push(Event {
                         time: t,
                         kind: pool_physics::EventKind::BallBall,
-                        agents: Agents::pair(i, j),
+                        agents: Agents::pair(order[i], order[j]),
                     });
                 }
             }
 
             // Cushions: a ball past the line of a face (from the playing side), or closer than R
             // to an end point, while approaching.
-            for &i in &order {
-                if !now[i].motion.is_translating() {
+            for (k, slot) in now.iter_mut().enumerate() {
+                if !slot.motion.is_translating() {
                     continue;
                 }
-                let (r0, r1) = (before[i].r.xy(), now[i].r.xy());
+                let (r0, r1) = (before[k].r.xy(), slot.r.xy());
                 if culled && cells.in_clear_zone(r0) && cells.in_clear_zone(r1) {
                     continue;
                 }
@@ -248,20 +271,22 @@ impl Engine for DiscreteEngine {
                 } else {
                     cells.all_cushions()
                 };
-                for &k in near {
-                    let k = k as usize;
+                for &c in near {
+                    let c = c as usize;
                     ops.bump(Op::CushionTest);
-                    if let Some(normal) = cushion_contact(&cells.segments[k], r0, &now[i], radius) {
-                        let c = &table.cushions[k];
+                    if let Some(normal) = cushion_contact(&cells.segments[c], r0, slot, radius) {
                         ops.bump(Op::Resolve);
-                        now[i] = physics.resolve_ball_cushion(&now[i], normal, c.height);
-                        finite &= is_finite(&now[i]);
+                        let after =
+                            physics.resolve_ball_cushion(slot, normal, table.cushions[c].height);
+                        stale |= after.r != slot.r;
+                        *slot = after;
+                        finite &= is_finite(slot);
                         events.push(Event {
                             time: t,
                             kind: pool_physics::EventKind::BallLinearCushion,
                             agents: Agents::BallCushion {
-                                ball: i,
-                                cushion: k,
+                                ball: order[k],
+                                cushion: c,
                             },
                         });
                         break;
@@ -273,7 +298,7 @@ impl Engine for DiscreteEngine {
                 if step.is_multiple_of(every) || events.len() > events_before {
                     snapshots.push(Snapshot {
                         time: t,
-                        states: now.clone(),
+                        states: in_setup_order(&now),
                     });
                 }
             }
@@ -281,12 +306,12 @@ impl Engine for DiscreteEngine {
         if sample_every.is_some() && snapshots.last().is_none_or(|s| s.time < t) {
             snapshots.push(Snapshot {
                 time: t,
-                states: now.clone(),
+                states: in_setup_order(&now),
             });
         }
         Outcome {
             events,
-            final_states: now,
+            final_states: in_setup_order(&now),
             end_time: t,
             termination,
             ops,

@@ -144,13 +144,13 @@ impl Engine for DiscreteEngine {
             // while the state is at hand; its event is logged after every transition of the
             // step, as a separate pass would.
             before.copy_from_slice(&now);
+            // Written in place, for the same reason as `before` is copied in one block.
+            self.scheme.step_all(physics, &before, dt, &mut now);
             for (k, (slot, before)) in now.iter_mut().zip(&before).enumerate() {
                 if !before.motion.is_moving() {
                     continue;
                 }
                 ops.bump(Op::Evolve);
-                // Written in place, for the same reason as `before` is copied in one block.
-                *slot = self.scheme.step(physics, before, dt);
                 ops.bump(Op::TransitionTest);
                 if let Some(kind) = physics.transition_crossed(before, slot) {
                     ops.bump(Op::Resolve);

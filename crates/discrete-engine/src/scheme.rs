@@ -31,6 +31,28 @@ impl Scheme {
         }
     }
 
+    /// Advances every moving ball of `before` by `dt` seconds into the same slot of `after`
+    /// (same bits as [`Scheme::step`] on each; other slots are left as they are).
+    #[inline]
+    pub fn step_all<P: Physics + ?Sized>(
+        self,
+        physics: &P,
+        before: &[BallState],
+        dt: f64,
+        after: &mut [BallState],
+    ) {
+        match self {
+            Scheme::Exact => physics.evolve_all(before, dt, after),
+            Scheme::Euler => {
+                for (b, a) in before.iter().zip(after) {
+                    if b.motion.is_moving() {
+                        *a = self.step(physics, b, dt);
+                    }
+                }
+            }
+        }
+    }
+
     /// Advances one ball by `dt` seconds, keeping its motion state.
     #[inline]
     pub fn step<P: Physics + ?Sized>(self, physics: &P, s: &BallState, dt: f64) -> BallState {

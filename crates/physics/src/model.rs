@@ -41,6 +41,18 @@ pub trait Physics: Send + Sync {
     /// Independent spin decay (w_z while sliding or rolling) stops at zero and never reverses.
     fn evolve(&self, s: &BallState, t: f64) -> BallState;
 
+    /// [`evolve`](Physics::evolve) on many balls by the same `t` (s): `out[k]` becomes
+    /// `evolve(&states[k], t)` bit for bit for every moving ball k; the others' `out[k]` are
+    /// left as they are. A model may order its arithmetic across balls for speed, never
+    /// change it. `out` is at least as long as `states`.
+    fn evolve_all(&self, states: &[BallState], t: f64, out: &mut [BallState]) {
+        for (s, o) in states.iter().zip(out) {
+            if s.motion.is_moving() {
+                *o = self.evolve(s, t);
+            }
+        }
+    }
+
     /// Time derivatives (dv/dt in m/s^2, dw/dt in rad/s^2) in the current motion state, for
     /// numerical stepping. Friction torques on w_z stop the spin; a stepper must not let w_z
     /// change sign through them (see [`Physics::spin_decay_stops`]).
@@ -138,6 +150,9 @@ impl Physics for AnyPhysics {
     #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
         dispatch!(self, p => p.evolve(s, t))
+    }
+    fn evolve_all(&self, states: &[BallState], t: f64, out: &mut [BallState]) {
+        dispatch!(self, p => p.evolve_all(states, t, out))
     }
     fn accelerations(&self, s: &BallState) -> (Vec3, Vec3) {
         dispatch!(self, p => p.accelerations(s))

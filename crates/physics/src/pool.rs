@@ -52,6 +52,47 @@ impl PoolPhysics {
         }
     }
 
+    /// The unit vector cloth friction opposes: the contact velocity's (sliding) or the
+    /// velocity's (rolling); zero in other states.
+    #[inline]
+    fn friction_direction(&self, s: &BallState) -> Vec3 {
+        match s.motion {
+            MotionState::Sliding => Self::unit_xy(&s.contact_velocity(self.params.radius)),
+            MotionState::Rolling => Self::unit_xy(&s.v),
+            _ => Vec3::zeros(),
+        }
+    }
+
+    /// [`Physics::evolve`] given `dir`, the ball's [`PoolPhysics::friction_direction`].
+    #[inline]
+    fn evolve_along(&self, s: &BallState, t: f64, dir: &Vec3) -> BallState {
+        let p = &self.params;
+        let mut out = *s;
+        match s.motion {
+            MotionState::Stationary | MotionState::Pocketed => {}
+            MotionState::Spinning => {
+                out.w.z = s.w.z - (self.spin_decel() * t).copysign(s.w.z);
+            }
+            MotionState::Sliding => {
+                let u_hat = dir;
+                let dv = p.mu_s * p.g * t;
+                out.r = s.r + s.v * t - u_hat * (0.5 * dv * t);
+                out.v = s.v - u_hat * dv;
+                let dw = k_cross(u_hat) * (2.5 * dv / p.radius);
+                out.w = Vec3::new(s.w.x + dw.x, s.w.y + dw.y, self.decayed_spin(s.w.z, t));
+            }
+            MotionState::Rolling => {
+                let v_hat = dir;
+                let dv = p.mu_r * p.g * t;
+                out.r = s.r + s.v * t - v_hat * (0.5 * dv * t);
+                out.v = s.v - v_hat * dv;
+                let w_xy = k_cross(&out.v) / p.radius;
+                out.w = Vec3::new(w_xy.x, w_xy.y, self.decayed_spin(s.w.z, t));
+            }
+        }
+        out
+    }
+
     /// Half the center's acceleration in the current state: the `a` of r(t) = a t^2 + b t + c.
     fn half_acceleration(&self, s: &BallState) -> Vec3 {
         let p = &self.params;
@@ -144,31 +185,25 @@ impl Physics for PoolPhysics {
     /// there is for u^0 x k; this sign is the one for which u(t) = (u0 - 7/2 mu_s g t) u^0).
     #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
-        let p = &self.params;
-        let mut out = *s;
-        match s.motion {
-            MotionState::Stationary | MotionState::Pocketed => {}
-            MotionState::Spinning => {
-                out.w.z = s.w.z - (self.spin_decel() * t).copysign(s.w.z);
+        self.evolve_along(s, t, &self.friction_direction(s))
+    }
+
+    /// The same states as [`PoolPhysics::evolve`] on each ball, bit for bit, with the unit
+    /// vectors of a block of balls found first: their square roots and divisions do not wait
+    /// on each other, where one ball's evolution is a chain of them.
+    fn evolve_all(&self, states: &[BallState], t: f64, out: &mut [BallState]) {
+        const BLOCK: usize = 16;
+        let mut dirs = [Vec3::zeros(); BLOCK];
+        for (states, out) in states.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
+            for (dir, s) in dirs.iter_mut().zip(states) {
+                *dir = self.friction_direction(s);
             }
-            MotionState::Sliding => {
-                let u_hat = Self::unit_xy(&s.contact_velocity(p.radius));
-                let dv = p.mu_s * p.g * t;
-                out.r = s.r + s.v * t - u_hat * (0.5 * dv * t);
-                out.v = s.v - u_hat * dv;
-                let dw = k_cross(&u_hat) * (2.5 * dv / p.radius);
-                out.w = Vec3::new(s.w.x + dw.x, s.w.y + dw.y, self.decayed_spin(s.w.z, t));
-            }
-            MotionState::Rolling => {
-                let v_hat = Self::unit_xy(&s.v);
-                let dv = p.mu_r * p.g * t;
-                out.r = s.r + s.v * t - v_hat * (0.5 * dv * t);
-                out.v = s.v - v_hat * dv;
-                let w_xy = k_cross(&out.v) / p.radius;
-                out.w = Vec3::new(w_xy.x, w_xy.y, self.decayed_spin(s.w.z, t));
+            for ((s, o), dir) in states.iter().zip(out).zip(&dirs) {
+                if s.motion.is_moving() {
+                    *o = self.evolve_along(s, t, dir);
+                }
             }
         }
-        out
     }
 
     fn accelerations(&self, s: &BallState) -> (Vec3, Vec3) {

@@ -1,7 +1,10 @@
 //! Closed-form checks of the equations of motion and transition times (seed 004, Section I;
 //! seed 000, "(4)").
 
-use pool_physics::{BallParams, BallState, EventKind, MotionState, Physics, PoolPhysics, Vec3};
+use pool_physics::{
+    AnyPhysics, BallParams, BallState, EventKind, IdealPhysics, MotionState, Physics, PoolPhysics,
+    Vec3,
+};
 use proptest::prelude::*;
 
 fn pool() -> PoolPhysics {
@@ -173,5 +176,76 @@ proptest! {
             s = p.apply_transition(&p.evolve(&s, tr.dt), tr.kind);
         }
         prop_assert!(matches!(s.motion, MotionState::Stationary));
+    }
+}
+
+/// A ball in any motion state: 0 sliding, 1 rolling, 2 spinning, 3 stationary, 4 pocketed.
+fn any_state() -> impl Strategy<Value = BallState> {
+    let r = BallParams::pool().radius;
+    (
+        0u8..5,
+        -5.0f64..5.0,
+        -5.0f64..5.0,
+        -200.0f64..200.0,
+        -200.0f64..200.0,
+        -100.0f64..100.0,
+    )
+        .prop_map(move |(kind, vx, vy, wx, wy, wz)| {
+            let at = Vec3::new(0.9, 0.4, r);
+            let zero = Vec3::zeros();
+            match kind {
+                0 => BallState::new(at, Vec3::new(vx, vy, 0.0), Vec3::new(wx, wy, wz), r),
+                1 => BallState::new(
+                    at,
+                    Vec3::new(vx, vy, 0.0),
+                    Vec3::new(-vy / r, vx / r, wz),
+                    r,
+                ),
+                2 => BallState::new(at, zero, Vec3::new(0.0, 0.0, wz), r),
+                3 => BallState::new(at, zero, zero, r),
+                _ => BallState {
+                    motion: MotionState::Pocketed,
+                    ..BallState::new(at, zero, zero, r)
+                },
+            }
+        })
+}
+
+/// Every component's bits, so that 0.0 and -0.0 differ.
+fn bits(s: &BallState) -> ([u64; 9], MotionState) {
+    let c = [s.r, s.v, s.w].map(|u| [u.x, u.y, u.z].map(f64::to_bits));
+    (
+        [
+            c[0][0], c[0][1], c[0][2], c[1][0], c[1][1], c[1][2], c[2][0], c[2][1], c[2][2],
+        ],
+        s.motion,
+    )
+}
+
+proptest! {
+    /// `evolve_all` (which orders the pool model's arithmetic across balls) gives every moving
+    /// ball exactly `evolve`'s state and leaves the others' slots alone, for both models and
+    /// for more balls than one block.
+    #[test]
+    fn evolve_all_is_evolve_on_each_ball_bit_for_bit(
+        states in prop::collection::vec(any_state(), 1..40),
+        t in prop_oneof![Just(1e-4), 1e-6f64..2.0],
+    ) {
+        let models = [
+            AnyPhysics::Pool(pool()),
+            AnyPhysics::Ideal(IdealPhysics { radius: BallParams::pool().radius, mass: BallParams::pool().m }),
+        ];
+        for p in &models {
+            let sentinel = BallState {
+                motion: MotionState::Pocketed,
+                ..BallState::new(Vec3::new(-1.0, -1.0, -1.0), Vec3::zeros(), Vec3::zeros(), 1.0)
+            };
+            let mut out = vec![sentinel; states.len()];
+            p.evolve_all(&states, t, &mut out);
+            for (k, (s, o)) in states.iter().zip(&out).enumerate() {
+                let want = if s.motion.is_moving() { p.evolve(s, t) } else { sentinel };
+                prop_assert_eq!(bits(o), bits(&want), "ball {} of {}, {:?}", k, states.len(), s.motion);
+            }
+        }
     }
 }

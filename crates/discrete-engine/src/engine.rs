@@ -116,14 +116,20 @@ impl Engine for DiscreteEngine {
         }
 
         // Every state is checked when it is written (a state not written keeps its verdict),
-        // which finds the same non-finite states as checking every ball at every step.
-        let mut finite = now.iter().all(is_finite);
+        // which finds the same non-finite states as checking every ball at every step. The
+        // verdicts are summed as `non_finite` marks: 0 while all are finite, NaN for good after
+        // the first that is not.
+        let mut marks: f64 = now.iter().map(non_finite).sum();
+        // Whether each slot's position is in the cells' clear zone, kept true to `now` (every
+        // write of a position updates it), and its value at the start of the step.
+        let mut clear: Vec<bool> = now.iter().map(|s| cells.in_clear_zone(s.r.xy())).collect();
+        let mut clear_before = clear.clone();
         let termination = loop {
             let moving = now.iter().any(|s| s.motion.is_moving());
             if !moving {
                 break Termination::AtRest;
             }
-            if !finite {
+            if marks != 0.0 {
                 break Termination::NumericalError;
             }
             if step >= max_steps {
@@ -144,6 +150,7 @@ impl Engine for DiscreteEngine {
             // while the state is at hand; its event is logged after every transition of the
             // step, as a separate pass would.
             before.copy_from_slice(&now);
+            clear_before.copy_from_slice(&clear);
             // Written in place, for the same reason as `before` is copied in one block.
             self.scheme.step_all(physics, &before, dt, &mut now);
             for (k, (slot, before)) in now.iter_mut().zip(&before).enumerate() {
@@ -161,12 +168,13 @@ impl Engine for DiscreteEngine {
                     });
                     *slot = physics.apply_transition(slot, kind);
                 }
-                finite &= is_finite(slot);
+                marks += non_finite(slot);
                 let p = slot.r.xy();
                 stale |= !sweep.holds(k, p.x, p.y);
+                clear[k] = cells.in_clear_zone(p);
 
                 // Pockets: a center inside the circle.
-                if !before.motion.is_translating() || (culled && cells.in_clear_zone(p)) {
+                if !before.motion.is_translating() || (culled && clear[k]) {
                     continue;
                 }
                 let near = if culled {
@@ -183,7 +191,8 @@ impl Engine for DiscreteEngine {
                         let captured = physics.resolve_ball_pocket(slot, pocket);
                         stale |= captured.r != slot.r;
                         *slot = captured;
-                        finite &= is_finite(slot);
+                        marks += non_finite(slot);
+                        clear[k] = cells.in_clear_zone(slot.r.xy());
                         pocketings.push((k, q));
                         break;
                     }
@@ -242,10 +251,14 @@ impl Engine for DiscreteEngine {
                 {
                     ops.bump(Op::Resolve);
                     let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
-                    finite &= is_finite(&a) && is_finite(&b);
+                    marks += non_finite(&a) + non_finite(&b);
                     // The laws here keep positions; one that moved a ball would outdate the
-                    // pair list.
-                    stale |= a.r != now[i].r || b.r != now[j].r;
+                    // pair list and the clear-zone flags.
+                    if a.r != now[i].r || b.r != now[j].r {
+                        stale = true;
+                        clear[i] = cells.in_clear_zone(a.r.xy());
+                        clear[j] = cells.in_clear_zone(b.r.xy());
+                    }
                     now[i] = a;
                     now[j] = b;
                     events.push(Event {
@@ -263,7 +276,7 @@ impl Engine for DiscreteEngine {
                     continue;
                 }
                 let (r0, r1) = (before[k].r.xy(), slot.r.xy());
-                if culled && cells.in_clear_zone(r0) && cells.in_clear_zone(r1) {
+                if culled && clear_before[k] && clear[k] {
                     continue;
                 }
                 let near = if culled {
@@ -278,9 +291,12 @@ impl Engine for DiscreteEngine {
                         ops.bump(Op::Resolve);
                         let after =
                             physics.resolve_ball_cushion(slot, normal, table.cushions[c].height);
-                        stale |= after.r != slot.r;
+                        if after.r != slot.r {
+                            stale = true;
+                            clear[k] = cells.in_clear_zone(after.r.xy());
+                        }
                         *slot = after;
-                        finite &= is_finite(slot);
+                        marks += non_finite(slot);
                         events.push(Event {
                             time: t,
                             kind: pool_physics::EventKind::BallLinearCushion,
@@ -320,19 +336,13 @@ impl Engine for DiscreteEngine {
     }
 }
 
-/// `BallState::is_finite` without the iterator chain (same answer).
+/// 0 for a state whose every component is finite, NaN otherwise (`BallState::is_finite` as a
+/// mark that sums: x - x is 0 for a finite x and NaN for an infinite or NaN one, and a sum
+/// with a NaN term is NaN). A few vector instructions, no branch.
 #[inline]
-fn is_finite(s: &BallState) -> bool {
-    let sum = s.r.x.is_finite() as u8
-        + s.r.y.is_finite() as u8
-        + s.r.z.is_finite() as u8
-        + s.v.x.is_finite() as u8
-        + s.v.y.is_finite() as u8
-        + s.v.z.is_finite() as u8
-        + s.w.x.is_finite() as u8
-        + s.w.y.is_finite() as u8
-        + s.w.z.is_finite() as u8;
-    sum == 9
+fn non_finite(s: &BallState) -> f64 {
+    let zero = |u: &pool_physics::Vec3| (u.x - u.x) + (u.y - u.y) + (u.z - u.z);
+    zero(&s.r) + zero(&s.v) + zero(&s.w)
 }
 
 /// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
@@ -361,4 +371,40 @@ fn cushion_contact(c: &Segment, r0: Vec2, s: &BallState, radius: f64) -> Option<
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pool_physics::Vec3;
+
+    #[test]
+    fn non_finite_marks_exactly_the_states_with_a_non_finite_component() {
+        let base = BallState::new(
+            Vec3::new(0.5, 0.25, 0.028575),
+            Vec3::new(1.0, -2.0, 0.0),
+            Vec3::new(3.0, 4.0, -5.0),
+            0.028575,
+        );
+        assert_eq!(non_finite(&base), 0.0);
+        let huge = BallState {
+            r: Vec3::new(f64::MAX, -f64::MAX, f64::MIN_POSITIVE),
+            ..base
+        };
+        assert_eq!(non_finite(&huge), 0.0);
+        for k in 0..9 {
+            for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+                let mut s = base;
+                let u = [&mut s.r, &mut s.v, &mut s.w]
+                    .into_iter()
+                    .nth(k / 3)
+                    .unwrap();
+                u[k % 3] = bad;
+                assert!(!s.is_finite());
+                assert!(non_finite(&s).is_nan(), "component {k} = {bad}");
+                // A mark, once summed in, stays.
+                assert!((non_finite(&s) + non_finite(&base) + non_finite(&huge)).is_nan());
+            }
+        }
+    }
 }

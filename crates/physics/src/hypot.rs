@@ -1,5 +1,5 @@
 //! `hypot(x, y)` = sqrt(x^2 + y^2) without spurious overflow or underflow, written out so that
-//! every platform computes the same bits and the hot loops can inline it.
+//! every platform computes the same bits.
 //!
 //! `f64::hypot` calls the platform's C library, whose algorithm (and so whose last bit) differs
 //! between glibc versions, musl, macOS and Windows; the engines' event logs would differ with
@@ -22,12 +22,15 @@ const SCALE: f64 = 2.409919865102884e-181; // 2^-600
 /// sqrt(x^2 + y^2) (same units as x and y), correctly rounded in almost every case and always
 /// within one ulp; +inf if either operand is infinite (even if the other is NaN), else NaN if
 /// either is NaN. Bit for bit the result of glibc >= 2.35's `hypot` (see the module docs).
-#[inline]
+// Not inlined: measured, the callers' loops (the discrete integrator's evolve_all, the event
+// engine's predictions) run 3-5% faster calling it than with it inlined, at the same
+// instruction count.
+#[inline(never)]
 pub fn hypot(x: f64, y: f64) -> f64 {
     let (x, y) = (x.abs(), y.abs());
     let (ax, ay) = if y > x { (y, x) } else { (x, y) };
     // The common case in one test (NaN fails it, infinity fails the first comparison); the
-    // rest is out of line so that this inlines.
+    // rest is out of line, which keeps this short.
     if ax <= LARGE_VAL && ay >= TINY_VAL && ay > ax * EPS {
         return kernel(ax, ay);
     }

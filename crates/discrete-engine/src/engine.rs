@@ -153,12 +153,14 @@ impl Engine for DiscreteEngine {
             clear_before.copy_from_slice(&clear);
             // Written in place, for the same reason as `before` is copied in one block.
             self.scheme.step_all(physics, &before, dt, &mut now);
-            for (k, (slot, before)) in now.iter_mut().zip(&before).enumerate() {
+            // Kept local to the pass (a register, not the run's spilled totals).
+            let (mut advanced, mut step_marks) = (0, 0.0);
+            let slots = now.iter_mut().zip(&before).zip(clear.iter_mut());
+            for (k, ((slot, before), clear)) in slots.enumerate() {
                 if !before.motion.is_moving() {
                     continue;
                 }
-                ops.bump(Op::Evolve);
-                ops.bump(Op::TransitionTest);
+                advanced += 1;
                 if let Some(kind) = physics.transition_crossed(before, slot) {
                     ops.bump(Op::Resolve);
                     events.push(Event {
@@ -168,13 +170,13 @@ impl Engine for DiscreteEngine {
                     });
                     *slot = physics.apply_transition(slot, kind);
                 }
-                marks += non_finite(slot);
+                step_marks += non_finite(slot);
                 let p = slot.r.xy();
                 stale |= !sweep.holds(k, p.x, p.y);
-                clear[k] = cells.in_clear_zone(p);
+                *clear = cells.in_clear_zone(p);
 
                 // Pockets: a center inside the circle.
-                if !before.motion.is_translating() || (culled && clear[k]) {
+                if !before.motion.is_translating() || (culled && *clear) {
                     continue;
                 }
                 let near = if culled {
@@ -191,13 +193,16 @@ impl Engine for DiscreteEngine {
                         let captured = physics.resolve_ball_pocket(slot, pocket);
                         stale |= captured.r != slot.r;
                         *slot = captured;
-                        marks += non_finite(slot);
-                        clear[k] = cells.in_clear_zone(slot.r.xy());
+                        step_marks += non_finite(slot);
+                        *clear = cells.in_clear_zone(slot.r.xy());
                         pocketings.push((k, q));
                         break;
                     }
                 }
             }
+            ops.add(Op::Evolve, advanced);
+            ops.add(Op::TransitionTest, advanced);
+            marks += step_marks;
             events.extend(pocketings.drain(..).map(|(k, q)| Event {
                 time: t,
                 kind: pool_physics::EventKind::BallPocket,

@@ -153,8 +153,8 @@ impl PairSweep {
         while let Some((a, tail)) = rest.split_first() {
             rest = tail;
             for b in tail {
-                // b.x >= a.x, so dx >= 0 and grows along the sweep.
-                if !(b.x - a.x < reach) {
+                // b.x >= a.x, so dx >= 0 and grows along the sweep (finite: checked above).
+                if b.x - a.x >= reach {
                     break;
                 }
                 if (b.y - a.y).abs() < reach {

@@ -345,6 +345,7 @@ impl Engine for DiscreteEngine {
 /// mark that sums: x - x is 0 for a finite x and NaN for an infinite or NaN one, and a sum
 /// with a NaN term is NaN). A few vector instructions, no branch.
 #[inline]
+#[allow(clippy::eq_op)] // x - x is the point: it is not 0 for an infinite or NaN x.
 fn non_finite(s: &BallState) -> f64 {
     let zero = |u: &pool_physics::Vec3| (u.x - u.x) + (u.y - u.y) + (u.z - u.z);
     zero(&s.r) + zero(&s.v) + zero(&s.w)

@@ -202,13 +202,16 @@ pub struct ScalingSlope {
     pub n_range: (usize, usize),
 }
 
+/// Reads one per-unit cost from a row.
+type Metric = fn(&ScalingRow) -> f64;
+
 /// Slopes of ops per unit, wall time per unit and L&G's estimate (where positive) against n,
 /// per engine, each fitted on the median over seeds at each n.
 pub fn scaling_slopes(rows: &[ScalingRow]) -> Vec<ScalingSlope> {
     let mut out = Vec::new();
     for engine in SCALING_ENGINES {
         let mine: Vec<&ScalingRow> = rows.iter().filter(|r| r.engine == engine).collect();
-        let metrics: [(&str, fn(&ScalingRow) -> f64); 3] = [
+        let metrics: [(&str, Metric); 3] = [
             ("ops_per_unit", |r| r.ops_per_unit),
             ("wall_per_unit_s", |r| r.wall_per_unit_s),
             ("lg_ops_per_unit", |r| r.lg_ops_per_unit),

@@ -87,8 +87,10 @@ impl Engine for DiscreteEngine {
             out
         };
         let mut now: Vec<BallState> = order.iter().map(|&i| setup.balls[i].state).collect();
-        // The states at the start of the step. Copied in one block: a state copied field by
-        // field and read back soon after in wider pieces stalls store forwarding.
+        // The states at the start of the step: the two buffers trade places each step, and the
+        // advance writes every slot of the new one (a moving ball's evolved state in place, a
+        // resting ball's copied long before anything reads it: a state copied field by field and
+        // read back soon after in wider pieces stalls store forwarding).
         let mut before = now.clone();
         let mut ops = OpCounts::default();
         let mut events = Vec::new();
@@ -149,15 +151,15 @@ impl Engine for DiscreteEngine {
             // pocket holding the center. The pocket test reads this ball alone, so it is done
             // while the state is at hand; its event is logged after every transition of the
             // step, as a separate pass would.
-            before.copy_from_slice(&now);
-            clear_before.copy_from_slice(&clear);
-            // Written in place, for the same reason as `before` is copied in one block.
+            std::mem::swap(&mut before, &mut now);
+            std::mem::swap(&mut clear_before, &mut clear);
             self.scheme.step_all(physics, &before, dt, &mut now);
             // Kept local to the pass (a register, not the run's spilled totals).
             let (mut advanced, mut step_marks) = (0, 0.0);
             let slots = now.iter_mut().zip(&before).zip(clear.iter_mut());
-            for (k, ((slot, before), clear)) in slots.enumerate() {
+            for (k, (((slot, before), clear), clear_was)) in slots.zip(&clear_before).enumerate() {
                 if !before.motion.is_moving() {
+                    (*slot, *clear) = (*before, *clear_was);
                     continue;
                 }
                 advanced += 1;
@@ -203,14 +205,16 @@ impl Engine for DiscreteEngine {
             ops.add(Op::Evolve, advanced);
             ops.add(Op::TransitionTest, advanced);
             marks += step_marks;
-            events.extend(pocketings.drain(..).map(|(k, q)| Event {
-                time: t,
-                kind: pool_physics::EventKind::BallPocket,
-                agents: Agents::BallPocket {
-                    ball: order[k],
-                    pocket: q,
-                },
-            }));
+            if !pocketings.is_empty() {
+                events.extend(pocketings.drain(..).map(|(k, q)| Event {
+                    time: t,
+                    kind: pool_physics::EventKind::BallPocket,
+                    agents: Agents::BallPocket {
+                        ball: order[k],
+                        pocket: q,
+                    },
+                }));
+            }
 
             // Ball pairs: overlapping and approaching, visited in id order (lower slot first,
             // then the other's slot). The culled search yields the pairs closer than 2R in x

@@ -244,7 +244,11 @@ impl Physics for PoolPhysics {
                     .then_some(EventKind::SlidingRolling)
             }
             MotionState::Rolling => {
-                if before.v.dot(&after.v) <= 0.0 || below_speed_eps(after.v.x, after.v.y) {
+                // The planar dot product: v_z is +0 in every state (shot files and the laws
+                // enforce it), so the z term only turns a -0 sum into +0, which compares the
+                // same; and the state just written is not read back across its stores.
+                let turned = before.v.x * after.v.x + before.v.y * after.v.y <= 0.0;
+                if turned || below_speed_eps(after.v.x, after.v.y) {
                     Some(if (after.w.z * r).abs() < SPEED_EPS {
                         EventKind::RollingStationary
                     } else {

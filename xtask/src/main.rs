@@ -4,6 +4,13 @@
 //!   over a dt sweep, and writes CSV, plots and a Markdown report to `reports/<run>/`.
 //! - `simulate`: prints one engine's event log and final states for one shot.
 //! - `render`: a top-down animation (GIF or PNG frames) of one or two engines' runs of a shot.
+//! - `roots`: the earliest-root backends against reference roots and in the engine.
+//! - `stress`: many random realistic shots, the invariants checked after every event.
+//! - `bench-peers`: our event engine and pooltool (if installed) on the same shots.
+
+// The doc comments of the command-line types are clap's --help text, whose <placeholders> are
+// meant for the terminal, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
 
 mod baselines;
 mod compare;

@@ -12,7 +12,7 @@ mod setup;
 
 pub use ops::{Op, OpCounts};
 pub use outcome::{Agents, Event, Outcome, Snapshot, Termination};
-pub use setup::{id_ranks, Ball, Setup, SetupError};
+pub use setup::{id_ranks, Ball, Setup, SetupError, OVERLAP_TOL};
 
 /// An evolution algorithm: turns a set-up into an event log and final states.
 pub trait Engine {

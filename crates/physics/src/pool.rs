@@ -96,13 +96,12 @@ impl PoolPhysics {
     /// Half the center's acceleration in the current state: the `a` of r(t) = a t^2 + b t + c.
     fn half_acceleration(&self, s: &BallState) -> Vec3 {
         let p = &self.params;
-        match s.motion {
-            MotionState::Sliding => {
-                -Self::unit_xy(&s.contact_velocity(p.radius)) * (0.5 * p.mu_s * p.g)
-            }
-            MotionState::Rolling => -Self::unit_xy(&s.v) * (0.5 * p.mu_r * p.g),
-            _ => Vec3::zeros(),
-        }
+        let mu = match s.motion {
+            MotionState::Sliding => p.mu_s,
+            MotionState::Rolling => p.mu_r,
+            _ => return Vec3::zeros(),
+        };
+        -self.friction_direction(s) * (0.5 * mu * p.g)
     }
 }
 
@@ -213,17 +212,17 @@ impl Physics for PoolPhysics {
         } else {
             -self.spin_decel().copysign(s.w.z)
         };
+        let dir = self.friction_direction(s);
         match s.motion {
             MotionState::Stationary | MotionState::Pocketed => (Vec3::zeros(), Vec3::zeros()),
             MotionState::Spinning => (Vec3::zeros(), Vec3::new(0.0, 0.0, spin)),
             MotionState::Sliding => {
-                let u_hat = Self::unit_xy(&s.contact_velocity(p.radius));
-                let dv = -u_hat * (p.mu_s * p.g);
-                let dw = k_cross(&u_hat) * (2.5 * p.mu_s * p.g / p.radius);
+                let dv = -dir * (p.mu_s * p.g);
+                let dw = k_cross(&dir) * (2.5 * p.mu_s * p.g / p.radius);
                 (dv, Vec3::new(dw.x, dw.y, spin))
             }
             MotionState::Rolling => {
-                let dv = -Self::unit_xy(&s.v) * (p.mu_r * p.g);
+                let dv = -dir * (p.mu_r * p.g);
                 let dw = k_cross(&dv) / p.radius;
                 (dv, Vec3::new(dw.x, dw.y, spin))
             }

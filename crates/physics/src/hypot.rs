@@ -34,23 +34,22 @@ pub fn hypot(x: f64, y: f64) -> f64 {
     if ax <= LARGE_VAL && ay >= TINY_VAL && ay > ax * EPS {
         return kernel(ax, ay);
     }
-    extreme(x, y)
+    extreme(ax, ay)
 }
 
-/// [`hypot`] outside the common range: non-finite operands, a ratio below 2^-54, or
-/// operands whose squares could overflow or underflow.
+/// [`hypot`] outside the common range, given the operands' magnitudes `ax >= ay` (unordered
+/// if one is NaN): non-finite operands, a ratio below 2^-54, or operands whose squares could
+/// overflow or underflow.
 #[cold]
 #[inline(never)]
-fn extreme(x: f64, y: f64) -> f64 {
-    if !(x.is_finite() && y.is_finite()) {
-        return if x.is_infinite() || y.is_infinite() {
+fn extreme(ax: f64, ay: f64) -> f64 {
+    if !(ax.is_finite() && ay.is_finite()) {
+        return if ax.is_infinite() || ay.is_infinite() {
             f64::INFINITY
         } else {
-            x + y
+            ax + ay
         };
     }
-    let (x, y) = (x.abs(), y.abs());
-    let (ax, ay) = if y > x { (y, x) } else { (x, y) };
     if ax > LARGE_VAL {
         if ay <= ax * EPS {
             return ax + ay;

@@ -193,10 +193,9 @@ impl Engine for DiscreteEngine {
                     if (p - pocket.center_vec()).norm_squared() < pocket.radius * pocket.radius {
                         ops.bump(Op::Resolve);
                         let captured = physics.resolve_ball_pocket(slot, pocket);
-                        stale |= captured.r != slot.r;
+                        position_written(slot, &captured, &cells, &mut stale, clear);
                         *slot = captured;
                         step_marks += non_finite(slot);
-                        *clear = cells.in_clear_zone(slot.r.xy());
                         pocketings.push((k, q));
                         break;
                     }
@@ -261,13 +260,8 @@ impl Engine for DiscreteEngine {
                     ops.bump(Op::Resolve);
                     let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
                     marks += non_finite(&a) + non_finite(&b);
-                    // The laws here keep positions; one that moved a ball would outdate the
-                    // pair list and the clear-zone flags.
-                    if a.r != now[i].r || b.r != now[j].r {
-                        stale = true;
-                        clear[i] = cells.in_clear_zone(a.r.xy());
-                        clear[j] = cells.in_clear_zone(b.r.xy());
-                    }
+                    position_written(&now[i], &a, &cells, &mut stale, &mut clear[i]);
+                    position_written(&now[j], &b, &cells, &mut stale, &mut clear[j]);
                     now[i] = a;
                     now[j] = b;
                     events.push(Event {
@@ -300,10 +294,7 @@ impl Engine for DiscreteEngine {
                         ops.bump(Op::Resolve);
                         let after =
                             physics.resolve_ball_cushion(slot, normal, table.cushions[c].height);
-                        if after.r != slot.r {
-                            stale = true;
-                            clear[k] = cells.in_clear_zone(after.r.xy());
-                        }
+                        position_written(slot, &after, &cells, &mut stale, &mut clear[k]);
                         *slot = after;
                         marks += non_finite(slot);
                         events.push(Event {
@@ -342,6 +333,23 @@ impl Engine for DiscreteEngine {
             ops,
             snapshots,
         }
+    }
+}
+
+/// Keeps the run's bookkeeping true to `new`, a law's result about to replace `old` in a slot:
+/// the laws here keep positions, but one that moved a ball would outdate the pair list
+/// (`stale`) and the slot's clear-zone flag.
+#[inline]
+fn position_written(
+    old: &BallState,
+    new: &BallState,
+    cells: &TableCells,
+    stale: &mut bool,
+    clear: &mut bool,
+) {
+    if new.r != old.r {
+        *stale = true;
+        *clear = cells.in_clear_zone(new.r.xy());
     }
 }
 

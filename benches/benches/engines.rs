@@ -132,7 +132,7 @@ fn predictions(c: &mut Criterion) {
         let mut ops = OpCounts::default();
         b.iter(|| {
             for s in &singles {
-                for k in &table.cushions {
+                for k in table.segments() {
                     std::hint::black_box(p.ball_cushion(s, k, &mut ops)).ok();
                 }
             }
@@ -160,7 +160,7 @@ fn predictions(c: &mut Criterion) {
         let mut ops = OpCounts::default();
         b.iter(|| {
             for s in &singles {
-                for k in &table.pockets {
+                for k in table.pocket_circles() {
                     std::hint::black_box(p.ball_pocket(s, k, &mut ops)).ok();
                 }
             }

@@ -395,7 +395,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             let setup = &setups[*s];
             paths.push(ShotPaths {
                 shot: setup.name.clone(),
-                table: setup.table.clone(),
+                table: setup.table.table().clone(),
                 radius: pool_physics::Physics::radius(&setup.physics),
                 reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
                 discrete: ball_paths(setup, &run.outcome, false, 0.01),

@@ -440,7 +440,7 @@ fn capture(args: &RootsArgs) -> Result<(), CliError> {
     let (shots, rack) = default_shots_and_rack()?;
     let mut runs: Vec<Setup> = shots
         .into_iter()
-        .filter(|s| matches!(s.physics, pool_physics::AnyPhysics::Pool(_)))
+        .filter(|s| s.physics.preset_name() == Some("pool"))
         .collect();
     runs.extend((0..args.breaks.min(50) as u64).map(|k| random_break(&rack, 1000 + k)));
     let mut pools: [Vec<Captured>; 4] = Default::default();

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
 use pool_harness::{ScatterSpec, SplitMix};
-use pool_physics::{AnyPhysics, BallParams, BallState, PoolPhysics, Table, Vec2};
+use pool_physics::{BallParams, BallState, Model, Table, Vec2};
 use pool_sim::{Engine, Op, Outcome, Setup};
 use proptest::prelude::*;
 
@@ -97,8 +97,8 @@ fn scatter(n: usize, seed: u64, cluster: Option<f64>, t_end: f64) -> Setup {
     }
     let s = Setup {
         name: format!("scatter_{n}_{seed}"),
-        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
-        table,
+        physics: Model::pool(BallParams::pool()),
+        table: table.into(),
         balls,
         t_end: Some(t_end),
     };

@@ -1,7 +1,7 @@
 //! The discrete integrator's own invariants over random realistic two-ball shots.
 
 use pool_discrete::{DiscreteEngine, Scheme};
-use pool_physics::{AnyPhysics, BallParams, BallState, Physics, PoolPhysics, Table, Vec3};
+use pool_physics::{BallParams, BallState, Model, Physics, Table, Vec3};
 use pool_sim::{Ball, Engine, Setup, Termination};
 use proptest::prelude::*;
 
@@ -10,8 +10,8 @@ const R: f64 = 0.028575;
 fn setup(v: Vec3, w: Vec3) -> Setup {
     let s = Setup {
         name: "p".into(),
-        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
-        table: Table::seven_foot(),
+        physics: Model::pool(BallParams::pool()),
+        table: Table::seven_foot().into(),
         balls: vec![
             Ball {
                 id: "cue".into(),

@@ -10,7 +10,9 @@
 //! that would stop anyway or are wedged are stopped, then the slop overlaps are closed the same
 //! way and the contacts pushed once more.
 
-use pool_physics::{AnyPhysics, BallState, Cushion, MotionState, Physics, Table, Vec2, Vec3};
+use pool_physics::{
+    BallState, LinearSegment, Model, MotionState, Physics, PreparedTable, Vec2, Vec3,
+};
 
 use crate::predict::{approach_tolerance, Contact, TOUCH_TOL};
 
@@ -69,14 +71,13 @@ impl Cluster {
     /// `rank` orders the sweep by ball id, so the result does not depend on the file's order.
     pub(crate) fn settle(
         &mut self,
-        physics: &AnyPhysics,
-        table: &Table,
-        corners: &[(Vec2, usize)],
+        physics: &Model,
+        table: &PreparedTable,
         rank: &[usize],
         now: &mut [BallState],
         seeds: &[usize],
     ) -> &[usize] {
-        self.gather(physics, table, corners, now, seeds);
+        self.gather(physics, table, now, seeds);
         self.links.sort_by_key(|l| match *l {
             Link::Balls(a, b) => (0, rank[a].min(rank[b]), rank[a].max(rank[b])),
             Link::Wall(i, k, Contact::Face) => (1, rank[i], k),
@@ -105,7 +106,7 @@ impl Cluster {
     /// [`TOUCH_TOL`] anyway, and repeats while that stopped any. A member stopped so is a wall
     /// for the rest of the solve, or its pusher, still closing on it, would push it again and
     /// again.
-    fn push_until_still(&mut self, physics: &AnyPhysics, table: &Table, now: &mut [BallState]) {
+    fn push_until_still(&mut self, physics: &Model, table: &PreparedTable, now: &mut [BallState]) {
         for _ in 0..MAX_ROUNDS {
             // A ball pressed into two walls (stopped balls or cushions) that leave it no way
             // out converges to rest only geometrically, at a rate set by the angle between
@@ -152,7 +153,13 @@ impl Cluster {
     /// walls' normals n (on the cloth, toward the walls) is zero. In the plane that projection
     /// is the velocity itself, or its projection on one wall's line, or zero when neither is
     /// feasible. Never in a model without friction.
-    fn wedged(&mut self, physics: &AnyPhysics, table: &Table, now: &[BallState], i: usize) -> bool {
+    fn wedged(
+        &mut self,
+        physics: &Model,
+        table: &PreparedTable,
+        now: &[BallState],
+        i: usize,
+    ) -> bool {
         // Without friction (no transitions) nothing is ever stopped: the model's elastic laws
         // keep a wedged ball bouncing, as they should.
         if !now[i].motion.is_translating() || physics.next_transition(&now[i]).is_none() {
@@ -166,7 +173,7 @@ impl Cluster {
                 Link::Balls(a, b) if a == i && self.stopped[b] => now[b].r.xy() - now[a].r.xy(),
                 Link::Balls(a, b) if b == i && self.stopped[a] => now[a].r.xy() - now[b].r.xy(),
                 Link::Wall(w, k, contact) if w == i => {
-                    contact.normal(&table.cushions[k], now[i].r.xy())
+                    contact.normal(&table.segments()[k], now[i].r.xy())
                 }
                 _ => continue,
             };
@@ -186,9 +193,8 @@ impl Cluster {
     /// Collects the cluster's balls and contacts by a breadth-first search from `seeds`.
     fn gather(
         &mut self,
-        physics: &AnyPhysics,
-        table: &Table,
-        corners: &[(Vec2, usize)],
+        physics: &Model,
+        table: &PreparedTable,
         now: &[BallState],
         seeds: &[usize],
     ) {
@@ -222,15 +228,16 @@ impl Cluster {
                     self.links.push(Link::Balls(i, j));
                 }
             }
-            for (k, c) in table.cushions.iter().enumerate() {
+            for (k, c) in table.segments().iter().enumerate() {
                 let d = c.signed_distance(ri);
                 if (0.0..=radius + TOUCH_TOL).contains(&d) && (0.0..=1.0).contains(&c.parameter(ri))
                 {
                     self.links.push(Link::Wall(i, k, Contact::Face));
                 }
             }
-            for &(p, k) in corners {
-                if (p - ri).norm() <= radius + TOUCH_TOL {
+            for corner in table.end_points() {
+                if (corner.p - ri).norm() <= radius + TOUCH_TOL {
+                    let (p, k) = (corner.p, corner.segment);
                     self.links.push(Link::Wall(i, k, Contact::Point(p)));
                 }
             }
@@ -246,7 +253,7 @@ impl Cluster {
 /// stress shot spent its budget so). A ball that will not move another `travel` = [`TOUCH_TOL`]
 /// is at rest to within what contacts can resolve; stopping it moves nothing and only removes
 /// energy. `None` for a ball that does not come to rest by itself (a frictionless model).
-fn at_rest_within(physics: &AnyPhysics, s: &BallState, travel: f64) -> Option<BallState> {
+fn at_rest_within(physics: &Model, s: &BallState, travel: f64) -> Option<BallState> {
     if !s.motion.is_translating() {
         return None;
     }
@@ -268,7 +275,12 @@ fn at_rest_within(physics: &AnyPhysics, s: &BallState, travel: f64) -> Option<Ba
 
 /// The contact normal (unit, from the ball toward the contact) and the overlap (m, positive
 /// when interpenetrating) of a ball–cushion link.
-fn wall_contact(cushion: &Cushion, s: &BallState, contact: Contact, radius: f64) -> (Vec2, f64) {
+fn wall_contact(
+    cushion: &LinearSegment,
+    s: &BallState,
+    contact: Contact,
+    radius: f64,
+) -> (Vec2, f64) {
     let r = s.r.xy();
     let depth = match contact {
         Contact::Face => radius - cushion.signed_distance(r),
@@ -282,8 +294,8 @@ fn wall_contact(cushion: &Cushion, s: &BallState, contact: Contact, radius: f64)
 /// marked in `stopped` does not give way (the other ball gets the cushion's sustained law along
 /// the line of centers). Returns whether it pushed.
 fn push(
-    physics: &AnyPhysics,
-    table: &Table,
+    physics: &Model,
+    table: &PreparedTable,
     now: &mut [BallState],
     link: Link,
     stopped: &[bool],
@@ -301,10 +313,12 @@ fn push(
             if closing <= PUSH_MARGIN * approach_tolerance(scale) {
                 return false;
             }
+            // A stopped ball is a wall touched at its center's height, R.
+            let height = physics.radius();
             if stopped[b] {
-                now[a] = physics.resolve_sustained_cushion(sa, n);
+                now[a] = physics.resolve_sustained_cushion(sa, n, height);
             } else if stopped[a] {
-                now[b] = physics.resolve_sustained_cushion(sb, -n);
+                now[b] = physics.resolve_sustained_cushion(sb, -n, height);
             } else {
                 let (na, nb) = physics.resolve_sustained_ball_ball(sa, sb);
                 now[a] = na;
@@ -314,18 +328,19 @@ fn push(
         }
         Link::Wall(i, k, contact) => {
             let s = &now[i];
-            let normal = contact.normal(&table.cushions[k], s.r.xy());
+            let segment = &table.segments()[k];
+            let normal = contact.normal(segment, s.r.xy());
             if s.v.xy().dot(&normal) <= PUSH_MARGIN * approach_tolerance(s.v.xy().norm()) {
                 return false;
             }
-            now[i] = physics.resolve_sustained_cushion(s, normal);
+            now[i] = physics.resolve_sustained_cushion(s, normal, segment.height);
             true
         }
     }
 }
 
 /// Moves the balls of `link` apart along its normal if they overlap. Returns whether it did.
-fn separate(physics: &AnyPhysics, table: &Table, now: &mut [BallState], link: Link) -> bool {
+fn separate(physics: &Model, table: &PreparedTable, now: &mut [BallState], link: Link) -> bool {
     let radius = physics.radius();
     match link {
         Link::Balls(a, b) => {
@@ -342,7 +357,7 @@ fn separate(physics: &AnyPhysics, table: &Table, now: &mut [BallState], link: Li
             true
         }
         Link::Wall(i, k, contact) => {
-            let (normal, depth) = wall_contact(&table.cushions[k], &now[i], contact, radius);
+            let (normal, depth) = wall_contact(&table.segments()[k], &now[i], contact, radius);
             if depth <= OVERLAP_EPS {
                 return false;
             }
@@ -356,14 +371,14 @@ fn separate(physics: &AnyPhysics, table: &Table, now: &mut [BallState], link: Li
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pool_physics::{BallParams, IdealPhysics, PoolPhysics, Vec3};
+    use pool_physics::{BallParams, Vec3};
     use proptest::prelude::*;
 
-    fn pool() -> AnyPhysics {
-        AnyPhysics::Pool(PoolPhysics::new(BallParams::pool()))
+    fn pool() -> Model {
+        Model::pool(BallParams::pool())
     }
 
-    fn rolling(physics: &AnyPhysics, x: f64, y: f64, vx: f64, vy: f64) -> BallState {
+    fn rolling(physics: &Model, x: f64, y: f64, vx: f64, vy: f64) -> BallState {
         let r = physics.radius();
         let v = Vec3::new(vx, vy, 0.0);
         BallState::settled(Vec3::new(x, y, r), v, Vec3::new(-vy / r, vx / r, 0.0), r)
@@ -381,10 +396,7 @@ mod tests {
         let faster = rolling(&p, 1.0, 0.5, 6e-7, 0.0); // 1.8e-12 m to rest
         assert!(at_rest_within(&p, &faster, TOUCH_TOL).is_none());
         // Without friction nothing stops by itself.
-        let ideal = AnyPhysics::Ideal(IdealPhysics {
-            radius: 0.03,
-            mass: 0.17,
-        });
+        let ideal = Model::ideal(0.03, 0.17);
         let s = BallState::settled(
             Vec3::new(1.0, 0.5, 0.03),
             Vec3::new(1e-9, 0.0, 0.0),
@@ -398,7 +410,7 @@ mod tests {
     fn a_creeping_ball_pressing_a_frozen_row_brings_the_row_to_rest_at_once() {
         let p = pool();
         let two_r = 2.0 * p.radius();
-        let table = Table::seven_foot();
+        let table = pool_physics::PreparedTable::from(pool_physics::Table::seven_foot());
         let mut now: Vec<BallState> = (0..6)
             .map(|k| rolling(&p, 0.5 + k as f64 * two_r, 0.6, 0.0, 0.0))
             .collect();
@@ -406,7 +418,7 @@ mod tests {
         let before = now.clone();
         let rank: Vec<usize> = (0..6).collect();
         let members = Cluster::default()
-            .settle(&p, &table, &[], &rank, &mut now, &[0, 1])
+            .settle(&p, &table, &rank, &mut now, &[0, 1])
             .to_vec();
         assert_eq!(members, (0..6).collect::<Vec<_>>());
         for (s, b) in now.iter().zip(&before) {
@@ -465,11 +477,11 @@ mod tests {
         #[test]
         fn settling_a_cluster_leaves_no_contact_closing_and_no_energy_gained(start in cluster()) {
             let p = pool();
-            let table = Table::seven_foot();
+            let table = pool_physics::PreparedTable::from(pool_physics::Table::seven_foot());
             let rank: Vec<usize> = (0..start.len()).collect();
             let mut now = start.clone();
             let mut c = Cluster::default();
-            let members = c.settle(&p, &table, &[], &rank, &mut now, &[0, 1]).to_vec();
+            let members = c.settle(&p, &table, &rank, &mut now, &[0, 1]).to_vec();
             let energy = |s: &[BallState]| s.iter().map(|b| p.kinetic_energy(b)).sum::<f64>();
             prop_assert!(energy(&now) <= energy(&start) * (1.0 + 1e-12) + 1e-18);
             let r = p.radius();

@@ -31,6 +31,7 @@
 //! Other root backends may report spurious entries of a positive polynomial that culling then
 //! hides: `EventEngine::with_culling(false)` turns culling off to judge a backend on its own.
 
+pub use pool_physics::Aabb;
 use pool_physics::Vec2;
 
 /// Relative clearance demanded by the hull tests, in units of S^2 (see the module docs):
@@ -118,52 +119,6 @@ pub fn outside_band(a: Vec2, b: Vec2, c: Vec2, h: f64, u: Vec2, lo: f64, hi: f64
     let pad = 1e-9 * (hi - lo).abs().max(1e-300);
     let (min, max) = (q0.min(q1).min(q2), q0.max(q1).max(q2));
     max < lo - pad || min > hi + pad
-}
-
-/// An axis-aligned box on the cloth (m).
-#[derive(Clone, Copy, Debug)]
-pub struct Aabb {
-    /// Lower corner.
-    pub min: Vec2,
-    /// Upper corner.
-    pub max: Vec2,
-}
-
-impl Aabb {
-    /// The box of a set of points.
-    pub fn of(points: &[Vec2]) -> Self {
-        let mut b = Aabb {
-            min: points[0],
-            max: points[0],
-        };
-        for p in &points[1..] {
-            b.min = Vec2::new(b.min.x.min(p.x), b.min.y.min(p.y));
-            b.max = Vec2::new(b.max.x.max(p.x), b.max.y.max(p.y));
-        }
-        b
-    }
-
-    /// The box grown by `d` on every side.
-    pub fn grown(self, d: f64) -> Self {
-        Aabb {
-            min: Vec2::new(self.min.x - d, self.min.y - d),
-            max: Vec2::new(self.max.x + d, self.max.y + d),
-        }
-    }
-
-    /// The box of the control points of the path r(t) = a t^2 + b t + c on [0, h] (module docs),
-    /// which contains the path; `None` unless h is finite and non-negative.
-    pub fn of_path(a: Vec2, b: Vec2, c: Vec2, h: f64) -> Option<Self> {
-        (0.0..f64::INFINITY)
-            .contains(&h)
-            .then(|| Aabb::of(&[c, c + b * (0.5 * h), c + b * h + a * (h * h)]))
-    }
-
-    /// True if the boxes certainly do not overlap (false for NaN corners).
-    #[inline]
-    pub fn apart_from(&self, o: &Aabb) -> bool {
-        self.max.x < o.min.x || o.max.x < self.min.x || self.max.y < o.min.y || o.max.y < self.min.y
-    }
 }
 
 /// A time (s) widened by a relative 1e-9 and 1 ns: far beyond the rounding of the subtraction

@@ -1,12 +1,12 @@
 //! The event loop.
 
-use pool_physics::{AnyPhysics, BallState, EventKind, Physics, Trajectory, Vec2};
+use pool_physics::{BallState, EventKind, Model, Physics, Trajectory};
 use pool_roots::RootSolver;
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
 use crate::cluster::Cluster;
 use crate::cull::{widened, Aabb};
-use crate::predict::{Contact, Face, Predictor, CONTACT_SLOP};
+use crate::predict::{Contact, Predictor, CONTACT_SLOP};
 use crate::queue::{Entry, Queue};
 
 /// Closing speed (m/s) at or below which a contact is *sustained* (at least; a pressed contact
@@ -99,26 +99,6 @@ impl Engine for EventEngine {
     }
 }
 
-/// `Table::exposed_points`, remembered per thread for the last table seen: it costs a few
-/// microseconds (every segment end against every segment), a run of a short shot not much more.
-fn exposed_points(table: &pool_physics::Table) -> Vec<(Vec2, usize)> {
-    type Memo = Option<(pool_physics::Table, Vec<(Vec2, usize)>)>;
-    thread_local! {
-        static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
-    }
-    LAST.with(|last| {
-        let mut last = last.borrow_mut();
-        match &*last {
-            Some((t, points)) if t == table => points.clone(),
-            _ => {
-                let points = table.exposed_points();
-                *last = Some((table.clone(), points.clone()));
-                points
-            }
-        }
-    })
-}
-
 /// A cached candidate: absolute time, kind and the other agent.
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
@@ -140,7 +120,7 @@ impl Candidate {
 struct Loop<'a> {
     engine: &'a EventEngine,
     setup: &'a Setup,
-    physics: &'a AnyPhysics,
+    physics: &'a Model,
     predictor: Predictor<'a>,
     t: f64,
     /// Each ball's state when it last changed, and that time.
@@ -172,12 +152,9 @@ struct Loop<'a> {
     /// grown by R + `BOX_SLACK` (`swept_box`); `None` if unbounded.
     swept: Vec<Option<Aabb>>,
     ops: OpCounts,
-    /// Cushion end points a ball can touch, with their segment (`Table::exposed_points`).
-    corners: Vec<(Vec2, usize)>,
-    /// Each cushion segment's face, precomputed.
-    faces: Vec<Face>,
-    /// Where a ball's center can be when it touches each face, end point (`corners`) and pocket:
-    /// the feature's box grown by the contact distance and 1 nm (`predict_ball`).
+    /// Where a ball's center can be when it touches each cushion segment's face, end point
+    /// (`PreparedTable::end_points`) and pocket: the feature's box grown by the contact distance
+    /// and 1 nm (`predict_ball`).
     face_box: Vec<Aabb>,
     corner_box: Vec<Aabb>,
     pocket_box: Vec<Aabb>,
@@ -195,11 +172,8 @@ impl<'a> Loop<'a> {
     fn new(engine: &'a EventEngine, setup: &'a Setup) -> Self {
         let n = setup.balls.len();
         let states: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
-        let corners = exposed_points(&setup.table);
-        let corner_box = corners
-            .iter()
-            .map(|(p, _)| Aabb::of(&[*p]).grown(setup.physics.radius() + BOX_SLACK))
-            .collect();
+        let reach = setup.physics.radius() + BOX_SLACK;
+        let table = &setup.table;
         Loop {
             engine,
             setup,
@@ -230,23 +204,17 @@ impl<'a> Loop<'a> {
             swept: vec![None; n],
             ops: OpCounts::default(),
             rank: pool_sim::id_ranks(setup),
-            corners,
             cluster: Cluster::default(),
-            faces: setup.table.cushions.iter().map(Face::new).collect(),
-            face_box: {
-                let reach = setup.physics.radius() + BOX_SLACK;
-                let t = &setup.table;
-                t.cushions
-                    .iter()
-                    .map(|c| Aabb::of(&[c.start(), c.end()]).grown(reach))
-                    .collect()
-            },
-            corner_box,
-            pocket_box: setup
-                .table
-                .pockets
+            face_box: table
+                .segments()
                 .iter()
-                .map(|p| Aabb::of(&[p.center_vec()]).grown(p.radius + BOX_SLACK))
+                .map(|f| f.bbox.grown(reach))
+                .collect(),
+            corner_box: (table.end_points().iter())
+                .map(|e| Aabb::of(&[e.p]).grown(reach))
+                .collect(),
+            pocket_box: (table.pocket_circles().iter())
+                .map(|p| p.reach(BOX_SLACK))
                 .collect(),
             failed: false,
             events: Vec::new(),
@@ -427,7 +395,7 @@ impl<'a> Loop<'a> {
                 }
             }
             Agents::BallCushion { ball, cushion } => {
-                let c = &self.setup.table.cushions[cushion];
+                let c = &self.setup.table.segments()[cushion];
                 let s = &self.current(ball);
                 let normal = contact.unwrap_or(Contact::Face).normal(c, s.r.xy());
                 let pressing = physics.accelerations(s).0.xy().dot(&normal);
@@ -454,7 +422,6 @@ impl<'a> Loop<'a> {
         let members = cluster.settle(
             self.physics,
             &self.setup.table,
-            &self.corners,
             &self.rank,
             &mut self.now,
             seeds,
@@ -526,7 +493,7 @@ impl<'a> Loop<'a> {
         };
         if !s.motion.is_translating() {
             // It cannot reach a cushion or a pocket: every such prediction answers `None`.
-            let features = self.faces.len() + self.corners.len();
+            let features = self.face_box.len() + self.corner_box.len();
             self.ops.add(Op::PredictBallCushion, features as u64);
             self.ops
                 .add(Op::PredictBallPocket, self.pocket_box.len() as u64);
@@ -561,26 +528,27 @@ impl<'a> Loop<'a> {
         let apart =
             |path: &Option<Aabb>, feature: &Aabb| path.is_some_and(|p| p.apart_from(feature));
         let mut path = path_box(f64::INFINITY);
-        for k in 0..self.faces.len() {
+        let table = &self.setup.table;
+        for (k, face) in table.segments().iter().enumerate() {
             if apart(&path, &self.face_box[k]) {
                 self.ops.bump(Op::PredictBallCushion);
                 continue;
             }
             let limit = best.time - now;
-            let r =
-                self.predictor
-                    .ball_face_within(&s, &traj, &self.faces[k], limit, &mut self.ops);
+            let r = self
+                .predictor
+                .ball_cushion_within(&s, &traj, face, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
                 consider(dt, k, Contact::Face, &mut best);
                 path = path_box(best.time - now);
             }
         }
-        for c in 0..self.corners.len() {
+        for (c, corner) in table.end_points().iter().enumerate() {
             if apart(&path, &self.corner_box[c]) {
                 self.ops.bump(Op::PredictBallCushion);
                 continue;
             }
-            let (p, k) = self.corners[c];
+            let (p, k) = (corner.p, corner.segment);
             let limit = best.time - now;
             let r = self
                 .predictor
@@ -596,12 +564,11 @@ impl<'a> Loop<'a> {
         let own = self.transition[i].time.min(self.cushion[i].time);
         let mut path = path_box(own - now);
         let mut best = Candidate::NONE;
-        for k in 0..self.pocket_box.len() {
+        for (k, pocket) in table.pocket_circles().iter().enumerate() {
             if apart(&path, &self.pocket_box[k]) {
                 self.ops.bump(Op::PredictBallPocket);
                 continue;
             }
-            let pocket = &self.setup.table.pockets[k];
             let limit = best.time.min(own) - now;
             let r = self
                 .predictor

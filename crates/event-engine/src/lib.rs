@@ -20,6 +20,6 @@ mod queue;
 
 pub use engine::{sustained_speed, EventEngine, SUSTAINED_SPEED};
 pub use predict::{
-    approach_tolerance, distance_quartic, Contact, Face, Predictor, APPROACH_EPS, CONTACT_SLOP,
+    approach_tolerance, distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP,
     SPEED_FLOOR, TOUCH_TOL,
 };

@@ -1,6 +1,6 @@
 //! Candidate event times: each is the earliest entry of a polynomial into contact.
 
-use pool_physics::{AnyPhysics, BallState, Cushion, Physics, Pocket, Trajectory, Vec2};
+use pool_physics::{BallState, LinearSegment, Model, Physics, PocketCircle, Trajectory, Vec2};
 use pool_roots::{earliest_entry, RootList, RootSolver};
 use pool_sim::{Op, OpCounts};
 
@@ -91,48 +91,12 @@ pub enum Contact {
 
 impl Contact {
     /// The unit collision normal on the cloth, from a ball centered at `center` (m) toward
-    /// its contact with `cushion`: the face's outward normal, or the direction to the point.
-    pub fn normal(&self, cushion: &Cushion, center: Vec2) -> Vec2 {
+    /// its contact with `segment`: the face's outward normal, or the direction to the point.
+    pub fn normal(&self, segment: &LinearSegment, center: Vec2) -> Vec2 {
         match *self {
-            Contact::Face => -cushion.inward_normal(),
+            Contact::Face => segment.outward_normal(),
             Contact::Point(p) => (p - center).normalize(),
         }
-    }
-}
-
-/// A cushion segment's face with the quantities every prediction needs computed once, bit for
-/// bit as [`Cushion`]'s methods compute them.
-#[derive(Clone, Copy, Debug)]
-pub struct Face {
-    /// Start point (m).
-    pub start: Vec2,
-    /// Unit normal into the playing side ([`Cushion::inward_normal`]).
-    pub normal: Vec2,
-    /// end - start (m).
-    pub dir: Vec2,
-    /// |end - start|^2 (m^2).
-    pub length_sq: f64,
-    /// dir . start (m^2): where the segment begins along `dir`.
-    pub along_start: f64,
-}
-
-impl Face {
-    /// The face of a segment.
-    pub fn new(c: &Cushion) -> Self {
-        let (start, end) = (c.start(), c.end());
-        let dir = end - start;
-        Face {
-            start,
-            normal: c.inward_normal(),
-            dir,
-            length_sq: dir.norm_squared(),
-            along_start: dir.dot(&start),
-        }
-    }
-
-    /// [`Cushion::parameter`]: 0 at the start, 1 at the end.
-    pub fn parameter(&self, p: Vec2) -> f64 {
-        (p - self.start).dot(&self.dir) / self.length_sq
     }
 }
 
@@ -148,7 +112,7 @@ impl Face {
 /// answer, or `None` where the plain answer is later than `limit`.
 pub struct Predictor<'a> {
     /// Physics model (trajectories, radius).
-    pub physics: &'a AnyPhysics,
+    pub physics: &'a Model,
     /// Root solver backend.
     pub solver: &'a dyn RootSolver,
     /// Skip root solves that [`crate::cull`] proves have no entry (default). The answers do not
@@ -162,7 +126,7 @@ pub type PredictError = pool_roots::RootError;
 
 impl<'a> Predictor<'a> {
     /// A predictor for one model and one root solver, culling on.
-    pub fn new(physics: &'a AnyPhysics, solver: &'a dyn RootSolver) -> Self {
+    pub fn new(physics: &'a Model, solver: &'a dyn RootSolver) -> Self {
         Predictor {
             physics,
             solver,
@@ -320,7 +284,7 @@ impl<'a> Predictor<'a> {
     pub fn ball_pocket(
         &mut self,
         s: &BallState,
-        pocket: &Pocket,
+        pocket: &PocketCircle,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
         let t = self.physics.trajectory(s);
@@ -333,7 +297,7 @@ impl<'a> Predictor<'a> {
         &mut self,
         s: &BallState,
         t: &Trajectory,
-        pocket: &Pocket,
+        pocket: &PocketCircle,
         limit: f64,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
@@ -341,15 +305,15 @@ impl<'a> Predictor<'a> {
             return Ok(None);
         }
         if self.cull {
-            let gap = t.c.xy() - Vec2::new(pocket.center[0], pocket.center[1]);
+            let gap = t.c.xy() - pocket.center;
             let h = cull::horizon(t.valid_for, limit);
             if cull::path_clear(t.a.xy(), t.b.xy(), gap, h, pocket.radius) {
                 return Ok(None);
             }
         }
         let at = Trajectory::at_rest(pool_physics::Vec3::new(
-            pocket.center[0],
-            pocket.center[1],
+            pocket.center.x,
+            pocket.center.y,
             s.r.z,
         ));
         let c = distance_quartic(t, &at, pocket.radius);
@@ -362,11 +326,11 @@ impl<'a> Predictor<'a> {
     pub fn ball_cushion(
         &mut self,
         s: &BallState,
-        cushion: &Cushion,
+        segment: &LinearSegment,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {
         let t = self.physics.trajectory(s);
-        self.ball_cushion_within(s, &t, cushion, f64::INFINITY, ops)
+        self.ball_cushion_within(s, &t, segment, f64::INFINITY, ops)
     }
 
     /// [`Predictor::ball_cushion`] with the ball's trajectory `t` and a `limit` (see
@@ -375,19 +339,7 @@ impl<'a> Predictor<'a> {
         &mut self,
         s: &BallState,
         t: &Trajectory,
-        cushion: &Cushion,
-        limit: f64,
-        ops: &mut OpCounts,
-    ) -> Result<Option<f64>, PredictError> {
-        self.ball_face_within(s, t, &Face::new(cushion), limit, ops)
-    }
-
-    /// [`Predictor::ball_cushion_within`] on a segment's precomputed [`Face`].
-    pub fn ball_face_within(
-        &mut self,
-        s: &BallState,
-        t: &Trajectory,
-        face: &Face,
+        face: &LinearSegment,
         limit: f64,
         ops: &mut OpCounts,
     ) -> Result<Option<f64>, PredictError> {

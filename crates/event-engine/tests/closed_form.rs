@@ -1,17 +1,14 @@
 //! Event times against closed forms, and the contact residual at every collision.
 
 use pool_event::EventEngine;
-use pool_physics::{
-    AnyPhysics, BallParams, BallState, EventKind, IdealPhysics, MotionState, PoolPhysics, Table,
-    Vec3,
-};
+use pool_physics::{BallParams, BallState, EventKind, Model, MotionState, Table, Vec3};
 use pool_sim::{Agents, Ball, Engine, Setup};
 use proptest::prelude::*;
 
 const R: f64 = 0.028575;
 
 fn setup(
-    physics: AnyPhysics,
+    physics: Model,
     table: Table,
     balls: Vec<(f64, f64, Vec3, Vec3)>,
     t_end: Option<f64>,
@@ -19,7 +16,7 @@ fn setup(
     let s = Setup {
         name: "test".into(),
         physics,
-        table,
+        table: table.into(),
         balls: balls
             .into_iter()
             .enumerate()
@@ -44,7 +41,7 @@ fn straight_shot_collision_time_matches_rolling_kinematics() {
     let (v0, gap) = (1.5, 0.8);
     let v = Vec3::new(v0, 0.0, 0.0);
     let s = setup(
-        AnyPhysics::Pool(PoolPhysics::new(params)),
+        Model::pool(params),
         Table::seven_foot(),
         vec![
             (0.5, 0.4953, v, rolling(v)),
@@ -81,10 +78,7 @@ fn straight_shot_collision_time_matches_rolling_kinematics() {
 fn constant_velocity_ball_ball_time_is_seed_002s_quadratic() {
     // Seed 002: |dr + dv t| = 2R at t = (-b - sqrt(b^2 - a c)) / a with a = dv.dv, b = dr.dv,
     // c = dr.dr - (2R)^2.
-    let ideal = AnyPhysics::Ideal(IdealPhysics {
-        radius: R,
-        mass: 0.17,
-    });
+    let ideal = Model::ideal(R, 0.17);
     let (va, vb) = (Vec3::new(0.7, 0.21, 0.0), Vec3::new(-0.4, 0.05, 0.0));
     let s = setup(
         ideal,
@@ -118,10 +112,10 @@ fn cushion_time_is_the_linear_kinematics_time() {
     let v = Vec3::new(v0, 0.0, 0.0);
     let (x0, l) = (1.0, table.length);
     let s = setup(
-        AnyPhysics::Pool(PoolPhysics::new(BallParams {
+        Model::pool(BallParams {
             radius: R,
             ..params
-        })),
+        }),
         table,
         vec![(x0, 0.7, v, rolling(v))],
         None,
@@ -147,7 +141,7 @@ proptest! {
     ) {
         let v = Vec3::new(speed * angle.cos(), speed * angle.sin(), 0.0);
         let s = setup(
-            AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
+            Model::pool(BallParams::pool()),
             Table::seven_foot(),
             vec![(x, y, v, Vec3::new(wx, wy, wz)), (1.3, 0.5, Vec3::zeros(), Vec3::zeros())],
             None,
@@ -194,7 +188,7 @@ fn pocket_time_is_when_the_center_enters_the_circle() {
     let dir = Vec3::new(-1.0, -1.0, 0.0).normalize();
     let v = dir * speed;
     let s = setup(
-        AnyPhysics::Pool(PoolPhysics::new(params)),
+        Model::pool(params),
         Table::seven_foot(),
         vec![(0.5, 0.5, v, rolling(v))],
         None,
@@ -223,7 +217,7 @@ fn pocket_time_is_when_the_center_enters_the_circle() {
 #[test]
 fn a_ball_beside_a_rail_nearer_its_line_than_r_hits_it_at_r() {
     let table = Table::seven_foot();
-    let physics = AnyPhysics::Pool(PoolPhysics::new(BallParams::pool()));
+    let physics = Model::pool(BallParams::pool());
     let rail = table.cushions.iter().find(|c| c.id == "rail_t2").unwrap();
     let s = BallState::new(
         Vec3::new(0.9335951969968406, 0.9644391309203264, R),
@@ -243,7 +237,11 @@ fn a_ball_beside_a_rail_nearer_its_line_than_r_hits_it_at_r() {
     let solver = pool_roots::default_solver();
     let mut predictor = pool_event::Predictor::new(&physics, &solver);
     let tau = predictor
-        .ball_cushion(&s, rail, &mut pool_sim::OpCounts::default())
+        .ball_cushion(
+            &s,
+            &pool_physics::LinearSegment::new(rail),
+            &mut pool_sim::OpCounts::default(),
+        )
         .unwrap()
         .expect("the ball comes back to the rail");
     assert!((rail.signed_distance(at(tau)) - R).abs() < 1e-9);

@@ -4,23 +4,18 @@
 //! entry later than the limit.
 
 use pool_event::Predictor;
-use pool_physics::{
-    AnyPhysics, BallParams, BallState, IdealPhysics, Physics, PoolPhysics, Table, Vec3,
-};
+use pool_physics::{BallParams, BallState, Model, Physics, PreparedTable, Table, Vec3};
 use pool_roots::Isolator;
 use pool_sim::OpCounts;
 use proptest::prelude::*;
 
 const R: f64 = 0.028575;
 
-fn physics(ideal: bool) -> AnyPhysics {
+fn physics(ideal: bool) -> Model {
     if ideal {
-        AnyPhysics::Ideal(IdealPhysics {
-            radius: R,
-            mass: 0.170097,
-        })
+        Model::ideal(R, 0.170097)
     } else {
-        AnyPhysics::Pool(PoolPhysics::new(BallParams::pool()))
+        Model::pool(BallParams::pool())
     }
 }
 
@@ -63,7 +58,7 @@ fn near(a: &BallState, b: &BallState, log_gap: f64, phi: f64, overlap: bool) -> 
     }
 }
 
-fn predictors<'a>(p: &'a AnyPhysics, s: &'a Isolator) -> (Predictor<'a>, Predictor<'a>) {
+fn predictors<'a>(p: &'a Model, s: &'a Isolator) -> (Predictor<'a>, Predictor<'a>) {
     let culled = Predictor::new(p, s);
     let mut plain = Predictor::new(p, s);
     plain.cull = false;
@@ -107,7 +102,7 @@ proptest! {
         let p = physics(ideal);
         let solver = Isolator::default();
         let (mut culled, mut plain) = predictors(&p, &solver);
-        let table = Table::seven_foot();
+        let table = PreparedTable::from(Table::seven_foot());
         // Also balls at (or a hair from) a rail: x = R (+ gap) from the left cushion's line.
         let s = match edge {
             0 => s,
@@ -116,19 +111,19 @@ proptest! {
         };
         let t = p.trajectory(&s);
         let mut ops = OpCounts::default();
-        for k in &table.cushions {
+        for k in table.segments() {
             let want = plain.ball_cushion(&s, k, &mut ops).unwrap();
             prop_assert_eq!(culled.ball_cushion(&s, k, &mut ops).unwrap(), want);
             let within = culled.ball_cushion_within(&s, &t, k, limit, &mut ops).unwrap();
             prop_assert!(agrees(within, want, limit));
         }
-        for (q, _) in table.exposed_points() {
+        for q in table.end_points().iter().map(|e| e.p) {
             let want = plain.ball_point(&s, q, &mut ops).unwrap();
             prop_assert_eq!(culled.ball_point(&s, q, &mut ops).unwrap(), want);
             let within = culled.ball_point_within(&s, &t, q, limit, &mut ops).unwrap();
             prop_assert!(agrees(within, want, limit));
         }
-        for k in &table.pockets {
+        for k in table.pocket_circles() {
             let want = plain.ball_pocket(&s, k, &mut ops).unwrap();
             prop_assert_eq!(culled.ball_pocket(&s, k, &mut ops).unwrap(), want);
             let within = culled.ball_pocket_within(&s, &t, k, limit, &mut ops).unwrap();

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
 use pool_event::EventEngine;
-use pool_physics::{AnyPhysics, BallParams, PoolPhysics, Table, Vec2};
+use pool_physics::{BallParams, Model, Table, Vec2};
 use pool_sim::{Engine, Op, Setup};
 use serde::Serialize;
 
@@ -123,8 +123,8 @@ pub fn scaling_setup(n: usize, seed: u64, t_end: f64) -> Setup {
     let balls = scatter(&table, radius, &spec, &mut rng);
     Setup {
         name: format!("scatter_{n}_{seed}"),
-        physics: AnyPhysics::Pool(PoolPhysics::new(params)),
-        table,
+        physics: Model::pool(params),
+        table: table.into(),
         balls,
         t_end: Some(t_end),
     }

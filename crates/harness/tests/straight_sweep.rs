@@ -3,7 +3,7 @@
 
 use pool_discrete::Scheme;
 use pool_harness::{log_dt_sweep, loglog_slope, run_discrete, run_reference};
-use pool_physics::{AnyPhysics, BallParams, BallState, EventKind, PoolPhysics, Table, Vec3};
+use pool_physics::{BallParams, BallState, EventKind, Model, Table, Vec3};
 use pool_sim::{Ball, Setup};
 
 const R: f64 = 0.028575;
@@ -21,8 +21,8 @@ fn straight() -> Setup {
     };
     Setup {
         name: "straight".into(),
-        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
-        table: Table::seven_foot(),
+        physics: Model::pool(BallParams::pool()),
+        table: Table::seven_foot().into(),
         balls: vec![ball("cue", 0.5, v), ball("1", 1.3, Vec3::zeros())],
         t_end: None,
     }

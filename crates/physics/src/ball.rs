@@ -154,7 +154,7 @@ pub struct BallParams {
     pub mu_r: f64,
     /// Spinning friction coefficient mu_sp (dimensionless; pooltool: 0.444 R per metre of radius).
     pub mu_sp: f64,
-    /// Ball-ball restitution e_b (unused by the elastic law, kept for other laws).
+    /// Ball-ball restitution e_b (read by no law yet: a shot that gives it is refused).
     pub e_b: f64,
     /// Ball-cushion restitution e_c.
     pub e_c: f64,
@@ -194,6 +194,32 @@ impl BallParams {
             mu_sp: 0.444 * 0.03075,
             ..Self::pool()
         }
+    }
+
+    /// Every field's name as shot files write it, in declaration order.
+    pub const NAMES: [&'static str; 9] =
+        ["m", "R", "mu_s", "mu_r", "mu_sp", "e_b", "e_c", "f_c", "g"];
+
+    /// The field named `name` (as in [`BallParams::NAMES`]), or `None`.
+    pub fn field(&self, name: &str) -> Option<f64> {
+        let mut copy = *self;
+        copy.field_mut(name).map(|x| *x)
+    }
+
+    /// The field named `name` (as in [`BallParams::NAMES`]) to write, or `None`.
+    pub fn field_mut(&mut self, name: &str) -> Option<&mut f64> {
+        Some(match name {
+            "m" => &mut self.m,
+            "R" => &mut self.radius,
+            "mu_s" => &mut self.mu_s,
+            "mu_r" => &mut self.mu_r,
+            "mu_sp" => &mut self.mu_sp,
+            "e_b" => &mut self.e_b,
+            "e_c" => &mut self.e_c,
+            "f_c" => &mut self.f_c,
+            "g" => &mut self.g,
+            _ => return None,
+        })
     }
 
     /// Moment of inertia of a solid sphere, I = 2/5 m R^2 (kg m^2).

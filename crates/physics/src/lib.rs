@@ -6,42 +6,50 @@
 //! t seconds of its current motion", "when does its motion state change", "what happens at this
 //! contact", and never "what happens next on the table".
 //!
-//! Two models implement [`Physics`]:
-//! - [`PoolPhysics`]: seed 004 (Kiefl, "The physics of pool"): stationary, spinning, sliding,
-//!   rolling and pocketed balls, four natural transitions, elastic frictionless ball-ball
-//!   collisions, Han (2005) ball-cushion collisions and pocket capture.
-//! - [`IdealPhysics`]: seeds 002/001: frictionless constant-velocity balls, elastic ball-ball
-//!   collisions and mirror cushions.
+//! A [`Model`] is equations of motion ([`Motion`], in `motion/`) plus one law per event type
+//! ([`resolve::Resolver`], in `resolve/<event type>/<law>.rs`, pooltool's names), with
+//! ball parameters. Two presets:
+//! - `pool` ([`Model::pool`]): seed 004 (Kiefl, "The physics of pool"): stationary, spinning,
+//!   sliding, rolling and pocketed balls on cloth, four natural transitions,
+//!   `frictionless_elastic` ball-ball collisions, `han_2005` ball-cushion collisions and
+//!   `canonical` pocket capture.
+//! - `ideal` ([`Model::ideal`]): seeds 002/001: frictionless constant-velocity balls, elastic
+//!   ball-ball collisions and mirror cushions (`unrealistic`).
+//!
+//! Tables: [`Table`] is the description; [`PreparedTable`] adds every element's geometry,
+//! computed once, for the engines, the checks and the plots.
 //!
 //! Units are SI throughout (m, s, kg, rad). The table frame has x along the long rail, y across,
 //! z up, with the origin at a corner of the playing area.
 #![warn(missing_docs)]
 
+mod aabb;
 mod ball;
-mod collision;
 mod event;
 mod hypot;
-mod ideal;
 mod model;
+mod motion;
 mod orientation;
-mod pool;
+pub mod resolve;
 mod table;
 mod trajectory;
 
+pub use aabb::Aabb;
 pub use ball::{BallParams, BallState, MotionState};
-pub use collision::{
-    burn_pressing_slip, elastic_ball_ball, han2005_cushion, mirror_cushion, pocket_capture,
-    sustained_ball_ball, sustained_cushion,
-};
 pub use event::EventKind;
 pub use hypot::hypot;
-pub use ideal::IdealPhysics;
-pub use model::{AnyPhysics, Physics, Transition};
+pub use model::{Model, Physics, Transition};
+pub use motion::Motion;
 pub use orientation::{
     magnus4, segment_rotation, substeps, SpinProfile, MAX_SUBSTEPS, ROTATION_TOL,
 };
-pub use pool::PoolPhysics;
-pub use table::{Cushion, Pocket, Table, TableError};
+pub use resolve::ball_ball::elastic_ball_ball;
+pub use resolve::ball_cushion::{han2005_cushion, mirror_cushion};
+pub use resolve::ball_pocket::pocket_capture;
+pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_cushion};
+pub use table::{
+    Cushion, EndPoint, LinearSegment, Pocket, PocketCircle, PreparedTable, Table, TableError,
+};
 pub use trajectory::Trajectory;
 
 /// A 3-vector in the table frame (m, m/s or rad/s depending on use).

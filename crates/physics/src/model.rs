@@ -1,6 +1,9 @@
-//! The physics trait that both evolution algorithms call.
+//! The physics trait both evolution algorithms call, and [`Model`]: equations of motion plus
+//! one law per event type.
 
-use crate::{BallState, EventKind, IdealPhysics, Pocket, PoolPhysics, Trajectory, Vec2, Vec3};
+use crate::motion::Motion;
+use crate::resolve::Resolver;
+use crate::{BallParams, BallState, EventKind, Pocket, Trajectory, Vec2, Vec3};
 
 /// A motion transition that will happen to a ball if nothing interrupts it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -16,6 +19,11 @@ pub struct Transition {
 /// Both engines see the world only through this trait, so any difference between their results
 /// is due to the evolution algorithm alone. Implementations are pure functions of their inputs:
 /// no hidden state, no randomness, bit-identical results for identical inputs.
+///
+/// The methods come in three groups: the balls (`radius`, `mass`, `kinetic_energy`); the
+/// equations of motion between events (`infer_motion` to `transition_crossed`: where a ball
+/// is, when its motion state changes); and what happens at an event (`apply_transition` and the
+/// `resolve_*` laws, which return *settled* states: velocities agree with the motion state).
 pub trait Physics: Send + Sync {
     /// Ball radius R (m).
     fn radius(&self) -> f64;
@@ -79,21 +87,17 @@ pub trait Physics: Send + Sync {
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
 
     /// Sustained ball-ball contact (a pair in contact closing slowly, pressed together or whose
-    /// rebounds have died down; the engine decides when): in a model with friction, the limit
-    /// of its damped rebounds ([`crate::sustained_ball_ball`]); in a frictionless one, where
-    /// nothing presses, its elastic law. Never pulls a pair that is not closing; kinetic energy
-    /// never rises.
+    /// rebounds have died down; the engine decides when): the ball-ball law's sustained partner
+    /// ([`crate::resolve::BallBallLaw::sustained`]). Never pulls a pair that is not closing;
+    /// kinetic energy never rises.
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState);
 
-    /// Sustained ball-cushion contact, as for [`Physics::resolve_sustained_ball_ball`]: with
-    /// friction [`crate::sustained_cushion`], without it the cushion's law. `normal` as in
-    /// [`Physics::resolve_ball_cushion`].
-    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState;
+    /// Sustained ball-cushion contact, as for [`Physics::resolve_sustained_ball_ball`].
+    /// `normal` and `height` as in [`Physics::resolve_ball_cushion`].
+    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
 
-    /// Pocket capture: the ball leaves play (pocketed, at rest at the pocket's center).
-    fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {
-        crate::pocket_capture(s, pocket, self.radius())
-    }
+    /// Pocket capture: the ball leaves play.
+    fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState;
 
     /// Kinetic energy, translational plus rotational, 1/2 m v^2 + 1/2 I w^2 (J).
     fn kinetic_energy(&self, s: &BallState) -> f64 {
@@ -103,83 +107,184 @@ pub trait Physics: Send + Sync {
     }
 }
 
-/// Either model, chosen at run time (e.g. by a shot file), dispatching by `match`.
+/// A physical model: ball parameters, the equations of motion and one law per event type.
+///
+/// Built by [`Model::new`], which resets the ball parameters nothing reads to the pool
+/// defaults, so two models that compute the same things compare equal.
 #[derive(Clone, Debug, PartialEq)]
-pub enum AnyPhysics {
-    /// Seed 004's pool model.
-    Pool(PoolPhysics),
-    /// Seeds 002/001's frictionless model.
-    Ideal(IdealPhysics),
+pub struct Model {
+    params: BallParams,
+    motion: Motion,
+    resolver: Resolver,
 }
 
-macro_rules! dispatch {
-    ($self:ident, $p:ident => $e:expr) => {
-        match $self {
-            AnyPhysics::Pool($p) => $e,
-            AnyPhysics::Ideal($p) => $e,
-        }
-    };
-}
+impl Model {
+    /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key.
+    pub const PRESETS: [&'static str; 2] = ["pool", "ideal"];
 
-impl AnyPhysics {
-    /// The model's name as written in shot files: `pool` or `ideal`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            AnyPhysics::Pool(_) => "pool",
-            AnyPhysics::Ideal(_) => "ideal",
+    /// A model from its parts. Parameters that neither the motion nor any law reads
+    /// ([`Model::ball_params`]) are set to [`BallParams::pool`]'s values.
+    pub fn new(params: BallParams, motion: Motion, resolver: Resolver) -> Self {
+        let mut m = Model {
+            params,
+            motion,
+            resolver,
+        };
+        let used = m.ball_params();
+        let pool = BallParams::pool();
+        for name in BallParams::NAMES {
+            if !used.contains(&name) {
+                if let (Some(slot), Some(default)) = (m.params.field_mut(name), pool.field(name)) {
+                    *slot = default;
+                }
+            }
         }
+        m
+    }
+
+    /// The `pool` preset: seed 004 (Kiefl, "The physics of pool"), as built by pooltool 0.6.0
+    /// with its seed laws: cloth motion, `frictionless_elastic` ball–ball, `han_2005` cushions.
+    pub fn pool(params: BallParams) -> Self {
+        Self::new(params, Motion::Cloth, Resolver::seed())
+    }
+
+    /// The `ideal` preset: seeds 002/001, frictionless constant-velocity balls of radius
+    /// `radius` (m) and mass `mass` (kg), elastic collisions, mirror cushions.
+    pub fn ideal(radius: f64, mass: f64) -> Self {
+        let params = BallParams {
+            radius,
+            m: mass,
+            ..BallParams::pool()
+        };
+        Self::new(params, Motion::Frictionless, Resolver::mirror())
+    }
+
+    /// A preset by name ([`Model::PRESETS`]) with these ball parameters; `None` for an unknown
+    /// name.
+    pub fn preset(name: &str, params: BallParams) -> Option<Self> {
+        match name {
+            "pool" => Some(Self::pool(params)),
+            "ideal" => Some(Self::ideal(params.radius, params.m)),
+            _ => None,
+        }
+    }
+
+    /// The preset whose motion and laws this model has, if any.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        Self::PRESETS.into_iter().find(|name| {
+            Self::preset(name, self.params)
+                .is_some_and(|p| p.motion == self.motion && p.resolver == self.resolver)
+        })
+    }
+
+    /// Ball parameters.
+    pub fn params(&self) -> &BallParams {
+        &self.params
+    }
+
+    /// Equations of motion.
+    pub fn motion(&self) -> Motion {
+        self.motion
+    }
+
+    /// The law of every event type.
+    pub fn resolver(&self) -> &Resolver {
+        &self.resolver
+    }
+
+    /// The [`BallParams`] fields (as named in shot files) the motion or a law reads, in
+    /// [`BallParams::NAMES`] order.
+    pub fn ball_params(&self) -> Vec<&'static str> {
+        let laws = self.resolver.ball_params();
+        BallParams::NAMES
+            .into_iter()
+            .filter(|n| self.motion.ball_params().contains(n) || laws.contains(n))
+            .collect()
+    }
+
+    fn settle(&self, r: Vec3, (v, w): (Vec3, Vec3)) -> BallState {
+        self.motion.settle(&self.params, r, v, w)
     }
 }
 
-impl Physics for AnyPhysics {
+impl Physics for Model {
     fn radius(&self) -> f64 {
-        dispatch!(self, p => p.radius())
+        self.params.radius
     }
+
     fn mass(&self) -> f64 {
-        dispatch!(self, p => p.mass())
+        self.params.m
     }
+
     fn infer_motion(&self, v: &Vec3, w: &Vec3) -> crate::MotionState {
-        dispatch!(self, p => p.infer_motion(v, w))
+        self.motion.infer_motion(&self.params, v, w)
     }
+
     fn trajectory(&self, s: &BallState) -> Trajectory {
-        dispatch!(self, p => p.trajectory(s))
+        self.motion.trajectory(&self.params, s)
     }
+
     fn next_transition(&self, s: &BallState) -> Option<Transition> {
-        dispatch!(self, p => p.next_transition(s))
+        self.motion.next_transition(&self.params, s)
     }
+
     #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
-        dispatch!(self, p => p.evolve(s, t))
+        self.motion.evolve(&self.params, s, t)
     }
+
     fn evolve_all(&self, states: &[BallState], t: f64, out: &mut [BallState]) {
-        dispatch!(self, p => p.evolve_all(states, t, out))
+        self.motion.evolve_all(&self.params, states, t, out)
     }
+
     fn accelerations(&self, s: &BallState) -> (Vec3, Vec3) {
-        dispatch!(self, p => p.accelerations(s))
+        self.motion.accelerations(&self.params, s)
     }
+
     fn spin_decay_stops(&self, s: &BallState) -> bool {
-        dispatch!(self, p => p.spin_decay_stops(s))
+        self.motion.spin_decay_stops(s)
     }
+
     #[inline]
     fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind> {
-        dispatch!(self, p => p.transition_crossed(before, after))
+        self.motion.transition_crossed(&self.params, before, after)
     }
+
     fn apply_transition(&self, s: &BallState, kind: EventKind) -> BallState {
-        dispatch!(self, p => p.apply_transition(s, kind))
+        if !self.motion.has_friction() {
+            // Frictionless balls have no transitions: nothing to apply.
+            return *s;
+        }
+        self.resolver.transition.apply(&self.params, s, kind)
     }
+
     fn resolve_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
-        dispatch!(self, p => p.resolve_ball_ball(a, b))
+        let [na, nb] = self.resolver.ball_ball.resolve(&self.params, a, b);
+        (self.settle(a.r, na), self.settle(b.r, nb))
     }
+
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        dispatch!(self, p => p.resolve_ball_cushion(s, normal, height))
+        let law = &self.resolver.ball_linear_cushion;
+        self.settle(s.r, law.resolve(&self.params, s, normal, height))
     }
-    fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {
-        dispatch!(self, p => p.resolve_ball_pocket(s, pocket))
-    }
+
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
-        dispatch!(self, p => p.resolve_sustained_ball_ball(a, b))
+        let law = &self.resolver.ball_ball;
+        match law.sustained(&self.params, self.motion, a, b) {
+            Some([na, nb]) => (self.settle(a.r, na), self.settle(b.r, nb)),
+            None => (*a, *b),
+        }
     }
-    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2) -> BallState {
-        dispatch!(self, p => p.resolve_sustained_cushion(s, normal))
+
+    fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
+        let law = &self.resolver.ball_linear_cushion;
+        match law.sustained(&self.params, self.motion, s, normal, height) {
+            Some(new) => self.settle(s.r, new),
+            None => *s,
+        }
+    }
+
+    fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {
+        self.resolver.ball_pocket.resolve(&self.params, s, pocket)
     }
 }

@@ -1,8 +1,6 @@
 //! Collision laws: closed forms and invariants (seed 004, Sections II and III).
 
-use pool_physics::{
-    BallParams, BallState, IdealPhysics, MotionState, Physics, PoolPhysics, Vec2, Vec3,
-};
+use pool_physics::{BallParams, BallState, Model, MotionState, Physics, Vec2, Vec3};
 use proptest::prelude::*;
 
 const R: f64 = 0.028575;
@@ -13,7 +11,7 @@ fn ball(x: f64, y: f64, v: Vec3, w: Vec3) -> BallState {
 
 #[test]
 fn head_on_ball_ball_exchanges_velocities() {
-    let p = PoolPhysics::new(BallParams::pool());
+    let p = Model::pool(BallParams::pool());
     let a = ball(
         0.5,
         0.5,
@@ -32,10 +30,7 @@ fn head_on_ball_ball_exchanges_velocities() {
 
 #[test]
 fn thirty_degree_cut_splits_velocity_at_right_angles() {
-    let p = IdealPhysics {
-        radius: R,
-        mass: 0.17,
-    };
+    let p = Model::ideal(R, 0.17);
     let angle = 30f64.to_radians();
     let a = ball(0.5, 0.5, Vec3::new(1.0, 0.0, 0.0), Vec3::zeros());
     let b = ball(
@@ -52,10 +47,7 @@ fn thirty_degree_cut_splits_velocity_at_right_angles() {
 
 #[test]
 fn mirror_cushion_reverses_the_normal_component() {
-    let p = IdealPhysics {
-        radius: R,
-        mass: 0.17,
-    };
+    let p = Model::ideal(R, 0.17);
     let s = ball(0.5, R, Vec3::new(1.0, -2.0, 0.0), Vec3::zeros());
     let out = p.resolve_ball_cushion(&s, Vec2::new(0.0, -1.0), 0.0366);
     assert_eq!(out.v, Vec3::new(1.0, 2.0, 0.0));
@@ -67,7 +59,7 @@ fn han_head_on_without_spin_has_closed_form_rebound() {
     // 2/7 v0 sin t <= f_c (1 + e) v0 cos t, true for pool defaults (0.080 <= 0.355), and the
     // x-impulse per unit mass is -(1 + e) v0 cos^2 t - 2/7 v0 sin^2 t.
     let params = BallParams::pool();
-    let p = PoolPhysics::new(params);
+    let p = Model::pool(params);
     let h = 0.64 * 2.0 * R;
     let v0 = 2.0;
     let s = ball(1.0, 0.5, Vec3::new(v0, 0.0, 0.0), Vec3::zeros());
@@ -103,7 +95,7 @@ proptest! {
     fn ball_ball_conserves_momentum_and_energy(
         va in planar(10.0), vb in planar(10.0), wa in spin(), wb in spin(), phi in 0.0f64..std::f64::consts::TAU,
     ) {
-        let p = PoolPhysics::new(BallParams::pool());
+        let p = Model::pool(BallParams::pool());
         let a = ball(0.8, 0.5, va, wa);
         let b = ball(0.8 + 2.0 * R * phi.cos(), 0.5 + 2.0 * R * phi.sin(), vb, wb);
         let d = b.r - a.r;
@@ -123,7 +115,7 @@ proptest! {
     fn han_cushion_never_adds_energy_and_rebounds(
         v in planar(8.0), w in spin(), phi in 0.0f64..std::f64::consts::TAU,
     ) {
-        let p = PoolPhysics::new(BallParams::pool());
+        let p = Model::pool(BallParams::pool());
         let normal = Vec2::new(phi.cos(), phi.sin());
         prop_assume!(v.xy().dot(&normal) > 1e-3); // approaching the cushion
         let s = ball(1.0, 0.5, v, w);
@@ -173,9 +165,9 @@ proptest! {
     ) {
         let b = BallState { r: Vec3::new(0.8 + 2.0 * R * phi.cos(), 0.5 + 2.0 * R * phi.sin(), R), ..b };
         let p: Box<dyn Physics> = if ideal {
-            Box::new(IdealPhysics { radius: R, mass: 0.170097 })
+            Box::new(Model::ideal(R, 0.170097))
         } else {
-            Box::new(PoolPhysics::new(BallParams::pool()))
+            Box::new(Model::pool(BallParams::pool()))
         };
         let n = (b.r - a.r).xy().normalize();
         let closing = |a: &BallState, b: &BallState| (a.v - b.v).xy().dot(&n);
@@ -198,9 +190,9 @@ proptest! {
     fn sustained_cushion_stops_the_push_without_adding_energy(
         s in slow_ball(1.0, 0.5), phi in 0.0f64..std::f64::consts::TAU,
     ) {
-        let p = PoolPhysics::new(BallParams::pool());
+        let p = Model::pool(BallParams::pool());
         let normal = Vec2::new(phi.cos(), phi.sin());
-        let out = p.resolve_sustained_cushion(&s, normal);
+        let out = p.resolve_sustained_cushion(&s, normal, 0.036576);
         prop_assert!(out.v.xy().dot(&normal) <= 1e-12 * s.v.norm() + 1e-18);
         prop_assert!(p.kinetic_energy(&out) <= p.kinetic_energy(&s) * (1.0 + 1e-12) + 1e-18);
         // A ball the cushion holds (not moving away) is no longer driven into it by friction:
@@ -216,17 +208,18 @@ proptest! {
 fn a_ball_spinning_against_a_cushion_burns_the_spin_that_drives_it_in() {
     // Stopped against a cushion in +x with follow spin: the slip u = v + R k x w = (-R w_y,
     // R w_x, 0) points to -x, so cloth friction drives the ball into the cushion (+x).
-    let p = PoolPhysics::new(BallParams::pool());
+    let p = Model::pool(BallParams::pool());
     let s = ball(1.0, 0.5, Vec3::zeros(), Vec3::new(0.0, 20.0, 3.0));
     assert_eq!(s.motion, MotionState::Sliding);
-    let out = p.resolve_sustained_cushion(&s, Vec2::new(1.0, 0.0));
+    let out = p.resolve_sustained_cushion(&s, Vec2::new(1.0, 0.0), 0.036576);
     assert_eq!(out.w.y, 0.0, "the pressing spin is burnt");
     assert_eq!(out.w.z, 3.0, "side spin is untouched");
     assert_eq!(out.motion, MotionState::Spinning);
     // Spin that pulls the ball away from the cushion is left alone.
     let away = ball(1.0, 0.5, Vec3::zeros(), Vec3::new(0.0, -20.0, 0.0));
     assert_eq!(
-        p.resolve_sustained_cushion(&away, Vec2::new(1.0, 0.0)).w,
+        p.resolve_sustained_cushion(&away, Vec2::new(1.0, 0.0), 0.036576)
+            .w,
         away.w
     );
 }

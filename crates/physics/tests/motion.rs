@@ -1,14 +1,11 @@
 //! Closed-form checks of the equations of motion and transition times (seed 004, Section I;
 //! seed 000, "(4)").
 
-use pool_physics::{
-    AnyPhysics, BallParams, BallState, EventKind, IdealPhysics, MotionState, Physics, PoolPhysics,
-    Vec3,
-};
+use pool_physics::{BallParams, BallState, EventKind, Model, MotionState, Physics, Vec3};
 use proptest::prelude::*;
 
-fn pool() -> PoolPhysics {
-    PoolPhysics::new(BallParams::pool())
+fn pool() -> Model {
+    Model::pool(BallParams::pool())
 }
 
 fn rolling(v: Vec3, wz: f64) -> BallState {
@@ -24,7 +21,7 @@ fn rolling(v: Vec3, wz: f64) -> BallState {
 #[test]
 fn rolling_ball_stops_after_v0_over_mu_r_g_having_covered_v0_sq_over_2_mu_r_g() {
     let p = pool();
-    let (mu_r, g) = (p.params.mu_r, p.params.g);
+    let (mu_r, g) = (p.params().mu_r, p.params().g);
     let s = rolling(Vec3::new(1.2, -0.5, 0.0), 0.0);
     assert_eq!(s.motion, MotionState::Rolling);
     let v0 = 1.3;
@@ -37,7 +34,7 @@ fn rolling_ball_stops_after_v0_over_mu_r_g_having_covered_v0_sq_over_2_mu_r_g() 
     assert!((travelled - v0 * v0 / (2.0 * mu_r * g)).abs() < 1e-12);
     // Still rolling without slip all the way.
     let mid = p.evolve(&s, 0.5 * tr.dt);
-    assert!(mid.contact_velocity(p.params.radius).norm() < 1e-12);
+    assert!(mid.contact_velocity(p.params().radius).norm() < 1e-12);
 }
 
 #[test]
@@ -49,11 +46,12 @@ fn rolling_ball_with_side_spin_ends_spinning_then_stops() {
     let spinning = p.apply_transition(&p.evolve(&s, tr.dt), tr.kind);
     assert_eq!(spinning.motion, MotionState::Spinning);
     let wz = spinning.w.z;
-    let expected_wz = 40.0 - 5.0 * p.params.mu_sp * p.params.g / (2.0 * p.params.radius) * tr.dt;
+    let expected_wz =
+        40.0 - 5.0 * p.params().mu_sp * p.params().g / (2.0 * p.params().radius) * tr.dt;
     assert!((wz - expected_wz).abs() < 1e-9);
     let tr2 = p.next_transition(&spinning).unwrap();
     assert_eq!(tr2.kind, EventKind::SpinningStationary);
-    let t_spin = 2.0 * p.params.radius * wz / (5.0 * p.params.mu_sp * p.params.g);
+    let t_spin = 2.0 * p.params().radius * wz / (5.0 * p.params().mu_sp * p.params().g);
     assert!((tr2.dt - t_spin).abs() < 1e-12);
     assert!(p.evolve(&spinning, tr2.dt).w.z.abs() < 1e-12);
 }
@@ -62,7 +60,7 @@ fn rolling_ball_with_side_spin_ends_spinning_then_stops() {
 fn draw_shot_slides_back_then_rolls() {
     // Backspin on a ball moving +x: the contact slips forward, friction pulls the ball back.
     let p = pool();
-    let r = p.params.radius;
+    let r = p.params().radius;
     let s = BallState::new(
         Vec3::new(0.5, 0.5, r),
         Vec3::zeros(),
@@ -73,7 +71,7 @@ fn draw_shot_slides_back_then_rolls() {
     let tr = p.next_transition(&s).unwrap();
     assert_eq!(tr.kind, EventKind::SlidingRolling);
     let u0 = 100.0 * r;
-    assert!((tr.dt - 2.0 * u0 / (7.0 * p.params.mu_s * p.params.g)).abs() < 1e-12);
+    assert!((tr.dt - 2.0 * u0 / (7.0 * p.params().mu_s * p.params().g)).abs() < 1e-12);
     let end = p.evolve(&s, tr.dt);
     // Rolling backward at 2/7 of u0 (angular momentum about the contact point is conserved).
     assert!((end.v.x + 2.0 / 7.0 * u0).abs() < 1e-12, "{:?}", end.v);
@@ -105,12 +103,12 @@ proptest! {
     #[test]
     fn sliding_contact_velocity_decays_linearly_along_its_direction(s in sliding_state(), f in 0.0f64..1.0) {
         let p = pool();
-        let r = p.params.radius;
+        let r = p.params().radius;
         let u0 = s.contact_velocity(r);
         let tr = p.next_transition(&s).unwrap();
         let t = f * tr.dt;
         let u = p.evolve(&s, t).contact_velocity(r);
-        let expected = u0 * (1.0 - 3.5 * p.params.mu_s * p.params.g * t / u0.norm());
+        let expected = u0 * (1.0 - 3.5 * p.params().mu_s * p.params().g * t / u0.norm());
         prop_assert!((u - expected).norm() < 1e-9 * (1.0 + u0.norm()));
         prop_assert!(p.evolve(&s, tr.dt).contact_velocity(r).norm() < 1e-9 * (1.0 + u0.norm()));
     }
@@ -120,8 +118,8 @@ proptest! {
     #[test]
     fn rolling_snap_conserves_contact_angular_momentum(s in sliding_state(), f in 0.0f64..2.0) {
         let p = pool();
-        let (m, r) = (p.params.m, p.params.radius);
-        let i = p.params.inertia();
+        let (m, r) = (p.params().m, p.params().radius);
+        let i = p.params().inertia();
         let contact_l = |b: &BallState| {
             let kv = Vec3::new(-b.v.y, b.v.x, 0.0);
             (b.w * i + kv * (m * r)).xy()
@@ -232,8 +230,8 @@ proptest! {
         t in prop_oneof![Just(1e-4), 1e-6f64..2.0],
     ) {
         let models = [
-            AnyPhysics::Pool(pool()),
-            AnyPhysics::Ideal(IdealPhysics { radius: BallParams::pool().radius, mass: BallParams::pool().m }),
+            pool(),
+            Model::ideal(BallParams::pool().radius, BallParams::pool().m),
         ];
         for p in &models {
             let sentinel = BallState {

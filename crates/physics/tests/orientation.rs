@@ -3,13 +3,13 @@
 
 use nalgebra::{Unit, UnitQuaternion};
 use pool_physics::{
-    magnus4, segment_rotation, substeps, BallParams, BallState, IdealPhysics, MotionState, Physics,
-    PoolPhysics, SpinProfile, Vec3, ROTATION_TOL,
+    magnus4, segment_rotation, substeps, BallParams, BallState, Model, MotionState, Physics,
+    SpinProfile, Vec3, ROTATION_TOL,
 };
 use proptest::prelude::*;
 
-fn pool() -> PoolPhysics {
-    PoolPhysics::new(BallParams::pool())
+fn pool() -> Model {
+    Model::pool(BallParams::pool())
 }
 
 const R: f64 = 0.028575;
@@ -93,7 +93,7 @@ fn a_point_of_a_rolling_ball_touching_the_cloth_is_at_rest() {
     let p = pool();
     let s = rolling(Vec3::new(1.0, 0.0, 0.0), 0.0);
     let speed = 1.0_f64;
-    let a = p.params.mu_r * p.params.g;
+    let a = p.params().mu_r * p.params().g;
     let dist = std::f64::consts::TAU * R;
     let t = (speed - (speed * speed - 2.0 * a * dist).sqrt()) / a;
     let q = segment_rotation(&p, &s, t);
@@ -116,7 +116,7 @@ fn spinning_ball_turns_about_z_by_the_integral_of_w_z() {
         R,
     );
     assert_eq!(s.motion, MotionState::Spinning);
-    let decel = 5.0 * p.params.mu_sp * p.params.g / (2.0 * R);
+    let decel = 5.0 * p.params().mu_sp * p.params().g / (2.0 * R);
     let stop = p.next_transition(&s).unwrap().dt;
     for t in [0.0, 0.3 * stop, stop] {
         let angle = wz0 * t - 0.5 * decel * t * t;
@@ -166,10 +166,7 @@ fn rolling_with_side_spin_stops_turning_about_z_when_spin_friction_stops_it() {
 fn rotations_compose_over_segments_in_time_order() {
     // Roll 2 pi R / 4 along x, then 2 pi R / 4 along y: a quarter turn about y, then about -x.
     // The top point goes to +x, then stays at +x (the second axis is x).
-    let p = IdealPhysics {
-        radius: R,
-        mass: 0.17,
-    };
+    let p = Model::ideal(R, 0.17);
     let quarter = std::f64::consts::FRAC_PI_2;
     let a = BallState {
         r: Vec3::new(0.5, 0.5, R),
@@ -193,10 +190,7 @@ fn rotations_compose_over_segments_in_time_order() {
 
 #[test]
 fn ideal_ball_keeps_its_constant_spin() {
-    let p = IdealPhysics {
-        radius: R,
-        mass: 0.17,
-    };
+    let p = Model::ideal(R, 0.17);
     let w = Vec3::new(3.0, -4.0, 12.0);
     let s = BallState {
         r: Vec3::new(0.5, 0.5, R),

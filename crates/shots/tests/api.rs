@@ -2,10 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pool_physics::{
-    AnyPhysics, BallParams, BallState, Cushion, IdealPhysics, MotionState, Pocket, PoolPhysics,
-    Table, Vec3,
-};
+use pool_physics::{BallParams, BallState, Cushion, Model, MotionState, Pocket, Table, Vec3};
 use pool_shots::{list_shots, load, parse, to_toml, MAX_FILE_BYTES};
 use pool_sim::{Ball, Setup};
 
@@ -33,10 +30,7 @@ fn load_names_the_setup_after_the_file_stem() {
         Vec3::new(1.0, 1.0, BallParams::pool().radius)
     );
     assert_eq!(s.balls[0].state.motion, MotionState::Stationary);
-    assert_eq!(
-        s.physics,
-        AnyPhysics::Pool(PoolPhysics::new(BallParams::pool()))
-    );
+    assert_eq!(s.physics, Model::pool(BallParams::pool()));
     assert_eq!(s.t_end, None);
     std::fs::remove_dir_all(&d).unwrap();
 }
@@ -158,8 +152,8 @@ fn to_toml_round_trips_an_explicit_table_and_odd_values() {
     };
     let setup = Setup {
         name: "odd".into(),
-        physics: AnyPhysics::Pool(PoolPhysics::new(p)),
-        table,
+        physics: Model::pool(p),
+        table: table.into(),
         balls: vec![
             Ball {
                 id: "cue ball \"#1\" ✓".into(),
@@ -224,15 +218,17 @@ fn to_toml_writes_built_in_tables_by_name_and_modified_ones_explicitly() {
     };
     let mut setup = Setup {
         name: "t".into(),
-        physics: AnyPhysics::Pool(PoolPhysics::new(BallParams::pool())),
-        table: Table::seven_foot(),
+        physics: Model::pool(BallParams::pool()),
+        table: Table::seven_foot().into(),
         balls: vec![ball],
         t_end: None,
     };
     let text = to_toml(&setup, "d");
     assert!(text.contains("table = \"seven_foot\"") && !text.contains("[table]"));
     round_trip(&setup);
-    setup.table.cushions[0].height = 0.04;
+    let mut table = setup.table.table().clone();
+    table.cushions[0].height = 0.04;
+    setup.table = table.into();
     let text = to_toml(&setup, "d");
     assert!(text.contains("[table]") && text.contains("name = \"seven_foot\""));
     round_trip(&setup);
@@ -242,11 +238,8 @@ fn to_toml_writes_built_in_tables_by_name_and_modified_ones_explicitly() {
 fn to_toml_round_trips_the_ideal_model() {
     let setup = Setup {
         name: "ideal".into(),
-        physics: AnyPhysics::Ideal(IdealPhysics {
-            radius: 0.05,
-            mass: 0.2,
-        }),
-        table: Table::by_name("rectangle_3x1.5").unwrap(),
+        physics: Model::ideal(0.05, 0.2),
+        table: Table::by_name("rectangle_3x1.5").unwrap().into(),
         balls: vec![
             Ball {
                 id: "a".into(),
@@ -284,16 +277,10 @@ fn presets_and_overrides() {
         mu_r: 0.02,
         ..BallParams::carom()
     };
-    assert_eq!(s.physics, AnyPhysics::Pool(PoolPhysics::new(want)));
+    assert_eq!(s.physics, Model::pool(want));
     assert_eq!(s.balls[0].state.r.z, BallParams::carom().radius);
     let ideal = "description = \"i\"\nmodel = \"ideal\"\ntable = \"carom\"\nt_end = 2\n[params]\npreset = \"carom\"\nm = 0.3\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0, 0.03075]\nv = [1, 0, 0]\nstate = \"sliding\"\n";
     let s = parse(ideal, "x", Path::new("x.toml")).unwrap();
-    assert_eq!(
-        s.physics,
-        AnyPhysics::Ideal(IdealPhysics {
-            radius: 0.03075,
-            mass: 0.3
-        })
-    );
+    assert_eq!(s.physics, Model::ideal(0.03075, 0.3));
     assert_eq!(s.t_end, Some(2.0));
 }

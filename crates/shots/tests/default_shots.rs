@@ -3,9 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pool_physics::{
-    AnyPhysics, BallParams, EventKind, MotionState, Physics, PoolPhysics, Table, Vec2,
-};
+use pool_physics::{BallParams, EventKind, Model, MotionState, Physics, Table, Vec2};
 use pool_shots::{list_shots, load, parse, to_toml};
 use pool_sim::Setup;
 
@@ -41,10 +39,13 @@ fn dist(a: &pool_sim::Ball, b: &pool_sim::Ball) -> f64 {
 }
 
 fn pool_params(s: &Setup) -> BallParams {
-    match &s.physics {
-        AnyPhysics::Pool(p) => p.params,
-        AnyPhysics::Ideal(_) => panic!("{} is not a pool shot", s.name),
-    }
+    assert_eq!(
+        s.physics.preset_name(),
+        Some("pool"),
+        "{} is not a pool shot",
+        s.name
+    );
+    *s.physics.params()
 }
 
 const EXPECTED: [&str; 11] = [
@@ -117,10 +118,10 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
         }
         // Pool shots are on the 7-foot table unless they say otherwise.
         match s.name.as_str() {
-            "ideal_many" => assert_eq!(s.physics.name(), "ideal"),
-            "carom_three_rail" => assert_eq!(s.table, Table::carom()),
+            "ideal_many" => assert_eq!(s.physics.preset_name(), Some("ideal")),
+            "carom_three_rail" => assert_eq!(*s.table, Table::carom()),
             _ => {
-                assert_eq!(s.table, Table::seven_foot(), "{}", s.name);
+                assert_eq!(*s.table, Table::seven_foot(), "{}", s.name);
                 assert_eq!(pool_params(&s), BallParams::pool(), "{}", s.name);
             }
         }
@@ -216,7 +217,7 @@ fn bank_is_one_ball_heading_into_the_bottom_rail_at_an_angle() {
 fn draw_still_has_backspin_at_contact() {
     let s = shot("draw");
     let p = pool_params(&s);
-    let ph = PoolPhysics::new(p);
+    let ph = Model::pool(p);
     let (cue, obj) = (ball(&s, "cue"), ball(&s, "1"));
     assert_eq!(cue.state.motion, MotionState::Sliding);
     assert!(cue.state.w.y < 0.0 && cue.state.v.x > 0.0);
@@ -239,7 +240,7 @@ fn draw_still_has_backspin_at_contact() {
 #[test]
 fn spin_down_goes_rolling_spinning_stationary() {
     let s = shot("spin_down");
-    let ph = PoolPhysics::new(pool_params(&s));
+    let ph = Model::pool(pool_params(&s));
     let spinner = &ball(&s, "spinner").state;
     assert_eq!(spinner.motion, MotionState::Spinning);
     assert_eq!(spinner.v.norm(), 0.0);
@@ -357,9 +358,12 @@ fn fifteen_ball_rack() {
 #[test]
 fn ideal_many_is_sixteen_frictionless_balls() {
     let s = shot("ideal_many");
-    assert!(matches!(s.physics, AnyPhysics::Ideal(_)));
+    assert_eq!(s.physics.preset_name(), Some("ideal"));
     assert_eq!(s.t_end, Some(5.0));
-    assert_eq!(Some(s.table.clone()), Table::by_name("rectangle_2.0x1.0"));
+    assert_eq!(
+        Some(s.table.table().clone()),
+        Table::by_name("rectangle_2.0x1.0")
+    );
     assert_eq!(s.balls.len(), 16);
     for b in &s.balls {
         let speed = b.state.v.norm();

@@ -1,6 +1,6 @@
 //! The simulation set-up both engines receive.
 
-use pool_physics::{AnyPhysics, BallState, Physics, Table, Vec2};
+use pool_physics::{BallState, Model, Physics, PreparedTable, Vec2};
 
 /// One ball of a set-up.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,9 +17,9 @@ pub struct Setup {
     /// Name (the shot file's stem).
     pub name: String,
     /// Physics model (equations of motion, transitions, collision laws).
-    pub physics: AnyPhysics,
-    /// Table geometry.
-    pub table: Table,
+    pub physics: Model,
+    /// Table geometry, prepared once (build it with `Table::into()`).
+    pub table: PreparedTable,
     /// Balls, in file order; event logs refer to them by index.
     pub balls: Vec<Ball>,
     /// Stop at this time (s) even if balls still move; required for frictionless shots.

@@ -1,0 +1,132 @@
+//! What happens at an event: one law per event type, chosen by name (pooltool's
+//! `physics/resolve/` and its `resolver.yaml`), one module per event type, one file per law.
+//!
+//! A law returns the balls' new velocities; the equations of motion ([`crate::Motion`]) then
+//! settle their motion states, so no ball is ever left in a state its velocities contradict.
+//! Every collision law has a *sustained* partner for contacts that close slowly (the event
+//! engine's cluster solver): by default the limit of damped rebounds under cloth friction, or
+//! the law itself without friction ([`sustained`]).
+
+pub mod ball_ball;
+pub mod ball_cushion;
+pub mod ball_pocket;
+mod registry;
+mod spec;
+pub mod sustained;
+pub mod transition;
+
+pub use ball_ball::{BallBallLaw, BallBallModel};
+pub use ball_cushion::{BallCushionLaw, BallCushionModel};
+pub use ball_pocket::BallPocketModel;
+pub use registry::Builder;
+pub use spec::{LawError, LawSpec, Param};
+pub use transition::TransitionModel;
+
+/// The law of every event type (pooltool's `Resolver`, without `stick_ball` yet).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolver {
+    /// Two balls collide.
+    pub ball_ball: BallBallModel,
+    /// A ball hits a straight cushion segment (its face or an end point).
+    pub ball_linear_cushion: BallCushionModel,
+    /// A ball hits a circular cushion segment (no table element of this kind yet).
+    pub ball_circular_cushion: BallCushionModel,
+    /// A ball's center enters a pocket.
+    pub ball_pocket: BallPocketModel,
+    /// A natural transition (sliding -> rolling, ...).
+    pub transition: TransitionModel,
+}
+
+impl Resolver {
+    /// The event types, as keys of a shot file's `[physics]` table and of pooltool's
+    /// `resolver.yaml`.
+    pub const EVENT_TYPES: [&'static str; 5] = [
+        "ball_ball",
+        "ball_linear_cushion",
+        "ball_circular_cushion",
+        "ball_pocket",
+        "transition",
+    ];
+
+    /// Seed 004's laws (the `pool` preset): `frictionless_elastic` ball–ball, `han_2005`
+    /// cushions, `canonical` pockets and transitions.
+    pub fn seed() -> Self {
+        Resolver {
+            ball_ball: BallBallModel::FrictionlessElastic(ball_ball::FrictionlessElastic),
+            ball_linear_cushion: BallCushionModel::Han2005(ball_cushion::Han2005),
+            ball_circular_cushion: BallCushionModel::Han2005(ball_cushion::Han2005),
+            ball_pocket: BallPocketModel::Canonical(ball_pocket::Canonical),
+            transition: TransitionModel::Canonical(transition::Canonical),
+        }
+    }
+
+    /// Seeds 002/001's laws (the `ideal` preset): `frictionless_elastic` ball–ball, mirror
+    /// cushions (`unrealistic` without restitution), `canonical` pockets and transitions.
+    pub fn mirror() -> Self {
+        let mirror =
+            BallCushionModel::Unrealistic(ball_cushion::Unrealistic { restitution: false });
+        Resolver {
+            ball_linear_cushion: mirror.clone(),
+            ball_circular_cushion: mirror,
+            ..Self::seed()
+        }
+    }
+
+    /// Sets the law of `event_type` (one of [`Resolver::EVENT_TYPES`]) from its spec.
+    ///
+    /// # Errors
+    /// An unknown event type (`param` is `event_type`), model, parameter or value.
+    pub fn set(&mut self, event_type: &str, spec: &LawSpec) -> Result<(), LawError> {
+        match event_type {
+            "ball_ball" => self.ball_ball = BallBallModel::from_spec(spec)?,
+            "ball_linear_cushion" => self.ball_linear_cushion = BallCushionModel::from_spec(spec)?,
+            "ball_circular_cushion" => {
+                self.ball_circular_cushion = BallCushionModel::from_spec(spec)?
+            }
+            "ball_pocket" => self.ball_pocket = BallPocketModel::from_spec(spec)?,
+            "transition" => self.transition = TransitionModel::from_spec(spec)?,
+            other => {
+                return Err(LawError {
+                    param: "event_type".into(),
+                    value: format!("{other:?}"),
+                    why: format!(
+                        "unknown event type; valid: {}",
+                        Self::EVENT_TYPES.join(", ")
+                    ),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    /// Every event type's law as a spec, in [`Resolver::EVENT_TYPES`] order.
+    pub fn specs(&self) -> [(&'static str, LawSpec); 5] {
+        [
+            ("ball_ball", self.ball_ball.spec()),
+            ("ball_linear_cushion", self.ball_linear_cushion.spec()),
+            ("ball_circular_cushion", self.ball_circular_cushion.spec()),
+            ("ball_pocket", self.ball_pocket.spec()),
+            ("transition", self.transition.spec()),
+        ]
+    }
+
+    /// The [`crate::BallParams`] fields the laws read besides `m` and `R`, each once.
+    pub fn ball_params(&self) -> Vec<&'static str> {
+        let mut out: Vec<&'static str> = Vec::new();
+        for p in [
+            self.ball_ball.ball_params(),
+            self.ball_linear_cushion.ball_params(),
+            self.ball_circular_cushion.ball_params(),
+            self.ball_pocket.ball_params(),
+            self.transition.ball_params(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if !out.contains(p) {
+                out.push(p);
+            }
+        }
+        out
+    }
+}

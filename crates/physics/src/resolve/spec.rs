@@ -1,0 +1,132 @@
+//! How a law is written: its model name and parameters, as in pooltool 0.6.0's
+//! `resolver.yaml` (`model: han_2005`, `restitution: true`, ...).
+
+/// A law parameter's value as written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Param {
+    /// `true` / `false`.
+    Bool(bool),
+    /// A number (integers are read as numbers).
+    Number(f64),
+    /// A name.
+    Text(String),
+    /// A nested model with parameters of its own (pooltool's `friction = {model = ..., ...}`).
+    Law(LawSpec),
+}
+
+impl std::fmt::Display for Param {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Param::Bool(b) => write!(f, "{b}"),
+            Param::Number(x) => write!(f, "{x:?}"),
+            Param::Text(s) => write!(f, "{s:?}"),
+            Param::Law(l) => write!(f, "{{model = {:?}, ...}}", l.model),
+        }
+    }
+}
+
+/// One law chosen for one event type: the model's name and its parameters by pooltool's names,
+/// in the order written.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LawSpec {
+    /// The model's name, e.g. `han_2005`.
+    pub model: String,
+    /// Its parameters, e.g. `[("restitution", Bool(true))]`.
+    pub params: Vec<(String, Param)>,
+}
+
+/// Why a [`LawSpec`] cannot be used: the parameter (`model` for the name itself), the value as
+/// written and what is wrong. Displays as `<param> = <value>: <why>`.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{param} = {value}: {why}")]
+pub struct LawError {
+    /// `model`, or the parameter's name.
+    pub param: String,
+    /// The value as written.
+    pub value: String,
+    /// What is wrong, with the valid choices where there are some.
+    pub why: String,
+}
+
+impl LawSpec {
+    /// A model with no parameters given.
+    pub fn named(model: &str) -> Self {
+        LawSpec {
+            model: model.to_string(),
+            params: Vec::new(),
+        }
+    }
+
+    /// Builder: one more parameter.
+    pub fn with(mut self, key: &str, value: Param) -> Self {
+        self.params.push((key.to_string(), value));
+        self
+    }
+
+    /// The value given for `key`, if any.
+    pub fn get(&self, key: &str) -> Option<&Param> {
+        self.params.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Fails on the first parameter not in `known` (the model's parameter names).
+    pub fn only(&self, known: &[&str]) -> Result<(), LawError> {
+        match self
+            .params
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
+            None => Ok(()),
+            Some((k, v)) => Err(LawError {
+                param: k.clone(),
+                value: v.to_string(),
+                why: if known.is_empty() {
+                    format!("model {} takes no parameters", self.model)
+                } else {
+                    format!(
+                        "unknown parameter of model {}; its parameters: {}",
+                        self.model,
+                        known.join(", ")
+                    )
+                },
+            }),
+        }
+    }
+
+    /// The boolean parameter `key`, or `default` when it is not given.
+    pub fn bool_or(&self, key: &str, default: bool) -> Result<bool, LawError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Param::Bool(b)) => Ok(*b),
+            Some(other) => Err(LawError {
+                param: key.to_string(),
+                value: other.to_string(),
+                why: "must be true or false".into(),
+            }),
+        }
+    }
+
+    /// The finite number `key`, or `default` when it is not given.
+    pub fn number_or(&self, key: &str, default: f64) -> Result<f64, LawError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(Param::Number(x)) if x.is_finite() => Ok(*x),
+            Some(other) => Err(LawError {
+                param: key.to_string(),
+                value: other.to_string(),
+                why: "must be a finite number".into(),
+            }),
+        }
+    }
+}
+
+/// The error for a model name that is neither built in nor registered.
+pub(crate) fn unknown_model(event_type: &str, model: &str, names: &[String]) -> LawError {
+    LawError {
+        param: "model".into(),
+        value: format!("{model:?}"),
+        why: format!(
+            "unknown {event_type} model; valid models: {}",
+            names.join(", ")
+        ),
+    }
+}

@@ -1,0 +1,136 @@
+//! The built-in tables: `seven_foot`, `carom` and the `rectangle_LxW` family.
+
+use super::{Cushion, Pocket, Table, POOL_CUSHION_HEIGHT};
+
+impl Table {
+    /// A pocketless rectangle of `length` x `width` (m) with four cushions at `height` (m).
+    pub fn rectangle(name: &str, length: f64, width: f64, height: f64) -> Self {
+        let c = |id: &str, p1: [f64; 2], p2: [f64; 2]| Cushion {
+            id: id.to_string(),
+            p1,
+            p2,
+            height,
+        };
+        Table {
+            name: name.to_string(),
+            length,
+            width,
+            cushions: vec![
+                c("bottom", [0.0, 0.0], [length, 0.0]),
+                c("right", [length, 0.0], [length, width]),
+                c("top", [length, width], [0.0, width]),
+                c("left", [0.0, width], [0.0, 0.0]),
+            ],
+            pockets: Vec::new(),
+        }
+    }
+
+    /// The carom (pocketless) table: 2.84 m x 1.42 m (physics-notes). Its cushion height keeps
+    /// pooltool's ratio h = 0.64 * 2R for the carom ball R = 0.03075 m.
+    pub fn carom() -> Self {
+        Self::rectangle("carom", 2.84, 1.42, 0.64 * 2.0 * 0.03075)
+    }
+
+    /// The 7-foot pocket table: playing area 1.9812 m x 0.9906 m, 6 pockets (corner radius
+    /// 0.062 m, side radius 0.0645 m) and 18 straight segments: 6 rail faces and 2 jaw faces per
+    /// pocket.
+    ///
+    /// The jaws are straight (pooltool rounds their tips with circular segments; here the
+    /// segments' end points are collision points instead). Corner mouths are 0.118 m across,
+    /// jaw faces parallel at 45 degrees to the rails, pocket centered on the playing-area corner.
+    /// Side mouths are 0.137 m across, jaws 0.04 m deep converging at 7.14 degrees, pocket center
+    /// 0.02 m behind the rail line.
+    pub fn seven_foot() -> Self {
+        let (l, w, h) = (1.9812, 0.9906, POOL_CUSHION_HEIGHT);
+        let corner_mouth = 0.118;
+        let a = corner_mouth / std::f64::consts::SQRT_2; // jaw tip distance from the corner
+        let jaw = 0.06 / std::f64::consts::SQRT_2; // corner jaw extent along x and y
+        let side_half = 0.137 / 2.0;
+        let side_depth = 0.04;
+        let side_in = side_depth * (7.14f64).to_radians().tan();
+        let side_center_offset = 0.02;
+        let mut cushions = Vec::with_capacity(18);
+        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| {
+            cushions.push(Cushion {
+                id: id.to_string(),
+                p1,
+                p2,
+                height: h,
+            })
+        };
+        // Counter-clockwise from the bottom-left corner pocket.
+        push("lb_jaw_b", [a - jaw, -jaw], [a, 0.0]);
+        push("rail_b1", [a, 0.0], [l / 2.0 - side_half, 0.0]);
+        push(
+            "cb_jaw_l",
+            [l / 2.0 - side_half, 0.0],
+            [l / 2.0 - side_half + side_in, -side_depth],
+        );
+        push(
+            "cb_jaw_r",
+            [l / 2.0 + side_half - side_in, -side_depth],
+            [l / 2.0 + side_half, 0.0],
+        );
+        push("rail_b2", [l / 2.0 + side_half, 0.0], [l - a, 0.0]);
+        push("rb_jaw_b", [l - a, 0.0], [l - a + jaw, -jaw]);
+        push("rb_jaw_r", [l + jaw, a - jaw], [l, a]);
+        push("rail_r", [l, a], [l, w - a]);
+        push("rt_jaw_r", [l, w - a], [l + jaw, w - a + jaw]);
+        push("rt_jaw_t", [l - a + jaw, w + jaw], [l - a, w]);
+        push("rail_t2", [l - a, w], [l / 2.0 + side_half, w]);
+        push(
+            "ct_jaw_r",
+            [l / 2.0 + side_half, w],
+            [l / 2.0 + side_half - side_in, w + side_depth],
+        );
+        push(
+            "ct_jaw_l",
+            [l / 2.0 - side_half + side_in, w + side_depth],
+            [l / 2.0 - side_half, w],
+        );
+        push("rail_t1", [l / 2.0 - side_half, w], [a, w]);
+        push("lt_jaw_t", [a, w], [a - jaw, w + jaw]);
+        push("lt_jaw_l", [-jaw, w - a + jaw], [0.0, w - a]);
+        push("rail_l", [0.0, w - a], [0.0, a]);
+        push("lb_jaw_l", [0.0, a], [-jaw, a - jaw]);
+        let pocket = |id: &str, center: [f64; 2], radius: f64| Pocket {
+            id: id.to_string(),
+            center,
+            radius,
+        };
+        let (rc, rs) = (0.062, 0.0645);
+        Table {
+            name: "seven_foot".to_string(),
+            length: l,
+            width: w,
+            cushions,
+            pockets: vec![
+                pocket("lb", [0.0, 0.0], rc),
+                pocket("cb", [l / 2.0, -side_center_offset], rs),
+                pocket("rb", [l, 0.0], rc),
+                pocket("rt", [l, w], rc),
+                pocket("ct", [l / 2.0, w + side_center_offset], rs),
+                pocket("lt", [0.0, w], rc),
+            ],
+        }
+    }
+
+    /// A built-in table by name: `seven_foot`, `carom`, or `rectangle_LxW` (metres, e.g.
+    /// `rectangle_2.0x1.0`, pool cushion height). `None` for an unknown name.
+    pub fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "seven_foot" => Some(Self::seven_foot()),
+            "carom" => Some(Self::carom()),
+            _ => {
+                let dims = name.strip_prefix("rectangle_")?;
+                let (l, w) = dims.split_once('x')?;
+                let (l, w): (f64, f64) = (l.parse().ok()?, w.parse().ok()?);
+                (l.is_finite() && w.is_finite() && l > 0.0 && w > 0.0)
+                    .then(|| Self::rectangle(name, l, w, POOL_CUSHION_HEIGHT))
+            }
+        }
+    }
+
+    /// Names accepted by [`Table::by_name`] (the rectangle family shown by one example).
+    pub const BUILT_IN: [&'static str; 3] = ["seven_foot", "carom", "rectangle_2.0x1.0"];
+}

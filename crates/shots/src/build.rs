@@ -1,0 +1,325 @@
+//! From the raw file to a validated [`Setup`]: the physics, the ball parameters, the table, the
+//! time limit and the balls, each checked with an error naming its field.
+
+use std::collections::HashMap;
+
+use pool_physics::{BallParams, BallState, Model, MotionState, Physics, Table, TableError, Vec3};
+use pool_sim::{Ball, Setup};
+use toml::de::DeTable;
+use toml::Spanned;
+
+use crate::locate::{lookup, Doc};
+use crate::raw::{RawBall, RawParams, RawShot, TableSpec};
+use crate::{physics, ShotError, FILE_STATES, PRESETS};
+
+/// A parsed document being turned into a set-up.
+pub(crate) struct Builder<'a> {
+    pub doc: &'a Doc<'a>,
+    pub root: &'a Spanned<DeTable<'a>>,
+}
+
+impl Builder<'_> {
+    /// An error about `field` with `value` as shown and `message`.
+    pub fn err(
+        &self,
+        field: impl Into<String>,
+        value: impl Into<String>,
+        message: impl Into<String>,
+    ) -> ShotError {
+        self.doc.err(field, value, message)
+    }
+
+    /// The value as written at `path`, or `fallback`.
+    pub fn shown(&self, path: &str, fallback: &str) -> String {
+        self.doc.written(self.root, path, || fallback.to_string())
+    }
+
+    fn finite(&self, path: &str, xs: &[f64]) -> Result<(), ShotError> {
+        self.doc.finite(self.root, path, xs)
+    }
+
+    /// The set-up, or the first error with the line and column of the offending value appended
+    /// when the field can be found in the document.
+    pub fn build(&self, raw: RawShot, name: &str) -> Result<Setup, ShotError> {
+        self.build_unlocated(raw, name).map_err(|mut e| {
+            let path = e.field.split(' ').next().unwrap_or("");
+            if let Some(span) = lookup(self.root, path) {
+                let (l, c) = self.doc.line_col(span.start);
+                e.message = format!("{} (line {l}, column {c})", e.message);
+            }
+            e
+        })
+    }
+
+    fn build_unlocated(&self, raw: RawShot, name: &str) -> Result<Setup, ShotError> {
+        if raw.description.trim().is_empty() {
+            return Err(self.err(
+                "description",
+                self.shown("description", ""),
+                "must say what the shot tests (empty)",
+            ));
+        }
+        let (motion, resolver) = physics::choose(self, raw.model.as_deref(), raw.physics.as_ref())?;
+        let model = self.model(raw.params.unwrap_or_default(), motion, resolver)?;
+        let table = self.table(raw.table)?;
+        if let Some(t) = raw.t_end {
+            self.finite("t_end", &[t])?;
+        } else if !model.motion().has_friction() {
+            return Err(self.err(
+                "t_end",
+                "(missing)",
+                "required with frictionless motion (model = \"ideal\"): frictionless balls \
+                 never stop",
+            ));
+        }
+        let balls = self.balls(&raw.balls, &model)?;
+        let setup = Setup {
+            name: name.to_string(),
+            physics: model,
+            table: table.into(),
+            balls,
+            t_end: raw.t_end,
+        };
+        setup
+            .validate()
+            .map_err(|e| self.err(e.field, e.value, e.why))?;
+        Ok(setup)
+    }
+
+    /// The model: the chosen motion and laws with the ball parameters of `[params]` (a preset,
+    /// then field overrides). A field given that nothing reads is an error.
+    fn model(
+        &self,
+        rp: RawParams,
+        motion: pool_physics::Motion,
+        resolver: pool_physics::resolve::Resolver,
+    ) -> Result<Model, ShotError> {
+        let mut params = match rp.preset.as_deref() {
+            None | Some("pool") => BallParams::pool(),
+            Some("carom") => BallParams::carom(),
+            Some(other) => {
+                return Err(self.err(
+                    "params.preset",
+                    self.shown("params.preset", other),
+                    format!("unknown preset; valid presets: {}", PRESETS.join(", ")),
+                ))
+            }
+        };
+        let given = rp.given();
+        for (key, value) in given {
+            if let (Some(x), Some(slot)) = (value, params.field_mut(key)) {
+                self.finite(&format!("params.{key}"), &[x])?;
+                *slot = x;
+            }
+        }
+        let model = Model::new(params, motion, resolver);
+        let reads = model.ball_params();
+        if let Some((key, Some(x))) = given
+            .into_iter()
+            .find(|(k, v)| v.is_some() && !reads.contains(k))
+        {
+            let path = format!("params.{key}");
+            return Err(self.err(
+                &path,
+                self.shown(&path, &x.to_string()),
+                format!(
+                    "not read by this shot's physics ({}); it reads {}",
+                    physics::describe(&model),
+                    reads.join(", ")
+                ),
+            ));
+        }
+        if let Err(why) = params.validate() {
+            let key = why.split_whitespace().next().unwrap_or("").to_string();
+            let value = params.field(&key).map_or("?".into(), |x| format!("{x:?}"));
+            let path = format!("params.{key}");
+            return Err(self.err(&path, self.shown(&path, &value), why));
+        }
+        Ok(model)
+    }
+
+    /// A built-in table by name, or the explicit `[table]`, validated.
+    fn table(&self, spec: TableSpec) -> Result<Table, ShotError> {
+        match spec {
+            TableSpec::Name(n) => Table::by_name(&n).ok_or_else(|| {
+                self.err(
+                    "table",
+                    self.shown("table", &n),
+                    "unknown table name; valid names: seven_foot, carom, rectangle_LxW \
+                     (L and W positive lengths in m, e.g. rectangle_2.0x1.0), \
+                     or an explicit [table]",
+                )
+            }),
+            TableSpec::Explicit(t) => {
+                self.finite("table.length", &[t.length])?;
+                self.finite("table.width", &[t.width])?;
+                for (i, c) in t.cushions.iter().enumerate() {
+                    self.finite(&format!("table.cushions[{i}].p1"), &c.p1)?;
+                    self.finite(&format!("table.cushions[{i}].p2"), &c.p2)?;
+                    self.finite(&format!("table.cushions[{i}].height"), &[c.height])?;
+                }
+                for (i, p) in t.pockets.iter().enumerate() {
+                    self.finite(&format!("table.pockets[{i}].center"), &p.center)?;
+                    self.finite(&format!("table.pockets[{i}].radius"), &[p.radius])?;
+                }
+                if let Err(TableError::Invalid { field, value, why }) = t.validate() {
+                    return Err(self.err(format!("table.{field}"), value, why));
+                }
+                Ok(t)
+            }
+        }
+    }
+
+    /// The balls, each with unique non-empty id, r, v, w and a motion state.
+    fn balls(&self, raw: &[RawBall], model: &Model) -> Result<Vec<Ball>, ShotError> {
+        if raw.is_empty() {
+            return Err(self.err("balls", "[]", "a shot needs at least one ball"));
+        }
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(raw.len());
+        let mut balls = Vec::with_capacity(raw.len());
+        for (i, b) in raw.iter().enumerate() {
+            let path = |k: &str| format!("balls[{i}].{k}");
+            if b.id.is_empty() {
+                return Err(self.err(path("id"), "\"\"", "ball ids must be non-empty"));
+            }
+            if let Some(j) = seen.insert(b.id.as_str(), i) {
+                return Err(self.err(
+                    path("id"),
+                    self.shown(&path("id"), &format!("{:?}", b.id)),
+                    format!("duplicate ball id: balls[{j}] has the same id"),
+                ));
+            }
+            let r = self.position(&path("r"), &b.r, model.radius())?;
+            let v = self.velocity(&path("v"), b.v.as_deref())?;
+            let w = self.spin(&path("w"), b.w.as_deref())?;
+            let inferred = model.infer_motion(&v, &w);
+            if let Some(s) = b.state.as_deref() {
+                self.state(&path("state"), s, inferred, model)?;
+            }
+            balls.push(Ball {
+                id: b.id.clone(),
+                state: BallState {
+                    r,
+                    v,
+                    w,
+                    motion: inferred,
+                },
+            });
+        }
+        Ok(balls)
+    }
+
+    /// `r`: [x, y] (z = R implied) or [x, y, z] with z == R.
+    fn position(&self, path: &str, r: &[f64], radius: f64) -> Result<Vec3, ShotError> {
+        self.finite(path, r)?;
+        let shown = || self.shown(path, &format!("{r:?}"));
+        match r {
+            [x, y] => Ok(Vec3::new(*x, *y, radius)),
+            [x, y, z] if *z == radius => Ok(Vec3::new(*x, *y, *z)),
+            [_, _, _] => Err(self.err(
+                path,
+                shown(),
+                format!(
+                    "z must equal the ball radius R = {radius:?} m (balls rest on the cloth); \
+                     omit z to imply it"
+                ),
+            )),
+            _ => Err(self.err(
+                path,
+                shown(),
+                format!(
+                    "expected 2 components [x, y] or 3 [x, y, z] (m), got {}",
+                    r.len()
+                ),
+            )),
+        }
+    }
+
+    /// `v`: [vx, vy] or [vx, vy, 0]; zero when omitted.
+    fn velocity(&self, path: &str, v: Option<&[f64]>) -> Result<Vec3, ShotError> {
+        let Some(v) = v else {
+            return Ok(Vec3::zeros());
+        };
+        self.finite(path, v)?;
+        match v {
+            [x, y] => Ok(Vec3::new(*x, *y, 0.0)),
+            [x, y, z] if *z == 0.0 => Ok(Vec3::new(*x, *y, 0.0)),
+            [_, _, _] => Err(self.err(
+                path,
+                self.shown(path, &format!("{v:?}")),
+                "vz must be 0: balls stay on the cloth",
+            )),
+            _ => Err(self.err(
+                path,
+                self.shown(path, &format!("{v:?}")),
+                format!(
+                    "expected 2 components [vx, vy] or 3 [vx, vy, 0] (m/s), got {}",
+                    v.len()
+                ),
+            )),
+        }
+    }
+
+    /// `w`: [wx, wy, wz]; zero when omitted.
+    fn spin(&self, path: &str, w: Option<&[f64]>) -> Result<Vec3, ShotError> {
+        let Some(w) = w else {
+            return Ok(Vec3::zeros());
+        };
+        self.finite(path, w)?;
+        match w {
+            [x, y, z] => Ok(Vec3::new(*x, *y, *z)),
+            _ => Err(self.err(
+                path,
+                self.shown(path, &format!("{w:?}")),
+                format!(
+                    "expected 3 components [wx, wy, wz] (rad/s), got {}",
+                    w.len()
+                ),
+            )),
+        }
+    }
+
+    /// A `state` given in the file must be a file state and agree with the velocities.
+    fn state(
+        &self,
+        path: &str,
+        s: &str,
+        inferred: MotionState,
+        model: &Model,
+    ) -> Result<(), ShotError> {
+        let shown = || self.shown(path, &format!("{s:?}"));
+        let given = match s {
+            "stationary" => MotionState::Stationary,
+            "spinning" => MotionState::Spinning,
+            "sliding" => MotionState::Sliding,
+            "rolling" => MotionState::Rolling,
+            "pocketed" => {
+                return Err(self.err(
+                    path,
+                    shown(),
+                    "pocketed balls are not allowed in shot files",
+                ))
+            }
+            _ => {
+                return Err(self.err(
+                    path,
+                    shown(),
+                    format!("unknown state; valid states: {}", FILE_STATES.join(", ")),
+                ))
+            }
+        };
+        if given != inferred {
+            return Err(self.err(
+                path,
+                shown(),
+                format!(
+                    "contradicts the velocities, which make the ball {} under {} \
+                     (omit state to infer it)",
+                    inferred.name(),
+                    physics::describe(model)
+                ),
+            ));
+        }
+        Ok(())
+    }
+}

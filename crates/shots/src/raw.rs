@@ -1,0 +1,87 @@
+//! The file's raw structure, as serde reads it (unknown fields denied at every level).
+
+use pool_physics::Table;
+use serde::de::{MapAccess, Visitor};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawShot {
+    pub description: String,
+    pub model: Option<String>,
+    pub physics: Option<toml::Value>,
+    pub table: TableSpec,
+    pub t_end: Option<f64>,
+    pub params: Option<RawParams>,
+    pub balls: Vec<RawBall>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawParams {
+    pub preset: Option<String>,
+    pub m: Option<f64>,
+    #[serde(rename = "R")]
+    pub radius: Option<f64>,
+    pub mu_s: Option<f64>,
+    pub mu_r: Option<f64>,
+    pub mu_sp: Option<f64>,
+    pub e_b: Option<f64>,
+    pub e_c: Option<f64>,
+    pub f_c: Option<f64>,
+    pub g: Option<f64>,
+}
+
+impl RawParams {
+    /// Every field override, in `BallParams::NAMES` order (`None` when not given).
+    pub fn given(&self) -> [(&'static str, Option<f64>); 9] {
+        [
+            ("m", self.m),
+            ("R", self.radius),
+            ("mu_s", self.mu_s),
+            ("mu_r", self.mu_r),
+            ("mu_sp", self.mu_sp),
+            ("e_b", self.e_b),
+            ("e_c", self.e_c),
+            ("f_c", self.f_c),
+            ("g", self.g),
+        ]
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawBall {
+    pub id: String,
+    pub r: Vec<f64>,
+    pub v: Option<Vec<f64>>,
+    pub w: Option<Vec<f64>>,
+    pub state: Option<String>,
+}
+
+/// `table = "name"` or an explicit `[table]` (deserialized as [`Table`], which denies unknown
+/// fields at every level).
+pub(crate) enum TableSpec {
+    Name(String),
+    Explicit(Table),
+}
+
+impl<'de> Deserialize<'de> for TableSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        pub(crate) struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = TableSpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a built-in table name (string) or a [table] with name, length, width, cushions, pockets")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<TableSpec, E> {
+                Ok(TableSpec::Name(s.to_string()))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<TableSpec, A::Error> {
+                Table::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(TableSpec::Explicit)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

@@ -1,5 +1,4 @@
-//! Per-cell lists of the cushions and pockets a ball can touch, and the cushions' geometry
-//! computed once per run instead of once per test.
+//! Per-cell lists of the cushions and pockets a ball can touch.
 //!
 //! The table's bounding box (cushions and pockets, plus a margin) is cut into square cells. A
 //! cushion is listed in a cell when the cell meets the segment's bounding box grown by
@@ -9,7 +8,7 @@
 //! the segment, and every point of the cell is farther than R + SLACK from the unlisted ones.
 //! Lists keep the table's order, so the first contact found is the one the full scan finds.
 
-use pool_physics::{Cushion, Table, Vec2};
+use pool_physics::{PreparedTable, Vec2};
 
 /// Margin (m) added to every reach: far above floating-point rounding of table coordinates
 /// (~1e-16 m), far below anything that matters.
@@ -19,51 +18,9 @@ pub(crate) const SLACK: f64 = 1e-6;
 /// sweep's time steps, small enough that cells far from the rails list nothing.
 const CELL: f64 = 0.1;
 
-/// One cushion's geometry, computed exactly as `pool_physics::Cushion`'s methods compute it.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Segment {
-    /// p1 (m).
-    pub start: Vec2,
-    /// p2 (m).
-    pub end: Vec2,
-    /// `Cushion::inward_normal`.
-    pub normal: Vec2,
-    /// p2 - p1 (m).
-    pub dir: Vec2,
-    /// |p2 - p1|^2 (m^2).
-    pub dir_norm2: f64,
-}
-
-impl Segment {
-    fn new(c: &Cushion) -> Self {
-        let dir = c.end() - c.start();
-        Segment {
-            start: c.start(),
-            end: c.end(),
-            normal: c.inward_normal(),
-            dir,
-            dir_norm2: dir.norm_squared(),
-        }
-    }
-
-    /// `Cushion::signed_distance`, bit for bit.
-    #[inline]
-    pub fn signed_distance(&self, p: Vec2) -> f64 {
-        self.normal.dot(&(p - self.start))
-    }
-
-    /// `Cushion::parameter`, bit for bit.
-    #[inline]
-    pub fn parameter(&self, p: Vec2) -> f64 {
-        (p - self.start).dot(&self.dir) / self.dir_norm2
-    }
-}
-
 /// The table's cells and their cushion and pocket lists (indices into the table's lists).
 #[derive(Clone, Debug)]
 pub(crate) struct TableCells {
-    /// Every cushion's precomputed geometry, in table order.
-    pub segments: Vec<Segment>,
     origin: Vec2,
     nx: usize,
     ny: usize,
@@ -88,32 +45,16 @@ fn meets(a: &Aabb, b: &Aabb) -> bool {
 
 impl TableCells {
     /// Cells for `table` and balls of radius `radius` (m).
-    pub fn new(table: &Table, radius: f64) -> Self {
-        let segments: Vec<Segment> = table.cushions.iter().map(Segment::new).collect();
+    pub fn new(table: &PreparedTable, radius: f64) -> Self {
+        let corners = |b: pool_physics::Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let reach = radius + SLACK;
+        let segments = table.segments();
         let cushion_boxes: Vec<Aabb> = segments
             .iter()
-            .map(|s| {
-                [
-                    s.start.x.min(s.end.x) - reach,
-                    s.start.y.min(s.end.y) - reach,
-                    s.start.x.max(s.end.x) + reach,
-                    s.start.y.max(s.end.y) + reach,
-                ]
-            })
+            .map(|s| corners(s.bbox.grown(reach)))
             .collect();
-        let pocket_boxes: Vec<Aabb> = table
-            .pockets
-            .iter()
-            .map(|p| {
-                let r = p.radius + SLACK;
-                [
-                    p.center[0] - r,
-                    p.center[1] - r,
-                    p.center[0] + r,
-                    p.center[1] + r,
-                ]
-            })
+        let pocket_boxes: Vec<Aabb> = (table.pocket_circles().iter())
+            .map(|p| corners(p.reach(SLACK)))
             .collect();
         let mut bounds: Aabb = [0.0, 0.0, table.length, table.width];
         for b in cushion_boxes.iter().chain(&pocket_boxes) {
@@ -166,7 +107,6 @@ impl TableCells {
             clear_zone,
             all_cushions: (0..segments.len() as u16).collect(),
             all_pockets: (0..table.pockets.len() as u16).collect(),
-            segments,
             origin,
             nx,
             ny,
@@ -276,15 +216,17 @@ mod tests {
 
     const R: f64 = 0.028575;
 
+    use pool_physics::{LinearSegment, Table};
+
     /// Distance (m) from `p` to the segment.
-    fn to_segment(s: &Segment, p: Vec2) -> f64 {
+    fn to_segment(s: &LinearSegment, p: Vec2) -> f64 {
         let t = s.parameter(p).clamp(0.0, 1.0);
         (p - (s.start + s.dir * t)).norm()
     }
 
     #[test]
     fn every_cushion_within_reach_of_a_point_is_listed_in_its_cell() {
-        let table = Table::seven_foot();
+        let table = PreparedTable::from(Table::seven_foot());
         let cells = TableCells::new(&table, R);
         let mut listed_somewhere_short = false;
         // A 2 mm lattice over the table and its surroundings.
@@ -292,10 +234,10 @@ mod tests {
             for iy in -60..=550 {
                 let p = Vec2::new(ix as f64 * 0.002, iy as f64 * 0.002);
                 let near = cells.cushions_near(p, p);
-                if near.len() < cells.segments.len() {
+                if near.len() < table.segments().len() {
                     listed_somewhere_short = true;
                 }
-                for (k, s) in cells.segments.iter().enumerate() {
+                for (k, s) in table.segments().iter().enumerate() {
                     if to_segment(s, p) <= R {
                         assert!(near.contains(&(k as u16)), "cushion {k} missing at {p:?}");
                     }
@@ -317,7 +259,7 @@ mod tests {
             for iy in 0..=500 {
                 let p = Vec2::new(ix as f64 * 0.002, iy as f64 * 0.002);
                 if cells.in_clear_zone(p) {
-                    for (k, s) in cells.segments.iter().enumerate() {
+                    for (k, s) in table.segments().iter().enumerate() {
                         assert!(to_segment(s, p) > R + SLACK, "cushion {k} reaches {p:?}");
                     }
                     for (k, pk) in table.pockets.iter().enumerate() {
@@ -336,28 +278,10 @@ mod tests {
     }
 
     #[test]
-    fn cached_geometry_matches_the_cushion_methods_bit_for_bit() {
-        let table = Table::seven_foot();
-        let cells = TableCells::new(&table, R);
-        for (c, s) in table.cushions.iter().zip(&cells.segments) {
-            for p in [
-                Vec2::new(0.3, 0.7),
-                Vec2::new(1.9, 0.01),
-                Vec2::new(-0.1, 0.5),
-            ] {
-                assert_eq!(
-                    c.signed_distance(p).to_bits(),
-                    s.signed_distance(p).to_bits()
-                );
-                assert_eq!(c.parameter(p).to_bits(), s.parameter(p).to_bits());
-            }
-        }
-    }
-
-    #[test]
     fn paths_across_cells_or_off_the_grid_get_every_cushion() {
-        let cells = TableCells::new(&Table::seven_foot(), R);
-        let n = cells.segments.len();
+        let table = PreparedTable::from(Table::seven_foot());
+        let cells = TableCells::new(&table, R);
+        let n = table.segments().len();
         assert_eq!(
             cells
                 .cushions_near(Vec2::new(0.5, 0.5), Vec2::new(0.95, 0.5))

@@ -1,10 +1,10 @@
 //! The fixed-step loop.
 
-use pool_physics::{BallState, MotionState, Physics, Vec2};
+use pool_physics::{BallState, LinearSegment, MotionState, Physics, Vec2};
 use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
 
 use crate::broad::{unpack, BroadPhase, PairSweep};
-use crate::cells::{Segment, TableCells};
+use crate::cells::TableCells;
 use crate::Scheme;
 
 /// The discrete-time integrator.
@@ -188,11 +188,11 @@ impl Engine for DiscreteEngine {
                 };
                 for &q in near {
                     let q = q as usize;
-                    let pocket = &table.pockets[q];
+                    let circle = &table.pocket_circles()[q];
                     ops.bump(Op::PocketTest);
-                    if (p - pocket.center_vec()).norm_squared() < pocket.radius * pocket.radius {
+                    if (p - circle.center).norm_squared() < circle.radius * circle.radius {
                         ops.bump(Op::Resolve);
-                        let captured = physics.resolve_ball_pocket(slot, pocket);
+                        let captured = physics.resolve_ball_pocket(slot, &table.pockets[q]);
                         position_written(slot, &captured, &cells, &mut stale, clear);
                         *slot = captured;
                         step_marks += non_finite(slot);
@@ -290,10 +290,10 @@ impl Engine for DiscreteEngine {
                 for &c in near {
                     let c = c as usize;
                     ops.bump(Op::CushionTest);
-                    if let Some(normal) = cushion_contact(&cells.segments[c], r0, slot, radius) {
+                    let segment = &table.segments()[c];
+                    if let Some(normal) = cushion_contact(segment, r0, slot, radius) {
                         ops.bump(Op::Resolve);
-                        let after =
-                            physics.resolve_ball_cushion(slot, normal, table.cushions[c].height);
+                        let after = physics.resolve_ball_cushion(slot, normal, segment.height);
                         position_written(slot, &after, &cells, &mut stale, &mut clear[k]);
                         *slot = after;
                         marks += non_finite(slot);
@@ -365,7 +365,7 @@ fn non_finite(s: &BallState) -> f64 {
 
 /// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
 /// `s.r` during the step, is in contact with the segment and approaching it.
-fn cushion_contact(c: &Segment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
+fn cushion_contact(c: &LinearSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
     let r1 = s.r.xy();
     let v = s.v.xy();
     let n = c.normal;

@@ -61,11 +61,11 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
             }
             Agents::BallCushion { ball, cushion } if e.kind == EventKind::BallLinearCushion => {
                 rep.n_collisions += 1;
-                let c = &table.cushions[cushion];
+                let c = &table.segments()[cushion];
                 let p = snap.states[ball].r.xy();
-                let mut best = ((p - c.start()).norm() - radius)
+                let mut best = ((p - c.start).norm() - radius)
                     .abs()
-                    .min(((p - c.end()).norm() - radius).abs());
+                    .min(((p - c.end).norm() - radius).abs());
                 if (0.0..=1.0).contains(&c.parameter(p)) {
                     best = best.min((c.signed_distance(p) - radius).abs());
                 }
@@ -90,8 +90,8 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                 if !table.contains(r, 1e-9) && rep.off_table.len() < 100 {
                     rep.off_table.push((setup.balls[i].id.clone(), t));
                 }
-                for c in &table.cushions {
-                    let mut dist = (r - c.start()).norm().min((r - c.end()).norm());
+                for c in table.segments() {
+                    let mut dist = (r - c.start).norm().min((r - c.end).norm());
                     if (0.0..=1.0).contains(&c.parameter(r)) && c.signed_distance(r) >= 0.0 {
                         dist = dist.min(c.signed_distance(r));
                     }

@@ -126,23 +126,6 @@ proptest! {
     }
 }
 
-#[test]
-fn exposed_points_are_the_jaw_tips_and_open_ends_only() {
-    use pool_physics::Table;
-    // A rectangle's corners turn toward the playing side: a ball never touches them.
-    assert!(Table::carom().exposed_points().is_empty());
-    // The 7-foot table: 12 jaw tips (rail meets jaw, turning away from the cloth) and the 12
-    // open outer ends of the jaws; each point once.
-    let t = Table::seven_foot();
-    let pts = t.exposed_points();
-    assert_eq!(pts.len(), 24);
-    for (i, (p, k)) in pts.iter().enumerate() {
-        let c = &t.cushions[*k];
-        assert!((c.start() - p).norm() < 1e-12 || (c.end() - p).norm() < 1e-12);
-        assert!(pts[i + 1..].iter().all(|(q, _)| (q - p).norm() > 1e-9));
-    }
-}
-
 /// A slow ball (as in a pressed contact): rolling (w consistent with v) or sliding.
 fn slow_ball(x: f64, y: f64) -> impl Strategy<Value = BallState> {
     (planar(0.05), spin(), any::<bool>()).prop_map(move |(v, w, rolls)| {

@@ -16,11 +16,11 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::{EventEngine, Predictor};
+use pool_engines::{EngineSpec, RunOptions};
+use pool_event::{EventOps, Predictor};
 use pool_physics::{BallState, Vec2};
 use pool_roots::{earliest_entry, Alg1010, Companion, Ferrari, Isolator, RootSolver};
-use pool_sim::{Engine, Op, OpCounts, Setup};
+use pool_sim::{Engine, Setup};
 
 fn shot(name: &str) -> Setup {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/shots/{name}.toml"));
@@ -35,13 +35,20 @@ const SHOTS: [&str; 5] = [
     "ideal_many",
 ];
 
+/// The engine a spec names (`pool_engines::EngineSpec`).
+fn engine(spec: &str) -> Box<dyn Engine> {
+    spec.parse::<EngineSpec>()
+        .and_then(|s| s.build())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The whole shots of issue 4's event-engine table: 9-ball break, 15-ball break, one-rail bank,
 /// 16-ball ideal-model shot.
 const EVENT_SHOTS: [&str; 4] = ["break_9ball", "break_15ball", "bank", "ideal_many"];
 
 fn event_engine(c: &mut Criterion) {
     let mut g = c.benchmark_group("event_engine");
-    let engine = EventEngine::default();
+    let engine = engine("event");
     for name in SHOTS {
         let setup = shot(name);
         let events = engine.run(&setup).events.len() as u64;
@@ -56,7 +63,7 @@ fn event_engine(c: &mut Criterion) {
 /// Whole shots through the event engine, throughput in events (events/s).
 fn event_shots(c: &mut Criterion) {
     let mut g = c.benchmark_group("event_shot");
-    let engine = EventEngine::default();
+    let engine = engine("event");
     for name in EVENT_SHOTS {
         let setup = shot(name);
         let events = engine.run(&setup).events.len() as u64;
@@ -75,7 +82,12 @@ fn moving_states() -> (Setup, Vec<Vec<BallState>>) {
     let mut table_setup = None;
     for name in ["break_9ball", "bank"] {
         let setup = shot(name);
-        let out = EventEngine::default().with_snapshots(true).run(&setup);
+        let every_event = RunOptions {
+            snapshots: Some(f64::INFINITY),
+            ..RunOptions::default()
+        };
+        let reference = EngineSpec::reference().build_with(&every_event).unwrap();
+        let out = reference.run(&setup);
         for snap in out.snapshots {
             let moving: Vec<BallState> = snap
                 .states
@@ -117,7 +129,7 @@ fn predictions(c: &mut Criterion) {
     g.throughput(Throughput::Elements(pairs.len() as u64));
     g.bench_function("ball_ball", |b| {
         let mut p = Predictor::new(physics, &solver);
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         b.iter(|| {
             for (x, y) in &pairs {
                 std::hint::black_box(p.ball_ball(x, y, &mut ops)).ok();
@@ -129,7 +141,7 @@ fn predictions(c: &mut Criterion) {
     g.throughput(Throughput::Elements(n_faces));
     g.bench_function("ball_cushion_face", |b| {
         let mut p = Predictor::new(physics, &solver);
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         b.iter(|| {
             for s in &singles {
                 for k in table.segments() {
@@ -142,7 +154,7 @@ fn predictions(c: &mut Criterion) {
     g.throughput(Throughput::Elements((singles.len() * points.len()) as u64));
     g.bench_function("ball_cushion_point", |b| {
         let mut p = Predictor::new(physics, &solver);
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         b.iter(|| {
             for s in &singles {
                 for &q in &points {
@@ -157,7 +169,7 @@ fn predictions(c: &mut Criterion) {
     ));
     g.bench_function("ball_pocket", |b| {
         let mut p = Predictor::new(physics, &solver);
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         b.iter(|| {
             for s in &singles {
                 for k in table.pocket_circles() {
@@ -172,10 +184,10 @@ fn predictions(c: &mut Criterion) {
 fn discrete_engine(c: &mut Criterion) {
     let mut g = c.benchmark_group("discrete_engine_dt1e-3");
     g.sample_size(10);
-    let engine = DiscreteEngine::new(1e-3, Scheme::Exact);
+    let engine = engine("discrete:1e-3");
     for name in SHOTS {
         let setup = shot(name);
-        let steps = engine.run(&setup).ops.get(Op::Step);
+        let steps = engine.run(&setup).ops.get("step");
         g.throughput(Throughput::Elements(steps));
         g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
             b.iter(|| engine.run(s))
@@ -188,12 +200,12 @@ fn discrete_engine(c: &mut Criterion) {
 /// same runs with throughput in ball-steps (1e9 / elements per s = ns per ball per step; every
 /// ball on the table counts, moving or not).
 fn discrete_steps(c: &mut Criterion) {
-    let engine = DiscreteEngine::new(1e-4, Scheme::Exact);
+    let engine = engine("discrete:1e-4");
     let mut g = c.benchmark_group("discrete_shot_dt1e-4");
     g.sample_size(10);
     for name in EVENT_SHOTS {
         let setup = shot(name);
-        let steps = engine.run(&setup).ops.get(Op::Step);
+        let steps = engine.run(&setup).ops.get("step");
         g.throughput(Throughput::Elements(steps));
         g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
             b.iter(|| engine.run(s))
@@ -204,7 +216,7 @@ fn discrete_steps(c: &mut Criterion) {
     g.sample_size(10);
     for name in ["break_15ball", "ideal_many"] {
         let setup = shot(name);
-        let steps = engine.run(&setup).ops.get(Op::Step);
+        let steps = engine.run(&setup).ops.get("step");
         g.throughput(Throughput::Elements(steps * setup.balls.len() as u64));
         g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
             b.iter(|| engine.run(s))

@@ -2,22 +2,22 @@
 //! Instruction counts under callgrind repeat exactly whatever else the machine is doing, so
 //! they judge a change on a loaded machine where wall time cannot.
 //!
-//! `cargo run --release -p benches --example profile_run -- <event|discrete> <shot> [runs]`,
+//! `cargo run --release -p benches --example profile_run -- <engine spec> <shot> [runs]`,
 //! e.g. `valgrind --tool=callgrind target/release/examples/profile_run discrete break_15ball 1`.
-//! The discrete integrator runs at dt = 1e-4 s (the `discrete_ball_step_dt1e-4` bench group).
+//! The spec is any `pool_engines::EngineSpec` (`event`, `discrete:1e-3:euler`, ...); plain
+//! `discrete` is dt = 1e-4 s (the `discrete_ball_step_dt1e-4` bench group).
 //! Prints the minimum and median wall time of one run (a loaded machine moves the median),
 //! and for the discrete integrator the same per ball-step.
 
 use std::path::Path;
 use std::time::Instant;
 
-use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::EventEngine;
-use pool_sim::{Engine, Op};
+use pool_engines::EngineSpec;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: profile_run <event|discrete> <shot> [runs]";
+    let usage =
+        "usage: profile_run <engine spec: event, discrete, discrete:<dt>, ...> <shot> [runs]";
     let (Some(kind), Some(name)) = (args.first(), args.get(1)) else {
         eprintln!("{usage}");
         std::process::exit(2);
@@ -38,11 +38,15 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let engine: Box<dyn Engine> = match kind.as_str() {
-        "event" => Box::new(EventEngine::default()),
-        "discrete" => Box::new(DiscreteEngine::new(1e-4, Scheme::Exact)),
-        other => {
-            eprintln!("{usage}: unknown engine {other:?}");
+    let spec = if kind == "discrete" {
+        "discrete:1e-4"
+    } else {
+        kind
+    };
+    let engine = match spec.parse::<EngineSpec>().and_then(|s| s.build()) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("{usage}: {e}");
             std::process::exit(2);
         }
     };
@@ -55,13 +59,13 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     if let Some(out) = last {
-        let ball_steps = out.ops.get(Op::Step) * setup.balls.len() as u64;
+        let ball_steps = out.ops.get("step") * setup.balls.len() as u64;
         let (min, median) = (times[0], times[times.len() / 2]);
         print!(
             "{kind} {name}: {} events, {} steps, {ball_steps} ball-steps per run; {runs} runs, \
              min {:.1} us, median {:.1} us",
             out.events.len(),
-            out.ops.get(Op::Step),
+            out.ops.get("step"),
             min * 1e6,
             median * 1e6,
         );

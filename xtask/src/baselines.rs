@@ -11,7 +11,7 @@ use crate::CliError;
 
 /// The default baseline directory, `<workspace>/data/baselines`.
 pub fn default_dir() -> PathBuf {
-    crate::compare::workspace_root().join("data/baselines")
+    crate::workspace::workspace_root().join("data/baselines")
 }
 
 fn read_csv<T: serde::de::DeserializeOwned>(path: &Path) -> Result<Option<Vec<T>>, CliError> {

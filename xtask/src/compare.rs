@@ -1,13 +1,13 @@
 //! `cargo xtask compare`: the main job.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use pool_discrete::Scheme;
+use pool_engines::EngineSpec;
 use pool_harness::{
-    ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows,
-    run_discrete, run_reference, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths,
-    SummaryRow,
+    ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows, run_engine,
+    run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
 use pool_sim::Setup;
 use rayon::prelude::*;
@@ -40,6 +40,10 @@ pub struct CompareArgs {
     /// Root solver of the event engine: isolator, ferrari, alg1010, companion
     #[arg(long, default_value = "isolator")]
     pub solver: String,
+    /// More engines to compare with the reference besides the dt sweep, comma-separated engine
+    /// specs (e.g. --engines discrete:1e-3:euler,event:ferrari, or a registered engine)
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Vec<String>,
     /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
     #[arg(long)]
     pub quick: bool,
@@ -64,43 +68,13 @@ pub struct CompareArgs {
     pub no_scaling: bool,
 }
 
-/// The workspace root (xtask's parent directory), where `data/` and `reports/` live.
-pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// Shot files named on the command line, or every shot in `data/shots`.
-pub fn resolve_shots(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
-    let inputs = if args.is_empty() {
-        vec![workspace_root().join("data/shots")]
-    } else {
-        args.to_vec()
-    };
-    let mut files = Vec::new();
-    for p in inputs {
-        if p.is_dir() {
-            files.extend(pool_shots::list_shots(&p)?);
-        } else if p.is_file() {
-            files.push(p);
-        } else {
-            return Err(CliError::Input(format!(
-                "{}: no such shot file or directory",
-                p.display()
-            )));
-        }
-    }
-    if files.is_empty() {
-        return Err(CliError::Input("no shot files found".into()));
-    }
-    Ok(files)
-}
-
 struct Plan {
     dts: Vec<f64>,
     schemes: Vec<Scheme>,
+    /// The reference engine (the event engine with --solver).
+    reference: EngineSpec,
+    /// Every engine measured against it: the dt sweep of each scheme, then --engines.
+    engines: Vec<EngineSpec>,
 }
 
 fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
@@ -118,13 +92,6 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         }
         log_dt_sweep(args.dt_max, args.dt_min, args.per_decade)
     };
-    for &dt in &dts {
-        if !(dt.is_finite() && dt > 0.0 && dt <= 1.0) {
-            return Err(CliError::Input(format!(
-                "--dt = {dt}: time steps must be in (0, 1] s"
-            )));
-        }
-    }
     let names: Vec<String> = if args.quick && args.schemes == ["exact", "euler"] {
         vec!["exact".into()]
     } else {
@@ -138,14 +105,23 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    if pool_roots::solver_by_name(&args.solver).is_none() {
-        return Err(CliError::Input(format!(
-            "--solver = {:?}: unknown root solver ({})",
-            args.solver,
-            pool_roots::SOLVER_NAMES.join(", ")
-        )));
+    let reference = crate::args::engine_spec("--solver", "event", None, None, Some(&args.solver))?;
+    let mut engines = Vec::new();
+    for &scheme in &schemes {
+        for &dt in &dts {
+            engines.push(
+                EngineSpec::discrete(dt, scheme)
+                    .map_err(|e| CliError::Input(format!("--dt = {e}")))?,
+            );
+        }
     }
-    Ok(Plan { dts, schemes })
+    engines.extend(crate::args::engine_specs("--engines", &args.engines)?);
+    Ok(Plan {
+        dts,
+        schemes,
+        reference,
+        engines,
+    })
 }
 
 /// Event-engine invariants of one shot, for `residuals.csv` and the report.
@@ -309,7 +285,7 @@ fn scaling_study(quick: bool, pool: &rayon::ThreadPool) -> Result<Scaling, CliEr
 pub fn run(args: CompareArgs) -> Result<(), CliError> {
     let start = Instant::now();
     let plan = plan(&args)?;
-    let files = resolve_shots(&args.shots)?;
+    let files = crate::workspace::resolve_shots(&args.shots)?;
     let setups = files
         .iter()
         .map(|f| pool_shots::load(f))
@@ -323,31 +299,41 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     let threads = pool.current_num_threads();
 
     let path_dt = plan.dts.iter().copied().fold(0.0, f64::max);
-    let mut jobs: Vec<(usize, Scheme, f64)> = Vec::new();
+    // The engine whose paths are drawn beside the reference: the first scheme at the largest dt.
+    let drawn = plan
+        .schemes
+        .first()
+        .and_then(|&sc| EngineSpec::discrete(path_dt, sc).ok());
+    let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
     for s in 0..setups.len() {
-        for &sc in &plan.schemes {
-            for &dt in &plan.dts {
-                jobs.push((s, sc, dt));
-            }
+        for e in &plan.engines {
+            jobs.push((s, e));
         }
     }
     // Longest runs (smallest dt) first, so the last worker is not left with the slowest job.
-    jobs.sort_by(|a, b| a.2.total_cmp(&b.2));
+    jobs.sort_by(|a, b| {
+        let dt = |e: &EngineSpec| e.dt().unwrap_or(0.0);
+        dt(a.1).total_cmp(&dt(b.1))
+    });
     let bar = crate::progress::bar((setups.len() + jobs.len()) as u64, "runs {msg}");
+    let extra = if args.engines.is_empty() {
+        String::new()
+    } else {
+        format!(" + {} more engines", args.engines.len())
+    };
     eprintln!(
-        "compare: {} shots x {} schemes x {} dt values on {threads} threads -> {}",
+        "compare: {} shots x {} schemes x {} dt values{extra} on {threads} threads -> {}",
         setups.len(),
         plan.schemes.len(),
         plan.dts.len(),
         out_root.join(&run_name).display()
     );
 
-    let solver = args.solver.clone();
     let references: Vec<(Reference, InvariantReport)> = pool.install(|| {
         setups
             .par_iter()
             .map(|s| {
-                let r = run_reference(s, &solver).map_err(CliError::Input)?;
+                let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
                 let rep = check_outcome(s, &r.outcome, 20);
                 bar.inc(1);
                 Ok((r, rep))
@@ -355,24 +341,25 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             .collect::<Result<Vec<_>, CliError>>()
     })?;
 
-    let discrete: Vec<(usize, Scheme, f64, pool_harness::DiscreteRun)> = pool.install(|| {
+    let runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
         jobs.par_iter()
-            .map(|&(s, scheme, dt)| {
-                let draw = dt == path_dt && scheme == plan.schemes[0];
-                let sample = draw.then_some(dt.max(0.005));
-                let run = run_discrete(&setups[s], &references[s].0, scheme, dt, sample);
-                bar.set_message(format!("{} {} dt={dt:.1e}", setups[s].name, scheme.name()));
+            .map(|&(s, spec)| {
+                let draw = Some(spec) == drawn.as_ref();
+                let sample = draw.then_some(path_dt.max(0.005));
+                let run = run_engine(&setups[s], &references[s].0, spec, sample)
+                    .map_err(CliError::Input)?;
+                bar.set_message(format!("{} {spec}", setups[s].name));
                 bar.inc(1);
-                (s, scheme, dt, run)
+                Ok((s, spec, run))
             })
-            .collect()
-    });
+            .collect::<Result<_, CliError>>()
+    })?;
     bar.finish_and_clear();
-    let mut discrete = discrete;
-    discrete.sort_by(|a, b| {
-        (a.0, a.1.name())
-            .cmp(&(b.0, b.1.name()))
-            .then(b.2.total_cmp(&a.2))
+    let mut runs = runs;
+    runs.sort_by(|a, b| {
+        (a.0, a.1.family(), a.1.variant())
+            .cmp(&(b.0, b.1.family(), b.1.variant()))
+            .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
     });
 
     let mut summary: Vec<SummaryRow> = Vec::new();
@@ -387,7 +374,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     }
     let mut paths: Vec<ShotPaths> = Vec::new();
     let mut marks: Vec<plots::ShotMarks> = Vec::new();
-    for (s, scheme, dt, run) in &discrete {
+    for (s, spec, run) in &runs {
         summary.push(run.summary.clone());
         errors.extend(run.errors.iter().cloned());
         ops.extend(run.ops.iter().cloned());
@@ -399,7 +386,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
                 radius: pool_physics::Physics::radius(&setup.physics),
                 reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
                 discrete: ball_paths(setup, &run.outcome, false, 0.01),
-                discrete_label: format!("discrete {} dt={dt:.0e} s", scheme.name()),
+                discrete_label: spec.label(),
             });
             marks.push(plots::ShotMarks {
                 reference: event_marks(setup, &references[*s].0.outcome),
@@ -476,7 +463,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     };
     // The root finder's case-level evidence, next to the run it served (`cargo xtask roots`
     // adds the engine-level part).
-    let roots_cases = workspace_root().join("data/roots/cases.csv");
+    let roots_cases = crate::workspace::workspace_root().join("data/roots/cases.csv");
     if let Ok(text) = std::fs::read_to_string(&roots_cases) {
         let cases = pool_harness::parse_root_cases(&text)
             .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
@@ -561,7 +548,8 @@ fn regression(
         missing
             .par_iter()
             .filter_map(|&(k, dt)| {
-                let run = run_discrete(&setups[k], &references[k].0, Scheme::Exact, dt, None);
+                let spec = EngineSpec::discrete(dt, Scheme::Exact).ok()?;
+                let run = run_engine(&setups[k], &references[k].0, &spec, None).ok()?;
                 let mut l = DiscreteLine::from_summary(&run.summary)?;
                 l.dt_s = dt;
                 Some(l)

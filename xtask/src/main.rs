@@ -12,6 +12,7 @@
 // meant for the terminal, not HTML.
 #![allow(rustdoc::invalid_html_tags)]
 
+mod args;
 mod baselines;
 mod compare;
 mod output;
@@ -24,6 +25,7 @@ mod report;
 mod roots;
 mod simulate;
 mod stress;
+mod workspace;
 
 use std::process::ExitCode;
 

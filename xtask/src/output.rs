@@ -113,7 +113,7 @@ fn run_location(
 ) -> Result<(PathBuf, String), CliError> {
     let root = out
         .clone()
-        .unwrap_or_else(|| crate::compare::workspace_root().join("reports"));
+        .unwrap_or_else(|| crate::workspace::workspace_root().join("reports"));
     let name = run_name
         .clone()
         .unwrap_or_else(|| format!("{prefix}-{}", timestamp()));

@@ -5,12 +5,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use pool_event::EventEngine;
-use pool_sim::Engine;
+use pool_engines::EngineSpec;
 use serde::Serialize;
 
-use crate::compare::workspace_root;
 use crate::output::{csv_bytes, Staging};
+use crate::workspace::workspace_root;
 use crate::CliError;
 
 /// Options of `cargo xtask bench-peers`.
@@ -157,7 +156,9 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
     let mut rows = Vec::new();
     for path in &shots {
         let setup = pool_shots::load(path)?;
-        let engine = EventEngine::default();
+        let engine = EngineSpec::reference()
+            .build()
+            .map_err(|e| CliError::Run(e.to_string()))?;
         let events = engine.run(&setup).events.len();
         let times: Vec<f64> = (0..args.runs)
             .map(|_| {

@@ -10,14 +10,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::EventEngine;
+use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{agents_label, Frames};
-use pool_sim::{Engine, Outcome, Setup};
+use pool_sim::{Outcome, Setup};
 use rayon::prelude::*;
 
 use crate::output::{RunArgs, Staging};
-use crate::simulate::{check_dt, scheme_named, solver_named};
 use crate::{plots, CliError};
 
 /// Most frames one render may write (200 s of animation at 50 fps, 400 s at 25 fps).
@@ -76,109 +74,17 @@ pub enum Layout {
     Ghosts,
 }
 
-/// An engine named on the command line.
-#[derive(Clone, Debug, PartialEq)]
-pub enum EngineSpec {
-    /// The event engine with a root solver.
-    Event {
-        /// Root solver name.
-        solver: String,
-    },
-    /// The discrete integrator.
-    Discrete {
-        /// Time step (s).
-        dt: f64,
-        /// Integration scheme.
-        scheme: Scheme,
-    },
-}
-
-impl EngineSpec {
-    /// Parses `event`, `event:<solver>`, `discrete:<dt>` or `discrete:<dt>:<scheme>`.
-    ///
-    /// # Errors
-    /// A one-line error naming `--engines` and the value.
-    pub fn parse(spec: &str) -> Result<EngineSpec, CliError> {
-        let bad = |why: &str| {
-            CliError::Input(format!(
-                "--engines = {spec:?}: {why} (event, event:<solver>, discrete:<dt>, \
-                 discrete:<dt>:<scheme>)"
-            ))
-        };
-        let parts: Vec<&str> = spec.trim().split(':').collect();
-        match parts.as_slice() {
-            ["event"] => Ok(EngineSpec::Event {
-                solver: "isolator".into(),
-            }),
-            ["event", solver] => {
-                solver_named("--engines", solver)?;
-                Ok(EngineSpec::Event {
-                    solver: solver.to_string(),
-                })
-            }
-            ["discrete"] => Err(bad(
-                "the discrete engine needs a time step, e.g. discrete:1e-3",
-            )),
-            ["discrete", dt] | ["discrete", dt, _] => {
-                let dt: f64 = dt
-                    .parse()
-                    .map_err(|_| bad(&format!("time step {dt:?} is not a number")))?;
-                let dt = check_dt("--engines", dt)?;
-                let scheme = match parts.get(2) {
-                    Some(name) => scheme_named("--engines", name)?,
-                    None => Scheme::Exact,
-                };
-                Ok(EngineSpec::Discrete { dt, scheme })
-            }
-            _ => Err(bad("unknown engine")),
-        }
-    }
-
-    /// Label for frame headers, e.g. `event engine` or `discrete exact dt=1e-3 s`.
-    pub fn label(&self) -> String {
-        match self {
-            EngineSpec::Event { solver } if solver == "isolator" => "event engine".into(),
-            EngineSpec::Event { solver } => format!("event engine ({solver})"),
-            EngineSpec::Discrete { dt, scheme } => {
-                format!("discrete {} dt={dt:.0e} s", scheme.name())
-            }
-        }
-    }
-
-    /// Runs the shot with snapshots: at every event (event engine) or every `sample_s`
-    /// seconds and every event step (discrete integrator).
-    pub fn run(&self, setup: &Setup, sample_s: f64) -> Result<Outcome, CliError> {
-        Ok(match self {
-            EngineSpec::Event { solver } => EventEngine::new(solver_named("--engines", solver)?)
-                .with_snapshots(true)
-                .run(setup),
-            EngineSpec::Discrete { dt, scheme } => DiscreteEngine::new(*dt, *scheme)
-                .with_sampling(Some(sample_s.max(*dt)))
-                .run(setup),
-        })
-    }
-}
-
-/// The shot file: the path as given, or `data/shots/<name>.toml` for a bare default shot name.
-pub fn resolve_shot(shot: &Path) -> Result<PathBuf, CliError> {
-    if shot.is_file() {
-        return Ok(shot.to_path_buf());
-    }
-    let dir = crate::compare::workspace_root().join("data/shots");
-    let named = dir.join(shot).with_extension("toml");
-    if shot.components().count() == 1 && shot.extension().is_none() && named.is_file() {
-        return Ok(named);
-    }
-    let known: Vec<String> = pool_shots::list_shots(&dir)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
-        .collect();
-    Err(CliError::Input(format!(
-        "shot = {:?}: no such shot file, nor a default shot ({})",
-        shot.display().to_string(),
-        known.join(", ")
-    )))
+/// Runs the shot with snapshots: at every event, and (fixed-step engines) every `sample_s`
+/// seconds.
+fn run_engine(spec: &EngineSpec, setup: &Setup, sample_s: f64) -> Result<Outcome, CliError> {
+    let options = RunOptions {
+        snapshots: Some(sample_s.max(spec.dt().unwrap_or(0.0))),
+        ..RunOptions::default()
+    };
+    let engine = spec
+        .build_with(&options)
+        .map_err(|e| CliError::Input(format!("--engines = {e}")))?;
+    Ok(engine.run(setup))
 }
 
 /// Checks the numeric options, the width and the number of engines.
@@ -220,19 +126,15 @@ fn check_options(args: &RenderArgs) -> Result<(), CliError> {
 pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let start = Instant::now();
     check_options(&args)?;
-    let specs = args
-        .engines
-        .iter()
-        .map(|s| EngineSpec::parse(s))
-        .collect::<Result<Vec<_>, _>>()?;
-    let file = resolve_shot(&args.shot)?;
+    let specs = crate::args::engine_specs("--engines", &args.engines)?;
+    let file = crate::workspace::resolve_shot(&args.shot)?;
     let setup = pool_shots::load(&file)?;
     let frame_dt = args.speed / args.fps;
     let (out_root, run_name) = args.run.location(&format!("render-{}", setup.name))?;
 
     let outcomes = specs
         .iter()
-        .map(|s| s.run(&setup, frame_dt))
+        .map(|s| run_engine(s, &setup, frame_dt))
         .collect::<Result<Vec<_>, _>>()?;
     let frames = outcomes
         .iter()
@@ -293,7 +195,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         setup.name,
         specs
             .iter()
-            .map(EngineSpec::label)
+            .map(|s| s.label())
             .collect::<Vec<_>>()
             .join(" and "),
         t_end,
@@ -379,7 +281,7 @@ fn describe(
     t_end: f64,
     (w, h): (u32, u32),
 ) -> String {
-    let root = crate::compare::workspace_root();
+    let root = crate::workspace::workspace_root();
     let shot = file
         .strip_prefix(&root)
         .unwrap_or(file)
@@ -422,47 +324,5 @@ fn dir_size(p: &Path) -> u64 {
             .unwrap_or(0)
     } else {
         std::fs::metadata(p).map(|m| m.len()).unwrap_or(0)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn engine_specs_parse_or_name_the_bad_value() {
-        assert_eq!(
-            EngineSpec::parse("event").unwrap(),
-            EngineSpec::Event {
-                solver: "isolator".into()
-            }
-        );
-        assert_eq!(
-            EngineSpec::parse("discrete:1e-3").unwrap(),
-            EngineSpec::Discrete {
-                dt: 1e-3,
-                scheme: Scheme::Exact
-            }
-        );
-        assert_eq!(
-            EngineSpec::parse("discrete:0.01:euler").unwrap(),
-            EngineSpec::Discrete {
-                dt: 0.01,
-                scheme: Scheme::Euler
-            }
-        );
-        for bad in [
-            "events",
-            "discrete",
-            "discrete:abc",
-            "discrete:0",
-            "discrete:NaN",
-            "discrete:1e-3:rk4",
-            "event:newton",
-        ] {
-            let e = EngineSpec::parse(bad).unwrap_err().to_string();
-            assert!(e.starts_with("--engines = "), "{bad}: {e}");
-            assert!(!e.contains('\n'), "{bad}: {e}");
-        }
     }
 }

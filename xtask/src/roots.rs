@@ -7,19 +7,20 @@
 
 use std::path::PathBuf;
 
-use pool_event::{distance_quartic, EventEngine};
+use pool_engines::{EngineSpec, RunOptions};
+use pool_event::distance_quartic;
 use pool_harness::{
     answer_all, check_outcome, ns_per_query, parse_root_cases, random_break, summarize, violations,
     Answer, RootCase, RootStats, SplitMix, Verdict,
 };
 use pool_physics::{MotionState, Physics, Trajectory, Vec2, Vec3};
 use pool_roots::{earliest_entry, solver_by_name, RootSolver, SOLVER_NAMES};
-use pool_sim::{Engine, Setup};
+use pool_sim::Setup;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::compare::{resolve_shots, workspace_root};
 use crate::output::{csv_bytes, Staging};
+use crate::workspace::{resolve_shots, workspace_root};
 use crate::{plots, CliError};
 
 /// Options of `cargo xtask roots`.
@@ -144,13 +145,17 @@ pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<Engi
     let run = |name: &str, s: &Setup| {
         // Culling off: it would hide a backend's spurious entries of provably positive
         // polynomials (the default backend's log is the same either way).
-        let mut e = EventEngine::new(solver_by_name(name).expect("known backend"))
-            .with_snapshots(true)
-            .with_culling(false);
+        let spec = EngineSpec::Event {
+            solver: name.to_string(),
+            culling: false,
+        };
         // A run that needs more events than this is chattering or looping: it counts as failing
         // ("no end") instead of holding the evidence up.
-        e.max_events = EVIDENCE_EVENT_BUDGET;
-        e.run(s)
+        let options = RunOptions {
+            snapshots: Some(f64::INFINITY),
+            max_events: Some(EVIDENCE_EVENT_BUDGET),
+        };
+        spec.build_with(&options).expect("known backend").run(s)
     };
     let scenarios: Vec<Setup> = (0..breaks as u64).map(|k| random_break(rack, k)).collect();
     let default_logs: Vec<_> = scenarios
@@ -451,7 +456,14 @@ fn capture(args: &RootsArgs) -> Result<(), CliError> {
         "captured_cushion_point",
     ];
     for s in &runs {
-        let o = EventEngine::default().with_snapshots(true).run(s);
+        let every_event = RunOptions {
+            snapshots: Some(f64::INFINITY),
+            ..RunOptions::default()
+        };
+        let o = EngineSpec::reference()
+            .build_with(&every_event)
+            .expect("the reference builds")
+            .run(s);
         let physics = &s.physics;
         let radius = physics.radius();
         for snap in &o.snapshots {

@@ -2,10 +2,9 @@
 
 use std::path::PathBuf;
 
-use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::EventEngine;
+use pool_engines::EngineSpec;
 use pool_harness::agents_label;
-use pool_sim::{Engine, Setup};
+use pool_sim::Setup;
 use serde::Serialize;
 
 use crate::CliError;
@@ -15,30 +14,24 @@ use crate::CliError;
 pub struct SimulateArgs {
     /// Shot file (.toml)
     pub shot: PathBuf,
-    /// Evolution algorithm
-    #[arg(long, value_enum, default_value = "event")]
-    pub engine: EngineName,
-    /// Time step of the discrete integrator (s)
-    #[arg(long, default_value_t = 1e-4)]
-    pub dt: f64,
-    /// Integration scheme of the discrete integrator: exact, euler
-    #[arg(long, default_value = "exact")]
-    pub scheme: String,
-    /// Root solver of the event engine: isolator, ferrari, alg1010, companion
-    #[arg(long, default_value = "isolator")]
-    pub solver: String,
+    /// Evolution algorithm: an engine spec (event, event:<solver>, discrete:<dt>,
+    /// discrete:<dt>:<scheme>, or a registered engine), or plain event / discrete completed by
+    /// --solver / --dt / --scheme
+    #[arg(long, default_value = "event")]
+    pub engine: String,
+    /// Time step of plain `--engine discrete` (s) [default: 1e-4]
+    #[arg(long, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
+    /// Integration scheme of plain `--engine discrete`: exact, euler [default: exact]
+    #[arg(long)]
+    pub scheme: Option<String>,
+    /// Root solver of plain `--engine event`: isolator, ferrari, alg1010, companion [default:
+    /// isolator]
+    #[arg(long)]
+    pub solver: Option<String>,
     /// Output format
     #[arg(long, value_enum, default_value = "json")]
     pub format: Format,
-}
-
-/// Which engine.
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum EngineName {
-    /// Event-based engine.
-    Event,
-    /// Discrete-time integrator.
-    Discrete,
 }
 
 /// Output format.
@@ -69,7 +62,7 @@ struct BallOut {
 #[derive(Serialize)]
 struct LogOut {
     shot: String,
-    engine: &'static str,
+    engine: String,
     scheme: String,
     dt_s: Option<f64>,
     termination: &'static str,
@@ -97,54 +90,16 @@ struct CsvRow<'a> {
     wz: Option<f64>,
 }
 
-/// The named root solver, or a one-line error naming `option` and the value.
-pub fn solver_named(option: &str, name: &str) -> Result<Box<dyn pool_roots::RootSolver>, CliError> {
-    pool_roots::solver_by_name(name).ok_or_else(|| {
-        CliError::Input(format!(
-            "{option} = {name:?}: unknown root solver ({})",
-            pool_roots::SOLVER_NAMES.join(", ")
-        ))
-    })
-}
-
-/// The named discrete scheme, or a one-line error naming `option` and the value.
-pub fn scheme_named(option: &str, name: &str) -> Result<Scheme, CliError> {
-    Scheme::from_name(name).ok_or_else(|| {
-        CliError::Input(format!(
-            "{option} = {name:?}: unknown scheme (exact, euler)"
-        ))
-    })
-}
-
-/// Checks a discrete time step is in (0, 1] s.
-pub fn check_dt(option: &str, dt: f64) -> Result<f64, CliError> {
-    if dt.is_finite() && dt > 0.0 && dt <= 1.0 {
-        Ok(dt)
-    } else {
-        Err(CliError::Input(format!(
-            "{option} = {dt}: must be in (0, 1] s"
-        )))
-    }
-}
-
-fn engine(args: &SimulateArgs) -> Result<Box<dyn Engine>, CliError> {
-    Ok(match args.engine {
-        EngineName::Event => Box::new(EventEngine::new(solver_named("--solver", &args.solver)?)),
-        EngineName::Discrete => {
-            let dt = check_dt("--dt", args.dt)?;
-            let scheme = scheme_named("--scheme", &args.scheme)?;
-            Box::new(DiscreteEngine::new(dt, scheme))
-        }
-    })
-}
-
-fn log(setup: &Setup, e: &dyn Engine) -> LogOut {
-    let out = e.run(setup);
-    LogOut {
+fn log(setup: &Setup, spec: &EngineSpec) -> Result<LogOut, CliError> {
+    let out = spec
+        .build()
+        .map_err(|e| CliError::Input(format!("--engine = {e}")))?
+        .run(setup);
+    Ok(LogOut {
         shot: setup.name.clone(),
-        engine: e.name(),
-        scheme: e.scheme(),
-        dt_s: e.dt(),
+        engine: spec.family().to_string(),
+        scheme: spec.variant(),
+        dt_s: spec.dt(),
         termination: out.termination.name(),
         end_time_s: out.end_time,
         events: out
@@ -171,14 +126,20 @@ fn log(setup: &Setup, e: &dyn Engine) -> LogOut {
                 w: [s.w.x, s.w.y, s.w.z],
             })
             .collect(),
-    }
+    })
 }
 
 /// Prints the log to stdout.
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
+    let spec = crate::args::engine_spec(
+        "--engine",
+        &args.engine,
+        args.dt,
+        args.scheme.as_deref(),
+        args.solver.as_deref(),
+    )?;
     let setup = pool_shots::load(&args.shot)?;
-    let engine = engine(&args)?;
-    let out = log(&setup, engine.as_ref());
+    let out = log(&setup, &spec)?;
     match args.format {
         Format::Json => {
             let text =

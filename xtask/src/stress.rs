@@ -6,15 +6,13 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::EventEngine;
+use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{check_outcome, energy_rises, stress_shot, violations, ScenarioKind};
-use pool_sim::{Engine, Outcome, Setup};
+use pool_sim::{Outcome, Setup};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
-use crate::simulate::EngineName;
 use crate::CliError;
 
 /// Options of `cargo xtask stress`.
@@ -41,12 +39,13 @@ pub struct StressArgs {
         conflicts_with = "replay"
     )]
     pub kinds: Vec<String>,
-    /// Evolution algorithm under test
-    #[arg(long, value_enum, default_value = "event")]
-    pub engine: EngineName,
-    /// Time step of the discrete integrator (s)
-    #[arg(long, default_value_t = 1e-4)]
-    pub dt: f64,
+    /// Evolution algorithm under test: an engine spec (event, event:<solver>, discrete:<dt>,
+    /// discrete:<dt>:<scheme>, or a registered engine), or plain discrete with --dt
+    #[arg(long, default_value = "event")]
+    pub engine: String,
+    /// Time step of plain `--engine discrete` (s) [default: 1e-4]
+    #[arg(long, allow_negative_numbers = true)]
+    pub dt: Option<f64>,
     /// Event budget per shot (event engine): a shot needing more fails as "no end"
     #[arg(long, default_value_t = 100_000)]
     pub max_events: usize,
@@ -111,7 +110,7 @@ fn jobs(args: &StressArgs) -> Result<(Vec<Setup>, Vec<Job>), CliError> {
     let racks: Vec<Setup> = ["break_9ball", "break_15ball"]
         .iter()
         .map(|n| {
-            let f = crate::compare::workspace_root().join(format!("data/shots/{n}.toml"));
+            let f = crate::workspace::workspace_root().join(format!("data/shots/{n}.toml"));
             pool_shots::load(&f)
         })
         .collect::<Result<_, _>>()?;
@@ -174,12 +173,14 @@ fn broken(setup: &Setup, o: &Outcome, event_based: bool) -> Vec<&'static str> {
 
 /// Runs `cargo xtask stress`.
 pub fn run(args: StressArgs) -> Result<(), CliError> {
-    if !(args.dt.is_finite() && args.dt > 0.0 && args.dt <= 1.0) {
-        return Err(CliError::Input(format!(
-            "--dt = {}: must be in (0, 1] s",
-            args.dt
-        )));
-    }
+    let spec = crate::args::engine_spec("--engine", &args.engine, args.dt, None, None)?;
+    let options = RunOptions {
+        snapshots: Some(0.01),
+        max_events: Some(args.max_events),
+    };
+    let engine = spec
+        .build_with(&options)
+        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
     let (racks, jobs) = jobs(&args)?;
     let (out_root, run_name) = args.run.location("stress")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
@@ -189,8 +190,8 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
     let bar = crate::progress::bar(jobs.len() as u64, "shots {per_sec}");
     let start = std::time::Instant::now();
-    let event_based = matches!(args.engine, EngineName::Event);
-    let engine_name = if event_based { "event" } else { "discrete" };
+    let event_based = matches!(spec, EngineSpec::Event { .. });
+    let engine_name = spec.family();
     let rows: Vec<ShotRow> = pool.install(|| {
         jobs.par_iter()
             .map(|job| {
@@ -198,15 +199,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                 let (events, end_time, bad) = match s.validate() {
                     Err(_) => (0, 0.0, vec!["invalid_setup"]),
                     Ok(()) => {
-                        let o = if event_based {
-                            let mut e = EventEngine::default().with_snapshots(true);
-                            e.max_events = args.max_events;
-                            e.run(&s)
-                        } else {
-                            DiscreteEngine::new(args.dt, Scheme::Exact)
-                                .with_sampling(Some(0.01))
-                                .run(&s)
-                        };
+                        let o = engine.run(&s);
                         (o.events.len(), o.end_time, broken(&s, &o, event_based))
                     }
                 };

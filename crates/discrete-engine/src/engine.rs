@@ -1,7 +1,9 @@
 //! The fixed-step loop.
 
 use pool_physics::{BallState, LinearSegment, MotionState, Physics, Vec2};
-use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
+use pool_sim::{Agents, Engine, Event, Outcome, Setup, Snapshot, Termination};
+
+use crate::ops::{DiscreteOp, DiscreteOps};
 
 use crate::broad::{unpack, BroadPhase, PairSweep};
 use crate::cells::TableCells;
@@ -25,16 +27,32 @@ pub struct DiscreteEngine {
     pub broad_phase: BroadPhase,
 }
 
+/// The time steps (s) the integrator accepts, [`DT_MIN`, `DT_MAX`].
+pub const DT_MIN: f64 = 1e-7;
+/// See [`DT_MIN`].
+pub const DT_MAX: f64 = 1.0;
+
+/// A time step outside [[`DT_MIN`], [`DT_MAX`]] (or not a number).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error("dt = {0} s: must be in [{DT_MIN:e}, {DT_MAX}] s (a 10 s shot at the smallest takes 1e8 steps per ball)")]
+pub struct InvalidDt(pub f64);
+
 impl DiscreteEngine {
     /// An integrator with step `dt` (s) and the given scheme; 120 s budget; no snapshots.
-    pub fn new(dt: f64, scheme: Scheme) -> Self {
-        DiscreteEngine {
+    ///
+    /// # Errors
+    /// `dt` outside [[`DT_MIN`], [`DT_MAX`]] s.
+    pub fn new(dt: f64, scheme: Scheme) -> Result<Self, InvalidDt> {
+        if !(DT_MIN..=DT_MAX).contains(&dt) {
+            return Err(InvalidDt(dt));
+        }
+        Ok(DiscreteEngine {
             dt,
             scheme,
             max_time: 120.0,
             sample_interval: None,
             broad_phase: BroadPhase::default(),
-        }
+        })
     }
 
     /// Builder: how candidates are found ([`BroadPhase::Culled`] by default).
@@ -51,18 +69,6 @@ impl DiscreteEngine {
 }
 
 impl Engine for DiscreteEngine {
-    fn name(&self) -> &'static str {
-        "discrete"
-    }
-
-    fn scheme(&self) -> String {
-        self.scheme.name().to_string()
-    }
-
-    fn dt(&self) -> Option<f64> {
-        Some(self.dt)
-    }
-
     fn run(&self, setup: &Setup) -> Outcome {
         let physics = &setup.physics;
         let table = &setup.table;
@@ -92,7 +98,7 @@ impl Engine for DiscreteEngine {
         // resting ball's copied long before anything reads it: a state copied field by field and
         // read back soon after in wider pieces stalls store forwarding).
         let mut before = now.clone();
-        let mut ops = OpCounts::default();
+        let mut ops = DiscreteOps::default();
         let mut events = Vec::new();
         let mut pocketings: Vec<(usize, usize)> = Vec::new();
         let mut snapshots = Vec::new();
@@ -142,7 +148,7 @@ impl Engine for DiscreteEngine {
                 };
             }
             step += 1;
-            ops.bump(Op::Step);
+            ops.bump(DiscreteOp::Step);
             // Time from the step count, not by accumulation, so that t_k = k dt exactly.
             t = step as f64 * dt;
             let events_before = events.len();
@@ -164,7 +170,7 @@ impl Engine for DiscreteEngine {
                 }
                 advanced += 1;
                 if let Some(kind) = physics.transition_crossed(before, slot) {
-                    ops.bump(Op::Resolve);
+                    ops.bump(DiscreteOp::Resolve);
                     events.push(Event {
                         time: t,
                         kind,
@@ -189,9 +195,9 @@ impl Engine for DiscreteEngine {
                 for &q in near {
                     let q = q as usize;
                     let circle = &table.pocket_circles()[q];
-                    ops.bump(Op::PocketTest);
+                    ops.bump(DiscreteOp::PocketTest);
                     if (p - circle.center).norm_squared() < circle.radius * circle.radius {
-                        ops.bump(Op::Resolve);
+                        ops.bump(DiscreteOp::Resolve);
                         let captured = physics.resolve_ball_pocket(slot, &table.pockets[q]);
                         position_written(slot, &captured, &cells, &mut stale, clear);
                         *slot = captured;
@@ -201,8 +207,8 @@ impl Engine for DiscreteEngine {
                     }
                 }
             }
-            ops.add(Op::Evolve, advanced);
-            ops.add(Op::TransitionTest, advanced);
+            ops.add(DiscreteOp::Evolve, advanced);
+            ops.add(DiscreteOp::TransitionTest, advanced);
             marks += step_marks;
             if !pocketings.is_empty() {
                 events.extend(pocketings.drain(..).map(|(k, q)| Event {
@@ -253,11 +259,11 @@ impl Engine for DiscreteEngine {
                 {
                     continue;
                 }
-                ops.bump(Op::PairTest);
+                ops.bump(DiscreteOp::PairTest);
                 let d = now[j].r.xy() - now[i].r.xy();
                 if d.norm_squared() < two_r * two_r && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
                 {
-                    ops.bump(Op::Resolve);
+                    ops.bump(DiscreteOp::Resolve);
                     let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
                     marks += non_finite(&a) + non_finite(&b);
                     position_written(&now[i], &a, &cells, &mut stale, &mut clear[i]);
@@ -289,10 +295,10 @@ impl Engine for DiscreteEngine {
                 };
                 for &c in near {
                     let c = c as usize;
-                    ops.bump(Op::CushionTest);
+                    ops.bump(DiscreteOp::CushionTest);
                     let segment = &table.segments()[c];
                     if let Some(normal) = cushion_contact(segment, r0, slot, radius) {
-                        ops.bump(Op::Resolve);
+                        ops.bump(DiscreteOp::Resolve);
                         let after = physics.resolve_ball_cushion(slot, normal, segment.height);
                         position_written(slot, &after, &cells, &mut stale, &mut clear[k]);
                         *slot = after;
@@ -330,7 +336,7 @@ impl Engine for DiscreteEngine {
             final_states: in_setup_order(&now),
             end_time: t,
             termination,
-            ops,
+            ops: ops.counts(),
             snapshots,
         }
     }

@@ -9,8 +9,10 @@
 mod broad;
 mod cells;
 mod engine;
+mod ops;
 mod scheme;
 
 pub use broad::BroadPhase;
-pub use engine::DiscreteEngine;
+pub use engine::{DiscreteEngine, InvalidDt, DT_MAX, DT_MIN};
+pub use ops::{DiscreteOp, DiscreteOps};
 pub use scheme::Scheme;

@@ -42,7 +42,7 @@ proptest! {
         let dt = 10f64.powf(-dt_exp);
         let scheme = if euler { Scheme::Euler } else { Scheme::Exact };
         let s = setup(Vec3::new(speed * angle.cos(), speed * angle.sin(), 0.0), Vec3::new(wx, wy, wz));
-        let out = DiscreteEngine::new(dt, scheme).with_sampling(Some(dt)).run(&s);
+        let out = DiscreteEngine::new(dt, scheme).unwrap().with_sampling(Some(dt)).run(&s);
         prop_assert_eq!(out.termination, Termination::AtRest);
         let mut last = 0.0;
         for e in &out.events {

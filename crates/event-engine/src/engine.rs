@@ -2,7 +2,9 @@
 
 use pool_physics::{BallState, EventKind, Model, Physics, Trajectory};
 use pool_roots::RootSolver;
-use pool_sim::{Agents, Engine, Event, Op, OpCounts, Outcome, Setup, Snapshot, Termination};
+use pool_sim::{Agents, Engine, Event, Outcome, Setup, Snapshot, Termination};
+
+use crate::ops::{EventOp, EventOps};
 
 use crate::cluster::Cluster;
 use crate::cull::{widened, Aabb};
@@ -82,18 +84,6 @@ impl EventEngine {
 }
 
 impl Engine for EventEngine {
-    fn name(&self) -> &'static str {
-        "event"
-    }
-
-    fn scheme(&self) -> String {
-        self.solver.name().to_string()
-    }
-
-    fn dt(&self) -> Option<f64> {
-        None
-    }
-
     fn run(&self, setup: &Setup) -> Outcome {
         Loop::new(self, setup).run()
     }
@@ -151,7 +141,7 @@ struct Loop<'a> {
     /// Where each ball's center can be from its last change until its earliest own candidate,
     /// grown by R + `BOX_SLACK` (`swept_box`); `None` if unbounded.
     swept: Vec<Option<Aabb>>,
-    ops: OpCounts,
+    ops: EventOps,
     /// Where a ball's center can be when it touches each cushion segment's face, end point
     /// (`PreparedTable::end_points`) and pocket: the feature's box grown by the contact distance
     /// and 1 nm (`predict_ball`).
@@ -202,7 +192,7 @@ impl<'a> Loop<'a> {
                 .map(|b| setup.physics.trajectory(&b.state))
                 .collect(),
             swept: vec![None; n],
-            ops: OpCounts::default(),
+            ops: EventOps::default(),
             rank: pool_sim::id_ranks(setup),
             cluster: Cluster::default(),
             face_box: table
@@ -276,7 +266,7 @@ impl<'a> Loop<'a> {
             final_states: self.now,
             end_time: self.t,
             termination,
-            ops: self.ops,
+            ops: self.ops.counts(),
             snapshots: self.snapshots,
         }
     }
@@ -302,7 +292,7 @@ impl<'a> Loop<'a> {
     fn current(&mut self, i: usize) -> BallState {
         if self.now_epoch[i] != self.epoch {
             if self.reference[i].motion.is_moving() {
-                self.ops.bump(Op::Evolve);
+                self.ops.bump(EventOp::Evolve);
                 self.now[i] = self
                     .physics
                     .evolve(&self.reference[i], self.t - self.t_reference[i]);
@@ -325,7 +315,7 @@ impl<'a> Loop<'a> {
     fn next_event(&mut self) -> Option<(f64, EventKind, Agents, Option<Contact>)> {
         let generation = &self.generation;
         let (entry, examined) = self.queue.pop_valid(|e| e.is_current(generation));
-        self.ops.add(Op::CandidateScan, examined);
+        self.ops.add(EventOp::CandidateScan, examined);
         let e = entry?;
         let (a, b) = (e.a as usize, e.b as usize);
         Some(match e.kind {
@@ -370,7 +360,7 @@ impl<'a> Loop<'a> {
     }
 
     fn resolve(&mut self, kind: EventKind, agents: Agents, contact: Option<Contact>) {
-        self.ops.bump(Op::Resolve);
+        self.ops.bump(EventOp::Resolve);
         let physics = self.physics;
         match agents {
             Agents::Ball { ball } => {
@@ -481,7 +471,7 @@ impl<'a> Loop<'a> {
     fn predict_ball(&mut self, i: usize) {
         let s = self.current(i);
         let traj = self.trajectory_of(i);
-        self.ops.bump(Op::PredictTransition);
+        self.ops.bump(EventOp::PredictTransition);
         self.transition[i] = match self.physics.next_transition(&s) {
             Some(tr) => Candidate {
                 time: self.t + tr.dt,
@@ -494,9 +484,9 @@ impl<'a> Loop<'a> {
         if !s.motion.is_translating() {
             // It cannot reach a cushion or a pocket: every such prediction answers `None`.
             let features = self.face_box.len() + self.corner_box.len();
-            self.ops.add(Op::PredictBallCushion, features as u64);
+            self.ops.add(EventOp::PredictBallCushion, features as u64);
             self.ops
-                .add(Op::PredictBallPocket, self.pocket_box.len() as u64);
+                .add(EventOp::PredictBallPocket, self.pocket_box.len() as u64);
             self.cushion[i] = Candidate::NONE;
             self.pocket[i] = Candidate::NONE;
             self.push_own(i, self.transition[i]);
@@ -531,7 +521,7 @@ impl<'a> Loop<'a> {
         let table = &self.setup.table;
         for (k, face) in table.segments().iter().enumerate() {
             if apart(&path, &self.face_box[k]) {
-                self.ops.bump(Op::PredictBallCushion);
+                self.ops.bump(EventOp::PredictBallCushion);
                 continue;
             }
             let limit = best.time - now;
@@ -545,7 +535,7 @@ impl<'a> Loop<'a> {
         }
         for (c, corner) in table.end_points().iter().enumerate() {
             if apart(&path, &self.corner_box[c]) {
-                self.ops.bump(Op::PredictBallCushion);
+                self.ops.bump(EventOp::PredictBallCushion);
                 continue;
             }
             let (p, k) = (corner.p, corner.segment);
@@ -566,7 +556,7 @@ impl<'a> Loop<'a> {
         let mut best = Candidate::NONE;
         for (k, pocket) in table.pocket_circles().iter().enumerate() {
             if apart(&path, &self.pocket_box[k]) {
-                self.ops.bump(Op::PredictBallPocket);
+                self.ops.bump(EventOp::PredictBallPocket);
                 continue;
             }
             let limit = best.time.min(own) - now;
@@ -669,10 +659,10 @@ impl<'a> Loop<'a> {
             None
         } else if !(ma.is_translating() || mb.is_translating()) {
             // Neither moves: `Predictor::ball_ball_within` answers `None` at once.
-            self.ops.bump(Op::PredictBallBall);
+            self.ops.bump(EventOp::PredictBallBall);
             None
         } else if self.engine.culling && self.pair_clear(i, j, limit) {
-            self.ops.bump(Op::PredictBallBall);
+            self.ops.bump(EventOp::PredictBallBall);
             None
         } else {
             let (a, b) = (self.current(i), self.current(j));

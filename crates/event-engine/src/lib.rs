@@ -15,10 +15,12 @@
 mod cluster;
 pub mod cull;
 mod engine;
+mod ops;
 mod predict;
 mod queue;
 
 pub use engine::{sustained_speed, EventEngine, SUSTAINED_SPEED};
+pub use ops::{EventOp, EventOps};
 pub use predict::{
     approach_tolerance, distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP,
     SPEED_FLOOR, TOUCH_TOL,

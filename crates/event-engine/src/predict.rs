@@ -1,8 +1,8 @@
 //! Candidate event times: each is the earliest entry of a polynomial into contact.
 
+use crate::ops::{EventOp, EventOps};
 use pool_physics::{BallState, LinearSegment, Model, Physics, PocketCircle, Trajectory, Vec2};
 use pool_roots::{earliest_entry, RootList, RootSolver};
-use pool_sim::{Op, OpCounts};
 
 use crate::cull;
 
@@ -101,7 +101,7 @@ impl Contact {
 }
 
 /// Predicts collision times for balls on quadratic trajectories (seed 000, "(4) Calculating
-/// event times"), counting the work in an [`OpCounts`].
+/// event times"), counting the work in an [`EventOps`].
 ///
 /// Each kind of prediction comes in two forms: `ball_ball(a, b, ops)` and its `_within` form,
 /// which takes the trajectories (exactly `Physics::trajectory` of the states given, so that a
@@ -139,13 +139,13 @@ impl<'a> Predictor<'a> {
         &mut self,
         c: &[f64; 5],
         horizon: f64,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         if self.cull && horizon >= 0.0 && cull::quartic_positive(c) {
             // Every coefficient >= 0 and c0 > 0: positive for all t >= 0 (crate::cull).
             return Ok(None);
         }
-        ops.bump(Op::root_solve(pool_roots::degree(c)));
+        ops.bump(EventOp::root_solve(pool_roots::degree(c)));
         earliest_entry(self.solver, c, horizon, &mut self.scratch)
     }
 
@@ -155,7 +155,7 @@ impl<'a> Predictor<'a> {
         &mut self,
         a: &BallState,
         b: &BallState,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         let (ta, tb) = (self.physics.trajectory(a), self.physics.trajectory(b));
         self.ball_ball_within(a, b, &ta, &tb, f64::INFINITY, ops)
@@ -170,9 +170,9 @@ impl<'a> Predictor<'a> {
         ta: &Trajectory,
         tb: &Trajectory,
         limit: f64,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
-        ops.bump(Op::PredictBallBall);
+        ops.bump(EventOp::PredictBallBall);
         if !(a.motion.is_translating() || b.motion.is_translating()) {
             return Ok(None);
         }
@@ -219,14 +219,14 @@ impl<'a> Predictor<'a> {
         contact: f64,
         now: Contacting,
         horizon: f64,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         if now.distance > contact + TOUCH_TOL {
             return self.solve(&poly(contact), horizon, ops);
         }
         let still = now.still();
         if now.approach > still {
-            ops.bump(Op::root_solve(1));
+            ops.bump(EventOp::root_solve(1));
             return Ok(Some(0.0));
         }
         if now.approach < -still {
@@ -245,7 +245,7 @@ impl<'a> Predictor<'a> {
         // (1.5e-9 m in stress break seed 648145). One already past the slop collides now, and
         // the engine's sustained resolution closes its overlap.
         if now.distance < contact - CONTACT_SLOP {
-            ops.bump(Op::root_solve(1));
+            ops.bump(EventOp::root_solve(1));
             return Ok(Some(0.0));
         }
         self.solve(&poly(contact - CONTACT_SLOP), horizon, ops)
@@ -275,7 +275,7 @@ impl<'a> Predictor<'a> {
 
     /// Counts a prediction of kind `op` and returns whether the ball translates (a ball that
     /// does not cannot reach a cushion or a pocket).
-    fn moving(&self, s: &BallState, op: Op, ops: &mut OpCounts) -> bool {
+    fn moving(&self, s: &BallState, op: EventOp, ops: &mut EventOps) -> bool {
         ops.bump(op);
         s.motion.is_translating()
     }
@@ -285,7 +285,7 @@ impl<'a> Predictor<'a> {
         &mut self,
         s: &BallState,
         pocket: &PocketCircle,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         let t = self.physics.trajectory(s);
         self.ball_pocket_within(s, &t, pocket, f64::INFINITY, ops)
@@ -299,9 +299,9 @@ impl<'a> Predictor<'a> {
         t: &Trajectory,
         pocket: &PocketCircle,
         limit: f64,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
-        if !self.moving(s, Op::PredictBallPocket, ops) {
+        if !self.moving(s, EventOp::PredictBallPocket, ops) {
             return Ok(None);
         }
         if self.cull {
@@ -327,7 +327,7 @@ impl<'a> Predictor<'a> {
         &mut self,
         s: &BallState,
         segment: &LinearSegment,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         let t = self.physics.trajectory(s);
         self.ball_cushion_within(s, &t, segment, f64::INFINITY, ops)
@@ -341,9 +341,9 @@ impl<'a> Predictor<'a> {
         t: &Trajectory,
         face: &LinearSegment,
         limit: f64,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
-        if !self.moving(s, Op::PredictBallCushion, ops) {
+        if !self.moving(s, EventOp::PredictBallCushion, ops) {
             return Ok(None);
         }
         let radius = self.physics.radius();
@@ -380,7 +380,7 @@ impl<'a> Predictor<'a> {
             // touched): not touching this face, whatever the line's distance says. A face is
             // hit from the front only (pooltool's cushion direction), so the ball can reach it
             // only by crossing to R in front of the line and coming back.
-            ops.bump(Op::root_solve(2));
+            ops.bump(EventOp::root_solve(2));
             reentry(center_side - radius, nb, na).filter(|&tau| tau <= t.valid_for)
         } else {
             self.contact_entry(poly, radius, now, t.valid_for, ops)?
@@ -400,7 +400,7 @@ impl<'a> Predictor<'a> {
         &mut self,
         s: &BallState,
         p: Vec2,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         let t = self.physics.trajectory(s);
         self.ball_point_within(s, &t, p, f64::INFINITY, ops)
@@ -414,9 +414,9 @@ impl<'a> Predictor<'a> {
         t: &Trajectory,
         p: Vec2,
         limit: f64,
-        ops: &mut OpCounts,
+        ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
-        if !self.moving(s, Op::PredictBallCushion, ops) {
+        if !self.moving(s, EventOp::PredictBallCushion, ops) {
             return Ok(None);
         }
         let radius = self.physics.radius();

@@ -240,7 +240,7 @@ fn a_ball_beside_a_rail_nearer_its_line_than_r_hits_it_at_r() {
         .ball_cushion(
             &s,
             &pool_physics::LinearSegment::new(rail),
-            &mut pool_sim::OpCounts::default(),
+            &mut pool_event::EventOps::default(),
         )
         .unwrap()
         .expect("the ball comes back to the rail");

@@ -3,10 +3,10 @@
 //! bit for bit, the prediction with culling off; with a caller's limit, it equals it or drops an
 //! entry later than the limit.
 
+use pool_event::EventOps;
 use pool_event::Predictor;
 use pool_physics::{BallParams, BallState, Model, Physics, PreparedTable, Table, Vec3};
 use pool_roots::Isolator;
-use pool_sim::OpCounts;
 use proptest::prelude::*;
 
 const R: f64 = 0.028575;
@@ -86,7 +86,7 @@ proptest! {
             1 => near(&a, &b, log_gap, phi, false),
             _ => near(&a, &b, log_gap, phi, true),
         };
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         let want = plain.ball_ball(&a, &b, &mut ops).unwrap();
         prop_assert_eq!(culled.ball_ball(&a, &b, &mut ops).unwrap(), want);
         let (ta, tb) = (p.trajectory(&a), p.trajectory(&b));
@@ -110,7 +110,7 @@ proptest! {
             _ => BallState { r: Vec3::new(s.r.x, R + 10f64.powf(log_gap), R), ..s },
         };
         let t = p.trajectory(&s);
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         for k in table.segments() {
             let want = plain.ball_cushion(&s, k, &mut ops).unwrap();
             prop_assert_eq!(culled.ball_cushion(&s, k, &mut ops).unwrap(), want);
@@ -144,7 +144,7 @@ proptest! {
         let (q, _) = points[k % points.len()];
         let d = R + 10f64.powf(log_gap);
         let s = BallState { r: Vec3::new(q.x + d * phi.cos(), q.y + d * phi.sin(), R), ..s };
-        let mut ops = OpCounts::default();
+        let mut ops = EventOps::default();
         let want = plain.ball_point(&s, q, &mut ops).unwrap();
         prop_assert_eq!(culled.ball_point(&s, q, &mut ops).unwrap(), want);
     }

@@ -36,8 +36,8 @@ pub use roots_eval::{
 };
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{
-    agents_label, log_dt_sweep, match_window, reference_rows, run_discrete, run_reference,
-    DiscreteRun, Reference, FLOOR_MIN_APPROACH,
+    agents_label, log_dt_sweep, match_window, reference_rows, run_engine, run_reference, EngineRun,
+    Reference, FLOOR_MIN_APPROACH,
 };
 pub use scaling::{
     medians_by_n, scaling_run, scaling_setup, scaling_slopes, ScalingPlan, ScalingRow,

@@ -2,9 +2,8 @@
 
 use std::time::Instant;
 
-use pool_discrete::{DiscreteEngine, Scheme};
-use pool_event::EventEngine;
-use pool_sim::{Agents, Engine, Outcome, Setup};
+use pool_engines::{EngineSpec, RunOptions};
+use pool_sim::{Agents, Outcome, Setup};
 
 use crate::{match_events, ErrorRow, OpsRow, SummaryRow};
 
@@ -16,27 +15,25 @@ pub struct Reference {
     /// Wall time of one run without snapshots (s): the mean over as many repeats as fit in
     /// about 20 ms (at least one).
     pub wall_time_s: f64,
-    /// Root solver used.
-    pub solver: String,
+    /// The engine that ran it (the event engine with some root solver).
+    pub spec: EngineSpec,
 }
 
-/// Runs the event engine with the named root solver (see `pool_roots::SOLVER_NAMES`).
+/// Runs the reference engine `spec` (normally [`EngineSpec::reference`]) with snapshots at
+/// every event, and times it without.
 ///
 /// # Errors
-/// An unknown solver name.
-pub fn run_reference(setup: &Setup, solver: &str) -> Result<Reference, String> {
-    let make = || {
-        pool_roots::solver_by_name(solver)
-            .map(EventEngine::new)
-            .ok_or_else(|| {
-                format!(
-                    "unknown root solver {solver:?}; known: {}",
-                    pool_roots::SOLVER_NAMES.join(", ")
-                )
-            })
+/// The spec does not build.
+pub fn run_reference(setup: &Setup, spec: &EngineSpec) -> Result<Reference, String> {
+    let with_snapshots = RunOptions {
+        snapshots: Some(f64::INFINITY),
+        ..RunOptions::default()
     };
-    let outcome = make()?.with_snapshots(true).run(setup);
-    let engine = make()?;
+    let outcome = spec
+        .build_with(&with_snapshots)
+        .map_err(|e| e.to_string())?
+        .run(setup);
+    let engine = spec.build().map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut repeats = 0u32;
     while repeats == 0 || (start.elapsed().as_secs_f64() < 0.02 && repeats < 10_000) {
@@ -46,20 +43,20 @@ pub fn run_reference(setup: &Setup, solver: &str) -> Result<Reference, String> {
     Ok(Reference {
         outcome,
         wall_time_s: start.elapsed().as_secs_f64() / repeats as f64,
-        solver: solver.to_string(),
+        spec: spec.clone(),
     })
 }
 
-/// How far apart (s) a discrete event and its reference may be to match: 0.05 s or 20 steps,
-/// whichever is longer. A first-order method's timing error is a few steps; beyond that the two
-/// runs have diverged and a namesake event is a different event.
-pub fn match_window(dt: f64) -> f64 {
-    (20.0 * dt).max(0.05)
+/// How far apart (s) an event and its reference may be to match: 0.05 s or 20 steps (of a
+/// fixed-step engine), whichever is longer. A first-order method's timing error is a few steps;
+/// beyond that the two runs have diverged and a namesake event is a different event.
+pub fn match_window(dt: Option<f64>) -> f64 {
+    (20.0 * dt.unwrap_or(0.0)).max(0.05)
 }
 
-/// One discrete run measured against the reference.
+/// One engine's run measured against the reference.
 #[derive(Clone, Debug)]
-pub struct DiscreteRun {
+pub struct EngineRun {
     /// Its `summary.csv` row.
     pub summary: SummaryRow,
     /// Its `errors.csv` rows (one per matched event).
@@ -97,21 +94,15 @@ pub fn agents_label(setup: &Setup, agents: &Agents) -> String {
     }
 }
 
-fn ops_rows(
-    setup: &Setup,
-    engine: &str,
-    scheme: &str,
-    dt: Option<f64>,
-    o: &Outcome,
-) -> Vec<OpsRow> {
+fn ops_rows(setup: &Setup, spec: &EngineSpec, o: &Outcome) -> Vec<OpsRow> {
     o.ops
         .iter()
         .map(|(op, count)| OpsRow {
             shot: setup.name.clone(),
-            engine: engine.to_string(),
-            scheme: scheme.to_string(),
-            dt_s: dt,
-            op: op.name().to_string(),
+            engine: spec.family().to_string(),
+            scheme: spec.variant(),
+            dt_s: spec.dt(),
+            op: op.to_string(),
             count,
         })
         .collect()
@@ -166,8 +157,8 @@ pub fn reference_rows(setup: &Setup, reference: &Reference) -> (SummaryRow, Vec<
     let n = o.events.len();
     let row = SummaryRow {
         shot: setup.name.clone(),
-        engine: "event".into(),
-        scheme: reference.solver.clone(),
+        engine: reference.spec.family().into(),
+        scheme: reference.spec.variant(),
         dt_s: None,
         n_balls: setup.balls.len(),
         n_reference_events: n,
@@ -184,37 +175,40 @@ pub fn reference_rows(setup: &Setup, reference: &Reference) -> (SummaryRow, Vec<
         end_time_s: o.end_time,
         termination: o.termination.name().into(),
     };
-    (row, ops_rows(setup, "event", &reference.solver, None, o))
+    (row, ops_rows(setup, &reference.spec, o))
 }
 
-/// Runs the discrete integrator at `dt` with `scheme` and measures it against `reference`.
-/// `sample_interval` (s) records snapshots for drawing paths.
-pub fn run_discrete(
+/// Runs engine `spec` on `setup` and measures it against `reference`. `snapshots` (s) records
+/// states for drawing paths (see [`RunOptions::snapshots`]).
+///
+/// # Errors
+/// The spec does not build.
+pub fn run_engine(
     setup: &Setup,
     reference: &Reference,
-    scheme: Scheme,
-    dt: f64,
-    sample_interval: Option<f64>,
-) -> DiscreteRun {
-    // The culled broad phase (pool-discrete's default): the discrete side of the comparison
-    // must be well built to be honest. It gives the same events and states bit for bit as the
-    // exhaustive one (pool-discrete's tests/broad_phase.rs); the scaling study measures both.
-    let engine = DiscreteEngine::new(dt, scheme).with_sampling(sample_interval);
+    spec: &EngineSpec,
+    snapshots: Option<f64>,
+) -> Result<EngineRun, String> {
+    let engine = spec
+        .build_with(&RunOptions {
+            snapshots,
+            ..RunOptions::default()
+        })
+        .map_err(|e| e.to_string())?;
     let start = Instant::now();
     let outcome = engine.run(setup);
     let wall = start.elapsed().as_secs_f64();
     let refo = &reference.outcome;
-    let pairs = match_events(&refo.events, &outcome.events, match_window(dt));
-    let scheme_name = scheme.name().to_string();
+    let pairs = match_events(&refo.events, &outcome.events, match_window(spec.dt()));
     let errors: Vec<ErrorRow> = pairs
         .iter()
         .map(|&(i, j)| {
             let (r, d) = (&refo.events[i], &outcome.events[j]);
             ErrorRow {
                 shot: setup.name.clone(),
-                engine: "discrete".into(),
-                scheme: scheme_name.clone(),
-                dt_s: Some(dt),
+                engine: spec.family().to_string(),
+                scheme: spec.variant(),
+                dt_s: spec.dt(),
                 reference_index: i,
                 kind: r.kind.name().into(),
                 agents: agents_label(setup, &r.agents),
@@ -237,11 +231,18 @@ pub fn run_discrete(
         .map(|(a, b)| (a.r.xy() - b.r.xy()).norm())
         .fold(0.0, f64::max);
     let n_ref = refo.events.len();
+    let lg_estimate_ops = match spec {
+        EngineSpec::Discrete { .. } => {
+            crate::lg_discrete_ops(setup.balls.len(), outcome.ops.get("step"))
+        }
+        EngineSpec::Event { .. } => crate::lg_event_ops(setup.balls.len(), outcome.events.len()),
+        EngineSpec::Registered { .. } => f64::NAN,
+    };
     let summary = SummaryRow {
         shot: setup.name.clone(),
-        engine: "discrete".into(),
-        scheme: scheme_name.clone(),
-        dt_s: Some(dt),
+        engine: spec.family().to_string(),
+        scheme: spec.variant(),
+        dt_s: spec.dt(),
         n_balls: setup.balls.len(),
         n_reference_events: n_ref,
         n_events: outcome.events.len(),
@@ -252,19 +253,16 @@ pub fn run_discrete(
         collision_time_error_max_s: max,
         final_position_error_max_m: final_err,
         ops_total: outcome.ops.total(),
-        lg_estimate_ops: crate::lg_discrete_ops(
-            setup.balls.len(),
-            outcome.ops.get(pool_sim::Op::Step),
-        ),
+        lg_estimate_ops,
         wall_time_s: wall,
         end_time_s: outcome.end_time,
         termination: outcome.termination.name().into(),
     };
-    let ops = ops_rows(setup, "discrete", &scheme_name, Some(dt), &outcome);
-    DiscreteRun {
+    let ops = ops_rows(setup, spec, &outcome);
+    Ok(EngineRun {
         summary,
         errors,
         ops,
         outcome,
-    }
+    })
 }

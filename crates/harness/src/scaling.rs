@@ -8,10 +8,9 @@
 
 use std::time::Instant;
 
-use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
-use pool_event::EventEngine;
+use pool_engines::EngineSpec;
 use pool_physics::{BallParams, Model, Table, Vec2};
-use pool_sim::{Engine, Op, Setup};
+use pool_sim::Setup;
 use serde::Serialize;
 
 use crate::{lg_discrete_ops, lg_event_ops, loglog_slope, scatter, ScatterSpec, SplitMix};
@@ -138,14 +137,10 @@ pub fn scaling_run(
     plan: &ScalingPlan,
 ) -> Result<ScalingRow, String> {
     let setup = scaling_setup(n, seed, plan.t_end);
-    let runner: Box<dyn Engine> = match engine {
-        "event" => Box::new(EventEngine::default()),
-        "discrete_exhaustive" => Box::new(
-            DiscreteEngine::new(plan.dt, Scheme::Exact).with_broad_phase(BroadPhase::Exhaustive),
-        ),
-        "discrete_culled" => Box::new(
-            DiscreteEngine::new(plan.dt, Scheme::Exact).with_broad_phase(BroadPhase::Culled),
-        ),
+    let spec = match engine {
+        "event" => "event".to_string(),
+        "discrete_exhaustive" => format!("discrete:{:e}:exact:exhaustive", plan.dt),
+        "discrete_culled" => format!("discrete:{:e}:exact:culled", plan.dt),
         other => {
             return Err(format!(
                 "unknown scaling engine {other:?}; known: {}",
@@ -153,10 +148,14 @@ pub fn scaling_run(
             ))
         }
     };
+    let runner = spec
+        .parse::<EngineSpec>()
+        .and_then(|s| s.build())
+        .map_err(|e| e.to_string())?;
     let start = Instant::now();
     let o = runner.run(&setup);
     let wall = start.elapsed().as_secs_f64();
-    let steps = o.ops.get(Op::Step);
+    let steps = o.ops.get("step");
     let event_based = engine == "event";
     let units = if event_based {
         o.events.len() as u64

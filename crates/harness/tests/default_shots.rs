@@ -18,7 +18,7 @@ fn default_shots_keep_every_event_engine_invariant() {
     );
     for f in files {
         let setup = pool_shots::load(&f).unwrap();
-        let r = run_reference(&setup, "isolator").unwrap();
+        let r = run_reference(&setup, &pool_engines::EngineSpec::reference()).unwrap();
         let o = &r.outcome;
         let rep = check_outcome(&setup, o, 20);
         let name = &setup.name;

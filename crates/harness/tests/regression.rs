@@ -18,7 +18,12 @@ fn default_shots() -> Vec<Setup> {
 }
 
 fn baseline(s: &Setup) -> ShotBaseline {
-    shot_baseline(s, &run_reference(s, "isolator").unwrap().outcome)
+    shot_baseline(
+        s,
+        &run_reference(s, &pool_engines::EngineSpec::reference())
+            .unwrap()
+            .outcome,
+    )
 }
 
 #[test]

@@ -23,7 +23,7 @@ fn former_stress_failures_keep_every_invariant() {
     );
     for f in files {
         let setup = pool_shots::load(&f).unwrap();
-        let r = run_reference(&setup, "isolator").unwrap();
+        let r = run_reference(&setup, &pool_engines::EngineSpec::reference()).unwrap();
         let o = &r.outcome;
         let rep = check_outcome(&setup, o, 4);
         let broken = violations(o, Some(&rep));

@@ -2,7 +2,7 @@
 //! the error is in [0, dt] at every dt and falls as dt (log-log slope near 1).
 
 use pool_discrete::Scheme;
-use pool_harness::{log_dt_sweep, loglog_slope, run_discrete, run_reference};
+use pool_harness::{log_dt_sweep, loglog_slope, run_engine, run_reference};
 use pool_physics::{BallParams, BallState, EventKind, Model, Table, Vec3};
 use pool_sim::{Ball, Setup};
 
@@ -31,12 +31,18 @@ fn straight() -> Setup {
 #[test]
 fn discrete_collision_error_is_within_one_step_and_falls_as_dt() {
     let setup = straight();
-    let reference = run_reference(&setup, "isolator").unwrap();
+    let reference = run_reference(&setup, &pool_engines::EngineSpec::reference()).unwrap();
     let t_ref = reference.outcome.events[0].time;
     assert_eq!(reference.outcome.events[0].kind, EventKind::BallBall);
     let mut points = Vec::new();
     for dt in log_dt_sweep(1e-2, 1e-5, 3) {
-        let run = run_discrete(&setup, &reference, Scheme::Exact, dt, None);
+        let run = run_engine(
+            &setup,
+            &reference,
+            &pool_engines::EngineSpec::discrete(dt, Scheme::Exact).unwrap(),
+            None,
+        )
+        .unwrap();
         let first = run
             .errors
             .iter()
@@ -74,10 +80,16 @@ fn discrete_collision_error_is_within_one_step_and_falls_as_dt() {
 #[test]
 fn euler_scheme_converges_too() {
     let setup = straight();
-    let reference = run_reference(&setup, "isolator").unwrap();
+    let reference = run_reference(&setup, &pool_engines::EngineSpec::reference()).unwrap();
     let mut points = Vec::new();
     for dt in log_dt_sweep(1e-2, 1e-5, 2) {
-        let run = run_discrete(&setup, &reference, Scheme::Euler, dt, None);
+        let run = run_engine(
+            &setup,
+            &reference,
+            &pool_engines::EngineSpec::discrete(dt, Scheme::Euler).unwrap(),
+            None,
+        )
+        .unwrap();
         assert!(
             run.errors.iter().any(|e| e.kind == "ball_ball"),
             "dt {dt}: {:?}",

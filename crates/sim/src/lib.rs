@@ -10,21 +10,13 @@ mod ops;
 mod outcome;
 mod setup;
 
-pub use ops::{Op, OpCounts};
+pub use ops::OpCounts;
 pub use outcome::{Agents, Event, Outcome, Snapshot, Termination};
 pub use setup::{id_ranks, Ball, Setup, SetupError, OVERLAP_TOL};
 
-/// An evolution algorithm: turns a set-up into an event log and final states.
-pub trait Engine {
-    /// Short name for reports, e.g. `event` or `discrete`.
-    fn name(&self) -> &'static str;
-
-    /// Integration scheme or root solver variant, e.g. `exact`, `euler`, `isolator`.
-    fn scheme(&self) -> String;
-
-    /// Time step (s) for fixed-step engines, `None` for event-based ones.
-    fn dt(&self) -> Option<f64>;
-
+/// An evolution algorithm: turns a set-up into an event log and final states. How an engine
+/// is named, configured and built is `pool-engines`' `EngineSpec`.
+pub trait Engine: Send + Sync {
     /// Evolves the shot until every ball is stationary or pocketed, the set-up's `t_end`, or the
     /// engine's budget is reached (see [`Termination`]).
     fn run(&self, setup: &Setup) -> Outcome;

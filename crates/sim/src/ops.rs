@@ -1,143 +1,116 @@
-//! Operation counters: real counts of the work each engine does.
+//! Operation counters: real counts of the work each engine does. Each engine defines its own
+//! kinds of work with [`crate::counters!`] and reports them as [`OpCounts`].
 
 use serde::Serialize;
 
-/// One category of work. Engines increment these where the work happens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Op {
-    /// Event engine: a motion-transition time predicted for one ball.
-    PredictTransition,
-    /// Event engine: a ball-ball collision time predicted for one pair.
-    PredictBallBall,
-    /// Event engine: a ball-cushion collision time predicted for one ball and one segment.
-    PredictBallCushion,
-    /// Event engine: a ball-pocket time predicted for one ball and one pocket.
-    PredictBallPocket,
-    /// A polynomial root solve of degree 1.
-    RootSolveDeg1,
-    /// A polynomial root solve of degree 2.
-    RootSolveDeg2,
-    /// A polynomial root solve of degree 3.
-    RootSolveDeg3,
-    /// A polynomial root solve of degree 4.
-    RootSolveDeg4,
-    /// Discrete integrator: an overlap test of one ball pair.
-    PairTest,
-    /// Discrete integrator: a contact test of one ball against one cushion segment.
-    CushionTest,
-    /// Discrete integrator: a capture test of one ball against one pocket.
-    PocketTest,
-    /// Discrete integrator: a transition (sign-change) test of one ball.
-    TransitionTest,
-    /// One ball's state evolved over a time interval (analytic or numerical).
-    Evolve,
-    /// One event resolved (a collision law or transition applied).
-    Resolve,
-    /// Event engine: one candidate scanned when selecting the next event.
-    CandidateScan,
-    /// Discrete integrator: one time step.
-    Step,
-}
-
-impl Op {
-    /// Every category, in report order.
-    pub const ALL: [Op; 16] = [
-        Op::PredictTransition,
-        Op::PredictBallBall,
-        Op::PredictBallCushion,
-        Op::PredictBallPocket,
-        Op::RootSolveDeg1,
-        Op::RootSolveDeg2,
-        Op::RootSolveDeg3,
-        Op::RootSolveDeg4,
-        Op::PairTest,
-        Op::CushionTest,
-        Op::PocketTest,
-        Op::TransitionTest,
-        Op::Evolve,
-        Op::Resolve,
-        Op::CandidateScan,
-        Op::Step,
-    ];
-
-    /// snake_case name for CSV columns.
-    pub fn name(self) -> &'static str {
-        match self {
-            Op::PredictTransition => "predict_transition",
-            Op::PredictBallBall => "predict_ball_ball",
-            Op::PredictBallCushion => "predict_ball_cushion",
-            Op::PredictBallPocket => "predict_ball_pocket",
-            Op::RootSolveDeg1 => "root_solve_deg1",
-            Op::RootSolveDeg2 => "root_solve_deg2",
-            Op::RootSolveDeg3 => "root_solve_deg3",
-            Op::RootSolveDeg4 => "root_solve_deg4",
-            Op::PairTest => "pair_test",
-            Op::CushionTest => "cushion_test",
-            Op::PocketTest => "pocket_test",
-            Op::TransitionTest => "transition_test",
-            Op::Evolve => "evolve",
-            Op::Resolve => "resolve",
-            Op::CandidateScan => "candidate_scan",
-            Op::Step => "step",
-        }
-    }
-
-    /// The root-solve category for a polynomial of this degree (0 counts as degree 1).
-    pub fn root_solve(degree: usize) -> Op {
-        match degree {
-            0 | 1 => Op::RootSolveDeg1,
-            2 => Op::RootSolveDeg2,
-            3 => Op::RootSolveDeg3,
-            _ => Op::RootSolveDeg4,
-        }
-    }
-}
-
-/// Counts per [`Op`]; `add` is a plain array increment, cheap enough for inner loops.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// The work one run did: (counter name, count) pairs in the engine's report order, zeros
+/// included. The names are the engine's own (`predict_ball_ball`, `pair_test`, `step`, ...).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct OpCounts {
-    counts: [u64; Op::ALL.len()],
+    counts: Vec<(&'static str, u64)>,
 }
 
 impl OpCounts {
-    /// Adds `n` to a category.
-    #[inline]
-    pub fn add(&mut self, op: Op, n: u64) {
-        self.counts[op as usize] += n;
+    /// Counts from (name, count) pairs.
+    pub fn new(counts: impl IntoIterator<Item = (&'static str, u64)>) -> Self {
+        OpCounts {
+            counts: counts.into_iter().collect(),
+        }
     }
 
-    /// Adds one to a category.
-    #[inline]
-    pub fn bump(&mut self, op: Op) {
-        self.counts[op as usize] += 1;
+    /// The count named `name`, 0 for a counter the engine does not have.
+    pub fn get(&self, name: &str) -> u64 {
+        self.counts
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map_or(0, |(_, c)| *c)
     }
 
-    /// The count of one category.
-    pub fn get(&self, op: Op) -> u64 {
-        self.counts[op as usize]
-    }
-
-    /// Sum over all categories (each unit of work counted once).
+    /// Sum over all counters (each unit of work counted once).
     pub fn total(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts.iter().map(|(_, c)| c).sum()
     }
 
-    /// Sum of the root-solve categories.
-    pub fn root_solves(&self) -> u64 {
-        [
-            Op::RootSolveDeg1,
-            Op::RootSolveDeg2,
-            Op::RootSolveDeg3,
-            Op::RootSolveDeg4,
-        ]
-        .iter()
-        .map(|&o| self.get(o))
-        .sum()
+    /// (name, count) pairs in report order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        self.counts.iter().copied()
     }
+}
 
-    /// (category, count) pairs in report order, zeros included.
-    pub fn iter(&self) -> impl Iterator<Item = (Op, u64)> + '_ {
-        Op::ALL.iter().map(|&o| (o, self.get(o)))
-    }
+/// Defines an engine's kinds of work: an enum of counters with their report names (`ALL`,
+/// `name`) and a tally of fixed size whose `bump` is a plain array increment, cheap enough for
+/// inner loops; `counts()` turns it into [`OpCounts`].
+///
+/// ```
+/// pool_sim::counters! {
+///     /// What my engine counts.
+///     pub enum MyOp, MyOps {
+///         /// One step.
+///         Step = "step",
+///         /// One pair tested.
+///         PairTest = "pair_test",
+///     }
+/// }
+/// let mut ops = MyOps::default();
+/// ops.bump(MyOp::Step);
+/// ops.add(MyOp::PairTest, 3);
+/// assert_eq!(ops.counts().get("pair_test"), 3);
+/// assert_eq!(ops.counts().total(), 4);
+/// ```
+#[macro_export]
+macro_rules! counters {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $op:ident, $tally:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $label:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        $vis enum $op {
+            $($(#[$vmeta])* $variant,)+
+        }
+
+        impl $op {
+            /// Every counter, in report order.
+            pub const ALL: &'static [$op] = &[$($op::$variant),+];
+
+            /// The snake_case name in reports.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $($op::$variant => $label,)+
+                }
+            }
+        }
+
+        #[doc = concat!("Counts per [`", stringify!($op), "`].")]
+        #[derive(Clone, Debug, Default, PartialEq, Eq)]
+        $vis struct $tally {
+            counts: [u64; [$($label),+].len()],
+        }
+
+        impl $tally {
+            /// Adds one to a counter.
+            #[inline]
+            pub fn bump(&mut self, op: $op) {
+                self.counts[op as usize] += 1;
+            }
+
+            /// Adds `n` to a counter.
+            #[inline]
+            pub fn add(&mut self, op: $op, n: u64) {
+                self.counts[op as usize] += n;
+            }
+
+            /// One counter's count.
+            pub fn get(&self, op: $op) -> u64 {
+                self.counts[op as usize]
+            }
+
+            /// Every counter by name, for the run's outcome.
+            pub fn counts(&self) -> $crate::OpCounts {
+                $crate::OpCounts::new($op::ALL.iter().map(|&o| (o.name(), self.get(o))))
+            }
+        }
+    };
 }

@@ -1,0 +1,12 @@
+//! Every evolution algorithm by name: an [`EngineSpec`] is what a user writes to choose one
+//! (`event`, `event:ferrari`, `discrete:1e-4`, `discrete:1e-3:euler`, or an engine registered
+//! at run time), parsed and validated in one place, and [`EngineSpec::build`] makes the
+//! [`pool_sim::Engine`]. The harness, the command line, the benches and the examples all go
+//! through it, so an engine added here is available everywhere.
+#![warn(missing_docs)]
+
+mod registry;
+mod spec;
+
+pub use registry::{register, registered, Builder};
+pub use spec::{EngineSpec, RunOptions, SpecError};

@@ -1,0 +1,298 @@
+//! The engine spec: grammar, validation, display and building.
+
+use std::fmt;
+use std::str::FromStr;
+
+use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
+use pool_event::EventEngine;
+use pool_sim::Engine;
+
+/// An evolution algorithm with its settings, as written on the command line:
+///
+/// | spec | engine |
+/// | --- | --- |
+/// | `event[:<solver>[:unculled]]` | the event-based engine with a root solver (`isolator`, the default, `ferrari`, `alg1010`, `companion`); `unculled` turns culling off to judge a solver on its own |
+/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `exact` (default) or `euler` and broad phase `culled` (default) or `exhaustive` |
+/// | `<family>[:<args>]` | an engine registered with [`crate::register`] |
+///
+/// `Display` writes the full form (`event:isolator`, `discrete:1e-4:exact`, defaults of the
+/// last fields left out), which parses back to the same spec.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineSpec {
+    /// The event-based engine.
+    Event {
+        /// Root solver name (one of `pool_roots::SOLVER_NAMES`).
+        solver: String,
+        /// Conservative culling before root solves (default on; same log for the default solver).
+        culling: bool,
+    },
+    /// The discrete-time integrator.
+    Discrete {
+        /// Time step (s).
+        dt: f64,
+        /// Integration scheme.
+        scheme: Scheme,
+        /// How candidate pairs, cushions and pockets are found (same log either way).
+        broad_phase: BroadPhase,
+    },
+    /// An engine registered at run time.
+    Registered {
+        /// Its family name (the part before the first `:`).
+        family: String,
+        /// The rest of the spec, passed to its builder (may be empty).
+        args: String,
+    },
+}
+
+/// Why a spec cannot be used: one line naming the spec and what is wrong.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{spec:?}: {why}")]
+pub struct SpecError {
+    /// The spec as written.
+    pub spec: String,
+    /// What is wrong, with the valid choices.
+    pub why: String,
+}
+
+/// How a built engine runs, beyond what its spec says.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RunOptions {
+    /// Record every ball's state at every event, and (fixed-step engines) about every this
+    /// many seconds, for drawing and checking; `None` records nothing.
+    pub snapshots: Option<f64>,
+    /// Stop with `Termination::Budget` after this many events (event engine; its default
+    /// otherwise).
+    pub max_events: Option<usize>,
+}
+
+impl EngineSpec {
+    /// The reference: the event engine with the default root solver, culling on.
+    pub fn reference() -> Self {
+        EngineSpec::Event {
+            solver: "isolator".into(),
+            culling: true,
+        }
+    }
+
+    /// The discrete integrator at `dt` (s) with `scheme` and the culled broad phase.
+    ///
+    /// # Errors
+    /// `dt` out of range.
+    pub fn discrete(dt: f64, scheme: Scheme) -> Result<Self, SpecError> {
+        let spec = EngineSpec::Discrete {
+            dt,
+            scheme,
+            broad_phase: BroadPhase::Culled,
+        };
+        DiscreteEngine::new(dt, scheme).map_err(|e| SpecError {
+            spec: spec.to_string(),
+            why: e.to_string(),
+        })?;
+        Ok(spec)
+    }
+
+    /// The family: `event`, `discrete`, or a registered engine's name (the `engine` column of
+    /// reports).
+    pub fn family(&self) -> &str {
+        match self {
+            EngineSpec::Event { .. } => "event",
+            EngineSpec::Discrete { .. } => "discrete",
+            EngineSpec::Registered { family, .. } => family,
+        }
+    }
+
+    /// The variant within the family: the root solver, the scheme, or a registered engine's
+    /// arguments (the `scheme` column of reports).
+    pub fn variant(&self) -> String {
+        match self {
+            EngineSpec::Event { solver, .. } => solver.clone(),
+            EngineSpec::Discrete { scheme, .. } => scheme.name().to_string(),
+            EngineSpec::Registered { args, .. } => args.clone(),
+        }
+    }
+
+    /// A label for plots and frame headers: `event engine`, `event engine (ferrari)`,
+    /// `discrete exact dt=1e-3 s`, or a registered engine's spec.
+    pub fn label(&self) -> String {
+        match self {
+            EngineSpec::Event { solver, .. } if solver == "isolator" => "event engine".into(),
+            EngineSpec::Event { solver, .. } => format!("event engine ({solver})"),
+            EngineSpec::Discrete { dt, scheme, .. } => {
+                format!("discrete {} dt={dt:.0e} s", scheme.name())
+            }
+            EngineSpec::Registered { .. } => self.to_string(),
+        }
+    }
+
+    /// The time step (s) of a fixed-step engine, `None` for an event-based one.
+    pub fn dt(&self) -> Option<f64> {
+        match self {
+            EngineSpec::Discrete { dt, .. } => Some(*dt),
+            _ => None,
+        }
+    }
+
+    /// The engine with default run options.
+    ///
+    /// # Errors
+    /// A registered engine's builder refused its arguments.
+    pub fn build(&self) -> Result<Box<dyn Engine>, SpecError> {
+        self.build_with(&RunOptions::default())
+    }
+
+    /// The engine, configured by `options`.
+    ///
+    /// # Errors
+    /// A registered engine's builder refused its arguments.
+    pub fn build_with(&self, options: &RunOptions) -> Result<Box<dyn Engine>, SpecError> {
+        let invalid = |why: String| SpecError {
+            spec: self.to_string(),
+            why,
+        };
+        Ok(match self {
+            EngineSpec::Event { solver, culling } => {
+                let solver =
+                    pool_roots::solver_by_name(solver).ok_or_else(|| invalid(unknown_solver()))?;
+                let mut e = EventEngine::new(solver)
+                    .with_snapshots(options.snapshots.is_some())
+                    .with_culling(*culling);
+                if let Some(n) = options.max_events {
+                    e.max_events = n;
+                }
+                Box::new(e)
+            }
+            EngineSpec::Discrete {
+                dt,
+                scheme,
+                broad_phase,
+            } => Box::new(
+                DiscreteEngine::new(*dt, *scheme)
+                    .map_err(|e| invalid(e.to_string()))?
+                    .with_broad_phase(*broad_phase)
+                    .with_sampling(options.snapshots),
+            ),
+            EngineSpec::Registered { family, args } => {
+                let build = crate::registry::builder(family)
+                    .ok_or_else(|| invalid("no engine of this family is registered".into()))?;
+                build(args, options).map_err(invalid)?
+            }
+        })
+    }
+}
+
+fn unknown_solver() -> String {
+    format!(
+        "unknown root solver; valid: {}",
+        pool_roots::SOLVER_NAMES.join(", ")
+    )
+}
+
+impl FromStr for EngineSpec {
+    type Err = SpecError;
+
+    fn from_str(s: &str) -> Result<Self, SpecError> {
+        let bad = |why: String| SpecError {
+            spec: s.to_string(),
+            why,
+        };
+        let parts: Vec<&str> = s.split(':').collect();
+        match parts.as_slice() {
+            ["event", rest @ ..] => {
+                let (solver, culling) = match rest {
+                    [] => ("isolator", true),
+                    [solver] => (*solver, true),
+                    [solver, "unculled"] => (*solver, false),
+                    _ => {
+                        return Err(bad(
+                            "expected event[:<solver>[:unculled]], e.g. event:ferrari".into(),
+                        ))
+                    }
+                };
+                if !pool_roots::SOLVER_NAMES.contains(&solver) {
+                    return Err(bad(unknown_solver()));
+                }
+                Ok(EngineSpec::Event {
+                    solver: solver.into(),
+                    culling,
+                })
+            }
+            ["discrete", dt, rest @ ..] => {
+                let dt: f64 = dt
+                    .parse()
+                    .map_err(|_| bad(format!("dt = {dt:?}: not a number (s)")))?;
+                let (scheme, broad) = match rest {
+                    [] => ("exact", "culled"),
+                    [scheme] => (*scheme, "culled"),
+                    [scheme, broad] => (*scheme, *broad),
+                    _ => {
+                        return Err(bad(
+                            "expected discrete:<dt>[:<scheme>[:<broad phase>]]".into()
+                        ))
+                    }
+                };
+                let scheme = Scheme::from_name(scheme).ok_or_else(|| {
+                    bad(format!("unknown scheme {scheme:?}; valid: exact, euler"))
+                })?;
+                let broad_phase = BroadPhase::from_name(broad).ok_or_else(|| {
+                    bad(format!(
+                        "unknown broad phase {broad:?}; valid: culled, exhaustive"
+                    ))
+                })?;
+                DiscreteEngine::new(dt, scheme).map_err(|e| bad(e.to_string()))?;
+                Ok(EngineSpec::Discrete {
+                    dt,
+                    scheme,
+                    broad_phase,
+                })
+            }
+            ["discrete"] => Err(bad(
+                "the discrete integrator needs a time step: discrete:<dt>, e.g. discrete:1e-4"
+                    .into(),
+            )),
+            [family, ..] if crate::registry::builder(family).is_some() => {
+                Ok(EngineSpec::Registered {
+                    family: family.to_string(),
+                    args: s[family.len()..].trim_start_matches(':').to_string(),
+                })
+            }
+            _ => {
+                let mut families = vec![
+                    "event[:<solver>]".to_string(),
+                    "discrete:<dt>[:<scheme>]".to_string(),
+                ];
+                families.extend(crate::registry::registered().into_iter().map(String::from));
+                Err(bad(format!(
+                    "unknown engine; valid: {}",
+                    families.join(", ")
+                )))
+            }
+        }
+    }
+}
+
+impl fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineSpec::Event { solver, culling } => {
+                write!(f, "event:{solver}")?;
+                if !culling {
+                    f.write_str(":unculled")?;
+                }
+                Ok(())
+            }
+            EngineSpec::Discrete {
+                dt,
+                scheme,
+                broad_phase,
+            } => {
+                write!(f, "discrete:{dt:e}:{}", scheme.name())?;
+                if *broad_phase != BroadPhase::Culled {
+                    write!(f, ":{}", broad_phase.name())?;
+                }
+                Ok(())
+            }
+            EngineSpec::Registered { family, args } if args.is_empty() => f.write_str(family),
+            EngineSpec::Registered { family, args } => write!(f, "{family}:{args}"),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Engine specs: the grammar, its errors, display round trips, and building.
+
+use pool_discrete::{BroadPhase, Scheme};
+use pool_engines::{EngineSpec, RunOptions};
+
+#[test]
+fn specs_parse_to_their_engine_and_settings() {
+    let parse = |s: &str| s.parse::<EngineSpec>().unwrap();
+    assert_eq!(parse("event"), EngineSpec::reference());
+    assert_eq!(
+        parse("event:ferrari:unculled"),
+        EngineSpec::Event {
+            solver: "ferrari".into(),
+            culling: false
+        }
+    );
+    assert_eq!(
+        parse("discrete:1e-3"),
+        EngineSpec::Discrete {
+            dt: 1e-3,
+            scheme: Scheme::Exact,
+            broad_phase: BroadPhase::Culled
+        }
+    );
+    assert_eq!(
+        parse("discrete:0.01:euler:exhaustive"),
+        EngineSpec::Discrete {
+            dt: 0.01,
+            scheme: Scheme::Euler,
+            broad_phase: BroadPhase::Exhaustive
+        }
+    );
+    let d = parse("discrete:2.5e-4:euler");
+    assert_eq!(
+        (d.family(), d.variant(), d.dt()),
+        ("discrete", "euler".into(), Some(2.5e-4))
+    );
+    let e = parse("event:alg1010");
+    assert_eq!(
+        (e.family(), e.variant(), e.dt()),
+        ("event", "alg1010".into(), None)
+    );
+}
+
+#[test]
+fn every_spec_displays_as_a_string_that_parses_back_to_it() {
+    for s in [
+        "event",
+        "event:companion:unculled",
+        "discrete:1e-4",
+        "discrete:0.0021544346900318843:euler",
+        "discrete:1:exact:exhaustive",
+        "discrete:1e-7",
+    ] {
+        let spec: EngineSpec = s.parse().unwrap();
+        let again: EngineSpec = spec.to_string().parse().unwrap();
+        assert_eq!(again, spec, "{s} -> {spec}");
+    }
+}
+
+#[test]
+fn bad_specs_are_one_line_errors_naming_the_spec() {
+    for (bad, says) in [
+        ("events", "unknown engine"),
+        ("discrete", "needs a time step"),
+        ("discrete:abc", "not a number"),
+        ("discrete:0", "must be in"),
+        ("discrete:-1e-3", "must be in"),
+        ("discrete:NaN", "must be in"),
+        ("discrete:inf", "must be in"),
+        ("discrete:1e-9", "must be in"),
+        ("discrete:2", "must be in"),
+        ("discrete:1e-3:rk4", "unknown scheme"),
+        ("discrete:1e-3:exact:grid", "unknown broad phase"),
+        ("discrete:1e-3:exact:culled:x", "expected discrete"),
+        ("event:newton", "unknown root solver"),
+        ("event:isolator:fast", "expected event"),
+        ("", "unknown engine"),
+    ] {
+        let e = bad.parse::<EngineSpec>().unwrap_err().to_string();
+        assert!(e.starts_with(&format!("{bad:?}: ")), "{bad}: {e}");
+        assert!(e.contains(says), "{bad}: {e}");
+        assert!(!e.contains('\n'), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn the_discrete_integrator_refuses_a_step_out_of_range_however_it_is_made() {
+    use pool_discrete::{DiscreteEngine, DT_MAX, DT_MIN};
+    for dt in [
+        0.0,
+        -1e-3,
+        f64::NAN,
+        f64::INFINITY,
+        DT_MIN / 2.0,
+        DT_MAX * 2.0,
+    ] {
+        assert!(DiscreteEngine::new(dt, Scheme::Exact).is_err(), "{dt}");
+        assert!(EngineSpec::discrete(dt, Scheme::Exact).is_err(), "{dt}");
+    }
+    for dt in [DT_MIN, 1e-4, DT_MAX] {
+        assert!(DiscreteEngine::new(dt, Scheme::Exact).is_ok(), "{dt}");
+    }
+}
+
+#[test]
+fn a_built_engine_runs_the_shot_its_spec_names() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots/straight.toml");
+    let setup = pool_shots::load(&path).unwrap();
+    for s in [
+        "event",
+        "event:alg1010",
+        "discrete:1e-3",
+        "discrete:1e-3:euler",
+    ] {
+        let spec: EngineSpec = s.parse().unwrap();
+        let o = spec.build().unwrap().run(&setup);
+        assert!(!o.events.is_empty(), "{s}");
+        assert!(o.snapshots.is_empty(), "{s}: no snapshots unless asked");
+        let with = RunOptions {
+            snapshots: Some(0.01),
+            ..RunOptions::default()
+        };
+        let o2 = spec.build_with(&with).unwrap().run(&setup);
+        assert!(!o2.snapshots.is_empty(), "{s}");
+        assert_eq!(o2.events, o.events, "{s}: snapshots change nothing");
+    }
+}

@@ -284,3 +284,56 @@ fn presets_and_overrides() {
     assert_eq!(s.physics, Model::ideal(0.03075, 0.3));
     assert_eq!(s.t_end, Some(2.0));
 }
+
+#[test]
+fn laws_chosen_per_event_type_round_trip_and_presets_read_the_same_in_every_spelling() {
+    use pool_physics::resolve::{LawSpec, Param, Resolver};
+    use pool_physics::Motion;
+    let mut laws = Resolver::seed();
+    let damped = LawSpec::named("unrealistic").with("restitution", Param::Bool(true));
+    laws.set("ball_linear_cushion", &damped).unwrap();
+    let params = BallParams {
+        e_c: 0.5,
+        ..BallParams::pool()
+    };
+    let setup = Setup {
+        name: "laws".into(),
+        physics: Model::new(params, Motion::Cloth, laws),
+        table: Table::seven_foot().into(),
+        balls: vec![Ball {
+            id: "cue".into(),
+            state: state(
+                [0.5, 0.4953],
+                [1.0, 0.2],
+                [0.0, 0.0, 0.0],
+                BallParams::pool().radius,
+                MotionState::Sliding,
+            ),
+        }],
+        t_end: None,
+    };
+    setup.validate().unwrap();
+    assert_eq!(setup.physics.preset_name(), None);
+    let text = to_toml(&setup, "d");
+    assert!(!text.contains("model = \"pool\""), "{text}");
+    assert!(
+        text.contains("ball_linear_cushion = { model = \"unrealistic\", restitution = true }"),
+        "{text}"
+    );
+    assert!(text.contains("e_c = 0.5"), "{text}");
+    round_trip(&setup);
+
+    let base = |physics: &str| {
+        let t = format!("description = \"x\"\ntable = \"carom\"\nt_end = 1.0\n{physics}\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n");
+        parse(&t, "x", Path::new("x.toml")).unwrap_or_else(|e| panic!("{e}\n{t}"))
+    };
+    let ideal = base("model = \"ideal\"");
+    assert_eq!(ideal.physics.preset_name(), Some("ideal"));
+    for spelling in [
+        "physics = \"ideal\"",
+        "[physics]\npreset = \"ideal\"",
+        "[physics]\nmotion = \"frictionless\"\nball_linear_cushion = \"unrealistic\"\nball_circular_cushion = { model = \"unrealistic\", restitution = false }",
+    ] {
+        assert_eq!(base(spelling), ideal, "{spelling}");
+    }
+}

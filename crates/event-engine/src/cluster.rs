@@ -3,8 +3,8 @@
 //! A pressed contact rarely comes alone. In a rack or a jam, ball 6 pressed by ball 11 also
 //! touches 5 and 10; resolving one pair at a time leaves each neighbour closing by a rounding
 //! error (1e-12 m/s), which the predictor must treat as a collision now, and the pairs hand that
-//! residue back and forth forever at one instant (a stress shot spent its whole 100 000-event
-//! budget so). Resolving the whole cluster at once, as one event, ends that: the sustained laws
+//! residue back and forth forever at one instant, an event each time, until any budget runs
+//! out. Resolving the whole cluster at once, as one event, ends that: the sustained laws
 //! are applied contact by contact (projected Gauss–Seidel on the inelastic contact problem) until
 //! no contact in the cluster closes faster than half the predictor's approach threshold, members
 //! that would stop anyway or are wedged are stopped, then the slop overlaps are closed the same
@@ -25,7 +25,8 @@ const MAX_SWEEPS: usize = 200;
 /// not the tolerance itself: the predictor measures the approach from trajectory coefficients,
 /// the solver from states, and at the boundary their roundings disagreed: a pair closing at
 /// 1.000e-12 m/s was "approaching" to one and "not closing" to the other, and collided again
-/// unchanged at one instant until the budget ran out (stress break seed 1999229).
+/// unchanged at one instant until the budget ran out (pinned by the regression shot
+/// `boundary_approach_15ball_1999229`).
 const PUSH_MARGIN: f64 = 0.5;
 
 /// Most rounds of pushing and stopping: each round stops at least one more ball.
@@ -110,8 +111,9 @@ impl Cluster {
         for _ in 0..MAX_ROUNDS {
             // A ball pressed into two walls (stopped balls or cushions) that leave it no way
             // out converges to rest only geometrically, at a rate set by the angle between
-            // them: a ball squeezed between two stopped neighbours almost in line with it did
-            // not stop in 100 000 events (stress break seed 753110). Stop it outright.
+            // them: a ball squeezed between two stopped neighbours almost in line with it would
+            // take more events than any budget (regression shot `wedged_ball_15ball_753110`).
+            // Stop it outright.
             for k in 0..self.members.len() {
                 let i = self.members[k];
                 if !self.stopped[i] && self.wedged(physics, table, now, i) {
@@ -249,8 +251,8 @@ impl Cluster {
 /// (m) of where it is: its state after its transitions to rest, with its present position.
 ///
 /// Why: a pushed ball in a jam can be left creeping at 1e-10 m/s. It stops within 1e-9 s, its
-/// pusher catches it, shares its speed, and the two repeat that tens of thousands of times (a
-/// stress shot spent its budget so). A ball that will not move another `travel` = [`TOUCH_TOL`]
+/// pusher catches it, shares its speed, and the two repeat that tens of thousands of times
+/// (regression shot `creeping_pusher_9ball_7374`). A ball that will not move another `travel` = [`TOUCH_TOL`]
 /// is at rest to within what contacts can resolve; stopping it moves nothing and only removes
 /// energy. `None` for a ball that does not come to rest by itself (a frictionless model).
 fn at_rest_within(physics: &Model, s: &BallState, travel: f64) -> Option<BallState> {

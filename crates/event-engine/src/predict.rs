@@ -71,8 +71,8 @@ impl Contacting {
     /// colliding or parting: it collides when the press has closed it by the slop, and the
     /// engine resolves that arrival as sustained (`sustained_speed` allows twice this speed,
     /// the most it can arrive with: sqrt(still² + 2 · pressing · slop) <= 2 · still). A
-    /// velocity-level threshold alone let a press regenerate 1e-12 m/s every 3e-9 s, an event
-    /// each time (stress break seed 48350).
+    /// velocity-level threshold alone would let a press regenerate 1e-12 m/s every few ns, an
+    /// event each time.
     fn still(&self) -> f64 {
         approach_tolerance(self.speed_scale)
             .max((2.0 * self.pressing.max(0.0) * CONTACT_SLOP).sqrt())
@@ -242,7 +242,7 @@ impl<'a> Predictor<'a> {
         // Pressed: it collides when the press has closed it to one slop past contact, measured
         // from contact, never from its present depth: a pair left deeper by a cascade of
         // rebounds at one instant would otherwise sink a further slop at every re-prediction
-        // (1.5e-9 m in stress break seed 648145). One already past the slop collides now, and
+        // (regression shot `slop_ratchet_15ball_648145`). One already past the slop collides now, and
         // the engine's sustained resolution closes its overlap.
         if now.distance < contact - CONTACT_SLOP {
             ops.bump(EventOp::root_solve(1));
@@ -437,8 +437,9 @@ impl<'a> Predictor<'a> {
 ///
 /// Why not [`earliest_entry`]: it answers "first time p <= 0", which for a p already <= 0 is
 /// now. A ball beside a cushion segment, nearer its line than R, needs the return instead;
-/// taking "the depth it has now" as the target (as a touching contact does) let a ball leaving
-/// a side pocket's mouth come back 2.4 mm into the next rail (stress seed 49672).
+/// taking "the depth it has now" as the target (as a touching contact does) would let a ball
+/// leaving a side pocket's mouth come back millimetres into the next rail (regression shot
+/// `pocket_mouth_rail_9ball_49672`).
 fn reentry(c0: f64, c1: f64, c2: f64) -> Option<f64> {
     if !(c2 < 0.0 && c1 > 0.0) {
         return None;

@@ -335,6 +335,7 @@ impl<'a> Predictor<'a> {
 
     /// [`Predictor::ball_cushion`] with the ball's trajectory `t` and a `limit` (see
     /// [`Predictor::ball_ball_within`]).
+    #[inline]
     pub fn ball_cushion_within(
         &mut self,
         s: &BallState,

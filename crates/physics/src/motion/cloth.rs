@@ -138,15 +138,19 @@ impl Cloth<'_> {
     /// a block of balls found first: their square roots and divisions do not wait on each
     /// other, where one ball's evolution is a chain of them.
     pub fn evolve_all(&self, states: &[BallState], t: f64, out: &mut [BallState]) {
+        // A local copy of the parameters: the writes to `out` cannot alias it, so their loads
+        // stay out of the loop (through the borrowed reference they were reloaded every ball).
+        let params = *self.0;
+        let this = Cloth(&params);
         const BLOCK: usize = 16;
         let mut dirs = [Vec3::zeros(); BLOCK];
         for (states, out) in states.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
             for (dir, s) in dirs.iter_mut().zip(states) {
-                *dir = self.friction_direction(s);
+                *dir = this.friction_direction(s);
             }
             for ((s, o), dir) in states.iter().zip(out).zip(&dirs) {
                 if s.motion.is_moving() {
-                    *o = self.evolve_along(s, t, dir);
+                    *o = this.evolve_along(s, t, dir);
                 }
             }
         }

@@ -9,12 +9,13 @@ use pool_harness::{
     ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows, run_engine,
     run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
+use pool_report::plots;
 use pool_sim::Setup;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
-use crate::{plots, report, CliError};
+use crate::{report, CliError};
 
 /// Options of `cargo xtask compare`.
 #[derive(clap::Args, Debug, Clone)]

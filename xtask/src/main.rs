@@ -17,8 +17,6 @@ mod baselines;
 mod compare;
 mod output;
 mod peers;
-#[allow(dead_code)]
-mod plots;
 mod progress;
 mod render;
 mod report;

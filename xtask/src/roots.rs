@@ -14,6 +14,7 @@ use pool_harness::{
     Answer, RootCase, RootStats, SplitMix, Verdict,
 };
 use pool_physics::{MotionState, Physics, Trajectory, Vec2, Vec3};
+use pool_report::plots;
 use pool_roots::{earliest_entry, solver_by_name, RootSolver, SOLVER_NAMES};
 use pool_sim::Setup;
 use rayon::prelude::*;
@@ -21,7 +22,7 @@ use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
 use crate::workspace::{resolve_shots, workspace_root};
-use crate::{plots, CliError};
+use crate::CliError;
 
 /// Options of `cargo xtask roots`.
 #[derive(clap::Args, Debug, Clone)]

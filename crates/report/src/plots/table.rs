@@ -28,13 +28,13 @@ use super::{render, Figure, PlotError};
 /// (discrete), labelled with the ball id. Title = shot name, subtitle names the discrete run
 /// (`p.discrete_label`), and a legend strip below explains the symbols. Writes `<stem>.svg` and
 /// `<stem>.png`.
-pub(crate) fn shot_paths(p: &ShotPaths, stem: &Path) -> Result<(), PlotError> {
+pub fn shot_paths(p: &ShotPaths, stem: &Path) -> Result<(), PlotError> {
     render(stem, &TableFigure { p, marks: None })
 }
 
 /// Each engine's events placed on the table (`pool_harness::event_marks`).
 #[derive(Clone, Debug, Default)]
-pub(crate) struct ShotMarks {
+pub struct ShotMarks {
     /// Event engine.
     pub reference: Vec<EventMark>,
     /// Discrete integrator.
@@ -46,7 +46,7 @@ pub(crate) struct ShotMarks {
 /// rolling or spinning circle): filled black for the event engine, hollow red for the discrete
 /// integrator, with the kinds explained in the legend strip. Final positions are the balls
 /// drawn at true size (filled: event engine; dashed ring: discrete), as in [`shot_paths`].
-pub(crate) fn shot_diagram(p: &ShotPaths, marks: &ShotMarks, stem: &Path) -> Result<(), PlotError> {
+pub fn shot_diagram(p: &ShotPaths, marks: &ShotMarks, stem: &Path) -> Result<(), PlotError> {
     render(
         stem,
         &TableFigure {

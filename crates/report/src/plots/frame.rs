@@ -46,7 +46,7 @@ const MARKER_ANGLE: f64 = 0.6;
 
 /// How one ball is drawn.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct BallLook {
+pub struct BallLook {
     /// Ball id (as in the shot file).
     pub id: String,
     /// Body colour.
@@ -95,7 +95,7 @@ const CUE_MARKER: RGBColor = RGBColor(210, 30, 30);
 /// circle, on top at t = 0 (numbers up, as in a rack); any other id a distinct colour (eight
 /// colours, then the same striped: 16 distinct looks) with a white marker 30 degrees off the
 /// top.
-pub(crate) fn ball_looks(ids: &[String]) -> Vec<BallLook> {
+pub fn ball_looks(ids: &[String]) -> Vec<BallLook> {
     let mut other = 0;
     ids.iter()
         .map(|id| {
@@ -138,7 +138,7 @@ pub(crate) fn ball_looks(ids: &[String]) -> Vec<BallLook> {
 
 /// One engine's view in a frame.
 #[derive(Clone, Debug)]
-pub(crate) struct Panel {
+pub struct Panel {
     /// Engine label, e.g. `event engine` or `discrete exact dt=1e-3 s`.
     pub label: String,
     /// Latest event, already worded (e.g. `0.503 s ball_ball cue, 1`), or empty.
@@ -150,7 +150,7 @@ pub(crate) struct Panel {
 /// What one frame shows: the time, and one panel per engine (side by side as stacked panels),
 /// or one panel with the second engine's balls as ghost rings.
 #[derive(Clone, Debug)]
-pub(crate) struct FrameContent {
+pub struct FrameContent {
     /// Simulated time (s).
     pub time: f64,
     /// Panels, top to bottom.
@@ -161,7 +161,7 @@ pub(crate) struct FrameContent {
 
 /// Everything that stays the same from frame to frame.
 #[derive(Clone, Debug)]
-pub(crate) struct Scene<'a> {
+pub struct Scene<'a> {
     /// Shot name (title).
     pub shot: &'a str,
     /// Table geometry.
@@ -237,7 +237,7 @@ impl Scene<'_> {
     }
 
     /// Frame size (px): title bar plus, per panel, a header and the table.
-    pub(crate) fn size(&self) -> (u32, u32) {
+    pub fn size(&self) -> (u32, u32) {
         let (_, table_h) = self.scale();
         (
             self.width,
@@ -537,7 +537,7 @@ fn draw_rgb(
 /// rectangle of pixels that changed, with unchanged pixels inside it transparent. plotters'
 /// backend re-quantises and stores every frame whole: 4.1 MB against this encoder's few
 /// hundred kB for the 9-ball break at 800 px.
-pub(crate) fn write_gif(
+pub fn write_gif(
     path: &Path,
     scene: &Scene,
     delay_cs: u16,
@@ -646,7 +646,7 @@ pub(crate) fn write_gif(
 }
 
 /// Writes one frame as a PNG at `path`.
-pub(crate) fn write_png(path: &Path, scene: &Scene, f: &FrameContent) -> Result<(), PlotError> {
+pub fn write_png(path: &Path, scene: &Scene, f: &FrameContent) -> Result<(), PlotError> {
     ensure_font()?;
     let font = ab_glyph::FontRef::try_from_slice(FONT_BYTES)
         .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))?;

@@ -6,16 +6,16 @@ use std::time::Instant;
 use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows, run_engine,
+    ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
     run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
+use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling};
 use pool_report::plots;
 use pool_sim::Setup;
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
-use crate::{report, CliError};
+use crate::CliError;
 
 /// Options of `cargo xtask compare`.
 #[derive(clap::Args, Debug, Clone)]
@@ -123,136 +123,6 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         reference,
         engines,
     })
-}
-
-/// Event-engine invariants of one shot, for `residuals.csv` and the report.
-#[derive(Serialize, Clone, Debug)]
-pub struct ResidualRow {
-    /// Shot name.
-    pub shot: String,
-    /// Events in the event engine's log.
-    pub n_events: usize,
-    /// Collisions (ball-ball and ball-cushion) examined.
-    pub n_collisions: usize,
-    /// Max | |d| - 2R | at ball-ball collisions (m).
-    pub max_ball_ball_residual_m: f64,
-    /// Max |distance - R| at cushion collisions (m).
-    pub max_cushion_residual_m: f64,
-    /// Largest ball-ball overlap at any sample (m).
-    pub max_overlap_m: f64,
-    /// Largest cushion penetration at any sample (m).
-    pub max_cushion_penetration_m: f64,
-    /// Samples with a ball off the table.
-    pub off_table_samples: usize,
-    /// Events across which energy rose.
-    pub energy_rises: usize,
-    /// Events earlier than their predecessor.
-    pub time_reversals: usize,
-    /// Why the event engine stopped.
-    pub termination: String,
-    /// Simulated duration (s).
-    pub end_time_s: f64,
-}
-
-impl ResidualRow {
-    fn new(setup: &Setup, r: &Reference, rep: &InvariantReport) -> Self {
-        ResidualRow {
-            shot: setup.name.clone(),
-            n_events: r.outcome.events.len(),
-            n_collisions: rep.n_collisions,
-            max_ball_ball_residual_m: rep.max_ball_ball_residual_m,
-            max_cushion_residual_m: rep.max_cushion_residual_m,
-            max_overlap_m: rep.max_overlap_m,
-            max_cushion_penetration_m: rep.max_cushion_penetration_m,
-            off_table_samples: rep.off_table.len(),
-            energy_rises: rep.energy_rises,
-            time_reversals: rep.time_reversals,
-            termination: r.outcome.termination.name().into(),
-            end_time_s: r.outcome.end_time,
-        }
-    }
-}
-
-/// Fitted log-log slope of median collision-time error against dt, per shot and scheme.
-#[derive(Serialize, Clone, Debug)]
-pub struct SlopeRow {
-    /// Shot name.
-    pub shot: String,
-    /// Scheme.
-    pub scheme: String,
-    /// Least-squares slope of log10(median error) vs log10(dt).
-    pub slope: f64,
-    /// Points used (dt values with a finite, positive median error).
-    pub points: usize,
-}
-
-/// Slopes for every (shot, scheme) of the discrete rows.
-pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
-    let mut keys: Vec<(String, String)> = rows
-        .iter()
-        .filter(|r| r.engine == "discrete")
-        .map(|r| (r.shot.clone(), r.scheme.clone()))
-        .collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .map(|(shot, scheme)| {
-            let pts: Vec<(f64, f64)> = rows
-                .iter()
-                .filter(|r| r.engine == "discrete" && r.shot == shot && r.scheme == scheme)
-                .filter_map(|r| Some((r.dt_s?, r.collision_time_error_median_s)))
-                .filter(|&(_, e)| e.is_finite() && e > 0.0)
-                .collect();
-            SlopeRow {
-                shot,
-                scheme,
-                slope: loglog_slope(&pts),
-                points: pts.len(),
-            }
-        })
-        .collect()
-}
-
-/// Everything a run produced, for the report.
-pub struct Results {
-    /// Options as given.
-    pub args: CompareArgs,
-    /// dt values swept (s).
-    pub dts: Vec<f64>,
-    /// Scheme names.
-    pub schemes: Vec<String>,
-    /// summary.csv rows.
-    pub summary: Vec<SummaryRow>,
-    /// Residual rows.
-    pub residuals: Vec<ResidualRow>,
-    /// Slopes.
-    pub slopes: Vec<SlopeRow>,
-    /// Shots with path pictures (names).
-    pub shots: Vec<String>,
-    /// Wall time of the whole run (s).
-    pub wall_time_s: f64,
-    /// Worker threads.
-    pub threads: usize,
-    /// dt of the path overlay (s).
-    pub path_dt: f64,
-    /// Regression check or bless, when asked for.
-    pub regression: Option<Regression>,
-    /// The root finder's one-line verdict, when `data/roots/cases.csv` was evaluated.
-    pub roots_verdict: Option<String>,
-    /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
-    pub scaling: Option<Scaling>,
-}
-
-/// The scaling study of a run (`scaling.csv`, `scaling.png`).
-pub struct Scaling {
-    /// What was run.
-    pub plan: pool_harness::ScalingPlan,
-    /// One row per (engine, n, seed).
-    pub rows: Vec<pool_harness::ScalingRow>,
-    /// Fitted log-log slopes against n.
-    pub slopes: Vec<pool_harness::ScalingSlope>,
-    /// Wall time of the study (s).
-    pub wall_time_s: f64,
 }
 
 /// Runs the scaling study on `pool` (longest jobs first).
@@ -400,7 +270,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     } else {
         Some(scaling_study(args.quick, &pool)?)
     };
-    let slope_rows = slopes(&summary);
+    let slope_rows = report::slopes(&summary);
     let regression = if args.check || args.bless {
         Some(regression(&args, &setups, &references, &summary, &pool)?)
     } else {
@@ -448,7 +318,8 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     }
 
     let mut results = Results {
-        args: args.clone(),
+        solver: args.solver.clone(),
+        quick: args.quick,
         dts: plan.dts.clone(),
         schemes: plan.schemes.iter().map(|s| s.name().to_string()).collect(),
         summary,
@@ -486,28 +357,6 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             r.shots_changed()
         ))),
         _ => Ok(()),
-    }
-}
-
-/// What `--check` or `--bless` found.
-pub struct Regression {
-    /// True for `--check`, false for `--bless`.
-    pub checked: bool,
-    /// Shots compared.
-    pub shots: usize,
-    /// Differences from the (old) baselines.
-    pub differences: Vec<pool_harness::Difference>,
-    /// Baseline directory.
-    pub dir: PathBuf,
-}
-
-impl Regression {
-    /// Number of distinct shots with a difference.
-    pub fn shots_changed(&self) -> usize {
-        let mut shots: Vec<&str> = self.differences.iter().map(|d| d.shot.as_str()).collect();
-        shots.sort();
-        shots.dedup();
-        shots.len()
     }
 }
 

@@ -19,7 +19,6 @@ mod output;
 mod peers;
 mod progress;
 mod render;
-mod report;
 mod roots;
 mod simulate;
 mod stress;

@@ -6,4 +6,5 @@
 //! they are given; the Markdown is returned as a string for the caller to write.
 #![warn(missing_docs)]
 
+pub mod compare;
 pub mod plots;

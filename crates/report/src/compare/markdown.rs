@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use pool_harness::SummaryRow;
 
-use crate::compare::Results;
+use super::{Results, Scaling};
 
 fn sci(x: f64) -> String {
     if x.is_finite() {
@@ -55,7 +55,9 @@ fn event_row<'a>(rows: &'a [SummaryRow], shot: &str) -> Option<&'a SummaryRow> {
     rows.iter().find(|r| r.engine == "event" && r.shot == shot)
 }
 
-/// The Markdown report.
+/// The Markdown report of a compare run (`report.md`): accuracy, cost, the event engine per
+/// shot, the discrete integrator at selected dt, the shot diagrams, and the regression check,
+/// root-finder verdict and scaling study when the run has them.
 pub fn markdown(res: &Results) -> String {
     let mut md = String::new();
     let rows = &res.summary;
@@ -68,7 +70,7 @@ pub fn markdown(res: &Results) -> String {
          ran with scheme(s) {} at {} time steps from {} s to {} s. Whole run: {:.1} s wall time on \
          {} threads.\n",
         shots.len(),
-        res.args.solver,
+        res.solver,
         res.schemes.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
         res.dts.len(),
         sci(res.dts.iter().copied().fold(0.0, f64::max)),
@@ -325,12 +327,13 @@ pub fn markdown(res: &Results) -> String {
          - The event engine's residuals must stay below 1e-9 m; overlaps, off-table samples and \
          energy rises must be 0. Any non-zero value there is a defect.\n\
          - Reproduce: `cargo xtask compare{}`.",
-        if res.args.quick { " --quick" } else { "" }
+        if res.quick { " --quick" } else { "" }
     );
     md
 }
 
-/// A few lines for the terminal.
+/// One line for the terminal: events, fitted slopes, the event engine's worst residuals and the
+/// run's wall time.
 pub fn console_summary(res: &Results) -> String {
     let slopes = fitted_slopes(res);
     let events: usize = res.residuals.iter().map(|r| r.n_events).sum();
@@ -368,7 +371,7 @@ pub fn console_summary(res: &Results) -> String {
 }
 
 /// The scaling study: what ran, the fitted slopes against Leckie & Greenspan's, the plot.
-fn scaling_section(md: &mut String, sc: &crate::compare::Scaling) {
+fn scaling_section(md: &mut String, sc: &Scaling) {
     let p = &sc.plan;
     let (l, w) = pool_harness::SCALING_TABLE_M;
     let _ = writeln!(md, "## Scaling with the number of balls\n");

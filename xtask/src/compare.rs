@@ -11,10 +11,12 @@ use pool_harness::{
 };
 use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling};
 use pool_report::plots;
+use pool_report::roots::{verdict_line, Evidence};
 use pool_sim::Setup;
 use rayon::prelude::*;
 
 use crate::output::{csv_bytes, Staging};
+use crate::roots_dir::write_roots_dir;
 use crate::CliError;
 
 /// Options of `cargo xtask compare`.
@@ -292,29 +294,14 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         .map(|r| r.collision_time_error_max_s)
         .filter(|e| e.is_finite() && e > &0.0)
         .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
-    let plot = |r: Result<(), plots::PlotError>| {
-        r.map_err(|e| CliError::Run(format!("plot: {}", e.message())))
-    };
-    plot(plots::error_vs_dt(
-        &summary,
-        floor,
-        &staging.path("error_vs_dt"),
-    ))?;
-    plot(plots::ops_vs_dt(&summary, &staging.path("ops_vs_dt")))?;
-    plot(plots::error_vs_cost(
-        &summary,
-        floor,
-        &staging.path("error_vs_cost"),
-    ))?;
+    plots::error_vs_dt(&summary, floor, &staging.path("error_vs_dt"))?;
+    plots::ops_vs_dt(&summary, &staging.path("ops_vs_dt"))?;
+    plots::error_vs_cost(&summary, floor, &staging.path("error_vs_cost"))?;
     if let Some(sc) = &scaling {
-        plot(plots::scaling(&sc.rows, &staging.path("scaling")))?;
+        plots::scaling(&sc.rows, &staging.path("scaling"))?;
     }
     for (p, m) in paths.iter().zip(&marks) {
-        plot(plots::shot_diagram(
-            p,
-            m,
-            &staging.path(&format!("paths_{}", p.shot)),
-        ))?;
+        plots::shot_diagram(p, m, &staging.path(&format!("paths_{}", p.shot)))?;
     }
 
     let mut results = Results {
@@ -339,9 +326,18 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     if let Ok(text) = std::fs::read_to_string(&roots_cases) {
         let cases = pool_harness::parse_root_cases(&text)
             .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
-        let (stats, answers) = crate::roots::evaluate_cases(&cases, 3);
-        crate::roots::write_roots_dir(&staging, &cases, &stats, &answers, None, 0)?;
-        results.roots_verdict = Some(crate::roots::verdict_line(&stats));
+        let (stats, answers) = pool_harness::evaluate_root_cases(&cases, 3);
+        write_roots_dir(
+            &staging,
+            &Evidence {
+                cases: &cases,
+                stats: &stats,
+                answers: &answers,
+                engine: None,
+                breaks: 0,
+            },
+        )?;
+        results.roots_verdict = Some(verdict_line(&stats));
     }
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     let dir = staging.commit()?;

@@ -20,6 +20,7 @@ mod peers;
 mod progress;
 mod render;
 mod roots;
+mod roots_dir;
 mod simulate;
 mod stress;
 mod workspace;
@@ -112,6 +113,12 @@ impl std::fmt::Display for CliError {
         match self {
             CliError::Input(m) | CliError::Run(m) => f.write_str(m),
         }
+    }
+}
+
+impl From<pool_report::plots::PlotError> for CliError {
+    fn from(e: pool_report::plots::PlotError) -> Self {
+        CliError::Run(format!("plot: {}", e.message()))
     }
 }
 

@@ -8,3 +8,4 @@
 
 pub mod compare;
 pub mod plots;
+pub mod roots;

@@ -83,6 +83,13 @@ fn ensure_font() -> Result<(), PlotError> {
         .clone()
 }
 
+/// The embedded font, registered for plotters' text and parsed for [`glyphs::CrispText`].
+fn embedded_font() -> Result<ab_glyph::FontRef<'static>, PlotError> {
+    ensure_font()?;
+    ab_glyph::FontRef::try_from_slice(FONT_BYTES)
+        .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))
+}
+
 /// A picture that can be drawn on any plotters backend.
 trait Figure {
     /// Draws the whole picture on `root` (already filled white, `WIDTH` x `HEIGHT` px).
@@ -121,8 +128,7 @@ fn render(stem: &Path, fig: &impl Figure) -> Result<(), PlotError> {
 
     let png = with_suffix(stem, "png");
     {
-        let font = ab_glyph::FontRef::try_from_slice(FONT_BYTES)
-            .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))?;
+        let font = embedded_font()?;
         let bitmap = BitMapBackend::new(&png, (WIDTH, HEIGHT));
         let root = glyphs::CrispText::new(bitmap, font).into_drawing_area();
         let drawn = root

@@ -3,13 +3,14 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use indicatif::ProgressBar;
 use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
     ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
     run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
-use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling};
+use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling, SlopeRow};
 use pool_report::plots;
 use pool_report::roots::{verdict_line, Evidence};
 use pool_sim::Setup;
@@ -71,6 +72,7 @@ pub struct CompareArgs {
     pub no_scaling: bool,
 }
 
+/// What a compare run runs.
 struct Plan {
     dts: Vec<f64>,
     schemes: Vec<Scheme>,
@@ -78,6 +80,28 @@ struct Plan {
     reference: EngineSpec,
     /// Every engine measured against it: the dt sweep of each scheme, then --engines.
     engines: Vec<EngineSpec>,
+    /// The largest dt of the sweep (s): the discrete run drawn in the shot diagrams.
+    path_dt: f64,
+    /// The engine whose paths are drawn beside the reference: the first scheme at `path_dt`.
+    drawn: Option<EngineSpec>,
+}
+
+impl Plan {
+    /// Every (shot index, engine) run of `n_shots` shots, longest runs (smallest dt) first, so
+    /// the last worker is not left with the slowest job.
+    fn jobs(&self, n_shots: usize) -> Vec<(usize, &EngineSpec)> {
+        let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
+        for s in 0..n_shots {
+            for e in &self.engines {
+                jobs.push((s, e));
+            }
+        }
+        jobs.sort_by(|a, b| {
+            let dt = |e: &EngineSpec| e.dt().unwrap_or(0.0);
+            dt(a.1).total_cmp(&dt(b.1))
+        });
+        jobs
+    }
 }
 
 fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
@@ -119,11 +143,17 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         }
     }
     engines.extend(crate::args::engine_specs("--engines", &args.engines)?);
+    let path_dt = dts.iter().copied().fold(0.0, f64::max);
+    let drawn = schemes
+        .first()
+        .and_then(|&sc| EngineSpec::discrete(path_dt, sc).ok());
     Ok(Plan {
         dts,
         schemes,
         reference,
         engines,
+        path_dt,
+        drawn,
     })
 }
 
@@ -171,23 +201,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
     let threads = pool.current_num_threads();
 
-    let path_dt = plan.dts.iter().copied().fold(0.0, f64::max);
-    // The engine whose paths are drawn beside the reference: the first scheme at the largest dt.
-    let drawn = plan
-        .schemes
-        .first()
-        .and_then(|&sc| EngineSpec::discrete(path_dt, sc).ok());
-    let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
-    for s in 0..setups.len() {
-        for e in &plan.engines {
-            jobs.push((s, e));
-        }
-    }
-    // Longest runs (smallest dt) first, so the last worker is not left with the slowest job.
-    jobs.sort_by(|a, b| {
-        let dt = |e: &EngineSpec| e.dt().unwrap_or(0.0);
-        dt(a.1).total_cmp(&dt(b.1))
-    });
+    let jobs = plan.jobs(setups.len());
     let bar = crate::progress::bar((setups.len() + jobs.len()) as u64, "runs {msg}");
     let extra = if args.engines.is_empty() {
         String::new()
@@ -201,144 +215,47 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         plan.dts.len(),
         out_root.join(&run_name).display()
     );
-
-    let references: Vec<(Reference, InvariantReport)> = pool.install(|| {
-        setups
-            .par_iter()
-            .map(|s| {
-                let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
-                let rep = check_outcome(s, &r.outcome, 20);
-                bar.inc(1);
-                Ok((r, rep))
-            })
-            .collect::<Result<Vec<_>, CliError>>()
-    })?;
-
-    let runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(s, spec)| {
-                let draw = Some(spec) == drawn.as_ref();
-                let sample = draw.then_some(path_dt.max(0.005));
-                let run = run_engine(&setups[s], &references[s].0, spec, sample)
-                    .map_err(CliError::Input)?;
-                bar.set_message(format!("{} {spec}", setups[s].name));
-                bar.inc(1);
-                Ok((s, spec, run))
-            })
-            .collect::<Result<_, CliError>>()
-    })?;
+    let references = run_references(&setups, &plan, &pool, &bar)?;
+    let runs = run_engines(&setups, &references, &plan, &jobs, &pool, &bar)?;
     bar.finish_and_clear();
-    let mut runs = runs;
-    runs.sort_by(|a, b| {
-        (a.0, a.1.family(), a.1.variant())
-            .cmp(&(b.0, b.1.family(), b.1.variant()))
-            .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
-    });
 
-    let mut summary: Vec<SummaryRow> = Vec::new();
-    let mut errors: Vec<ErrorRow> = Vec::new();
-    let mut ops: Vec<OpsRow> = Vec::new();
-    let mut residuals = Vec::new();
-    for (s, (r, rep)) in setups.iter().zip(&references) {
-        let (row, o) = reference_rows(s, r);
-        summary.push(row);
-        ops.extend(o);
-        residuals.push(ResidualRow::new(s, r, rep));
-    }
-    let mut paths: Vec<ShotPaths> = Vec::new();
-    let mut marks: Vec<plots::ShotMarks> = Vec::new();
-    for (s, spec, run) in &runs {
-        summary.push(run.summary.clone());
-        errors.extend(run.errors.iter().cloned());
-        ops.extend(run.ops.iter().cloned());
-        if !run.outcome.snapshots.is_empty() {
-            let setup = &setups[*s];
-            paths.push(ShotPaths {
-                shot: setup.name.clone(),
-                table: setup.table.table().clone(),
-                radius: pool_physics::Physics::radius(&setup.physics),
-                reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
-                discrete: ball_paths(setup, &run.outcome, false, 0.01),
-                discrete_label: spec.label(),
-            });
-            marks.push(plots::ShotMarks {
-                reference: event_marks(setup, &references[*s].0.outcome),
-                discrete: event_marks(setup, &run.outcome),
-            });
-        }
-    }
+    let rows = Rows::collect(&setups, &references, &runs);
     let scaling = if args.no_scaling {
         None
     } else {
         Some(scaling_study(args.quick, &pool)?)
     };
-    let slope_rows = report::slopes(&summary);
+    let slope_rows = report::slopes(&rows.summary);
     let regression = if args.check || args.bless {
-        Some(regression(&args, &setups, &references, &summary, &pool)?)
+        Some(regression(
+            &args,
+            &setups,
+            &references,
+            &rows.summary,
+            &pool,
+        )?)
     } else {
         None
     };
-
-    staging.write("summary.csv", &csv_bytes(&summary)?)?;
-    staging.write("errors.csv", &csv_bytes(&errors)?)?;
-    staging.write("ops.csv", &csv_bytes(&ops)?)?;
-    staging.write("residuals.csv", &csv_bytes(&residuals)?)?;
-    staging.write("slopes.csv", &csv_bytes(&slope_rows)?)?;
-    if let Some(sc) = &scaling {
-        staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
-    }
-
-    let floor = summary
-        .iter()
-        .filter(|r| r.engine == "event")
-        .map(|r| r.collision_time_error_max_s)
-        .filter(|e| e.is_finite() && e > &0.0)
-        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
-    plots::error_vs_dt(&summary, floor, &staging.path("error_vs_dt"))?;
-    plots::ops_vs_dt(&summary, &staging.path("ops_vs_dt"))?;
-    plots::error_vs_cost(&summary, floor, &staging.path("error_vs_cost"))?;
-    if let Some(sc) = &scaling {
-        plots::scaling(&sc.rows, &staging.path("scaling"))?;
-    }
-    for (p, m) in paths.iter().zip(&marks) {
-        plots::shot_diagram(p, m, &staging.path(&format!("paths_{}", p.shot)))?;
-    }
+    rows.write(&staging, &slope_rows, scaling.as_ref())?;
 
     let mut results = Results {
         solver: args.solver.clone(),
         quick: args.quick,
         dts: plan.dts.clone(),
         schemes: plan.schemes.iter().map(|s| s.name().to_string()).collect(),
-        summary,
-        residuals,
+        shots: rows.paths.iter().map(|p| p.shot.clone()).collect(),
+        summary: rows.summary,
+        residuals: rows.residuals,
         slopes: slope_rows,
-        shots: paths.iter().map(|p| p.shot.clone()).collect(),
         wall_time_s: start.elapsed().as_secs_f64(),
         threads,
-        path_dt,
+        path_dt: plan.path_dt,
         regression,
         roots_verdict: None,
         scaling,
     };
-    // The root finder's case-level evidence, next to the run it served (`cargo xtask roots`
-    // adds the engine-level part).
-    let roots_cases = crate::workspace::workspace_root().join("data/roots/cases.csv");
-    if let Ok(text) = std::fs::read_to_string(&roots_cases) {
-        let cases = pool_harness::parse_root_cases(&text)
-            .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
-        let (stats, answers) = pool_harness::evaluate_root_cases(&cases, 3);
-        write_roots_dir(
-            &staging,
-            &Evidence {
-                cases: &cases,
-                stats: &stats,
-                answers: &answers,
-                engine: None,
-                breaks: 0,
-            },
-        )?;
-        results.roots_verdict = Some(verdict_line(&stats));
-    }
+    results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     let dir = staging.commit()?;
     std::fs::write(out_root.join("LATEST"), format!("{run_name}\n")).ok();
@@ -354,6 +271,177 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// The reference run of every shot, with its invariant report.
+fn run_references(
+    setups: &[Setup],
+    plan: &Plan,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+) -> Result<Vec<(Reference, InvariantReport)>, CliError> {
+    pool.install(|| {
+        setups
+            .par_iter()
+            .map(|s| {
+                let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
+                let rep = check_outcome(s, &r.outcome, 20);
+                bar.inc(1);
+                Ok((r, rep))
+            })
+            .collect::<Result<Vec<_>, CliError>>()
+    })
+}
+
+/// Every job's run against its shot's reference, sorted by shot, then engine family and
+/// variant, then dt from largest to smallest. Only the drawn engine keeps snapshots.
+fn run_engines<'a>(
+    setups: &[Setup],
+    references: &[(Reference, InvariantReport)],
+    plan: &Plan,
+    jobs: &[(usize, &'a EngineSpec)],
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+) -> Result<Vec<(usize, &'a EngineSpec, EngineRun)>, CliError> {
+    let mut runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(s, spec)| {
+                let draw = Some(spec) == plan.drawn.as_ref();
+                let sample = draw.then_some(plan.path_dt.max(0.005));
+                let run = run_engine(&setups[s], &references[s].0, spec, sample)
+                    .map_err(CliError::Input)?;
+                bar.set_message(format!("{} {spec}", setups[s].name));
+                bar.inc(1);
+                Ok((s, spec, run))
+            })
+            .collect::<Result<_, CliError>>()
+    })?;
+    runs.sort_by(|a, b| {
+        (a.0, a.1.family(), a.1.variant())
+            .cmp(&(b.0, b.1.family(), b.1.variant()))
+            .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
+    });
+    Ok(runs)
+}
+
+/// The rows and pictures of a run: the CSV tables, and a shot diagram per shot with a drawn
+/// discrete run.
+struct Rows {
+    summary: Vec<SummaryRow>,
+    errors: Vec<ErrorRow>,
+    ops: Vec<OpsRow>,
+    residuals: Vec<ResidualRow>,
+    paths: Vec<ShotPaths>,
+    marks: Vec<plots::ShotMarks>,
+}
+
+impl Rows {
+    /// The references' rows in shot order, then every run's in `runs` order.
+    fn collect(
+        setups: &[Setup],
+        references: &[(Reference, InvariantReport)],
+        runs: &[(usize, &EngineSpec, EngineRun)],
+    ) -> Rows {
+        let mut summary: Vec<SummaryRow> = Vec::new();
+        let mut errors: Vec<ErrorRow> = Vec::new();
+        let mut ops: Vec<OpsRow> = Vec::new();
+        let mut residuals = Vec::new();
+        for (s, (r, rep)) in setups.iter().zip(references) {
+            let (row, o) = reference_rows(s, r);
+            summary.push(row);
+            ops.extend(o);
+            residuals.push(ResidualRow::new(s, r, rep));
+        }
+        let mut paths: Vec<ShotPaths> = Vec::new();
+        let mut marks: Vec<plots::ShotMarks> = Vec::new();
+        for (s, spec, run) in runs {
+            summary.push(run.summary.clone());
+            errors.extend(run.errors.iter().cloned());
+            ops.extend(run.ops.iter().cloned());
+            if !run.outcome.snapshots.is_empty() {
+                let setup = &setups[*s];
+                paths.push(ShotPaths {
+                    shot: setup.name.clone(),
+                    table: setup.table.table().clone(),
+                    radius: pool_physics::Physics::radius(&setup.physics),
+                    reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
+                    discrete: ball_paths(setup, &run.outcome, false, 0.01),
+                    discrete_label: spec.label(),
+                });
+                marks.push(plots::ShotMarks {
+                    reference: event_marks(setup, &references[*s].0.outcome),
+                    discrete: event_marks(setup, &run.outcome),
+                });
+            }
+        }
+        Rows {
+            summary,
+            errors,
+            ops,
+            residuals,
+            paths,
+            marks,
+        }
+    }
+
+    /// Writes the CSV tables and the plots.
+    fn write(
+        &self,
+        staging: &Staging,
+        slopes: &[SlopeRow],
+        scaling: Option<&Scaling>,
+    ) -> Result<(), CliError> {
+        let summary = &self.summary;
+        staging.write("summary.csv", &csv_bytes(summary)?)?;
+        staging.write("errors.csv", &csv_bytes(&self.errors)?)?;
+        staging.write("ops.csv", &csv_bytes(&self.ops)?)?;
+        staging.write("residuals.csv", &csv_bytes(&self.residuals)?)?;
+        staging.write("slopes.csv", &csv_bytes(slopes)?)?;
+        if let Some(sc) = scaling {
+            staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
+        }
+
+        let floor = summary
+            .iter()
+            .filter(|r| r.engine == "event")
+            .map(|r| r.collision_time_error_max_s)
+            .filter(|e| e.is_finite() && e > &0.0)
+            .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+        plots::error_vs_dt(summary, floor, &staging.path("error_vs_dt"))?;
+        plots::ops_vs_dt(summary, &staging.path("ops_vs_dt"))?;
+        plots::error_vs_cost(summary, floor, &staging.path("error_vs_cost"))?;
+        if let Some(sc) = scaling {
+            plots::scaling(&sc.rows, &staging.path("scaling"))?;
+        }
+        for (p, m) in self.paths.iter().zip(&self.marks) {
+            plots::shot_diagram(p, m, &staging.path(&format!("paths_{}", p.shot)))?;
+        }
+        Ok(())
+    }
+}
+
+/// The root finder's case-level evidence, next to the run it served (`cargo xtask roots` adds
+/// the engine-level part): writes `roots/` and returns the verdict line, if
+/// `data/roots/cases.csv` is there.
+fn roots_evidence(staging: &Staging) -> Result<Option<String>, CliError> {
+    let roots_cases = crate::workspace::workspace_root().join("data/roots/cases.csv");
+    let Ok(text) = std::fs::read_to_string(&roots_cases) else {
+        return Ok(None);
+    };
+    let cases = pool_harness::parse_root_cases(&text)
+        .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
+    let (stats, answers) = pool_harness::evaluate_root_cases(&cases, 3);
+    write_roots_dir(
+        staging,
+        &Evidence {
+            cases: &cases,
+            stats: &stats,
+            answers: &answers,
+            engine: None,
+            breaks: 0,
+        },
+    )?;
+    Ok(Some(verdict_line(&stats)))
 }
 
 /// Compares the run with the baselines (`--check`) or rewrites them (`--bless`), printing the

@@ -5,7 +5,9 @@
 //! machine without any fonts installed. The SVGs reference the generic `sans-serif` family.
 //!
 //! Plot functions never panic: values that cannot be drawn (NaN, infinities, non-positive values
-//! on logarithmic axes) are skipped, and a plot with nothing left shows a "no data" note.
+//! on logarithmic axes) are skipped, and a plot with nothing left shows a "no data" note. They
+//! fail ([`PlotError`]) only when a file cannot be created or written (or the embedded font
+//! cannot be parsed).
 
 mod cdf;
 mod common;

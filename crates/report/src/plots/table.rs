@@ -36,6 +36,10 @@ use marks::{draw_hollow_marker, kind_marker, MARK_DISCRETE, MARK_R, MARK_REFEREN
 /// (discrete), labelled with the ball id. Title = shot name, subtitle names the discrete run
 /// (`p.discrete_label`), and a legend strip below explains the symbols. Writes `<stem>.svg` and
 /// `<stem>.png`.
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
 pub fn shot_paths(p: &ShotPaths, stem: &Path) -> Result<(), PlotError> {
     render(stem, &TableFigure { p, marks: None })
 }
@@ -54,6 +58,10 @@ pub struct ShotMarks {
 /// rolling or spinning circle): filled black for the event engine, hollow red for the discrete
 /// integrator, with the kinds explained in the legend strip. Final positions are the balls
 /// drawn at true size (filled: event engine; dashed ring: discrete), as in [`shot_paths`].
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
 pub fn shot_diagram(p: &ShotPaths, marks: &ShotMarks, stem: &Path) -> Result<(), PlotError> {
     render(
         stem,

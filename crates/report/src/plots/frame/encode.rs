@@ -36,6 +36,9 @@ fn draw_rgb(
 /// rectangle of pixels that changed, with unchanged pixels inside it transparent. plotters'
 /// backend re-quantises and stores every frame whole: 4.1 MB against this encoder's few
 /// hundred kB for the 9-ball break at 800 px.
+///
+/// # Errors
+/// `n` = 0, or a file that cannot be created or written.
 pub fn write_gif(
     path: &Path,
     scene: &Scene,
@@ -187,6 +190,10 @@ fn changed_rect(
 }
 
 /// Writes one frame as a PNG at `path`.
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
 pub fn write_png(path: &Path, scene: &Scene, f: &FrameContent) -> Result<(), PlotError> {
     let font = embedded_font()?;
     let root =

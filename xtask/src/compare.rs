@@ -3,18 +3,22 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use indicatif::ProgressBar;
 use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    ball_paths, check_outcome, event_marks, log_dt_sweep, loglog_slope, reference_rows, run_engine,
+    ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
     run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
+use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling, SlopeRow};
+use pool_report::plots;
+use pool_report::roots::{verdict_line, Evidence};
 use pool_sim::Setup;
 use rayon::prelude::*;
-use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
-use crate::{plots, report, CliError};
+use crate::roots_dir::write_roots_dir;
+use crate::CliError;
 
 /// Options of `cargo xtask compare`.
 #[derive(clap::Args, Debug, Clone)]
@@ -68,6 +72,7 @@ pub struct CompareArgs {
     pub no_scaling: bool,
 }
 
+/// What a compare run runs.
 struct Plan {
     dts: Vec<f64>,
     schemes: Vec<Scheme>,
@@ -75,6 +80,28 @@ struct Plan {
     reference: EngineSpec,
     /// Every engine measured against it: the dt sweep of each scheme, then --engines.
     engines: Vec<EngineSpec>,
+    /// The largest dt of the sweep (s): the discrete run drawn in the shot diagrams.
+    path_dt: f64,
+    /// The engine whose paths are drawn beside the reference: the first scheme at `path_dt`.
+    drawn: Option<EngineSpec>,
+}
+
+impl Plan {
+    /// Every (shot index, engine) run of `n_shots` shots, longest runs (smallest dt) first, so
+    /// the last worker is not left with the slowest job.
+    fn jobs(&self, n_shots: usize) -> Vec<(usize, &EngineSpec)> {
+        let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
+        for s in 0..n_shots {
+            for e in &self.engines {
+                jobs.push((s, e));
+            }
+        }
+        jobs.sort_by(|a, b| {
+            let dt = |e: &EngineSpec| e.dt().unwrap_or(0.0);
+            dt(a.1).total_cmp(&dt(b.1))
+        });
+        jobs
+    }
 }
 
 fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
@@ -116,142 +143,18 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         }
     }
     engines.extend(crate::args::engine_specs("--engines", &args.engines)?);
+    let path_dt = dts.iter().copied().fold(0.0, f64::max);
+    let drawn = schemes
+        .first()
+        .and_then(|&sc| EngineSpec::discrete(path_dt, sc).ok());
     Ok(Plan {
         dts,
         schemes,
         reference,
         engines,
+        path_dt,
+        drawn,
     })
-}
-
-/// Event-engine invariants of one shot, for `residuals.csv` and the report.
-#[derive(Serialize, Clone, Debug)]
-pub struct ResidualRow {
-    /// Shot name.
-    pub shot: String,
-    /// Events in the event engine's log.
-    pub n_events: usize,
-    /// Collisions (ball-ball and ball-cushion) examined.
-    pub n_collisions: usize,
-    /// Max | |d| - 2R | at ball-ball collisions (m).
-    pub max_ball_ball_residual_m: f64,
-    /// Max |distance - R| at cushion collisions (m).
-    pub max_cushion_residual_m: f64,
-    /// Largest ball-ball overlap at any sample (m).
-    pub max_overlap_m: f64,
-    /// Largest cushion penetration at any sample (m).
-    pub max_cushion_penetration_m: f64,
-    /// Samples with a ball off the table.
-    pub off_table_samples: usize,
-    /// Events across which energy rose.
-    pub energy_rises: usize,
-    /// Events earlier than their predecessor.
-    pub time_reversals: usize,
-    /// Why the event engine stopped.
-    pub termination: String,
-    /// Simulated duration (s).
-    pub end_time_s: f64,
-}
-
-impl ResidualRow {
-    fn new(setup: &Setup, r: &Reference, rep: &InvariantReport) -> Self {
-        ResidualRow {
-            shot: setup.name.clone(),
-            n_events: r.outcome.events.len(),
-            n_collisions: rep.n_collisions,
-            max_ball_ball_residual_m: rep.max_ball_ball_residual_m,
-            max_cushion_residual_m: rep.max_cushion_residual_m,
-            max_overlap_m: rep.max_overlap_m,
-            max_cushion_penetration_m: rep.max_cushion_penetration_m,
-            off_table_samples: rep.off_table.len(),
-            energy_rises: rep.energy_rises,
-            time_reversals: rep.time_reversals,
-            termination: r.outcome.termination.name().into(),
-            end_time_s: r.outcome.end_time,
-        }
-    }
-}
-
-/// Fitted log-log slope of median collision-time error against dt, per shot and scheme.
-#[derive(Serialize, Clone, Debug)]
-pub struct SlopeRow {
-    /// Shot name.
-    pub shot: String,
-    /// Scheme.
-    pub scheme: String,
-    /// Least-squares slope of log10(median error) vs log10(dt).
-    pub slope: f64,
-    /// Points used (dt values with a finite, positive median error).
-    pub points: usize,
-}
-
-/// Slopes for every (shot, scheme) of the discrete rows.
-pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
-    let mut keys: Vec<(String, String)> = rows
-        .iter()
-        .filter(|r| r.engine == "discrete")
-        .map(|r| (r.shot.clone(), r.scheme.clone()))
-        .collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .map(|(shot, scheme)| {
-            let pts: Vec<(f64, f64)> = rows
-                .iter()
-                .filter(|r| r.engine == "discrete" && r.shot == shot && r.scheme == scheme)
-                .filter_map(|r| Some((r.dt_s?, r.collision_time_error_median_s)))
-                .filter(|&(_, e)| e.is_finite() && e > 0.0)
-                .collect();
-            SlopeRow {
-                shot,
-                scheme,
-                slope: loglog_slope(&pts),
-                points: pts.len(),
-            }
-        })
-        .collect()
-}
-
-/// Everything a run produced, for the report.
-pub struct Results {
-    /// Options as given.
-    pub args: CompareArgs,
-    /// dt values swept (s).
-    pub dts: Vec<f64>,
-    /// Scheme names.
-    pub schemes: Vec<String>,
-    /// summary.csv rows.
-    pub summary: Vec<SummaryRow>,
-    /// Residual rows.
-    pub residuals: Vec<ResidualRow>,
-    /// Slopes.
-    pub slopes: Vec<SlopeRow>,
-    /// Shots with path pictures (names).
-    pub shots: Vec<String>,
-    /// Wall time of the whole run (s).
-    pub wall_time_s: f64,
-    /// Worker threads.
-    pub threads: usize,
-    /// dt of the path overlay (s).
-    pub path_dt: f64,
-    /// Regression check or bless, when asked for.
-    pub regression: Option<Regression>,
-    /// The root finder's one-line verdict, when `data/roots/cases.csv` was evaluated.
-    pub roots_verdict: Option<String>,
-    /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
-    pub scaling: Option<Scaling>,
-}
-
-/// The scaling study of a run (`scaling.csv`, `scaling.png`).
-pub struct Scaling {
-    /// What was run.
-    pub plan: pool_harness::ScalingPlan,
-    /// One row per (engine, n, seed).
-    pub rows: Vec<pool_harness::ScalingRow>,
-    /// Fitted log-log slopes against n.
-    pub slopes: Vec<pool_harness::ScalingSlope>,
-    /// Wall time of the study (s).
-    pub wall_time_s: f64,
 }
 
 /// Runs the scaling study on `pool` (longest jobs first).
@@ -298,23 +201,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
     let threads = pool.current_num_threads();
 
-    let path_dt = plan.dts.iter().copied().fold(0.0, f64::max);
-    // The engine whose paths are drawn beside the reference: the first scheme at the largest dt.
-    let drawn = plan
-        .schemes
-        .first()
-        .and_then(|&sc| EngineSpec::discrete(path_dt, sc).ok());
-    let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
-    for s in 0..setups.len() {
-        for e in &plan.engines {
-            jobs.push((s, e));
-        }
-    }
-    // Longest runs (smallest dt) first, so the last worker is not left with the slowest job.
-    jobs.sort_by(|a, b| {
-        let dt = |e: &EngineSpec| e.dt().unwrap_or(0.0);
-        dt(a.1).total_cmp(&dt(b.1))
-    });
+    let jobs = plan.jobs(setups.len());
     let bar = crate::progress::bar((setups.len() + jobs.len()) as u64, "runs {msg}");
     let extra = if args.engines.is_empty() {
         String::new()
@@ -328,149 +215,47 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         plan.dts.len(),
         out_root.join(&run_name).display()
     );
-
-    let references: Vec<(Reference, InvariantReport)> = pool.install(|| {
-        setups
-            .par_iter()
-            .map(|s| {
-                let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
-                let rep = check_outcome(s, &r.outcome, 20);
-                bar.inc(1);
-                Ok((r, rep))
-            })
-            .collect::<Result<Vec<_>, CliError>>()
-    })?;
-
-    let runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
-        jobs.par_iter()
-            .map(|&(s, spec)| {
-                let draw = Some(spec) == drawn.as_ref();
-                let sample = draw.then_some(path_dt.max(0.005));
-                let run = run_engine(&setups[s], &references[s].0, spec, sample)
-                    .map_err(CliError::Input)?;
-                bar.set_message(format!("{} {spec}", setups[s].name));
-                bar.inc(1);
-                Ok((s, spec, run))
-            })
-            .collect::<Result<_, CliError>>()
-    })?;
+    let references = run_references(&setups, &plan, &pool, &bar)?;
+    let runs = run_engines(&setups, &references, &plan, &jobs, &pool, &bar)?;
     bar.finish_and_clear();
-    let mut runs = runs;
-    runs.sort_by(|a, b| {
-        (a.0, a.1.family(), a.1.variant())
-            .cmp(&(b.0, b.1.family(), b.1.variant()))
-            .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
-    });
 
-    let mut summary: Vec<SummaryRow> = Vec::new();
-    let mut errors: Vec<ErrorRow> = Vec::new();
-    let mut ops: Vec<OpsRow> = Vec::new();
-    let mut residuals = Vec::new();
-    for (s, (r, rep)) in setups.iter().zip(&references) {
-        let (row, o) = reference_rows(s, r);
-        summary.push(row);
-        ops.extend(o);
-        residuals.push(ResidualRow::new(s, r, rep));
-    }
-    let mut paths: Vec<ShotPaths> = Vec::new();
-    let mut marks: Vec<plots::ShotMarks> = Vec::new();
-    for (s, spec, run) in &runs {
-        summary.push(run.summary.clone());
-        errors.extend(run.errors.iter().cloned());
-        ops.extend(run.ops.iter().cloned());
-        if !run.outcome.snapshots.is_empty() {
-            let setup = &setups[*s];
-            paths.push(ShotPaths {
-                shot: setup.name.clone(),
-                table: setup.table.table().clone(),
-                radius: pool_physics::Physics::radius(&setup.physics),
-                reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
-                discrete: ball_paths(setup, &run.outcome, false, 0.01),
-                discrete_label: spec.label(),
-            });
-            marks.push(plots::ShotMarks {
-                reference: event_marks(setup, &references[*s].0.outcome),
-                discrete: event_marks(setup, &run.outcome),
-            });
-        }
-    }
+    let rows = Rows::collect(&setups, &references, &runs);
     let scaling = if args.no_scaling {
         None
     } else {
         Some(scaling_study(args.quick, &pool)?)
     };
-    let slope_rows = slopes(&summary);
+    let slope_rows = report::slopes(&rows.summary);
     let regression = if args.check || args.bless {
-        Some(regression(&args, &setups, &references, &summary, &pool)?)
+        Some(regression(
+            &args,
+            &setups,
+            &references,
+            &rows.summary,
+            &pool,
+        )?)
     } else {
         None
     };
-
-    staging.write("summary.csv", &csv_bytes(&summary)?)?;
-    staging.write("errors.csv", &csv_bytes(&errors)?)?;
-    staging.write("ops.csv", &csv_bytes(&ops)?)?;
-    staging.write("residuals.csv", &csv_bytes(&residuals)?)?;
-    staging.write("slopes.csv", &csv_bytes(&slope_rows)?)?;
-    if let Some(sc) = &scaling {
-        staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
-    }
-
-    let floor = summary
-        .iter()
-        .filter(|r| r.engine == "event")
-        .map(|r| r.collision_time_error_max_s)
-        .filter(|e| e.is_finite() && e > &0.0)
-        .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
-    let plot = |r: Result<(), plots::PlotError>| {
-        r.map_err(|e| CliError::Run(format!("plot: {}", e.message())))
-    };
-    plot(plots::error_vs_dt(
-        &summary,
-        floor,
-        &staging.path("error_vs_dt"),
-    ))?;
-    plot(plots::ops_vs_dt(&summary, &staging.path("ops_vs_dt")))?;
-    plot(plots::error_vs_cost(
-        &summary,
-        floor,
-        &staging.path("error_vs_cost"),
-    ))?;
-    if let Some(sc) = &scaling {
-        plot(plots::scaling(&sc.rows, &staging.path("scaling")))?;
-    }
-    for (p, m) in paths.iter().zip(&marks) {
-        plot(plots::shot_diagram(
-            p,
-            m,
-            &staging.path(&format!("paths_{}", p.shot)),
-        ))?;
-    }
+    rows.write(&staging, &slope_rows, scaling.as_ref())?;
 
     let mut results = Results {
-        args: args.clone(),
+        solver: args.solver.clone(),
+        quick: args.quick,
         dts: plan.dts.clone(),
         schemes: plan.schemes.iter().map(|s| s.name().to_string()).collect(),
-        summary,
-        residuals,
+        shots: rows.paths.iter().map(|p| p.shot.clone()).collect(),
+        summary: rows.summary,
+        residuals: rows.residuals,
         slopes: slope_rows,
-        shots: paths.iter().map(|p| p.shot.clone()).collect(),
         wall_time_s: start.elapsed().as_secs_f64(),
         threads,
-        path_dt,
+        path_dt: plan.path_dt,
         regression,
         roots_verdict: None,
         scaling,
     };
-    // The root finder's case-level evidence, next to the run it served (`cargo xtask roots`
-    // adds the engine-level part).
-    let roots_cases = crate::workspace::workspace_root().join("data/roots/cases.csv");
-    if let Ok(text) = std::fs::read_to_string(&roots_cases) {
-        let cases = pool_harness::parse_root_cases(&text)
-            .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
-        let (stats, answers) = crate::roots::evaluate_cases(&cases, 3);
-        crate::roots::write_roots_dir(&staging, &cases, &stats, &answers, None, 0)?;
-        results.roots_verdict = Some(crate::roots::verdict_line(&stats));
-    }
+    results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     let dir = staging.commit()?;
     std::fs::write(out_root.join("LATEST"), format!("{run_name}\n")).ok();
@@ -488,26 +273,175 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     }
 }
 
-/// What `--check` or `--bless` found.
-pub struct Regression {
-    /// True for `--check`, false for `--bless`.
-    pub checked: bool,
-    /// Shots compared.
-    pub shots: usize,
-    /// Differences from the (old) baselines.
-    pub differences: Vec<pool_harness::Difference>,
-    /// Baseline directory.
-    pub dir: PathBuf,
+/// The reference run of every shot, with its invariant report.
+fn run_references(
+    setups: &[Setup],
+    plan: &Plan,
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+) -> Result<Vec<(Reference, InvariantReport)>, CliError> {
+    pool.install(|| {
+        setups
+            .par_iter()
+            .map(|s| {
+                let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
+                let rep = check_outcome(s, &r.outcome, 20);
+                bar.inc(1);
+                Ok((r, rep))
+            })
+            .collect::<Result<Vec<_>, CliError>>()
+    })
 }
 
-impl Regression {
-    /// Number of distinct shots with a difference.
-    pub fn shots_changed(&self) -> usize {
-        let mut shots: Vec<&str> = self.differences.iter().map(|d| d.shot.as_str()).collect();
-        shots.sort();
-        shots.dedup();
-        shots.len()
+/// Every job's run against its shot's reference, sorted by shot, then engine family and
+/// variant, then dt from largest to smallest. Only the drawn engine keeps snapshots.
+fn run_engines<'a>(
+    setups: &[Setup],
+    references: &[(Reference, InvariantReport)],
+    plan: &Plan,
+    jobs: &[(usize, &'a EngineSpec)],
+    pool: &rayon::ThreadPool,
+    bar: &ProgressBar,
+) -> Result<Vec<(usize, &'a EngineSpec, EngineRun)>, CliError> {
+    let mut runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(s, spec)| {
+                let draw = Some(spec) == plan.drawn.as_ref();
+                let sample = draw.then_some(plan.path_dt.max(0.005));
+                let run = run_engine(&setups[s], &references[s].0, spec, sample)
+                    .map_err(CliError::Input)?;
+                bar.set_message(format!("{} {spec}", setups[s].name));
+                bar.inc(1);
+                Ok((s, spec, run))
+            })
+            .collect::<Result<_, CliError>>()
+    })?;
+    runs.sort_by(|a, b| {
+        (a.0, a.1.family(), a.1.variant())
+            .cmp(&(b.0, b.1.family(), b.1.variant()))
+            .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
+    });
+    Ok(runs)
+}
+
+/// The rows and pictures of a run: the CSV tables, and a shot diagram per shot with a drawn
+/// discrete run.
+struct Rows {
+    summary: Vec<SummaryRow>,
+    errors: Vec<ErrorRow>,
+    ops: Vec<OpsRow>,
+    residuals: Vec<ResidualRow>,
+    paths: Vec<ShotPaths>,
+    marks: Vec<plots::ShotMarks>,
+}
+
+impl Rows {
+    /// The references' rows in shot order, then every run's in `runs` order.
+    fn collect(
+        setups: &[Setup],
+        references: &[(Reference, InvariantReport)],
+        runs: &[(usize, &EngineSpec, EngineRun)],
+    ) -> Rows {
+        let mut summary: Vec<SummaryRow> = Vec::new();
+        let mut errors: Vec<ErrorRow> = Vec::new();
+        let mut ops: Vec<OpsRow> = Vec::new();
+        let mut residuals = Vec::new();
+        for (s, (r, rep)) in setups.iter().zip(references) {
+            let (row, o) = reference_rows(s, r);
+            summary.push(row);
+            ops.extend(o);
+            residuals.push(ResidualRow::new(s, r, rep));
+        }
+        let mut paths: Vec<ShotPaths> = Vec::new();
+        let mut marks: Vec<plots::ShotMarks> = Vec::new();
+        for (s, spec, run) in runs {
+            summary.push(run.summary.clone());
+            errors.extend(run.errors.iter().cloned());
+            ops.extend(run.ops.iter().cloned());
+            if !run.outcome.snapshots.is_empty() {
+                let setup = &setups[*s];
+                paths.push(ShotPaths {
+                    shot: setup.name.clone(),
+                    table: setup.table.table().clone(),
+                    radius: pool_physics::Physics::radius(&setup.physics),
+                    reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
+                    discrete: ball_paths(setup, &run.outcome, false, 0.01),
+                    discrete_label: spec.label(),
+                });
+                marks.push(plots::ShotMarks {
+                    reference: event_marks(setup, &references[*s].0.outcome),
+                    discrete: event_marks(setup, &run.outcome),
+                });
+            }
+        }
+        Rows {
+            summary,
+            errors,
+            ops,
+            residuals,
+            paths,
+            marks,
+        }
     }
+
+    /// Writes the CSV tables and the plots.
+    fn write(
+        &self,
+        staging: &Staging,
+        slopes: &[SlopeRow],
+        scaling: Option<&Scaling>,
+    ) -> Result<(), CliError> {
+        let summary = &self.summary;
+        staging.write("summary.csv", &csv_bytes(summary)?)?;
+        staging.write("errors.csv", &csv_bytes(&self.errors)?)?;
+        staging.write("ops.csv", &csv_bytes(&self.ops)?)?;
+        staging.write("residuals.csv", &csv_bytes(&self.residuals)?)?;
+        staging.write("slopes.csv", &csv_bytes(slopes)?)?;
+        if let Some(sc) = scaling {
+            staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
+        }
+
+        let floor = summary
+            .iter()
+            .filter(|r| r.engine == "event")
+            .map(|r| r.collision_time_error_max_s)
+            .filter(|e| e.is_finite() && e > &0.0)
+            .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));
+        plots::error_vs_dt(summary, floor, &staging.path("error_vs_dt"))?;
+        plots::ops_vs_dt(summary, &staging.path("ops_vs_dt"))?;
+        plots::error_vs_cost(summary, floor, &staging.path("error_vs_cost"))?;
+        if let Some(sc) = scaling {
+            plots::scaling(&sc.rows, &staging.path("scaling"))?;
+        }
+        for (p, m) in self.paths.iter().zip(&self.marks) {
+            plots::shot_diagram(p, m, &staging.path(&format!("paths_{}", p.shot)))?;
+        }
+        Ok(())
+    }
+}
+
+/// The root finder's case-level evidence, next to the run it served (`cargo xtask roots` adds
+/// the engine-level part): writes `roots/` and returns the verdict line, if
+/// `data/roots/cases.csv` is there.
+fn roots_evidence(staging: &Staging) -> Result<Option<String>, CliError> {
+    let roots_cases = crate::workspace::workspace_root().join("data/roots/cases.csv");
+    let Ok(text) = std::fs::read_to_string(&roots_cases) else {
+        return Ok(None);
+    };
+    let cases = pool_harness::parse_root_cases(&text)
+        .map_err(|e| CliError::Input(format!("{}: {e}", roots_cases.display())))?;
+    let (stats, answers) = pool_harness::evaluate_root_cases(&cases, 3);
+    write_roots_dir(
+        staging,
+        &Evidence {
+            cases: &cases,
+            stats: &stats,
+            answers: &answers,
+            engine: None,
+            breaks: 0,
+        },
+    )?;
+    Ok(Some(verdict_line(&stats)))
 }
 
 /// Compares the run with the baselines (`--check`) or rewrites them (`--bless`), printing the

@@ -17,12 +17,10 @@ mod baselines;
 mod compare;
 mod output;
 mod peers;
-#[allow(dead_code)]
-mod plots;
 mod progress;
 mod render;
-mod report;
 mod roots;
+mod roots_dir;
 mod simulate;
 mod stress;
 mod workspace;
@@ -115,6 +113,12 @@ impl std::fmt::Display for CliError {
         match self {
             CliError::Input(m) | CliError::Run(m) => f.write_str(m),
         }
+    }
+}
+
+impl From<pool_report::plots::PlotError> for CliError {
+    fn from(e: pool_report::plots::PlotError) -> Self {
+        CliError::Run(format!("plot: {}", e.message()))
     }
 }
 

@@ -12,11 +12,12 @@ use std::time::Instant;
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{agents_label, Frames};
+use pool_report::plots;
 use pool_sim::{Outcome, Setup};
 use rayon::prelude::*;
 
 use crate::output::{RunArgs, Staging};
-use crate::{plots, CliError};
+use crate::CliError;
 
 /// Most frames one render may write (200 s of animation at 50 fps, 400 s at 25 fps).
 pub const MAX_FRAMES: usize = 10_000;

@@ -10,18 +10,20 @@ use std::path::PathBuf;
 use pool_engines::{EngineSpec, RunOptions};
 use pool_event::distance_quartic;
 use pool_harness::{
-    answer_all, check_outcome, ns_per_query, parse_root_cases, random_break, summarize, violations,
-    Answer, RootCase, RootStats, SplitMix, Verdict,
+    check_outcome, evaluate_root_cases, parse_root_cases, random_break, violations, RootCase,
+    SplitMix,
 };
 use pool_physics::{MotionState, Physics, Trajectory, Vec2, Vec3};
-use pool_roots::{earliest_entry, solver_by_name, RootSolver, SOLVER_NAMES};
+use pool_report::roots::{verdict_line, EngineRow, Evidence, DEFAULT_BACKEND};
+use pool_roots::{earliest_entry, RootSolver, SOLVER_NAMES};
 use pool_sim::Setup;
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
+use crate::roots_dir::write_roots_dir;
 use crate::workspace::{resolve_shots, workspace_root};
-use crate::{plots, CliError};
+use crate::CliError;
 
 /// Options of `cargo xtask roots`.
 #[derive(clap::Args, Debug, Clone)]
@@ -43,12 +45,6 @@ pub struct RootsArgs {
     pub run: crate::output::RunArgs,
 }
 
-/// The default backend and the acceptance targets it is held to (issue: "Event times you can
-/// trust").
-const DEFAULT_BACKEND: &str = "isolator";
-const MAX_MEDIAN_REL_ERROR: f64 = 1e-14;
-const MAX_SLOWDOWN: f64 = 1.5;
-
 fn load_cases(args: &RootsArgs) -> Result<Vec<RootCase>, CliError> {
     let path = args
         .cases
@@ -59,77 +55,8 @@ fn load_cases(args: &RootsArgs) -> Result<Vec<RootCase>, CliError> {
     parse_root_cases(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
 }
 
-fn families(cases: &[RootCase]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for k in cases {
-        if !out.contains(&k.family) {
-            out.push(k.family.clone());
-        }
-    }
-    out
-}
-
-/// Case-level evaluation of every backend: summary rows and each backend's answers.
-pub fn evaluate_cases(
-    cases: &[RootCase],
-    repeats: usize,
-) -> (Vec<RootStats>, Vec<(String, Vec<Answer>)>) {
-    let mut stats = Vec::new();
-    let mut all = Vec::new();
-    for &name in SOLVER_NAMES.iter() {
-        let solver = solver_by_name(name).expect("known backend");
-        let answers = answer_all(solver.as_ref(), cases);
-        for fam in families(cases) {
-            let idx: Vec<usize> = (0..cases.len())
-                .filter(|&i| cases[i].family == fam)
-                .collect();
-            let ks: Vec<&RootCase> = idx.iter().map(|&i| &cases[i]).collect();
-            let owned: Vec<RootCase> = ks.iter().map(|k| (*k).clone()).collect();
-            let ans: Vec<&Answer> = idx.iter().map(|&i| &answers[i]).collect();
-            let ns = ns_per_query(solver.as_ref(), &owned, repeats);
-            stats.push(summarize(name, &fam, &ks, &ans, ns));
-        }
-        all.push((name.to_string(), answers));
-    }
-    (stats, all)
-}
-
-#[derive(Serialize)]
-struct WrongRow<'a> {
-    backend: &'a str,
-    family: &'a str,
-    id: usize,
-    well_posed: bool,
-    verdict: Verdict,
-    reference_s: Option<f64>,
-    got_s: Option<f64>,
-    rel_error: Option<f64>,
-}
-
 /// Event budget of one engine-level evidence run.
 const EVIDENCE_EVENT_BUDGET: usize = 20_000;
-
-/// Engine-level evidence for one backend.
-#[derive(Serialize, Clone, Debug)]
-pub struct EngineRow {
-    /// Backend.
-    pub backend: String,
-    /// Max | |d| - 2R | over ball-ball collisions of the default shots (m).
-    pub default_shots_max_ball_ball_residual_m: f64,
-    /// Max |distance - R| over cushion collisions of the default shots (m).
-    pub default_shots_max_cushion_residual_m: f64,
-    /// Default shots with an invariant failure (overlap or penetration > 1e-9 m, off table,
-    /// energy rising, not ending).
-    pub default_shots_failing: usize,
-    /// Random breaks run.
-    pub breaks: usize,
-    /// Their events in total.
-    pub break_events: usize,
-    /// Breaks with an invariant failure.
-    pub breaks_failing: usize,
-    /// Breaks whose event log (kind and agents) differs from the default backend's.
-    pub breaks_differing_from_default: usize,
-}
 
 /// True when a run broke an invariant (see `pool_harness::violations`).
 fn failing(setup: &Setup, o: &pool_sim::Outcome, samples: usize) -> bool {
@@ -224,16 +151,18 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
         SOLVER_NAMES.len(),
         args.breaks
     );
-    let (stats, answers) = evaluate_cases(&cases, args.repeats);
+    let (stats, answers) = evaluate_root_cases(&cases, args.repeats);
     let (shots, rack) = default_shots_and_rack()?;
     let engine = evaluate_engine(&shots, &rack, args.breaks);
     write_roots_dir(
         &staging,
-        &cases,
-        &stats,
-        &answers,
-        Some(&engine),
-        args.breaks,
+        &Evidence {
+            cases: &cases,
+            stats: &stats,
+            answers: &answers,
+            engine: Some(&engine),
+            breaks: args.breaks,
+        },
     )?;
     let dir = staging.commit()?;
     println!("{}", verdict_line(&stats));
@@ -243,190 +172,6 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// Writes `roots/` (summary.csv, wrong.csv, engine.csv, cdf plot, report.md) into a staging run.
-pub fn write_roots_dir(
-    staging: &Staging,
-    cases: &[RootCase],
-    stats: &[RootStats],
-    answers: &[(String, Vec<Answer>)],
-    engine: Option<&[EngineRow]>,
-    breaks: usize,
-) -> Result<(), CliError> {
-    staging.write("roots/summary.csv", &csv_bytes(stats)?)?;
-    let wrong: Vec<WrongRow> = answers
-        .iter()
-        .flat_map(|(name, ans)| {
-            cases
-                .iter()
-                .zip(ans)
-                .filter(|(_, a)| a.verdict != Verdict::Right)
-                .map(move |(k, a)| WrongRow {
-                    backend: name,
-                    family: &k.family,
-                    id: k.id,
-                    well_posed: k.well_posed,
-                    verdict: a.verdict,
-                    reference_s: k.entry,
-                    got_s: a.got,
-                    rel_error: a.rel_error,
-                })
-        })
-        .collect();
-    staging.write("roots/wrong.csv", &csv_bytes(&wrong)?)?;
-    if let Some(e) = engine {
-        staging.write("roots/engine.csv", &csv_bytes(e)?)?;
-    }
-    // CDF over well-posed cases that have a reference entry: a missing answer counts as an
-    // infinite error (the curve then ends below 1).
-    let series: Vec<(String, Vec<f64>)> = answers
-        .iter()
-        .map(|(name, ans)| {
-            let errs = cases
-                .iter()
-                .zip(ans)
-                .filter(|(k, _)| k.well_posed && k.entry.is_some())
-                .map(|(_, a)| a.rel_error.unwrap_or(f64::INFINITY))
-                .collect();
-            (name.clone(), errs)
-        })
-        .collect();
-    plots::error_cdf(&series, &staging.path("roots/error_cdf"))
-        .map_err(|e| CliError::Run(format!("plot: {}", e.message())))?;
-    staging.write(
-        "roots/report.md",
-        report(cases, stats, engine, breaks).as_bytes(),
-    )
-}
-
-fn sci(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x:.1e}")
-    } else {
-        "–".into()
-    }
-}
-
-/// Per backend: (wrong on well-posed, median error over all well-posed, mean ns per query).
-fn totals(stats: &[RootStats], backend: &str) -> (usize, f64, f64) {
-    let rows: Vec<&RootStats> = stats.iter().filter(|r| r.backend == backend).collect();
-    let wrong = rows.iter().map(|r| r.wrong_well_posed).sum();
-    let mut medians: Vec<f64> = rows
-        .iter()
-        .map(|r| r.median_rel_error)
-        .filter(|x| x.is_finite())
-        .collect();
-    medians.sort_by(f64::total_cmp);
-    let median = medians.get(medians.len() / 2).copied().unwrap_or(f64::NAN);
-    let weighted: f64 = rows.iter().map(|r| r.ns_per_query * r.cases as f64).sum();
-    let n: usize = rows.iter().map(|r| r.cases).sum();
-    (wrong, median, weighted / n.max(1) as f64)
-}
-
-/// One line: does the default backend meet its targets?
-pub fn verdict_line(stats: &[RootStats]) -> String {
-    let (wrong, median, ns) = totals(stats, DEFAULT_BACKEND);
-    let fastest_clean = SOLVER_NAMES
-        .iter()
-        .map(|b| (b, totals(stats, b)))
-        .filter(|(_, t)| t.0 == 0)
-        .min_by(|a, b| a.1 .2.total_cmp(&b.1 .2));
-    let ratio = fastest_clean.map_or(f64::NAN, |(_, t)| ns / t.2);
-    format!(
-        "default backend {DEFAULT_BACKEND}: {wrong} wrong earliest roots on well-posed cases; \
-         median relative error {} (target <= {MAX_MEDIAN_REL_ERROR:.0e}); {ns:.0} ns/query, {ratio:.2}x \
-         the fastest backend with zero wrong roots ({}; target <= {MAX_SLOWDOWN})",
-        sci(median),
-        fastest_clean.map_or("none", |(b, _)| b)
-    )
-}
-
-fn report(
-    cases: &[RootCase],
-    stats: &[RootStats],
-    engine: Option<&[EngineRow]>,
-    breaks: usize,
-) -> String {
-    use std::fmt::Write;
-    let mut md = String::new();
-    let _ = writeln!(md, "# Earliest-root finders: evidence\n");
-    let _ = writeln!(
-        md,
-        "The event engine asks one question of a root finder: the earliest time in [0, horizon] \
-         where a polynomial of degree <= 4 (ball-ball, ball-pocket, cushion end point) or <= 2 \
-         (cushion face) falls through zero. A missing or late answer is a collision that never \
-         happens. {} cases in {} families from `data/roots/cases.csv`, each with the exact answer \
-         for its f64 coefficients (mpmath, 60 digits) and a flag saying whether that answer \
-         survives a 16-ulp perturbation of the coefficients (*well-posed*). A *wrong* answer \
-         is missing, late or early by more than 1e-9 relative.\n",
-        cases.len(),
-        families(cases).len()
-    );
-    let _ = writeln!(md, "**{}**\n", verdict_line(stats));
-    let _ = writeln!(md, "![relative error CDF](error_cdf.png)\n");
-    let _ = writeln!(
-        md,
-        "| backend | family | cases | well-posed | wrong (well-posed) | rate | missing | late | early | median rel. error | max rel. error | ns/query |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    );
-    for r in stats {
-        let _ = writeln!(
-            md,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.0} |",
-            r.backend,
-            r.family,
-            r.cases,
-            r.well_posed,
-            r.wrong_well_posed,
-            if r.wrong_rate_well_posed.is_finite() {
-                format!("{:.2}%", 100.0 * r.wrong_rate_well_posed)
-            } else {
-                "–".into()
-            },
-            r.missing,
-            r.late,
-            r.early,
-            sci(r.median_rel_error),
-            sci(r.max_rel_error),
-            r.ns_per_query
-        );
-    }
-    let _ = writeln!(
-        md,
-        "\n*missing*, *late* and *early* count all cases, ill-posed ones included (an ill-posed \
-         case has no answer that f64 arithmetic can be held to). `wrong.csv` lists every wrong \
-         answer with its reference.\n"
-    );
-    if let Some(rows) = engine {
-        let _ = writeln!(md, "## In the engine\n");
-        let _ = writeln!(
-            md,
-            "Each backend drives the event engine on the default shots and on {breaks} random \
-             breaks (9-ball rack, cue ball at 0.5-12 m/s, +-0.15 rad, random spin). A *failing* \
-             run has an overlap or cushion penetration above 1e-9 m, a ball off the table, \
-             energy rising, or no end; *differing* breaks have an event sequence other than the \
-             default backend's.\n"
-        );
-        let _ = writeln!(
-            md,
-            "| backend | default shots: max ball-ball residual (m) | max cushion residual (m) | failing shots | breaks | events | failing breaks | breaks differing from {DEFAULT_BACKEND} |\n|---|---:|---:|---:|---:|---:|---:|---:|"
-        );
-        for r in rows {
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                r.backend,
-                sci(r.default_shots_max_ball_ball_residual_m),
-                sci(r.default_shots_max_cushion_residual_m),
-                r.default_shots_failing,
-                r.breaks,
-                r.break_events,
-                r.breaks_failing,
-                r.breaks_differing_from_default
-            );
-        }
-    }
-    md
 }
 
 /// The polynomials the event engine solves, captured from real runs.

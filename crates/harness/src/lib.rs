@@ -31,8 +31,8 @@ pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use paths::ball_paths;
 pub use roots_eval::{
-    answer_all, judge, ns_per_query, parse_root_cases, summarize, Answer, RootCase, RootStats,
-    Verdict, ABS_FLOOR_S, WRONG_REL,
+    answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,
+    summarize, Answer, RootCase, RootStats, Verdict, ABS_FLOOR_S, WRONG_REL,
 };
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{

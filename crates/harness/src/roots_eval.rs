@@ -262,3 +262,42 @@ pub fn summarize(
         ns_per_query: ns,
     }
 }
+
+/// The families of `cases`, in order of first appearance.
+pub fn root_families(cases: &[RootCase]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for k in cases {
+        if !out.contains(&k.family) {
+            out.push(k.family.clone());
+        }
+    }
+    out
+}
+
+/// Every backend of [`pool_roots::SOLVER_NAMES`] on `cases`: one [`RootStats`] row per backend
+/// and family (backends in that list's order, families as [`root_families`] gives them), and
+/// each backend's answers to every case in order. Timings are the fastest of `repeats` passes
+/// ([`ns_per_query`]).
+pub fn evaluate_root_cases(
+    cases: &[RootCase],
+    repeats: usize,
+) -> (Vec<RootStats>, Vec<(String, Vec<Answer>)>) {
+    let mut stats = Vec::new();
+    let mut all = Vec::new();
+    for &name in pool_roots::SOLVER_NAMES.iter() {
+        let solver = pool_roots::solver_by_name(name).expect("known backend");
+        let answers = answer_all(solver.as_ref(), cases);
+        for fam in root_families(cases) {
+            let idx: Vec<usize> = (0..cases.len())
+                .filter(|&i| cases[i].family == fam)
+                .collect();
+            let ks: Vec<&RootCase> = idx.iter().map(|&i| &cases[i]).collect();
+            let owned: Vec<RootCase> = ks.iter().map(|k| (*k).clone()).collect();
+            let ans: Vec<&Answer> = idx.iter().map(|&i| &answers[i]).collect();
+            let ns = ns_per_query(solver.as_ref(), &owned, repeats);
+            stats.push(summarize(name, &fam, &ks, &ans, ns));
+        }
+        all.push((name.to_string(), answers));
+    }
+    (stats, all)
+}

@@ -37,7 +37,11 @@ const CURVE_W: u32 = 3;
 /// magnitude. Non-finite errors count in the denominator but are not drawn, so such a curve ends
 /// below 1 (a note gives the count). A dashed vertical guide marks the 1e-9 wrong-root threshold.
 /// Writes `<stem>.svg` and `<stem>.png`.
-pub(crate) fn error_cdf(series: &[(String, Vec<f64>)], stem: &Path) -> Result<(), PlotError> {
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
+pub fn error_cdf(series: &[(String, Vec<f64>)], stem: &Path) -> Result<(), PlotError> {
     render(stem, &Cdf::new(series))
 }
 

@@ -1,8 +1,10 @@
 //! One animation frame of a shot, seen from above: the table, every ball in its pool colour with
 //! a marker on its surface that turns with the ball (seed 001), the clock and each engine's
-//! latest event. Frames go to an animated GIF (plotters' GIF backend) or numbered PNGs.
+//! latest event. Frames go to an animated GIF or numbered PNGs (`encode`); how each ball looks
+//! is `looks`.
 
-use std::path::Path;
+mod encode;
+mod looks;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -11,7 +13,9 @@ use pool_harness::BallFrame;
 use pool_physics::{MotionState, Table, Vec3};
 
 use super::common::{fit_text, text_at, text_width, INK};
-use super::{ensure_font, glyphs, PlotError, FONT_BYTES};
+use super::PlotError;
+pub use encode::{write_gif, write_png};
+pub use looks::{ball_looks, BallLook};
 
 /// Cloth colour (a tournament green, dark enough for the white and yellow balls to stand out).
 const CLOTH: RGBColor = RGBColor(38, 122, 78);
@@ -34,111 +38,12 @@ const TITLE_SIZE: f64 = 26.0;
 /// Panel header text size.
 const HEADER_SIZE: f64 = 20.0;
 
-/// A marker position on the ball at t = 0 (body frame, unit vector), `deg` degrees from the top
-/// toward -y. Off the top, a spin about the vertical axis moves the marker too.
-fn tilted(deg: f64) -> Vec3 {
-    let a = deg.to_radians();
-    Vec3::new(0.0, -a.sin(), a.cos())
-}
-
 /// Angular radius of the marker circle on the ball (rad): about a real ball's number circle.
 const MARKER_ANGLE: f64 = 0.6;
 
-/// How one ball is drawn.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct BallLook {
-    /// Ball id (as in the shot file).
-    pub id: String,
-    /// Body colour.
-    pub colour: RGBColor,
-    /// Striped ball (9-15): white with a band of the colour.
-    pub stripe: bool,
-    /// Text in the marker circle (the ball's number), if any.
-    pub number: Option<String>,
-    /// Marker colour.
-    pub marker: RGBColor,
-    /// Where the marker is on the ball at t = 0 (body frame, unit vector).
-    pub marker_point: Vec3,
-}
-
-/// Standard pool colours of balls 1-8 (9-15 are stripes of 1-7).
-const POOL_COLOURS: [RGBColor; 8] = [
-    RGBColor(250, 200, 20), // 1 yellow
-    RGBColor(25, 65, 180),  // 2 blue
-    RGBColor(215, 30, 30),  // 3 red
-    RGBColor(105, 45, 150), // 4 purple
-    RGBColor(250, 120, 20), // 5 orange
-    RGBColor(10, 85, 40),   // 6 green
-    RGBColor(125, 20, 35),  // 7 maroon
-    RGBColor(15, 15, 15),   // 8 black
-];
-
-/// Distinct colours for balls whose ids are not pool numbers (no green: it is the cloth).
-const OTHER_COLOURS: [RGBColor; 8] = [
-    RGBColor(250, 200, 20),
-    RGBColor(215, 30, 30),
-    RGBColor(25, 65, 180),
-    RGBColor(250, 120, 20),
-    RGBColor(105, 45, 150),
-    RGBColor(240, 110, 190),
-    RGBColor(20, 190, 210),
-    RGBColor(125, 20, 35),
-];
-
-/// Cue ball colour.
-const CUE_WHITE: RGBColor = RGBColor(250, 250, 244);
-/// The cue ball's marker (a red dot, like a measle ball's).
-const CUE_MARKER: RGBColor = RGBColor(210, 30, 30);
-
-/// Looks for balls with these ids: `cue` white with a red marker 45 degrees off the top (so
-/// side spin shows); `1`-`15` in standard pool colours (9-15 striped) with a white number
-/// circle, on top at t = 0 (numbers up, as in a rack); any other id a distinct colour (eight
-/// colours, then the same striped: 16 distinct looks) with a white marker 30 degrees off the
-/// top.
-pub(crate) fn ball_looks(ids: &[String]) -> Vec<BallLook> {
-    let mut other = 0;
-    ids.iter()
-        .map(|id| {
-            let number = id.parse::<usize>().ok().filter(|n| (1..=15).contains(n));
-            match (id.as_str(), number) {
-                ("cue", _) => BallLook {
-                    id: id.clone(),
-                    colour: CUE_WHITE,
-                    stripe: false,
-                    number: None,
-                    marker: CUE_MARKER,
-                    marker_point: tilted(45.0),
-                },
-                (_, Some(n)) => BallLook {
-                    id: id.clone(),
-                    colour: POOL_COLOURS[if n > 8 { n - 9 } else { n - 1 }],
-                    stripe: n > 8,
-                    number: Some(n.to_string()),
-                    marker: WHITE,
-                    marker_point: Vec3::z(),
-                },
-                _ => {
-                    // Eight colours, then the same eight striped, and so on.
-                    let c = OTHER_COLOURS[other % OTHER_COLOURS.len()];
-                    let stripe = (other / OTHER_COLOURS.len()) % 2 == 1;
-                    other += 1;
-                    BallLook {
-                        id: id.clone(),
-                        colour: c,
-                        stripe,
-                        number: None,
-                        marker: WHITE,
-                        marker_point: tilted(30.0),
-                    }
-                }
-            }
-        })
-        .collect()
-}
-
 /// One engine's view in a frame.
 #[derive(Clone, Debug)]
-pub(crate) struct Panel {
+pub struct Panel {
     /// Engine label, e.g. `event engine` or `discrete exact dt=1e-3 s`.
     pub label: String,
     /// Latest event, already worded (e.g. `0.503 s ball_ball cue, 1`), or empty.
@@ -150,7 +55,7 @@ pub(crate) struct Panel {
 /// What one frame shows: the time, and one panel per engine (side by side as stacked panels),
 /// or one panel with the second engine's balls as ghost rings.
 #[derive(Clone, Debug)]
-pub(crate) struct FrameContent {
+pub struct FrameContent {
     /// Simulated time (s).
     pub time: f64,
     /// Panels, top to bottom.
@@ -161,7 +66,7 @@ pub(crate) struct FrameContent {
 
 /// Everything that stays the same from frame to frame.
 #[derive(Clone, Debug)]
-pub(crate) struct Scene<'a> {
+pub struct Scene<'a> {
     /// Shot name (title).
     pub shot: &'a str,
     /// Table geometry.
@@ -237,7 +142,7 @@ impl Scene<'_> {
     }
 
     /// Frame size (px): title bar plus, per panel, a header and the table.
-    pub(crate) fn size(&self) -> (u32, u32) {
+    pub fn size(&self) -> (u32, u32) {
         let (_, table_h) = self.scale();
         (
             self.width,
@@ -510,174 +415,9 @@ fn marker_outline(c: (i32, i32), r: f64, m: &Vec3) -> Vec<(i32, i32)> {
         .collect()
 }
 
-/// Draws one frame into an RGB buffer of [`Scene::size`].
-fn draw_rgb(
-    scene: &Scene,
-    font: &ab_glyph::FontRef<'static>,
-    f: &FrameContent,
-) -> Result<Vec<u8>, PlotError> {
-    let (w, h) = scene.size();
-    let mut buf = vec![0u8; w as usize * h as usize * 3];
-    {
-        let backend = BitMapBackend::with_buffer(&mut buf, (w, h));
-        let root = glyphs::CrispText::new(backend, font.clone()).into_drawing_area();
-        scene.draw(&root, f)?;
-        root.present()?;
-    }
-    Ok(buf)
-}
-
-/// Writes frames into a looping animated GIF at `path`, `delay_cs` centiseconds per frame,
-/// calling `frame(k)` for k = 0..n and `tick()` after each.
-///
-/// The frames are drawn with plotters' bitmap backend and encoded with the `gif` crate (the one
-/// plotters' own GIF backend uses) in the way that suits a mostly still picture: one global
-/// palette for the whole animation (the 255 most frequent colours of five frames spread over
-/// it; a colour not in it is drawn as its nearest entry), and each frame stores only the
-/// rectangle of pixels that changed, with unchanged pixels inside it transparent. plotters'
-/// backend re-quantises and stores every frame whole: 4.1 MB against this encoder's few
-/// hundred kB for the 9-ball break at 800 px.
-pub(crate) fn write_gif(
-    path: &Path,
-    scene: &Scene,
-    delay_cs: u16,
-    n: usize,
-    mut frame: impl FnMut(usize) -> FrameContent,
-    mut tick: impl FnMut(),
-) -> Result<(), PlotError> {
-    use std::collections::HashMap;
-
-    ensure_font()?;
-    let font = ab_glyph::FontRef::try_from_slice(FONT_BYTES)
-        .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))?;
-    let (w, h) = scene.size();
-    let io = |e: &dyn std::fmt::Display| PlotError::new(format!("{}: {e}", path.display()));
-    if n == 0 {
-        return Err(PlotError::new("no frames to write"));
-    }
-
-    // Global palette by popularity over sample frames; the last index is transparent.
-    let mut samples = vec![0, n / 4, n / 2, 3 * n / 4, n - 1];
-    samples.dedup();
-    let mut counts: HashMap<[u8; 3], u64> = HashMap::new();
-    for &k in &samples {
-        for px in draw_rgb(scene, &font, &frame(k))?.chunks_exact(3) {
-            *counts.entry([px[0], px[1], px[2]]).or_default() += 1;
-        }
-    }
-    let mut popular: Vec<([u8; 3], u64)> = counts.into_iter().collect();
-    popular.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    popular.truncate(255);
-    let palette: Vec<[u8; 3]> = popular.iter().map(|(c, _)| *c).collect();
-    let transparent = palette.len() as u8;
-    let mut flat: Vec<u8> = palette.iter().flatten().copied().collect();
-    flat.resize(256 * 3, 0);
-    let mut index: HashMap<[u8; 3], u8> = palette
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (*c, i as u8))
-        .collect();
-    let mut nearest = |c: [u8; 3]| -> u8 {
-        *index.entry(c).or_insert_with(|| {
-            let d = |p: &[u8; 3]| {
-                (0..3)
-                    .map(|i| (i32::from(p[i]) - i32::from(c[i])).pow(2))
-                    .sum::<i32>()
-            };
-            (0..palette.len())
-                .min_by_key(|&i| d(&palette[i]))
-                .unwrap_or(0) as u8
-        })
-    };
-
-    let file = std::fs::File::create(path).map_err(|e| io(&e))?;
-    let mut enc = gif::Encoder::new(std::io::BufWriter::new(file), w as u16, h as u16, &flat)
-        .map_err(|e| io(&e))?;
-    enc.set_repeat(gif::Repeat::Infinite).map_err(|e| io(&e))?;
-    let mut prev: Option<Vec<u8>> = None;
-    for k in 0..n {
-        let rgb = draw_rgb(scene, &font, &frame(k))?;
-        let idx: Vec<u8> = rgb
-            .chunks_exact(3)
-            .map(|p| nearest([p[0], p[1], p[2]]))
-            .collect();
-        // The rectangle of changed pixels (all of the first frame).
-        let (wu, hu) = (w as usize, h as usize);
-        let changed = |i: usize| prev.as_ref().is_none_or(|p| p[i] != idx[i]);
-        let (mut x0, mut y0, mut x1, mut y1) = (wu, hu, 0, 0);
-        for y in 0..hu {
-            for x in 0..wu {
-                if changed(y * wu + x) {
-                    x0 = x0.min(x);
-                    x1 = x1.max(x + 1);
-                    y0 = y0.min(y);
-                    y1 = y1.max(y + 1);
-                }
-            }
-        }
-        if x0 >= x1 {
-            // Nothing changed: one transparent pixel holds the frame's time.
-            (x0, y0, x1, y1) = (0, 0, 1, 1);
-        }
-        let mut buffer = Vec::with_capacity((x1 - x0) * (y1 - y0));
-        for y in y0..y1 {
-            for x in x0..x1 {
-                let i = y * wu + x;
-                buffer.push(if changed(i) { idx[i] } else { transparent });
-            }
-        }
-        let f = gif::Frame {
-            left: x0 as u16,
-            top: y0 as u16,
-            width: (x1 - x0) as u16,
-            height: (y1 - y0) as u16,
-            buffer: std::borrow::Cow::Owned(buffer),
-            transparent: Some(transparent),
-            delay: delay_cs,
-            dispose: gif::DisposalMethod::Keep,
-            ..gif::Frame::default()
-        };
-        enc.write_frame(&f).map_err(|e| io(&e))?;
-        prev = Some(idx);
-        tick();
-    }
-    enc.into_inner().map_err(|e| io(&e))?;
-    Ok(())
-}
-
-/// Writes one frame as a PNG at `path`.
-pub(crate) fn write_png(path: &Path, scene: &Scene, f: &FrameContent) -> Result<(), PlotError> {
-    ensure_font()?;
-    let font = ab_glyph::FontRef::try_from_slice(FONT_BYTES)
-        .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))?;
-    let root =
-        glyphs::CrispText::new(BitMapBackend::new(path, scene.size()), font).into_drawing_area();
-    scene.draw(&root, f)?;
-    root.present()
-        .map_err(|e| PlotError::new(format!("{}: {e}", path.display())))?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pool_numbers_get_pool_colours_and_stripes() {
-        let ids: Vec<String> = ["cue", "1", "8", "9", "15", "red", "white"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let looks = ball_looks(&ids);
-        assert_eq!(looks[0].colour, CUE_WHITE);
-        assert_eq!(looks[1].colour, POOL_COLOURS[0]);
-        assert!(!looks[1].stripe);
-        assert_eq!(looks[2].colour, RGBColor(15, 15, 15));
-        assert_eq!(looks[3].colour, POOL_COLOURS[0]);
-        assert!(looks[3].stripe);
-        assert_eq!(looks[4].colour, POOL_COLOURS[6]);
-        assert_ne!(looks[5].colour, looks[6].colour);
-    }
 
     #[test]
     fn marker_squashes_toward_the_centre_as_it_turns_away() {
@@ -704,103 +444,5 @@ mod tests {
             "{wx} vs {}",
             d * a.cos()
         );
-    }
-
-    /// A small scene with two balls, `n` frames moving ball 0 along x.
-    fn moving(n: usize) -> (Table, Vec<FrameContent>) {
-        let table = Table::seven_foot();
-        let r = 0.028575;
-        let ball = |x: f64, turn: f64| BallFrame {
-            state: pool_physics::BallState::new(
-                Vec3::new(x, 0.5, r),
-                Vec3::new(1.0, 0.0, 0.0),
-                Vec3::new(0.0, 1.0 / r, 0.0),
-                r,
-            ),
-            orientation: pool_physics::Rotation::from_axis_angle(&Vec3::y_axis(), turn),
-        };
-        let frames = (0..n)
-            .map(|k| {
-                let x = 0.5 + 0.04 * k as f64;
-                FrameContent {
-                    time: 0.04 * k as f64,
-                    panels: vec![Panel {
-                        label: "event engine".into(),
-                        event: format!("event {k}"),
-                        balls: vec![ball(x, 0.04 * k as f64 / r), ball(1.5, 0.0)],
-                    }],
-                    ghost: None,
-                }
-            })
-            .collect();
-        (table, frames)
-    }
-
-    #[test]
-    fn gif_frames_decode_to_the_drawn_pictures() {
-        let (table, frames) = moving(6);
-        let ids = vec!["cue".to_string(), "9".to_string()];
-        let scene = Scene {
-            shot: "test",
-            table: &table,
-            radius: 0.028575,
-            looks: ball_looks(&ids),
-            width: 400,
-            panels: 1,
-            ghost: false,
-        };
-        let dir = std::env::temp_dir().join(format!("xtask-gif-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("t.gif");
-        // The last frame twice: a held frame stores (almost) nothing.
-        let n = frames.len() + 1;
-        let pick = |k: usize| frames[k.min(frames.len() - 1)].clone();
-        write_gif(&path, &scene, 4, n, pick, || {}).unwrap();
-
-        let font = ab_glyph::FontRef::try_from_slice(FONT_BYTES).unwrap();
-        let (w, h) = scene.size();
-        let mut opts = gif::DecodeOptions::new();
-        opts.set_color_output(gif::ColorOutput::Indexed);
-        let mut dec = opts.read_info(std::fs::File::open(&path).unwrap()).unwrap();
-        let global = dec.global_palette().unwrap().to_vec();
-        let mut screen = vec![0u8; w as usize * h as usize * 3];
-        let mut k = 0;
-        while let Some(f) = dec.read_next_frame().unwrap() {
-            assert_eq!(f.delay, 4);
-            for y in 0..usize::from(f.height) {
-                for x in 0..usize::from(f.width) {
-                    let i = f.buffer[y * usize::from(f.width) + x];
-                    if Some(i) == f.transparent {
-                        continue;
-                    }
-                    let p = ((usize::from(f.top) + y) * w as usize + usize::from(f.left) + x) * 3;
-                    screen[p..p + 3].copy_from_slice(&global[usize::from(i) * 3..][..3]);
-                }
-            }
-            if k == n - 1 {
-                assert_eq!((f.width, f.height), (1, 1), "a held frame stores one pixel");
-            }
-            let want = draw_rgb(&scene, &font, &pick(k)).unwrap();
-            let exact = want
-                .chunks(3)
-                .zip(screen.chunks(3))
-                .filter(|(a, b)| a == b)
-                .count();
-            let worst = want
-                .iter()
-                .zip(&screen)
-                .map(|(a, b)| (i32::from(*a) - i32::from(*b)).abs())
-                .max()
-                .unwrap();
-            let total = (w * h) as usize;
-            assert!(
-                exact * 1000 >= total * 995,
-                "frame {k}: {exact} of {total} exact"
-            );
-            assert!(worst <= 64, "frame {k}: a pixel off by {worst}");
-            k += 1;
-        }
-        assert_eq!(k, n);
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

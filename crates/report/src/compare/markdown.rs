@@ -4,7 +4,7 @@ use std::fmt::Write;
 
 use pool_harness::SummaryRow;
 
-use crate::compare::Results;
+use super::{Regression, Results, Scaling};
 
 fn sci(x: f64) -> String {
     if x.is_finite() {
@@ -55,11 +55,33 @@ fn event_row<'a>(rows: &'a [SummaryRow], shot: &str) -> Option<&'a SummaryRow> {
     rows.iter().find(|r| r.engine == "event" && r.shot == shot)
 }
 
-/// The Markdown report.
+/// The Markdown report of a compare run (`report.md`): accuracy, cost, the event engine per
+/// shot, the discrete integrator at selected dt, the shot diagrams, and the regression check,
+/// root-finder verdict and scaling study when the run has them.
 pub fn markdown(res: &Results) -> String {
     let mut md = String::new();
-    let rows = &res.summary;
     let shots: Vec<&str> = res.residuals.iter().map(|r| r.shot.as_str()).collect();
+    intro(&mut md, res);
+    accuracy_section(&mut md, res);
+    cost_section(&mut md, res, &shots);
+    event_engine_section(&mut md, res);
+    discrete_section(&mut md, res, &shots);
+    paths_section(&mut md, res);
+    if let Some(r) = &res.regression {
+        regression_section(&mut md, r);
+    }
+    if let Some(v) = &res.roots_verdict {
+        roots_section(&mut md, v);
+    }
+    if let Some(sc) = &res.scaling {
+        scaling_section(&mut md, sc);
+    }
+    how_to_read(&mut md, res);
+    md
+}
+
+/// Title, what ran, and the files beside the report.
+fn intro(md: &mut String, res: &Results) {
     let _ = writeln!(md, "# Event-based engine vs discrete-time integrator\n");
     let _ =
         writeln!(
@@ -67,8 +89,8 @@ pub fn markdown(res: &Results) -> String {
         "{} shots; the event engine (root solver `{}`) is the reference; the discrete integrator \
          ran with scheme(s) {} at {} time steps from {} s to {} s. Whole run: {:.1} s wall time on \
          {} threads.\n",
-        shots.len(),
-        res.args.solver,
+        res.residuals.len(),
+        res.solver,
         res.schemes.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
         res.dts.len(),
         sci(res.dts.iter().copied().fold(0.0, f64::max)),
@@ -82,7 +104,11 @@ pub fn markdown(res: &Results) -> String {
          matched event), `ops.csv` (operation counts by category), `residuals.csv` (event-engine \
          contact residuals and invariants), `slopes.csv` (fitted convergence slopes).\n"
     );
+}
 
+/// Collision-time error against dt: the plot, the fitted slopes and the event engine's floor.
+fn accuracy_section(md: &mut String, res: &Results) {
+    let rows = &res.summary;
     let _ = writeln!(md, "## Accuracy: collision-time error against dt\n");
     let _ = writeln!(md, "![collision-time error vs dt](error_vs_dt.png)\n");
     let slopes = fitted_slopes(res);
@@ -112,7 +138,12 @@ pub fn markdown(res: &Results) -> String {
             s.shot, s.scheme, s.slope, s.points
         );
     }
+}
 
+/// Operation counts against dt, per event and per step beside Leckie & Greenspan's estimates,
+/// and error against cost.
+fn cost_section(md: &mut String, res: &Results, shots: &[&str]) {
+    let rows = &res.summary;
     let _ = writeln!(md, "\n## Cost: operations against dt\n");
     let _ = writeln!(md, "![operation count vs dt](ops_vs_dt.png)\n");
     let _ = writeln!(
@@ -134,7 +165,7 @@ pub fn markdown(res: &Results) -> String {
         "| shot | n | events | event ops / event | L&G (645n - 19n^2)/2 | discrete ops / step | L&G (61n - n^2)/2 |\n|---|---:|---:|---:|---:|---:|---:|"
     );
     let dt_min = res.dts.iter().copied().fold(f64::INFINITY, f64::min);
-    for shot in &shots {
+    for shot in shots {
         let Some(e) = event_row(rows, shot) else {
             continue;
         };
@@ -174,7 +205,11 @@ pub fn markdown(res: &Results) -> String {
         "Error against cost: each discrete series buys accuracy linearly with operations; the \
          event engine's diamonds sit at its floor for a fixed cost.\n"
     );
+}
 
+/// The event engine's cost, residuals and invariants, one row per shot.
+fn event_engine_section(md: &mut String, res: &Results) {
+    let rows = &res.summary;
     let _ = writeln!(md, "## Event engine per shot\n");
     let _ = writeln!(
         md,
@@ -201,7 +236,11 @@ pub fn markdown(res: &Results) -> String {
             r.end_time_s
         );
     }
+}
 
+/// The discrete integrator's matches, errors and cost at the headline dt values.
+fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
+    let rows = &res.summary;
     let _ = writeln!(md, "\n## Discrete integrator at selected dt\n");
     let _ = writeln!(
         md,
@@ -215,7 +254,7 @@ pub fn markdown(res: &Results) -> String {
         "| shot | scheme | dt (s) | matched | missed | spurious | median error (s) | max error (s) | final position error (m) | ops | ops / event-engine ops | wall (ms) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     let picks = headline_dts(&res.dts);
-    for shot in &shots {
+    for shot in shots {
         let event_ops = event_row(rows, shot).map_or(0, |e| e.ops_total).max(1);
         for r in rows.iter().filter(|r| {
             r.engine == "discrete"
@@ -242,7 +281,10 @@ pub fn markdown(res: &Results) -> String {
             );
         }
     }
+}
 
+/// The shot diagrams.
+fn paths_section(md: &mut String, res: &Results) {
     let _ = writeln!(md, "\n## Paths and events\n");
     let _ = writeln!(
         md,
@@ -258,62 +300,66 @@ pub fn markdown(res: &Results) -> String {
     for s in &res.shots {
         let _ = writeln!(md, "### {s}\n\n![{s}](paths_{s}.png)\n");
     }
+}
 
-    if let Some(r) = &res.regression {
-        let _ = writeln!(md, "## Regression check\n");
-        let what = if r.checked {
-            "checked against"
-        } else {
-            "blessed into"
-        };
-        if r.differences.is_empty() {
-            let _ = writeln!(
-                md,
-                "{} shots {what} the baselines in `{}`: no differences.\n",
-                r.shots,
-                r.dir.display()
-            );
-        } else {
-            let _ = writeln!(
-                md,
-                "{} shots {what} the baselines in `{}`: {} difference(s) in {} shot(s) (for each \
-                 shot the first diverging event, then final states and discrete summaries).\n",
-                r.shots,
-                r.dir.display(),
-                r.differences.len(),
-                r.shots_changed()
-            );
-            let _ = writeln!(md, "| shot | where | field | baseline | now | difference |\n|---|---|---|---|---|---:|");
-            for d in &r.differences {
-                let _ = writeln!(
-                    md,
-                    "| {} | {} | {} | {} | {} | {} |",
-                    d.shot,
-                    d.place,
-                    d.field,
-                    d.baseline,
-                    d.now,
-                    d.size.map_or("".into(), sci)
-                );
-            }
-            let _ = writeln!(md);
-        }
-    }
-
-    if let Some(v) = &res.roots_verdict {
-        let _ = writeln!(md, "## Root finder\n");
+/// What `--check` or `--bless` found.
+fn regression_section(md: &mut String, r: &Regression) {
+    let _ = writeln!(md, "## Regression check\n");
+    let what = if r.checked {
+        "checked against"
+    } else {
+        "blessed into"
+    };
+    if r.differences.is_empty() {
         let _ = writeln!(
             md,
-            "Event times are earliest roots of polynomials; [roots/report.md](roots/report.md) \
-             measures every backend against exact references (`data/roots/cases.csv`). {v}. \
-             `cargo xtask roots` adds the engine-level evidence (random breaks).\n"
+            "{} shots {what} the baselines in `{}`: no differences.\n",
+            r.shots,
+            r.dir.display()
         );
+    } else {
+        let _ = writeln!(
+            md,
+            "{} shots {what} the baselines in `{}`: {} difference(s) in {} shot(s) (for each \
+             shot the first diverging event, then final states and discrete summaries).\n",
+            r.shots,
+            r.dir.display(),
+            r.differences.len(),
+            r.shots_changed()
+        );
+        let _ = writeln!(
+            md,
+            "| shot | where | field | baseline | now | difference |\n|---|---|---|---|---|---:|"
+        );
+        for d in &r.differences {
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} |",
+                d.shot,
+                d.place,
+                d.field,
+                d.baseline,
+                d.now,
+                d.size.map_or("".into(), sci)
+            );
+        }
+        let _ = writeln!(md);
     }
+}
 
-    if let Some(sc) = &res.scaling {
-        scaling_section(&mut md, sc);
-    }
+/// The root finder's verdict `v` and where its evidence is.
+fn roots_section(md: &mut String, v: &str) {
+    let _ = writeln!(md, "## Root finder\n");
+    let _ = writeln!(
+        md,
+        "Event times are earliest roots of polynomials; [roots/report.md](roots/report.md) \
+         measures every backend against exact references (`data/roots/cases.csv`). {v}. \
+         `cargo xtask roots` adds the engine-level evidence (random breaks).\n"
+    );
+}
 
+/// How to read the report, and how to reproduce it.
+fn how_to_read(md: &mut String, res: &Results) {
     let _ = writeln!(md, "## How to read this\n");
     let _ = writeln!(
         md,
@@ -325,12 +371,12 @@ pub fn markdown(res: &Results) -> String {
          - The event engine's residuals must stay below 1e-9 m; overlaps, off-table samples and \
          energy rises must be 0. Any non-zero value there is a defect.\n\
          - Reproduce: `cargo xtask compare{}`.",
-        if res.args.quick { " --quick" } else { "" }
+        if res.quick { " --quick" } else { "" }
     );
-    md
 }
 
-/// A few lines for the terminal.
+/// One line for the terminal: events, fitted slopes, the event engine's worst residuals and the
+/// run's wall time.
 pub fn console_summary(res: &Results) -> String {
     let slopes = fitted_slopes(res);
     let events: usize = res.residuals.iter().map(|r| r.n_events).sum();
@@ -368,7 +414,7 @@ pub fn console_summary(res: &Results) -> String {
 }
 
 /// The scaling study: what ran, the fitted slopes against Leckie & Greenspan's, the plot.
-fn scaling_section(md: &mut String, sc: &crate::compare::Scaling) {
+fn scaling_section(md: &mut String, sc: &Scaling) {
     let p = &sc.plan;
     let (l, w) = pool_harness::SCALING_TABLE_M;
     let _ = writeln!(md, "## Scaling with the number of balls\n");

@@ -1,11 +1,13 @@
 //! Report plots, each written as both `<stem>.svg` and `<stem>.png`.
 //!
-//! Text is rendered through DejaVu Sans, embedded in the binary (`xtask/assets/DejaVuSans.ttf`)
+//! Text is rendered through DejaVu Sans, embedded in the binary (`crates/report/assets/DejaVuSans.ttf`)
 //! and registered with plotters' `ab_glyph` font support, so the PNGs come out the same on a
 //! machine without any fonts installed. The SVGs reference the generic `sans-serif` family.
 //!
 //! Plot functions never panic: values that cannot be drawn (NaN, infinities, non-positive values
-//! on logarithmic axes) are skipped, and a plot with nothing left shows a "no data" note.
+//! on logarithmic axes) are skipped, and a plot with nothing left shows a "no data" note. They
+//! fail ([`PlotError`]) only when a file cannot be created or written (or the embedded font
+//! cannot be parsed).
 
 mod cdf;
 mod common;
@@ -23,17 +25,15 @@ use std::sync::OnceLock;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-pub(crate) use cdf::error_cdf;
-pub(crate) use frame::{ball_looks, write_gif, write_png, FrameContent, Panel, Scene};
-pub(crate) use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt, scaling};
-#[cfg(test)]
-pub(crate) use table::shot_paths;
-pub(crate) use table::{shot_diagram, ShotMarks};
+pub use cdf::error_cdf;
+pub use frame::{ball_looks, write_gif, write_png, BallLook, FrameContent, Panel, Scene};
+pub use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt, scaling};
+pub use table::{shot_diagram, shot_paths, ShotMarks};
 
 /// Width of every plot (px; the SVG uses the same user units).
-pub(crate) const WIDTH: u32 = 1200;
+pub const WIDTH: u32 = 1200;
 /// Height of every plot (px).
-pub(crate) const HEIGHT: u32 = 800;
+pub const HEIGHT: u32 = 800;
 
 /// Font family used for all text (registered from the embedded DejaVu Sans).
 const FONT: &str = "sans-serif";
@@ -42,21 +42,20 @@ static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 /// Why a plot could not be written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct PlotError {
+pub struct PlotError {
     message: String,
 }
 
 impl PlotError {
     /// An error with the given message.
-    pub(crate) fn new(message: impl Into<String>) -> Self {
+    pub fn new(message: impl Into<String>) -> Self {
         PlotError {
             message: message.into(),
         }
     }
 
     /// The message.
-    #[allow(dead_code)]
-    pub(crate) fn message(&self) -> &str {
+    pub fn message(&self) -> &str {
         &self.message
     }
 }
@@ -84,6 +83,13 @@ fn ensure_font() -> Result<(), PlotError> {
                 .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))
         })
         .clone()
+}
+
+/// The embedded font, registered for plotters' text and parsed for [`glyphs::CrispText`].
+fn embedded_font() -> Result<ab_glyph::FontRef<'static>, PlotError> {
+    ensure_font()?;
+    ab_glyph::FontRef::try_from_slice(FONT_BYTES)
+        .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))
 }
 
 /// A picture that can be drawn on any plotters backend.
@@ -124,8 +130,7 @@ fn render(stem: &Path, fig: &impl Figure) -> Result<(), PlotError> {
 
     let png = with_suffix(stem, "png");
     {
-        let font = ab_glyph::FontRef::try_from_slice(FONT_BYTES)
-            .map_err(|_| PlotError::new("the embedded DejaVu Sans font could not be parsed"))?;
+        let font = embedded_font()?;
         let bitmap = BitMapBackend::new(&png, (WIDTH, HEIGHT));
         let root = glyphs::CrispText::new(bitmap, font).into_drawing_area();
         let drawn = root

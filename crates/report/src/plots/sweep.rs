@@ -20,7 +20,11 @@ use super::{render, Figure, PlotError, WIDTH};
 /// scheme; a grey dashed guide `error = dt` (slope 1); and, when `floor_s` is a positive finite
 /// value, a black horizontal line labelled "event engine floor". Writes `<stem>.svg` and
 /// `<stem>.png`.
-pub(crate) fn error_vs_dt(
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
+pub fn error_vs_dt(
     rows: &[SummaryRow],
     floor_s: Option<f64>,
     stem: &Path,
@@ -54,7 +58,11 @@ pub(crate) fn error_vs_dt(
 /// One series per (shot, scheme) of the `discrete` rows (colours and markers as in
 /// [`error_vs_dt`]), and for each `event` row a horizontal dashed line at its `ops_total` in its
 /// shot's colour (black when there is a single shot). Writes `<stem>.svg` and `<stem>.png`.
-pub(crate) fn ops_vs_dt(rows: &[SummaryRow], stem: &Path) -> Result<(), PlotError> {
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
+pub fn ops_vs_dt(rows: &[SummaryRow], stem: &Path) -> Result<(), PlotError> {
     let keys = Keys::of(rows);
     let mut fig = LogLog::new(
         "Cost vs time step",
@@ -80,7 +88,11 @@ pub(crate) fn ops_vs_dt(rows: &[SummaryRow], stem: &Path) -> Result<(), PlotErro
 /// (`ops_total`, error) where the error is the row's own median collision-time error if positive,
 /// else `floor_s`. An event row with neither is drawn as a vertical dashed line at its
 /// `ops_total`. Writes `<stem>.svg` and `<stem>.png`.
-pub(crate) fn error_vs_cost(
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
+pub fn error_vs_cost(
     rows: &[SummaryRow],
     floor_s: Option<f64>,
     stem: &Path,
@@ -126,7 +138,11 @@ pub(crate) fn error_vs_cost(
 /// scaling study, measured operations per event (event engine) or per step (discrete), median
 /// over seeds, as markers joined by lines; Leckie & Greenspan's estimate for the same unit as a
 /// dashed curve in the same colour (where positive). Writes `<stem>.svg` and `<stem>.png`.
-pub(crate) fn scaling(rows: &[pool_harness::ScalingRow], stem: &Path) -> Result<(), PlotError> {
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
+pub fn scaling(rows: &[pool_harness::ScalingRow], stem: &Path) -> Result<(), PlotError> {
     let mut fig = LogLog::new(
         "Cost vs number of balls",
         "number of balls n",

@@ -1,0 +1,171 @@
+//! What a compare run produced, as the report reads it, and the report itself
+//! ([`markdown`], [`console_summary`]).
+
+mod markdown;
+
+use std::path::PathBuf;
+
+use pool_harness::{loglog_slope, InvariantReport, Reference, SummaryRow};
+use pool_sim::Setup;
+use serde::Serialize;
+
+pub use markdown::{console_summary, markdown};
+
+/// Everything a compare run produced that its report shows.
+pub struct Results {
+    /// Root solver of the reference event engine (`--solver`, e.g. `isolator`).
+    pub solver: String,
+    /// True for a `--quick` run (the report's reproduce line repeats it).
+    pub quick: bool,
+    /// dt values swept (s).
+    pub dts: Vec<f64>,
+    /// Names of the discrete schemes swept (`exact`, `euler`), in sweep order; the first is the
+    /// one drawn in the shot diagrams and used for ops per step.
+    pub schemes: Vec<String>,
+    /// One row per shot and engine run (`summary.csv`): the reference, then every dt and
+    /// extra engine.
+    pub summary: Vec<SummaryRow>,
+    /// The event engine's invariants, one row per shot in shot order (`residuals.csv`).
+    pub residuals: Vec<ResidualRow>,
+    /// Fitted convergence slopes (`slopes.csv`), from [`slopes`].
+    pub slopes: Vec<SlopeRow>,
+    /// Names of the shots with a shot diagram (`paths_<shot>.png`).
+    pub shots: Vec<String>,
+    /// Wall time of the whole run (s).
+    pub wall_time_s: f64,
+    /// Worker threads the run used.
+    pub threads: usize,
+    /// dt (s) of the discrete run drawn in the shot diagrams (the largest of the sweep).
+    pub path_dt: f64,
+    /// Regression check or bless, when asked for.
+    pub regression: Option<Regression>,
+    /// The root finder's one-line verdict, when `data/roots/cases.csv` was evaluated.
+    pub roots_verdict: Option<String>,
+    /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
+    pub scaling: Option<Scaling>,
+}
+
+/// The scaling study of a run (`scaling.csv`, `scaling.png`).
+pub struct Scaling {
+    /// What was run: sizes, seeds, simulated time, dt.
+    pub plan: pool_harness::ScalingPlan,
+    /// One row per (engine, n, seed).
+    pub rows: Vec<pool_harness::ScalingRow>,
+    /// Fitted log-log slopes against n.
+    pub slopes: Vec<pool_harness::ScalingSlope>,
+    /// Wall time of the study (s).
+    pub wall_time_s: f64,
+}
+
+/// Event-engine invariants of one shot, for `residuals.csv` and the report.
+#[derive(Serialize, Clone, Debug)]
+pub struct ResidualRow {
+    /// Shot name.
+    pub shot: String,
+    /// Events in the event engine's log.
+    pub n_events: usize,
+    /// Collisions (ball-ball and ball-cushion) examined.
+    pub n_collisions: usize,
+    /// Max | |d| - 2R | at ball-ball collisions (m).
+    pub max_ball_ball_residual_m: f64,
+    /// Max |distance - R| at cushion collisions (m).
+    pub max_cushion_residual_m: f64,
+    /// Largest ball-ball overlap at any sample (m).
+    pub max_overlap_m: f64,
+    /// Largest cushion penetration at any sample (m).
+    pub max_cushion_penetration_m: f64,
+    /// Samples with a ball off the table.
+    pub off_table_samples: usize,
+    /// Events across which energy rose.
+    pub energy_rises: usize,
+    /// Events earlier than their predecessor.
+    pub time_reversals: usize,
+    /// Why the event engine stopped.
+    pub termination: String,
+    /// Simulated duration (s).
+    pub end_time_s: f64,
+}
+
+impl ResidualRow {
+    /// The row of one shot from its reference run and that run's invariant report.
+    pub fn new(setup: &Setup, r: &Reference, rep: &InvariantReport) -> Self {
+        ResidualRow {
+            shot: setup.name.clone(),
+            n_events: r.outcome.events.len(),
+            n_collisions: rep.n_collisions,
+            max_ball_ball_residual_m: rep.max_ball_ball_residual_m,
+            max_cushion_residual_m: rep.max_cushion_residual_m,
+            max_overlap_m: rep.max_overlap_m,
+            max_cushion_penetration_m: rep.max_cushion_penetration_m,
+            off_table_samples: rep.off_table.len(),
+            energy_rises: rep.energy_rises,
+            time_reversals: rep.time_reversals,
+            termination: r.outcome.termination.name().into(),
+            end_time_s: r.outcome.end_time,
+        }
+    }
+}
+
+/// Fitted log-log slope of median collision-time error against dt, per shot and scheme.
+#[derive(Serialize, Clone, Debug)]
+pub struct SlopeRow {
+    /// Shot name.
+    pub shot: String,
+    /// Scheme.
+    pub scheme: String,
+    /// Least-squares slope of log10(median error) vs log10(dt).
+    pub slope: f64,
+    /// Points used (dt values with a finite, positive median error).
+    pub points: usize,
+}
+
+/// Slopes for every (shot, scheme) of the discrete rows of `summary.csv`, sorted by shot and
+/// scheme. The points are the rows' (dt, median collision-time error) where that error is
+/// finite and positive; with fewer than two of them the slope is NaN.
+pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
+    let mut keys: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| r.engine == "discrete")
+        .map(|r| (r.shot.clone(), r.scheme.clone()))
+        .collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .map(|(shot, scheme)| {
+            let pts: Vec<(f64, f64)> = rows
+                .iter()
+                .filter(|r| r.engine == "discrete" && r.shot == shot && r.scheme == scheme)
+                .filter_map(|r| Some((r.dt_s?, r.collision_time_error_median_s)))
+                .filter(|&(_, e)| e.is_finite() && e > 0.0)
+                .collect();
+            SlopeRow {
+                shot,
+                scheme,
+                slope: loglog_slope(&pts),
+                points: pts.len(),
+            }
+        })
+        .collect()
+}
+
+/// What `--check` or `--bless` found.
+pub struct Regression {
+    /// True for `--check`, false for `--bless`.
+    pub checked: bool,
+    /// Shots compared.
+    pub shots: usize,
+    /// Differences from the (old) baselines.
+    pub differences: Vec<pool_harness::Difference>,
+    /// Baseline directory compared with (or rewritten).
+    pub dir: PathBuf,
+}
+
+impl Regression {
+    /// Number of distinct shots with a difference.
+    pub fn shots_changed(&self) -> usize {
+        let mut shots: Vec<&str> = self.differences.iter().map(|d| d.shot.as_str()).collect();
+        shots.sort();
+        shots.dedup();
+        shots.len()
+    }
+}

@@ -12,7 +12,7 @@ use crate::SplitMix;
 pub const CORNER_JAW_OFFSET_R: f64 = 2.0;
 
 /// `corner_pocket_<seed>` or `corner_jaw_<seed>`: a ball sent at a pocket or at a cushion end
-/// point a ball can touch ([`Table::exposed_points`]: the jaw tips and the jaws' far ends).
+/// point a ball can touch ([`pool_physics::Table::exposed_points`]: the jaw tips and the jaws' far ends).
 ///
 /// Half the shots aim at a pocket center, with the line of the ball's center offset sideways
 /// by up to the pocket radius + R; half at an end point, offset by up to

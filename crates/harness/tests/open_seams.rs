@@ -7,7 +7,7 @@ use std::sync::{Arc, Once};
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{run_engine, run_reference};
-use pool_physics::resolve::{BallCushionLaw, BallCushionModel, LawSpec, Param};
+use pool_physics::resolve::{BallCushionLaw, BallCushionModel, Law, LawSpec, Param};
 use pool_physics::{BallParams, BallState, Physics, Vec2, Vec3};
 use pool_sim::{Engine, Outcome, Setup, Termination};
 
@@ -19,13 +19,16 @@ struct Wall {
     keep: f64,
 }
 
-impl BallCushionLaw for Wall {
+impl Law for Wall {
     fn name(&self) -> &str {
         "test_inelastic_wall"
     }
     fn params(&self) -> Vec<(String, Param)> {
         vec![("keep".into(), Param::Number(self.keep))]
     }
+}
+
+impl BallCushionLaw for Wall {
     fn resolve(&self, _p: &BallParams, s: &BallState, normal: Vec2, _h: f64) -> (Vec3, Vec3) {
         let n = Vec3::new(normal.x, normal.y, 0.0);
         (s.v - n * ((1.0 + self.keep) * s.v.dot(&n)), s.w)

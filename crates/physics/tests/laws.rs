@@ -32,7 +32,7 @@ fn models() -> Vec<Model> {
 
 #[test]
 fn every_built_in_law_is_found_by_name_and_gives_its_spec_back() {
-    for name in BallBallModel::BUILT_IN {
+    for &name in BallBallModel::BUILT_IN {
         let m = BallBallModel::from_spec(&LawSpec::named(name)).unwrap();
         assert_eq!(m.name(), name);
         assert_eq!(BallBallModel::from_spec(&m.spec()).unwrap(), m);
@@ -41,10 +41,10 @@ fn every_built_in_law_is_found_by_name_and_gives_its_spec_back() {
         let m = BallCushionModel::from_spec(&spec).unwrap();
         assert_eq!(BallCushionModel::from_spec(&m.spec()).unwrap(), m);
     }
-    for name in BallCushionModel::BUILT_IN {
+    for &name in BallCushionModel::BUILT_IN {
         assert!(BallCushionModel::names().contains(&name.to_string()));
     }
-    for name in BallPocketModel::BUILT_IN {
+    for &name in BallPocketModel::BUILT_IN {
         assert_eq!(
             BallPocketModel::from_spec(&LawSpec::named(name))
                 .unwrap()
@@ -52,7 +52,7 @@ fn every_built_in_law_is_found_by_name_and_gives_its_spec_back() {
             name
         );
     }
-    for name in TransitionModel::BUILT_IN {
+    for &name in TransitionModel::BUILT_IN {
         assert_eq!(
             TransitionModel::from_spec(&LawSpec::named(name))
                 .unwrap()

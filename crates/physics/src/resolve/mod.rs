@@ -10,6 +10,7 @@
 pub mod ball_ball;
 pub mod ball_cushion;
 pub mod ball_pocket;
+pub mod law;
 mod registry;
 mod spec;
 pub mod sustained;
@@ -17,10 +18,11 @@ pub mod transition;
 
 pub use ball_ball::{BallBallLaw, BallBallModel};
 pub use ball_cushion::{BallCushionLaw, BallCushionModel};
-pub use ball_pocket::BallPocketModel;
+pub use ball_pocket::{BallPocketLaw, BallPocketModel};
+pub use law::{BuiltIn, Law};
 pub use registry::Builder;
 pub use spec::{LawError, LawSpec, Param};
-pub use transition::TransitionModel;
+pub use transition::{TransitionLaw, TransitionModel};
 
 /// The law of every event type (pooltool's `Resolver`, without `stick_ball` yet).
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,7 @@
 //! equal-mass balls (seed 004, Section II; pooltool's `FrictionlessElastic`).
 
 use super::{BallBallLaw, Velocities};
-use crate::resolve::spec::{LawError, LawSpec};
+use crate::resolve::law::parameterless_law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// Seed 004, Section II: in the frame of ball B, A's velocity splits into its component along
@@ -12,22 +12,9 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrictionlessElastic;
 
-impl FrictionlessElastic {
-    /// Its name in shot files and pooltool's `resolver.yaml`.
-    pub const NAME: &'static str = "frictionless_elastic";
-
-    /// The law from its spec (it takes no parameters).
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&[])?;
-        Ok(FrictionlessElastic)
-    }
-}
+parameterless_law!(FrictionlessElastic, "frictionless_elastic");
 
 impl BallBallLaw for FrictionlessElastic {
-    fn name(&self) -> &str {
-        Self::NAME
-    }
-
     fn resolve(&self, _p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2] {
         let (va, vb) = elastic_ball_ball(a, b);
         [(va, a.w), (vb, b.w)]

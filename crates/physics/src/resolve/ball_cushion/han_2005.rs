@@ -3,7 +3,7 @@
 
 use super::{BallCushionLaw, Velocities};
 use crate::hypot::hypot;
-use crate::resolve::spec::{LawError, LawSpec};
+use crate::resolve::law::parameterless_law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// Han (2005), with the physics-notes' corrections (the stick test includes f_c, the second
@@ -11,26 +11,9 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Han2005;
 
-impl Han2005 {
-    /// Its name in shot files and pooltool's `resolver.yaml`.
-    pub const NAME: &'static str = "han_2005";
-
-    /// The law from its spec (it takes no parameters).
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&[])?;
-        Ok(Han2005)
-    }
-}
+parameterless_law!(Han2005, "han_2005", reads ["e_c", "f_c"]);
 
 impl BallCushionLaw for Han2005 {
-    fn name(&self) -> &str {
-        Self::NAME
-    }
-
-    fn ball_params(&self) -> &'static [&'static str] {
-        &["e_c", "f_c"]
-    }
-
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
         han2005_cushion(s, normal, height, p)
     }

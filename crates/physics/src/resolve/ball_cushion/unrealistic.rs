@@ -3,6 +3,7 @@
 
 use super::{BallCushionLaw, Velocities};
 use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::{BuiltIn, Law};
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// The velocity component along the contact normal is reversed (and scaled by the balls'
@@ -14,12 +15,11 @@ pub struct Unrealistic {
     pub restitution: bool,
 }
 
-impl Unrealistic {
-    /// Its name in shot files and pooltool's `resolver.yaml`.
-    pub const NAME: &'static str = "unrealistic";
+impl BuiltIn for Unrealistic {
+    const NAME: &'static str = "unrealistic";
 
     /// The law from its spec: `restitution` (bool, default false).
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
+    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
         spec.only(&["restitution"])?;
         Ok(Unrealistic {
             restitution: spec.bool_or("restitution", false)?,
@@ -27,7 +27,7 @@ impl Unrealistic {
     }
 }
 
-impl BallCushionLaw for Unrealistic {
+impl Law for Unrealistic {
     fn name(&self) -> &str {
         Self::NAME
     }
@@ -43,7 +43,9 @@ impl BallCushionLaw for Unrealistic {
             &[]
         }
     }
+}
 
+impl BallCushionLaw for Unrealistic {
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, _height: f64) -> Velocities {
         let e = if self.restitution { p.e_c } else { 1.0 };
         (reflect(&s.v, normal, e), s.w)

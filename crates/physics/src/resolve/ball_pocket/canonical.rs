@@ -1,6 +1,7 @@
 //! `canonical`: pocket capture as pooltool's `CanonicalBallPocket` does it.
 
-use crate::resolve::spec::{LawError, LawSpec};
+use super::BallPocketLaw;
+use crate::resolve::law::parameterless_law;
 use crate::{BallParams, BallState, MotionState, Pocket, Vec3};
 
 /// The ball leaves play: pocketed, at rest at the pocket's center (pooltool's convention, so that
@@ -9,18 +10,11 @@ use crate::{BallParams, BallState, MotionState, Pocket, Vec3};
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Canonical;
 
-impl Canonical {
-    /// Its name in shot files and pooltool's `resolver.yaml`.
-    pub const NAME: &'static str = "canonical";
+parameterless_law!(Canonical, "canonical");
 
-    /// The law from its spec (it takes no parameters).
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&[])?;
-        Ok(Canonical)
-    }
-
+impl BallPocketLaw for Canonical {
     /// The captured ball.
-    pub fn resolve(&self, p: &BallParams, s: &BallState, pocket: &Pocket) -> BallState {
+    fn resolve(&self, p: &BallParams, s: &BallState, pocket: &Pocket) -> BallState {
         pocket_capture(s, pocket, p.radius)
     }
 }

@@ -1,60 +1,33 @@
-//! Ball–pocket laws (pooltool's `ball_pocket` event type). Adding one: a file, its variant and
-//! its arms below.
+//! Ball–pocket laws (pooltool's `ball_pocket` event type), one file per law. Adding a built-in
+//! law: a file with a struct implementing [`Law`], [`BuiltIn`] and [`BallPocketLaw`], and its
+//! line in `law_models!` below; [`BallPocketModel::register`] adds one at run time.
 
 mod canonical;
 
 pub use canonical::{pocket_capture, Canonical};
 
-use super::spec::{unknown_model, LawError, LawSpec};
+#[cfg(doc)]
+use super::law::BuiltIn;
+use super::law::{law_models, Law};
 use crate::{BallParams, BallState, Pocket};
 
-/// The ball–pocket law of a model.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum BallPocketModel {
-    /// [`Canonical`].
-    Canonical(Canonical),
+/// One ball–pocket law.
+pub trait BallPocketLaw: Law {
+    /// The ball after its center entered `pocket`'s circle (settled: its velocities agree with
+    /// its motion state).
+    fn resolve(&self, p: &BallParams, s: &BallState, pocket: &Pocket) -> BallState;
+}
+
+law_models! { $
+    /// The ball–pocket law of a model.
+    BallPocketModel: dyn BallPocketLaw, "ball_pocket" {
+        Canonical(Canonical),
+    }
 }
 
 impl BallPocketModel {
-    /// The laws' names.
-    pub const BUILT_IN: [&'static str; 1] = [Canonical::NAME];
-
-    /// The law a spec names.
-    ///
-    /// # Errors
-    /// An unknown model name or parameter.
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        match spec.model.as_str() {
-            Canonical::NAME => Canonical::from_spec(spec).map(Self::Canonical),
-            _ => Err(unknown_model(
-                "ball_pocket",
-                &spec.model,
-                &Self::BUILT_IN.map(String::from),
-            )),
-        }
-    }
-
-    /// Its name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::Canonical(_) => Canonical::NAME,
-        }
-    }
-
-    /// The spec that builds this law again.
-    pub fn spec(&self) -> LawSpec {
-        LawSpec::named(self.name())
-    }
-
-    /// The [`BallParams`] fields it reads besides `m` and `R`.
-    pub fn ball_params(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The captured ball.
+    /// See [`BallPocketLaw::resolve`].
     pub fn resolve(&self, p: &BallParams, s: &BallState, pocket: &Pocket) -> BallState {
-        match self {
-            Self::Canonical(l) => l.resolve(p, s, pocket),
-        }
+        each_law!(self, l => l.resolve(p, s, pocket))
     }
 }

@@ -1,8 +1,9 @@
 //! `canonical`: the four natural transitions' effect on a ball (pooltool's
 //! `CanonicalTransition`, seed 004 Section I).
 
+use super::TransitionLaw;
 use crate::motion::cloth::k_cross;
-use crate::resolve::spec::{LawError, LawSpec};
+use crate::resolve::law::parameterless_law;
 use crate::{BallParams, BallState, EventKind, MotionState, Vec3, SPEED_EPS};
 
 /// Sets the new motion state and makes velocities agree with it exactly (u = 0 when rolling
@@ -10,18 +11,11 @@ use crate::{BallParams, BallState, EventKind, MotionState, Vec3, SPEED_EPS};
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Canonical;
 
-impl Canonical {
-    /// Its name in shot files and pooltool's `resolver.yaml`.
-    pub const NAME: &'static str = "canonical";
+parameterless_law!(Canonical, "canonical");
 
-    /// The law from its spec (it takes no parameters).
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&[])?;
-        Ok(Canonical)
-    }
-
+impl TransitionLaw for Canonical {
     /// The ball after transition `kind` (collision kinds leave it alone).
-    pub fn apply(&self, p: &BallParams, s: &BallState, kind: EventKind) -> BallState {
+    fn apply(&self, p: &BallParams, s: &BallState, kind: EventKind) -> BallState {
         let r = p.radius;
         let mut out = *s;
         out.v.z = 0.0;

@@ -1,61 +1,34 @@
 //! Transition laws (pooltool's `transition` event type): what a natural transition does to a
-//! ball. When it happens is the equations of motion's ([`crate::Motion`]). Adding one: a file,
-//! its variant and its arms below.
+//! ball. When it happens is the equations of motion's ([`crate::Motion`]). Adding a built-in
+//! law: a file with a struct implementing [`Law`], [`BuiltIn`] and [`TransitionLaw`], and its
+//! line in `law_models!` below; [`TransitionModel::register`] adds one at run time.
 
 mod canonical;
 
 pub use canonical::Canonical;
 
-use super::spec::{unknown_model, LawError, LawSpec};
+#[cfg(doc)]
+use super::law::BuiltIn;
+use super::law::{law_models, Law};
 use crate::{BallParams, BallState, EventKind};
 
-/// The transition law of a model.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum TransitionModel {
-    /// [`Canonical`].
-    Canonical(Canonical),
+/// One transition law.
+pub trait TransitionLaw: Law {
+    /// The ball after transition `kind`, its velocities agreeing exactly with the new motion
+    /// state; collision kinds leave it alone.
+    fn apply(&self, p: &BallParams, s: &BallState, kind: EventKind) -> BallState;
+}
+
+law_models! { $
+    /// The transition law of a model.
+    TransitionModel: dyn TransitionLaw, "transition" {
+        Canonical(Canonical),
+    }
 }
 
 impl TransitionModel {
-    /// The laws' names.
-    pub const BUILT_IN: [&'static str; 1] = [Canonical::NAME];
-
-    /// The law a spec names.
-    ///
-    /// # Errors
-    /// An unknown model name or parameter.
-    pub fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        match spec.model.as_str() {
-            Canonical::NAME => Canonical::from_spec(spec).map(Self::Canonical),
-            _ => Err(unknown_model(
-                "transition",
-                &spec.model,
-                &Self::BUILT_IN.map(String::from),
-            )),
-        }
-    }
-
-    /// Its name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Self::Canonical(_) => Canonical::NAME,
-        }
-    }
-
-    /// The spec that builds this law again.
-    pub fn spec(&self) -> LawSpec {
-        LawSpec::named(self.name())
-    }
-
-    /// The [`BallParams`] fields it reads besides `m` and `R`.
-    pub fn ball_params(&self) -> &'static [&'static str] {
-        &[]
-    }
-
-    /// The ball after transition `kind`.
+    /// See [`TransitionLaw::apply`].
     pub fn apply(&self, p: &BallParams, s: &BallState, kind: EventKind) -> BallState {
-        match self {
-            Self::Canonical(l) => l.apply(p, s, kind),
-        }
+        each_law!(self, l => l.apply(p, s, kind))
     }
 }

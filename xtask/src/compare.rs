@@ -403,7 +403,7 @@ impl Rows {
 
         let floor = summary
             .iter()
-            .filter(|r| r.engine == "event")
+            .filter(|r| r.engine == pool_engines::EVENT)
             .map(|r| r.collision_time_error_max_s)
             .filter(|e| e.is_finite() && e > &0.0)
             .fold(None, |m: Option<f64>, e| Some(m.map_or(e, |m| m.max(e))));

@@ -9,4 +9,9 @@ mod registry;
 mod spec;
 
 pub use registry::{register, registered, Builder};
+
+/// The event-based engine's family name (`EngineSpec::family`, the `engine` column of reports).
+pub const EVENT: &str = "event";
+/// The discrete-time integrator's family name.
+pub const DISCRETE: &str = "discrete";
 pub use spec::{EngineSpec, RunOptions, SpecError};

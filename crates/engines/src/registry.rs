@@ -22,7 +22,7 @@ pub fn register(family: &'static str, build: Builder) -> Result<(), String> {
     let mut entries = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
     if family.is_empty()
         || family.contains(':')
-        || ["event", "discrete"].contains(&family)
+        || [crate::EVENT, crate::DISCRETE].contains(&family)
         || entries.iter().any(|(f, _)| *f == family)
     {
         return Err(format!(

@@ -95,8 +95,8 @@ impl EngineSpec {
     /// reports).
     pub fn family(&self) -> &str {
         match self {
-            EngineSpec::Event { .. } => "event",
-            EngineSpec::Discrete { .. } => "discrete",
+            EngineSpec::Event { .. } => crate::EVENT,
+            EngineSpec::Discrete { .. } => crate::DISCRETE,
             EngineSpec::Registered { family, .. } => family,
         }
     }

@@ -156,7 +156,7 @@ pub fn scaling_run(
     let o = runner.run(&setup);
     let wall = start.elapsed().as_secs_f64();
     let steps = o.ops.get("step");
-    let event_based = engine == "event";
+    let event_based = engine == pool_engines::EVENT;
     let units = if event_based {
         o.events.len() as u64
     } else {

@@ -52,7 +52,8 @@ fn headline_dts(dts: &[f64]) -> Vec<f64> {
 }
 
 fn event_row<'a>(rows: &'a [SummaryRow], shot: &str) -> Option<&'a SummaryRow> {
-    rows.iter().find(|r| r.engine == "event" && r.shot == shot)
+    rows.iter()
+        .find(|r| r.engine == pool_engines::EVENT && r.shot == shot)
 }
 
 /// The Markdown report of a compare run (`report.md`): accuracy, cost, the event engine per
@@ -122,7 +123,7 @@ fn accuracy_section(md: &mut String, res: &Results) {
         median(slopes.clone()),
         sci(rows
             .iter()
-            .filter(|r| r.engine == "event")
+            .filter(|r| r.engine == pool_engines::EVENT)
             .map(|r| r.collision_time_error_max_s)
             .filter(|x| x.is_finite())
             .fold(0.0, f64::max))
@@ -174,7 +175,7 @@ fn cost_section(md: &mut String, res: &Results, shots: &[&str]) {
         let per_step = rows
             .iter()
             .find(|r| {
-                r.engine == "discrete"
+                r.engine == pool_engines::DISCRETE
                     && r.shot == *shot
                     && Some(r.scheme.as_str()) == res.schemes.first().map(String::as_str)
                     && r.dt_s == Some(dt_min)
@@ -257,7 +258,7 @@ fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
     for shot in shots {
         let event_ops = event_row(rows, shot).map_or(0, |e| e.ops_total).max(1);
         for r in rows.iter().filter(|r| {
-            r.engine == "discrete"
+            r.engine == pool_engines::DISCRETE
                 && r.shot == *shot
                 && r.dt_s
                     .is_some_and(|d| picks.iter().any(|p| (p - d).abs() < 1e-15))

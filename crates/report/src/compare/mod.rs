@@ -125,7 +125,7 @@ pub struct SlopeRow {
 pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
     let mut keys: Vec<(String, String)> = rows
         .iter()
-        .filter(|r| r.engine == "discrete")
+        .filter(|r| r.engine == pool_engines::DISCRETE)
         .map(|r| (r.shot.clone(), r.scheme.clone()))
         .collect();
     keys.sort();
@@ -134,7 +134,9 @@ pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
         .map(|(shot, scheme)| {
             let pts: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.engine == "discrete" && r.shot == shot && r.scheme == scheme)
+                .filter(|r| {
+                    r.engine == pool_engines::DISCRETE && r.shot == shot && r.scheme == scheme
+                })
                 .filter_map(|r| Some((r.dt_s?, r.collision_time_error_median_s)))
                 .filter(|&(_, e)| e.is_finite() && e > 0.0)
                 .collect();

@@ -70,7 +70,7 @@ pub fn ops_vs_dt(rows: &[SummaryRow], stem: &Path) -> Result<(), PlotError> {
         "operations (total count)",
     );
     fig.series = keys.discrete_series(rows, |r| r.dt_s, |r| r.ops_total as f64);
-    for r in rows.iter().filter(|r| r.engine == "event") {
+    for r in rows.iter().filter(|r| r.engine == pool_engines::EVENT) {
         fig.hlines.push(Line {
             at: r.ops_total as f64,
             colour: keys.event_colour(&r.shot),
@@ -109,7 +109,7 @@ pub fn error_vs_cost(
         |r| r.collision_time_error_median_s,
     );
     let positive = |v: f64| v.is_finite() && v > 0.0;
-    for r in rows.iter().filter(|r| r.engine == "event") {
+    for r in rows.iter().filter(|r| r.engine == pool_engines::EVENT) {
         let x = r.ops_total as f64;
         let y = Some(r.collision_time_error_median_s)
             .filter(|v| positive(*v))
@@ -193,7 +193,7 @@ impl Keys {
             if !shots.contains(&r.shot) {
                 shots.push(r.shot.clone());
             }
-            if r.engine == "discrete" && !schemes.contains(&r.scheme) {
+            if r.engine == pool_engines::DISCRETE && !schemes.contains(&r.scheme) {
                 schemes.push(r.scheme.clone());
             }
         }
@@ -231,7 +231,7 @@ impl Keys {
     fn event_label(&self, rows: &[SummaryRow], r: &SummaryRow) -> String {
         let n = rows
             .iter()
-            .filter(|o| o.engine == "event" && o.shot == r.shot)
+            .filter(|o| o.engine == pool_engines::EVENT && o.shot == r.shot)
             .count();
         if n > 1 {
             format!("{} · event ({})", r.shot, r.scheme)
@@ -254,7 +254,9 @@ impl Keys {
             for scheme in &self.schemes {
                 let mut pts: Vec<(f64, f64, f64)> = rows
                     .iter()
-                    .filter(|r| r.engine == "discrete" && &r.shot == shot && &r.scheme == scheme)
+                    .filter(|r| {
+                        r.engine == pool_engines::DISCRETE && &r.shot == shot && &r.scheme == scheme
+                    })
                     .filter_map(|r| {
                         let (x, y) = (x(r)?, y(r));
                         (ok(x) && ok(y)).then_some((r.dt_s.unwrap_or(f64::NAN), x, y))

@@ -154,7 +154,10 @@ pub struct BallParams {
     pub mu_r: f64,
     /// Spinning friction coefficient mu_sp (dimensionless; pooltool: 0.444 R per metre of radius).
     pub mu_sp: f64,
-    /// Ball-ball restitution e_b (read by no law yet: a shot that gives it is refused).
+    /// Ball-ball sliding friction coefficient mu_b (pooltool's `u_b`; read by the
+    /// `frictional_inelastic` law with `friction = { model = "average" }`).
+    pub mu_b: f64,
+    /// Ball-ball restitution e_b (read by `frictional_inelastic` and `frictional_mathavan`).
     pub e_b: f64,
     /// Ball-cushion restitution e_c.
     pub e_c: f64,
@@ -179,6 +182,7 @@ impl BallParams {
             mu_s: 0.2,
             mu_r: 0.01,
             mu_sp: 0.0127,
+            mu_b: 0.05,
             e_b: 0.95,
             e_c: 0.85,
             f_c: 0.2,
@@ -197,8 +201,9 @@ impl BallParams {
     }
 
     /// Every field's name as shot files write it, in declaration order.
-    pub const NAMES: [&'static str; 9] =
-        ["m", "R", "mu_s", "mu_r", "mu_sp", "e_b", "e_c", "f_c", "g"];
+    pub const NAMES: [&'static str; 10] = [
+        "m", "R", "mu_s", "mu_r", "mu_sp", "mu_b", "e_b", "e_c", "f_c", "g",
+    ];
 
     /// The field named `name` (as in [`BallParams::NAMES`]), or `None`.
     pub fn field(&self, name: &str) -> Option<f64> {
@@ -214,6 +219,7 @@ impl BallParams {
             "mu_s" => &mut self.mu_s,
             "mu_r" => &mut self.mu_r,
             "mu_sp" => &mut self.mu_sp,
+            "mu_b" => &mut self.mu_b,
             "e_b" => &mut self.e_b,
             "e_c" => &mut self.e_c,
             "f_c" => &mut self.f_c,
@@ -241,6 +247,7 @@ impl BallParams {
             ("mu_s", self.mu_s),
             ("mu_r", self.mu_r),
             ("mu_sp", self.mu_sp),
+            ("mu_b", self.mu_b),
             ("e_b", self.e_b),
             ("e_c", self.e_c),
             ("f_c", self.f_c),

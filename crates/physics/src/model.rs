@@ -119,8 +119,9 @@ pub struct Model {
 }
 
 impl Model {
-    /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key.
-    pub const PRESETS: [&'static str; 2] = ["pool", "ideal"];
+    /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key: `pool` and
+    /// its synonym `seed` (seed 004's laws), `pooltool_default`, `ideal`.
+    pub const PRESETS: [&'static str; 4] = ["pool", "seed", "pooltool_default", "ideal"];
 
     /// A model from its parts. Parameters that neither the motion nor any law reads
     /// ([`Model::ball_params`]) are set to [`BallParams::pool`]'s values.
@@ -159,11 +160,19 @@ impl Model {
         Self::new(params, Motion::Frictionless, Resolver::mirror())
     }
 
+    /// The `pooltool_default` preset: cloth motion with pooltool 0.6.0's default laws
+    /// ([`Resolver::pooltool_default`]: `frictional_inelastic` ball–ball, `stronge_compliant`
+    /// cushions).
+    pub fn pooltool_default(params: BallParams) -> Self {
+        Self::new(params, Motion::Cloth, Resolver::pooltool_default())
+    }
+
     /// A preset by name ([`Model::PRESETS`]) with these ball parameters; `None` for an unknown
     /// name.
     pub fn preset(name: &str, params: BallParams) -> Option<Self> {
         match name {
-            "pool" => Some(Self::pool(params)),
+            "pool" | "seed" => Some(Self::pool(params)),
+            "pooltool_default" => Some(Self::pooltool_default(params)),
             "ideal" => Some(Self::ideal(params.radius, params.m)),
             _ => None,
         }

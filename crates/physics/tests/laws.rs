@@ -8,12 +8,30 @@ use pool_physics::resolve::{
 use pool_physics::{BallParams, BallState, Model, Motion, Physics, Vec2, Vec3};
 use proptest::prelude::*;
 
-/// Every built-in cushion law, with each value of its parameters.
+/// Every built-in cushion law, with each value (or a spread of values) of its parameters.
 fn cushion_laws() -> Vec<LawSpec> {
+    let stronge =
+        |x: f64| LawSpec::named("stronge_compliant").with("omega_ratio", Param::Number(x));
     vec![
         LawSpec::named("han_2005"),
         LawSpec::named("unrealistic"),
         LawSpec::named("unrealistic").with("restitution", Param::Bool(true)),
+        LawSpec::named("impulse_frictional_inelastic"),
+        stronge(1.05),
+        stronge(1.8),
+        stronge(1.95),
+    ]
+}
+
+/// Every built-in ball-ball law, with each friction model.
+fn ball_ball_laws() -> Vec<LawSpec> {
+    let inelastic = |friction: LawSpec| {
+        LawSpec::named("frictional_inelastic").with("friction", Param::Law(friction))
+    };
+    vec![
+        LawSpec::named("frictionless_elastic"),
+        inelastic(LawSpec::named("alciatore")),
+        inelastic(LawSpec::named("average")),
     ]
 }
 
@@ -152,7 +170,57 @@ fn approaching() -> impl Strategy<Value = (BallState, Vec2)> {
         })
 }
 
+/// Two balls in contact, approaching, with any spins.
+fn approaching_pair() -> impl Strategy<Value = (BallState, BallState)> {
+    let planar = || (-4.0f64..4.0, -4.0f64..4.0).prop_map(|(x, y)| Vec3::new(x, y, 0.0));
+    let spin = || {
+        (-80.0f64..80.0, -80.0f64..80.0, -80.0f64..80.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+    };
+    (
+        0.0f64..std::f64::consts::TAU,
+        planar(),
+        planar(),
+        spin(),
+        spin(),
+    )
+        .prop_filter_map("not approaching", |(phi, va, vb, wa, wb)| {
+            let r = BallParams::pool().radius;
+            let n = Vec3::new(phi.cos(), phi.sin(), 0.0);
+            ((va - vb).dot(&n) > 1e-3).then(|| {
+                let a = BallState::new(Vec3::new(1.0, 0.5, r), va, wa, r);
+                let b = BallState::new(a.r + n * (2.0 * r), vb, wb, r);
+                (a, b)
+            })
+        })
+}
+
 proptest! {
+    #[test]
+    fn no_ball_ball_law_adds_energy_or_momentum_or_leaves_the_pair_closing(
+        (a, b) in approaching_pair(), e_b in 0.0f64..=1.0, mu_b in 0.0f64..0.5,
+    ) {
+        let params = BallParams { e_b, mu_b, ..BallParams::pool() };
+        for motion in Motion::ALL {
+            for spec in ball_ball_laws() {
+                let mut laws = Resolver::seed();
+                laws.set("ball_ball", &spec).unwrap();
+                let m = Model::new(params, motion, laws);
+                let e0 = m.kinetic_energy(&a) + m.kinetic_energy(&b);
+                let p0 = (a.v + b.v).xy();
+                let (na, nb) = m.resolve_ball_ball(&a, &b);
+                let e1 = m.kinetic_energy(&na) + m.kinetic_energy(&nb);
+                prop_assert!(e1 <= e0 * (1.0 + 1e-12), "{}: {e0} -> {e1}", spec.model);
+                let n = (b.r - a.r).xy().normalize();
+                prop_assert!((na.v - nb.v).xy().dot(&n) <= 1e-12 * (a.v.norm() + b.v.norm()));
+                // Rest below SPEED_EPS aside, the pair's momentum on the cloth is kept.
+                prop_assert!(((na.v + nb.v).xy() - p0).norm() <= 1e-12 * (1.0 + p0.norm()) + 2e-13);
+                let (sa, sb) = m.resolve_sustained_ball_ball(&a, &b);
+                let e2 = m.kinetic_energy(&sa) + m.kinetic_energy(&sb);
+                prop_assert!(e2 <= e0 * (1.0 + 1e-12), "{} sustained: {e0} -> {e2}", spec.model);
+            }
+        }
+    }
+
     #[test]
     fn no_cushion_law_adds_energy_or_sends_the_ball_into_the_cushion((s, normal) in approaching()) {
         for m in models() {
@@ -164,6 +232,59 @@ proptest! {
                 prop_assert!(m.kinetic_energy(&out) <= e0 * (1.0 + 1e-12), "{:?}", m.resolver());
                 prop_assert!(out.v.xy().dot(&normal) <= 1e-12 * s.v.norm(), "{:?}", m.resolver());
                 prop_assert_eq!(out.motion, m.infer_motion(&out.v, &out.w));
+            }
+        }
+    }
+}
+
+/// Alciatore, TP A-14: the object ball's throw angle for a cut angle phi, for a stun (no spin)
+/// and a naturally rolling cue ball at speed v, e = 1: atan(min(mu, tan(phi) / 7)) with mu at the
+/// slip speed v sin(phi) (stun), atan(min(mu sin(phi), tan(phi) / 7)) with mu at v (roll).
+#[test]
+fn frictional_inelastic_throws_the_object_ball_as_tp_a14_says() {
+    let params = BallParams {
+        e_b: 1.0,
+        ..BallParams::pool()
+    };
+    let mut laws = Resolver::seed();
+    laws.set("ball_ball", &LawSpec::named("frictional_inelastic"))
+        .unwrap();
+    let m = Model::new(params, Motion::Cloth, laws);
+    let r = params.radius;
+    let mu = |v_rel: f64| 9.951e-3 + 0.108 * (-1.088 * v_rel).exp();
+    for speed in [1.0, 3.0] {
+        for deg in [5.0f64, 15.0, 30.0, 45.0, 60.0, 75.0] {
+            let phi = deg.to_radians();
+            // The cue ball moves along +x; the line of centers is at phi to it.
+            let n = Vec3::new(phi.cos(), -phi.sin(), 0.0);
+            let v = Vec3::new(speed, 0.0, 0.0);
+            let ob = |cue: &BallState| {
+                BallState::new(cue.r + n * (2.0 * r), Vec3::zeros(), Vec3::zeros(), r)
+            };
+            for rolling in [false, true] {
+                let w = if rolling {
+                    Vec3::new(0.0, speed / r, 0.0)
+                } else {
+                    Vec3::zeros()
+                };
+                let cue = BallState::new(Vec3::new(1.0, 0.5, r), v, w, r);
+                let (_, after) = m.resolve_ball_ball(&cue, &ob(&cue));
+                let along = after.v.dot(&n);
+                let across = (after.v - n * along).norm();
+                let throw = across.atan2(along);
+                let want = if rolling {
+                    (mu(speed) * phi.sin()).min(phi.tan() / 7.0).atan()
+                } else {
+                    mu(speed * phi.sin()).min(phi.tan() / 7.0).atan()
+                };
+                assert!(
+                    (throw - want).abs() < 1e-12,
+                    "v {speed}, cut {deg} deg, rolling {rolling}: throw {} deg, TP A-14 {} deg",
+                    throw.to_degrees(),
+                    want.to_degrees()
+                );
+                // The object ball leaves along the line of centers at the cue ball's normal speed.
+                assert!((along - speed * phi.cos()).abs() < 1e-12);
             }
         }
     }

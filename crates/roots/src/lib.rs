@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod backends;
+pub mod bracket;
 mod isolator;
 mod poly;
 

@@ -26,6 +26,7 @@ pub(crate) struct RawParams {
     pub mu_s: Option<f64>,
     pub mu_r: Option<f64>,
     pub mu_sp: Option<f64>,
+    pub mu_b: Option<f64>,
     pub e_b: Option<f64>,
     pub e_c: Option<f64>,
     pub f_c: Option<f64>,
@@ -34,13 +35,14 @@ pub(crate) struct RawParams {
 
 impl RawParams {
     /// Every field override, in `BallParams::NAMES` order (`None` when not given).
-    pub fn given(&self) -> [(&'static str, Option<f64>); 9] {
+    pub fn given(&self) -> [(&'static str, Option<f64>); 10] {
         [
             ("m", self.m),
             ("R", self.radius),
             ("mu_s", self.mu_s),
             ("mu_r", self.mu_r),
             ("mu_sp", self.mu_sp),
+            ("mu_b", self.mu_b),
             ("e_b", self.e_b),
             ("e_c", self.e_c),
             ("f_c", self.f_c),

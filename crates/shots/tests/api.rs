@@ -109,6 +109,7 @@ fn to_toml_round_trips_an_explicit_table_and_odd_values() {
         mu_s: 1e-300,
         mu_r: 0.0,
         mu_sp: 0.012_345_678_901_234_5,
+        mu_b: 0.07,
         e_b: 1.0,
         e_c: 0.5,
         f_c: 0.25,

@@ -62,6 +62,20 @@ impl Resolver {
         }
     }
 
+    /// pooltool 0.6.0's default resolver (the `pooltool_default` preset): `frictional_inelastic`
+    /// ball–ball with Alciatore's friction (a = 9.951e-3, b = 0.108, c = 1.088),
+    /// `stronge_compliant` cushions with omega_ratio = 1.8, `canonical` pockets and transitions.
+    pub fn pooltool_default() -> Self {
+        let stronge =
+            BallCushionModel::StrongeCompliant(ball_cushion::StrongeCompliant { omega_ratio: 1.8 });
+        Resolver {
+            ball_ball: BallBallModel::FrictionalInelastic(ball_ball::FrictionalInelastic::default()),
+            ball_linear_cushion: stronge.clone(),
+            ball_circular_cushion: stronge,
+            ..Self::seed()
+        }
+    }
+
     /// Seeds 002/001's laws (the `ideal` preset): `frictionless_elastic` ball–ball, mirror
     /// cushions (`unrealistic` without restitution), `canonical` pockets and transitions.
     pub fn mirror() -> Self {

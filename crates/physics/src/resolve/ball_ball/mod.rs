@@ -4,8 +4,10 @@
 //! [`BallBallLaw`], and its line in `law_models!` below. A law defined outside this crate is
 //! added at run time with [`BallBallModel::register`].
 
+mod frictional_inelastic;
 mod frictionless_elastic;
 
+pub use frictional_inelastic::{frictional_inelastic, Friction, FrictionalInelastic};
 pub use frictionless_elastic::{elastic_ball_ball, FrictionlessElastic};
 
 #[cfg(doc)]
@@ -63,6 +65,7 @@ law_models! { $
     /// time.
     BallBallModel: dyn BallBallLaw, "ball_ball" {
         FrictionlessElastic(FrictionlessElastic),
+        FrictionalInelastic(FrictionalInelastic),
     }
 }
 

@@ -6,9 +6,13 @@
 //! added at run time with [`BallCushionModel::register`].
 
 mod han_2005;
+mod impulse_frictional_inelastic;
+mod stronge_compliant;
 mod unrealistic;
 
 pub use han_2005::{han2005_cushion, Han2005};
+pub use impulse_frictional_inelastic::{half_space, ImpulseFrictionalInelastic};
+pub use stronge_compliant::{compliant_impact, StrongeCompliant};
 pub use unrealistic::{mirror_cushion, Unrealistic};
 
 pub use super::ball_ball::Velocities;
@@ -16,7 +20,7 @@ pub use super::ball_ball::Velocities;
 use super::law::BuiltIn;
 use super::law::{law_models, Law};
 use crate::motion::Motion;
-use crate::{BallParams, BallState, Vec2};
+use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// One ball–cushion collision law.
 pub trait BallCushionLaw: Law {
@@ -65,6 +69,8 @@ law_models! { $
     BallCushionModel: dyn BallCushionLaw, "ball_cushion" {
         Han2005(Han2005),
         Unrealistic(Unrealistic),
+        ImpulseFrictionalInelastic(ImpulseFrictionalInelastic),
+        StrongeCompliant(StrongeCompliant),
     }
 }
 
@@ -85,4 +91,13 @@ impl BallCushionModel {
     ) -> Option<Velocities> {
         each_law!(self, l => l.sustained(p, motion, s, normal, height))
     }
+}
+
+/// The unit normal of a cushion contact in space, from the cushion's contact line (`height`
+/// above the cloth) to the center of a ball of radius `radius` whose center is R from the
+/// line's vertical plane (where the engines find the contact): (-R normal, R - h) normalized,
+/// as pooltool's `LinearCushionSegment.get_normal_3d` gives it for that ball. `normal` is the unit
+/// vector on the cloth from the ball toward the contact.
+pub fn contact_normal(normal: Vec2, height: f64, radius: f64) -> Vec3 {
+    Vec3::new(-radius * normal.x, -radius * normal.y, radius - height).normalize()
 }

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Resolve random pre-collision states with pooltool 0.6.0's laws and write what it gives.
+
+For each law pooltool ships that the harness has, draws N seeded random pre-collision
+configurations (balls in contact and approaching, random spins; for cushions a random segment
+direction, contact height and a ball touching its vertical plane from the playing side), calls
+pooltool's own `solve` for that law, and writes one CSV per law to data/peers/laws/:
+
+    inputs (positions, v, w, parameters) ... , outputs (v and w of each ball after)
+
+`cargo test -p pool-physics --test pooltool_laws` reads these files and checks that our laws give
+the same velocities (closed-form laws to 1e-12 relative, root-finding ones to the root
+tolerance). The files are committed so the check runs without pooltool; rerun this script to
+regenerate them (same seed, same files) when pooltool is installed (benches/peers/README.md):
+
+    .venv-pooltool/bin/python benches/peers/pooltool_laws.py [--n 1000]
+
+Our frame and pooltool's are the same here (no table): x, y on the cloth, z up.
+"""
+
+import argparse
+import csv
+import math
+import os
+import sys
+
+import numpy as np
+from pooltool.objects.ball.datatypes import Ball, BallParams, BallState
+from pooltool.objects.table.components import LinearCushionSegment
+from pooltool.physics.resolve.ball_ball.friction import (
+    AlciatoreBallBallFriction,
+    AverageBallBallFriction,
+)
+from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
+from pooltool.physics.resolve.ball_ball.frictionless_elastic import FrictionlessElastic
+from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Linear
+from pooltool.physics.resolve.ball_cushion.impulse_frictional_inelastic.model import (
+    ImpulseFrictionalInelasticLinear,
+)
+from pooltool.physics.resolve.ball_cushion.stronge_compliant.model import (
+    StrongeCompliantLinear,
+)
+from pooltool.physics.resolve.ball_cushion.unrealistic import UnrealisticLinear
+
+R = 0.028575
+M = 0.170097
+SLIDING = 2
+OUT = os.path.join(os.path.dirname(__file__), "..", "..", "data", "peers", "laws")
+
+
+def ball(bid, r, v, w, params):
+    return Ball(bid, state=BallState(np.array([r, v, w], dtype=float), SLIDING), params=params)
+
+
+def vec(x):
+    return [float(c) for c in x]
+
+
+def ball_ball_cases(rng, n, law_of):
+    """Two balls 2R apart at a random angle, approaching, random spins and parameters."""
+    rows = []
+    for _ in range(n):
+        e_b = rng.uniform(0.5, 1.0)
+        u_b = rng.uniform(0.0, 0.2)
+        params = BallParams(m=M, R=R, e_b=e_b, u_b=u_b)
+        phi = rng.uniform(0, 2 * math.pi)
+        nrm = np.array([math.cos(phi), math.sin(phi), 0.0])
+        r1 = np.array([1.0, 0.5, R])
+        r2 = r1 + 2 * R * nrm
+        v1 = np.array([*rng.uniform(-3, 3, 2), 0.0])
+        v2 = np.array([*rng.uniform(-3, 3, 2), 0.0])
+        if np.dot(v1 - v2, nrm) <= 0.05:
+            v1 = v1 + nrm * (0.05 - np.dot(v1 - v2, nrm) + rng.uniform(0, 2))
+        w1 = rng.uniform(-80, 80, 3)
+        w2 = rng.uniform(-80, 80, 3)
+        law, extra = law_of(rng)
+        b1, b2 = ball("a", r1, v1, w1, params), ball("b", r2, v2, w2, params)
+        o1, o2 = law.solve(b1.copy(), b2.copy())
+        rows.append(
+            {
+                "r1": vec(r1), "v1": vec(v1), "w1": vec(w1),
+                "r2": vec(r2), "v2": vec(v2), "w2": vec(w2),
+                "e_b": e_b, "u_b": u_b, **extra,
+                "v1_out": vec(o1.state.rvw[1]), "w1_out": vec(o1.state.rvw[2]),
+                "v2_out": vec(o2.state.rvw[1]), "w2_out": vec(o2.state.rvw[2]),
+            }
+        )
+    return rows
+
+
+def cushion_cases(rng, n, law_of):
+    """A segment at a random angle and height; a ball R from its vertical plane, moving into it."""
+    rows = []
+    for _ in range(n):
+        e_c = rng.uniform(0.5, 0.98)
+        f_c = rng.uniform(0.0, 0.4)
+        h = rng.uniform(1.1, 1.5) * R
+        params = BallParams(m=M, R=R, e_c=e_c, f_c=f_c)
+        phi = rng.uniform(0, 2 * math.pi)
+        d = np.array([math.cos(phi), math.sin(phi)])
+        inward = np.array([-d[1], d[0]])  # playing side on the left of p1 -> p2
+        p1 = np.array([0.2, 0.3])
+        p2 = p1 + 2.0 * d
+        centre = p1 + rng.uniform(0.3, 1.7) * d + R * inward
+        speed = rng.uniform(0.1, 6.0)
+        into = rng.uniform(0.05, 1.0) * math.pi / 2  # angle of v to the cushion line
+        along = rng.choice([-1.0, 1.0])
+        v_xy = speed * (math.cos(into) * along * d - math.sin(into) * inward)
+        v = np.array([*v_xy, 0.0])
+        w = rng.uniform(-80, 80, 3)
+        law, extra = law_of(rng)
+        cushion = LinearCushionSegment("c", p1=np.array([*p1, h]), p2=np.array([*p2, h]))
+        b = ball("a", np.array([*centre, R]), v, w, params)
+        out, _ = law.solve(b.copy(), cushion)
+        rows.append(
+            {
+                "r": vec([*centre, R]), "v": vec(v), "w": vec(w),
+                "normal": vec(-inward), "height": h, "e_c": e_c, "f_c": f_c, **extra,
+                "v_out": vec(out.state.rvw[1]), "w_out": vec(out.state.rvw[2]),
+            }
+        )
+    return rows
+
+
+def write(name, rows):
+    os.makedirs(OUT, exist_ok=True)
+    path = os.path.join(OUT, f"{name}.csv")
+    cols = []
+    for k, v in rows[0].items():
+        if isinstance(v, list):
+            cols += [f"{k}_{c}" for c in "xyz"[: len(v)]]
+        else:
+            cols.append(k)
+    with open(path, "w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(cols)
+        for r in rows:
+            line = []
+            for v in r.values():
+                line += [repr(x) for x in v] if isinstance(v, list) else [repr(v)]
+            out.writerow(line)
+    print(f"{path}: {len(rows)} cases", file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1000, help="cases per law (default 1000)")
+    ap.add_argument("--seed", type=int, default=20261123)
+    args = ap.parse_args()
+    rng = np.random.default_rng(args.seed)
+
+    write("frictionless_elastic", ball_ball_cases(rng, args.n, lambda r: (FrictionlessElastic(), {})))
+
+    def alciatore(r):
+        a, b, c = r.uniform(0.0, 0.02), r.uniform(0.0, 0.2), r.uniform(0.5, 2.0)
+        return FrictionalInelastic(friction=AlciatoreBallBallFriction(a=a, b=b, c=c)), {"a": a, "b": b, "c": c}
+
+    write("frictional_inelastic_alciatore", ball_ball_cases(rng, args.n, alciatore))
+    write(
+        "frictional_inelastic_average",
+        ball_ball_cases(rng, args.n, lambda r: (FrictionalInelastic(friction=AverageBallBallFriction()), {})),
+    )
+    write("han_2005", cushion_cases(rng, args.n, lambda r: (Han2005Linear(), {})))
+    write(
+        "unrealistic",
+        cushion_cases(rng, args.n, lambda r: (lambda x: (UnrealisticLinear(restitution=x), {"restitution": int(x)}))(bool(r.integers(0, 2)))),
+    )
+    write(
+        "impulse_frictional_inelastic",
+        cushion_cases(rng, args.n, lambda r: (ImpulseFrictionalInelasticLinear(), {})),
+    )
+
+    def stronge(r):
+        omega = r.uniform(1.05, 1.95)
+        return StrongeCompliantLinear(omega_ratio=omega), {"omega_ratio": omega}
+
+    write("stronge_compliant", cushion_cases(rng, args.n, stronge))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+//! `impulse_frictional_inelastic`: a sphere hitting a rigid half-space, instantaneously, with
+//! restitution and Coulomb friction (pooltool's `ImpulseFrictionalInelasticLinear/Circular`).
+
+use super::{contact_normal, BallCushionLaw, Velocities};
+use crate::resolve::law::parameterless_law;
+use crate::{BallParams, BallState, Vec2, Vec3};
+
+/// Relative contact speeds (m/s) at or below this are no slip at all (pooltool's `EPS`).
+const NO_SLIP: f64 = 100.0 * f64::EPSILON;
+
+/// The cushion as a rigid half-space touched at the point where the ball meets the cushion's
+/// contact line (height h), normal n from that line to the ball's center
+/// ([`contact_normal`]). With v_n = v . n < 0 and u the tangential slip of the contact point
+/// (v and w without their n components, u = v_t - R w_t x n):
+/// - normal impulse per unit mass (1 + e_c) |v_n| along n (v_n' = -e_c v_n);
+/// - if the no-slip change dv = 2/7 (R w_t x n - v_t) (which leaves the contact rolling) is no
+///   larger than the sliding one, dv = -f_c (1 + e_c) |v_n| u/|u|, it sticks: dv and
+///   dw = 5/7 (n x v_t / R - w_t); else it slides: dv and dw = 5/(2R) |dv| n x u/|u|.
+///
+/// Vertical velocity is removed afterwards. No parameters; reads `e_c` and `f_c`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ImpulseFrictionalInelastic;
+
+parameterless_law!(
+    ImpulseFrictionalInelastic,
+    "impulse_frictional_inelastic",
+    reads ["e_c", "f_c"]
+);
+
+impl BallCushionLaw for ImpulseFrictionalInelastic {
+    fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
+        let n = contact_normal(normal, height, p.radius);
+        half_space(p, s, n)
+    }
+}
+
+/// [`ImpulseFrictionalInelastic`] against a half-space of unit normal `n` (from the contact
+/// to the ball's center).
+pub fn half_space(p: &BallParams, s: &BallState, n: Vec3) -> Velocities {
+    let (r, e, mu) = (p.radius, p.e_c, p.f_c);
+    let vn = s.v.dot(&n);
+    let normal_impulse = (1.0 + e) * -vn;
+    let vt = s.v - n * vn;
+    let wt = s.w - n * s.w.dot(&n);
+    let slip = vt + wt.cross(&n) * -r;
+    let slipping = slip.norm() > NO_SLIP;
+    let slide = if slipping {
+        -slip / slip.norm() * (mu * normal_impulse)
+    } else {
+        Vec3::zeros()
+    };
+    let stick = (wt.cross(&n) * r - vt) * (2.0 / 7.0);
+    let (dv, dw) = if !slipping || stick.norm_squared() <= slide.norm_squared() {
+        (stick, (n.cross(&vt) / r - wt) * (5.0 / 7.0))
+    } else {
+        let dir = slip / slip.norm();
+        (slide, n.cross(&dir) * (2.5 / r * slide.norm()))
+    };
+    let mut v = s.v + n * normal_impulse + dv;
+    v.z = 0.0;
+    (v, s.w + dw)
+}

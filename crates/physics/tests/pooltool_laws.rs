@@ -1,0 +1,181 @@
+//! Our laws against pooltool 0.6.0's, case by case: `data/peers/laws/<law>.csv` holds 1,000
+//! random pre-collision states per law and what pooltool's own `solve` made of them
+//! (`benches/peers/pooltool_laws.py` writes them; rerun it with pooltool installed to check
+//! again from scratch). Closed-form laws must agree to 1e-12 of the state's velocity scale;
+//! `stronge_compliant`, whose stick/slip times are roots (pooltool: scipy's toms748 to 2e-12
+//! s; ours: Brent to 1e-15 of the collision time), to 1e-9.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use pool_physics::resolve::{BallBallModel, BallCushionModel, LawSpec, Param, Resolver};
+use pool_physics::{BallParams, BallState, MotionState, Vec2, Vec3};
+
+/// The rows of one law's file, each a map from column name to value.
+fn rows(law: &str) -> Vec<HashMap<String, f64>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/peers/laws")
+        .join(format!("{law}.csv"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header: Vec<String> = lines.next().unwrap().split(',').map(String::from).collect();
+    let out: Vec<HashMap<String, f64>> = lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split(',').map(|x| x.parse::<f64>().unwrap()))
+                .collect()
+        })
+        .collect();
+    assert!(out.len() >= 1000, "{law}: {} cases", out.len());
+    out
+}
+
+fn v3(row: &HashMap<String, f64>, key: &str) -> Vec3 {
+    Vec3::new(
+        row[&format!("{key}_x")],
+        row[&format!("{key}_y")],
+        row[&format!("{key}_z")],
+    )
+}
+
+fn state(row: &HashMap<String, f64>, r: &str, v: &str, w: &str) -> BallState {
+    BallState {
+        r: v3(row, r),
+        v: v3(row, v),
+        w: v3(row, w),
+        motion: MotionState::Sliding,
+    }
+}
+
+/// |ours - theirs| <= tol * scale for every component.
+fn agree(what: &str, k: usize, ours: Vec3, theirs: Vec3, scale: f64, tol: f64) -> f64 {
+    let err = (ours - theirs).amax() / scale;
+    assert!(
+        err <= tol,
+        "{what} case {k}: ours {ours:?} pooltool {theirs:?} ({err:e} of scale)"
+    );
+    err
+}
+
+fn params(row: &HashMap<String, f64>) -> BallParams {
+    let mut p = BallParams::pool();
+    for key in ["e_b", "e_c", "f_c"] {
+        if let Some(&x) = row.get(key) {
+            *p.field_mut(key).unwrap() = x;
+        }
+    }
+    if let Some(&x) = row.get("u_b") {
+        p.mu_b = x;
+    }
+    p
+}
+
+fn ball_ball(file: &str, spec: impl Fn(&HashMap<String, f64>) -> LawSpec, tol: f64) -> f64 {
+    let mut worst = 0.0f64;
+    for (k, row) in rows(file).iter().enumerate() {
+        let law = BallBallModel::from_spec(&spec(row)).unwrap();
+        let (a, b) = (state(row, "r1", "v1", "w1"), state(row, "r2", "v2", "w2"));
+        let p = params(row);
+        let scale = a.v.norm() + b.v.norm() + p.radius * (a.w.norm() + b.w.norm());
+        let [(va, wa), (vb, wb)] = law.resolve(&p, &a, &b);
+        for (ours, col) in [(va, "v1_out"), (vb, "v2_out")] {
+            worst = worst.max(agree(file, k, ours, v3(row, col), scale, tol));
+        }
+        for (ours, col) in [(wa, "w1_out"), (wb, "w2_out")] {
+            worst = worst.max(agree(
+                file,
+                k,
+                ours * p.radius,
+                v3(row, col) * p.radius,
+                scale,
+                tol,
+            ));
+        }
+    }
+    worst
+}
+
+fn cushion(file: &str, spec: impl Fn(&HashMap<String, f64>) -> LawSpec, tol: f64) -> f64 {
+    let mut worst = 0.0f64;
+    for (k, row) in rows(file).iter().enumerate() {
+        let law = BallCushionModel::from_spec(&spec(row)).unwrap();
+        let s = state(row, "r", "v", "w");
+        let p = params(row);
+        let normal = Vec2::new(row["normal_x"], row["normal_y"]);
+        let scale = s.v.norm() + p.radius * s.w.norm();
+        let (v, w) = law.resolve(&p, &s, normal, row["height"]);
+        worst = worst.max(agree(file, k, v, v3(row, "v_out"), scale, tol));
+        worst = worst.max(agree(
+            file,
+            k,
+            w * p.radius,
+            v3(row, "w_out") * p.radius,
+            scale,
+            tol,
+        ));
+    }
+    worst
+}
+
+#[test]
+fn frictionless_elastic_agrees_with_pooltool() {
+    let worst = ball_ball(
+        "frictionless_elastic",
+        |_| LawSpec::named("frictionless_elastic"),
+        1e-12,
+    );
+    eprintln!("frictionless_elastic: worst {worst:e}");
+}
+
+#[test]
+fn frictional_inelastic_agrees_with_pooltool_with_both_friction_models() {
+    let alciatore = |row: &HashMap<String, f64>| {
+        let friction = LawSpec::named("alciatore")
+            .with("a", Param::Number(row["a"]))
+            .with("b", Param::Number(row["b"]))
+            .with("c", Param::Number(row["c"]));
+        LawSpec::named("frictional_inelastic").with("friction", Param::Law(friction))
+    };
+    let worst = ball_ball("frictional_inelastic_alciatore", alciatore, 1e-12);
+    eprintln!("frictional_inelastic (alciatore): worst {worst:e}");
+    let average = |_: &HashMap<String, f64>| {
+        LawSpec::named("frictional_inelastic")
+            .with("friction", Param::Law(LawSpec::named("average")))
+    };
+    let worst = ball_ball("frictional_inelastic_average", average, 1e-12);
+    eprintln!("frictional_inelastic (average): worst {worst:e}");
+}
+
+#[test]
+fn closed_form_cushion_laws_agree_with_pooltool() {
+    let worst = cushion("han_2005", |_| LawSpec::named("han_2005"), 1e-12);
+    eprintln!("han_2005: worst {worst:e}");
+    let unrealistic = |row: &HashMap<String, f64>| {
+        LawSpec::named("unrealistic").with("restitution", Param::Bool(row["restitution"] != 0.0))
+    };
+    let worst = cushion("unrealistic", unrealistic, 1e-12);
+    eprintln!("unrealistic: worst {worst:e}");
+    let worst = cushion(
+        "impulse_frictional_inelastic",
+        |_| LawSpec::named("impulse_frictional_inelastic"),
+        1e-12,
+    );
+    eprintln!("impulse_frictional_inelastic: worst {worst:e}");
+}
+
+#[test]
+fn stronge_compliant_agrees_with_pooltool_to_the_root_tolerance() {
+    let spec = |row: &HashMap<String, f64>| {
+        LawSpec::named("stronge_compliant").with("omega_ratio", Param::Number(row["omega_ratio"]))
+    };
+    let worst = cushion("stronge_compliant", spec, 1e-9);
+    eprintln!("stronge_compliant: worst {worst:e}");
+    // The preset's choice is pooltool's default resolver's.
+    let d = Resolver::pooltool_default();
+    assert_eq!(
+        d.ball_linear_cushion.spec(),
+        spec(&HashMap::from([("omega_ratio".into(), 1.8)]))
+    );
+}

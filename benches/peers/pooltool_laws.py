@@ -32,8 +32,10 @@ from pooltool.physics.resolve.ball_ball.friction import (
     AverageBallBallFriction,
 )
 from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
+from pooltool.physics.resolve.ball_ball.frictional_mathavan import FrictionalMathavan
 from pooltool.physics.resolve.ball_ball.frictionless_elastic import FrictionlessElastic
 from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Linear
+from pooltool.physics.resolve.ball_cushion.mathavan_2010.model import Mathavan2010Linear
 from pooltool.physics.resolve.ball_cushion.impulse_frictional_inelastic.model import (
     ImpulseFrictionalInelasticLinear,
 )
@@ -62,7 +64,8 @@ def ball_ball_cases(rng, n, law_of):
     for _ in range(n):
         e_b = rng.uniform(0.5, 1.0)
         u_b = rng.uniform(0.0, 0.2)
-        params = BallParams(m=M, R=R, e_b=e_b, u_b=u_b)
+        u_s = rng.uniform(0.05, 0.4)
+        params = BallParams(m=M, R=R, e_b=e_b, u_b=u_b, u_s=u_s)
         phi = rng.uniform(0, 2 * math.pi)
         nrm = np.array([math.cos(phi), math.sin(phi), 0.0])
         r1 = np.array([1.0, 0.5, R])
@@ -80,7 +83,7 @@ def ball_ball_cases(rng, n, law_of):
             {
                 "r1": vec(r1), "v1": vec(v1), "w1": vec(w1),
                 "r2": vec(r2), "v2": vec(v2), "w2": vec(w2),
-                "e_b": e_b, "u_b": u_b, **extra,
+                "e_b": e_b, "u_b": u_b, "u_s": u_s, **extra,
                 "v1_out": vec(o1.state.rvw[1]), "w1_out": vec(o1.state.rvw[2]),
                 "v2_out": vec(o2.state.rvw[1]), "w2_out": vec(o2.state.rvw[2]),
             }
@@ -94,8 +97,9 @@ def cushion_cases(rng, n, law_of):
     for _ in range(n):
         e_c = rng.uniform(0.5, 0.98)
         f_c = rng.uniform(0.0, 0.4)
+        u_s = rng.uniform(0.05, 0.4)
         h = rng.uniform(1.1, 1.5) * R
-        params = BallParams(m=M, R=R, e_c=e_c, f_c=f_c)
+        params = BallParams(m=M, R=R, e_c=e_c, f_c=f_c, u_s=u_s)
         phi = rng.uniform(0, 2 * math.pi)
         d = np.array([math.cos(phi), math.sin(phi)])
         inward = np.array([-d[1], d[0]])  # playing side on the left of p1 -> p2
@@ -115,7 +119,7 @@ def cushion_cases(rng, n, law_of):
         rows.append(
             {
                 "r": vec([*centre, R]), "v": vec(v), "w": vec(w),
-                "normal": vec(-inward), "height": h, "e_c": e_c, "f_c": f_c, **extra,
+                "normal": vec(-inward), "height": h, "e_c": e_c, "f_c": f_c, "u_s": u_s, **extra,
                 "v_out": vec(out.state.rvw[1]), "w_out": vec(out.state.rvw[2]),
             }
         )
@@ -175,6 +179,20 @@ def main():
         return StrongeCompliantLinear(omega_ratio=omega), {"omega_ratio": omega}
 
     write("stronge_compliant", cushion_cases(rng, args.n, stronge))
+
+    def mathavan_2010(r):
+        steps, dp = int(r.integers(200, 3000)), float(r.choice([1e-3, 1e-4, 1e-5]))
+        return Mathavan2010Linear(max_steps=steps, delta_p=dp), {"max_steps": steps, "delta_p": dp}
+
+    write("mathavan_2010", cushion_cases(rng, args.n, mathavan_2010))
+
+    def mathavan_2014(r):
+        n = int(r.integers(100, 2000))
+        a, b, c = r.uniform(0.0, 0.02), r.uniform(0.0, 0.2), r.uniform(0.5, 2.0)
+        law = FrictionalMathavan(friction=AlciatoreBallBallFriction(a=a, b=b, c=c), num_iterations=n)
+        return law, {"num_iterations": n, "a": a, "b": b, "c": c}
+
+    write("frictional_mathavan", ball_ball_cases(rng, args.n, mathavan_2014))
 
 
 if __name__ == "__main__":

@@ -120,8 +120,9 @@ pub struct Model {
 
 impl Model {
     /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key: `pool` and
-    /// its synonym `seed` (seed 004's laws), `pooltool_default`, `ideal`.
-    pub const PRESETS: [&'static str; 4] = ["pool", "seed", "pooltool_default", "ideal"];
+    /// its synonym `seed` (seed 004's laws), `pooltool_default`, `mathavan`, `ideal`.
+    pub const PRESETS: [&'static str; 5] =
+        ["pool", "seed", "pooltool_default", "mathavan", "ideal"];
 
     /// A model from its parts. Parameters that neither the motion nor any law reads
     /// ([`Model::ball_params`]) are set to [`BallParams::pool`]'s values.
@@ -173,6 +174,7 @@ impl Model {
         match name {
             "pool" | "seed" => Some(Self::pool(params)),
             "pooltool_default" => Some(Self::pooltool_default(params)),
+            "mathavan" => Some(Self::new(params, Motion::Cloth, Resolver::mathavan())),
             "ideal" => Some(Self::ideal(params.radius, params.m)),
             _ => None,
         }

@@ -76,6 +76,18 @@ impl Resolver {
         }
     }
 
+    /// Mathavan et al.'s integrated laws (the `mathavan` preset): `frictional_mathavan` ball–ball
+    /// (2014) and `mathavan_2010` cushions, with their default steps.
+    pub fn mathavan() -> Self {
+        let cushion = BallCushionModel::Mathavan2010(ball_cushion::Mathavan2010::default());
+        Resolver {
+            ball_ball: BallBallModel::FrictionalMathavan(ball_ball::FrictionalMathavan::default()),
+            ball_linear_cushion: cushion.clone(),
+            ball_circular_cushion: cushion,
+            ..Self::seed()
+        }
+    }
+
     /// Seeds 002/001's laws (the `ideal` preset): `frictionless_elastic` ball–ball, mirror
     /// cushions (`unrealistic` without restitution), `canonical` pockets and transitions.
     pub fn mirror() -> Self {

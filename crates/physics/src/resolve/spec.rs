@@ -119,6 +119,36 @@ impl LawSpec {
     }
 }
 
+impl LawSpec {
+    /// The whole number `key` in [1, `max`], or `default` when it is not given.
+    pub fn count_or(&self, key: &str, default: u32, max: u32) -> Result<u32, LawError> {
+        let x = self.number_or(key, f64::from(default))?;
+        if (1.0..=f64::from(max)).contains(&x) && x.fract() == 0.0 {
+            Ok(x as u32)
+        } else {
+            Err(LawError {
+                param: key.to_string(),
+                value: x.to_string(),
+                why: format!("must be a whole number from 1 to {max}"),
+            })
+        }
+    }
+
+    /// The positive finite number `key`, or `default` when it is not given.
+    pub fn positive_or(&self, key: &str, default: f64) -> Result<f64, LawError> {
+        let x = self.number_or(key, default)?;
+        if x > 0.0 {
+            Ok(x)
+        } else {
+            Err(LawError {
+                param: key.to_string(),
+                value: x.to_string(),
+                why: "must be positive".into(),
+            })
+        }
+    }
+}
+
 /// The error for a model name that is neither built in nor registered.
 pub(crate) fn unknown_model(event_type: &str, model: &str, names: &[String]) -> LawError {
     LawError {

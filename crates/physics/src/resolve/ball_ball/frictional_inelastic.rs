@@ -49,7 +49,7 @@ impl Friction {
         }
     }
 
-    fn from_param(value: &Param) -> Result<Self, LawError> {
+    pub(crate) fn from_param(value: &Param) -> Result<Self, LawError> {
         let bad = |why: &str| LawError {
             param: "friction".into(),
             value: value.to_string(),
@@ -95,7 +95,7 @@ impl Friction {
         }
     }
 
-    fn param(&self) -> Param {
+    pub(crate) fn param(&self) -> Param {
         Param::Law(match *self {
             Friction::Alciatore { a, b, c } => LawSpec::named("alciatore")
                 .with("a", Param::Number(a))

@@ -5,9 +5,11 @@
 //! added at run time with [`BallBallModel::register`].
 
 mod frictional_inelastic;
+mod frictional_mathavan;
 mod frictionless_elastic;
 
 pub use frictional_inelastic::{frictional_inelastic, Friction, FrictionalInelastic};
+pub use frictional_mathavan::FrictionalMathavan;
 pub use frictionless_elastic::{elastic_ball_ball, FrictionlessElastic};
 
 #[cfg(doc)]
@@ -66,6 +68,7 @@ law_models! { $
     BallBallModel: dyn BallBallLaw, "ball_ball" {
         FrictionlessElastic(FrictionlessElastic),
         FrictionalInelastic(FrictionalInelastic),
+        FrictionalMathavan(FrictionalMathavan),
     }
 }
 

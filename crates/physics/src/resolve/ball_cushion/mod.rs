@@ -7,11 +7,13 @@
 
 mod han_2005;
 mod impulse_frictional_inelastic;
+mod mathavan_2010;
 mod stronge_compliant;
 mod unrealistic;
 
 pub use han_2005::{han2005_cushion, Han2005};
 pub use impulse_frictional_inelastic::{half_space, ImpulseFrictionalInelastic};
+pub use mathavan_2010::Mathavan2010;
 pub use stronge_compliant::{compliant_impact, StrongeCompliant};
 pub use unrealistic::{mirror_cushion, Unrealistic};
 
@@ -71,6 +73,7 @@ law_models! { $
         Unrealistic(Unrealistic),
         ImpulseFrictionalInelastic(ImpulseFrictionalInelastic),
         StrongeCompliant(StrongeCompliant),
+        Mathavan2010(Mathavan2010),
     }
 }
 

@@ -1,0 +1,175 @@
+//! `frictional_mathavan`: the ball–ball collision integrated over its normal impulse, with
+//! friction between the balls and between each ball and the cloth (Mathavan, Jackson, Parkin,
+//! "Numerical simulations of the frictional collisions of solid balls on a rough surface",
+//! Sports Eng. 17:227, 2014; pooltool's `FrictionalMathavan`).
+
+use super::{BallBallLaw, Friction, Velocities};
+use crate::resolve::law::BuiltIn;
+use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::Law;
+use crate::{BallParams, BallState, Vec3};
+
+/// Slip speeds (m/s) below this are no slip (the paper's implementation threshold).
+const NO_SLIP: f64 = 1e-16;
+
+/// Mathavan et al. (2014): point contacts between the balls (friction mu, the ball–ball model's
+/// [`Friction`]) and between each ball and the cloth (the balls' `mu_s`), integrated in steps of
+/// the normal impulse. In the collision frame (y along the line of centers from ball i to ball
+/// j, x = y x z, z up), with slip u_C of the balls' contact (x and z components, eq. 6) and slips
+/// u_Ri, u_Rj of each ball at the cloth (eq. 7):
+/// - each step dP of normal impulse brings a friction impulse mu dP against u_C (eqs. 8-9); its
+///   vertical part presses the ball it pushes down (into the cloth), whose cloth friction then
+///   adds mu_s times that against its own slip (eqs. 10-11); velocities and spins change by the
+///   impulses over M and their moments over I = 2/5 M R^2 (eqs. 12-13);
+/// - the step is dP = (1 + e_b) M |v_ijy| / (2 N) (eq. 14, N = `num_iterations`);
+/// - compression ends when the balls stop approaching; the collision ends when the work done by
+///   the normal force reaches (1 + e_b^2) times its value at the end of compression.
+///
+/// Vertical velocity stays zero. Parameters: `friction` (as `frictional_inelastic`'s, default
+/// Alciatore's fit) and `num_iterations` (default 1000). Reads `e_b`, `mu_s` (and `mu_b` with
+/// `average`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FrictionalMathavan {
+    /// Ball–ball friction.
+    pub friction: Friction,
+    /// N of eq. 14: about how many impulse steps a collision takes.
+    pub num_iterations: u32,
+}
+
+impl Default for FrictionalMathavan {
+    fn default() -> Self {
+        FrictionalMathavan {
+            friction: Friction::ALCIATORE,
+            num_iterations: 1000,
+        }
+    }
+}
+
+impl BuiltIn for FrictionalMathavan {
+    const NAME: &'static str = "frictional_mathavan";
+
+    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
+        spec.only(&["friction", "num_iterations"])?;
+        Ok(FrictionalMathavan {
+            friction: match spec.get("friction") {
+                None => Friction::ALCIATORE,
+                Some(p) => Friction::from_param(p)?,
+            },
+            num_iterations: spec.count_or("num_iterations", 1000, 10_000_000)?,
+        })
+    }
+}
+
+impl Law for FrictionalMathavan {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn params(&self) -> Vec<(String, Param)> {
+        vec![
+            ("friction".into(), self.friction.param()),
+            (
+                "num_iterations".into(),
+                Param::Number(f64::from(self.num_iterations)),
+            ),
+        ]
+    }
+
+    fn ball_params(&self) -> &'static [&'static str] {
+        match self.friction {
+            Friction::Average => &["mu_s", "mu_b", "e_b"],
+            Friction::Alciatore { .. } => &["mu_s", "e_b"],
+        }
+    }
+}
+
+impl BallBallLaw for FrictionalMathavan {
+    fn resolve(&self, p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2] {
+        let mu = self.friction.coefficient(p, tangent_slip(p.radius, a, b));
+        collide(p, mu, self.num_iterations, a, b)
+    }
+}
+
+/// The relative speed of the contact surfaces before the collision, as [`Friction`] reads it
+/// (the same measure as [`super::FrictionalInelastic`]'s).
+fn tangent_slip(r: f64, a: &BallState, b: &BallState) -> f64 {
+    let d = b.r - a.r;
+    let n = Vec3::new(d.x, d.y, 0.0) / d.xy().norm();
+    let surface = |s: &BallState, n: Vec3| s.v - n * s.v.dot(&n) + s.w.cross(&(n * r));
+    (surface(a, n) - surface(b, -n)).norm()
+}
+
+/// Mathavan 2014's integration; see [`FrictionalMathavan`].
+pub fn collide(
+    p: &BallParams,
+    mu: f64,
+    n_steps: u32,
+    a: &BallState,
+    b: &BallState,
+) -> [Velocities; 2] {
+    let (r, m, e) = (p.radius, p.m, p.e_b);
+    let (mu_si, mu_sj) = (p.mu_s, p.mu_s);
+    let d = b.r - a.r;
+    let y = d / d.norm();
+    let z = Vec3::z();
+    let x = y.cross(&z);
+    let local = |u: &Vec3| Vec3::new(u.dot(&x), u.dot(&y), u.dot(&z));
+    let (mut vi, mut vj) = (local(&a.v), local(&b.v));
+    let (mut wi, mut wj) = (local(&a.w), local(&b.w));
+    let mut v_ijy = vj.y - vi.y;
+    let dp = 0.5 * (1.0 + e) * m * v_ijy.abs() / f64::from(n_steps);
+    let c = 5.0 / (2.0 * m * r);
+    let (mut work, mut work_end, mut compressed) = (0.0, f64::INFINITY, false);
+    // A collision takes about (1 + e^2) / (1 + e) * 2 N steps; the bound only stops a run
+    // that cannot end (NaN input).
+    let mut left = 100 * (u64::from(n_steps) + 1);
+    while (v_ijy < 0.0 || work < work_end) && left > 0 {
+        left -= 1;
+        // Slips (eqs. 6-7): the balls' contact, and each ball at the cloth.
+        let (u_cx, u_cz) = (vi.x - vj.x - r * (wi.z + wj.z), r * (wi.x + wj.x));
+        let u_c = (u_cx * u_cx + u_cz * u_cz).sqrt();
+        let (u_rix, u_riy) = (vi.x + r * wi.y, vi.y - r * wi.x);
+        let (u_rjx, u_rjy) = (vj.x + r * wj.y, vj.y - r * wj.x);
+        let u_ri = (u_rix * u_rix + u_riy * u_riy).sqrt();
+        let u_rj = (u_rjx * u_rjx + u_rjy * u_rjy).sqrt();
+        // Friction impulses between the balls (eqs. 8-9) and at the cloth (eqs. 10-11).
+        let (mut dp1, mut dp2) = (0.0, 0.0);
+        let (mut dpix, mut dpiy, mut dpjx, mut dpjy) = (0.0, 0.0, 0.0, 0.0);
+        if u_c >= NO_SLIP {
+            dp1 = -mu * dp * u_cx / u_c;
+            if u_cz.abs() >= NO_SLIP {
+                dp2 = -mu * dp * u_cz / u_c;
+                if dp2 > 0.0 {
+                    if u_rj != 0.0 {
+                        dpjx = -mu_sj * (u_rjx / u_rj) * dp2;
+                        dpjy = -mu_sj * (u_rjy / u_rj) * dp2;
+                    }
+                } else if u_ri != 0.0 {
+                    dpix = mu_si * (u_rix / u_ri) * dp2;
+                    dpiy = mu_si * (u_riy / u_ri) * dp2;
+                }
+            }
+        }
+        // Velocity and spin changes (eqs. 12-13).
+        vi.x += (dp1 + dpix) / m;
+        vi.y += (-dp + dpiy) / m;
+        vj.x += (-dp1 + dpjx) / m;
+        vj.y += (dp + dpjy) / m;
+        wi += Vec3::new(c * (dp2 + dpiy), c * -dpix, c * -dp1);
+        wj += Vec3::new(c * (dp2 + dpjy), c * -dpjx, c * -dp1);
+        // Work of the normal force, by the trapezoid rule over the step.
+        let before = v_ijy;
+        v_ijy = vj.y - vi.y;
+        work += 0.5 * dp * (before + v_ijy).abs();
+        if !compressed && v_ijy > 0.0 {
+            compressed = true;
+            work_end = (1.0 + e * e) * work;
+        }
+    }
+    let world = |u: &Vec3| x * u.x + y * u.y + z * u.z;
+    let flat = |u: Vec3| Vec3::new(u.x, u.y, 0.0);
+    [
+        (flat(world(&flat(vi))), world(&wi)),
+        (flat(world(&flat(vj))), world(&wj)),
+    ]
+}

@@ -43,6 +43,8 @@ from pooltool.physics.resolve.ball_cushion.stronge_compliant.model import (
     StrongeCompliantLinear,
 )
 from pooltool.physics.resolve.ball_cushion.unrealistic import UnrealisticLinear
+from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
+from pooltool.objects.cue.datatypes import Cue, CueSpecs
 
 R = 0.028575
 M = 0.170097
@@ -126,6 +128,32 @@ def cushion_cases(rng, n, law_of):
     return rows
 
 
+def stick_ball_cases(rng, n):
+    """A ball at rest struck with a random stroke, stick and throttles."""
+    rows = []
+    for _ in range(n):
+        m = rng.uniform(0.15, 0.21)
+        params = BallParams(m=m, R=R)
+        while True:
+            a, b = rng.uniform(-0.7, 0.7), rng.uniform(-0.7, 0.7)
+            if a * a + b * b < 0.6:
+                break
+        V0, phi, theta = rng.uniform(0.2, 8.0), rng.uniform(0, 360), rng.uniform(0, 60)
+        M_cue, end_mass = rng.uniform(0.4, 0.7), rng.uniform(0.002, 0.02)
+        english, squirt = rng.uniform(0.0, 1.5), rng.uniform(0.0, 1.5)
+        cue = Cue(V0=V0, phi=phi, theta=theta, a=a, b=b, specs=CueSpecs(M=M_cue, end_mass=end_mass))
+        b0 = ball("a", np.array([1.0, 0.5, R]), np.zeros(3), np.zeros(3), params)
+        _, out = InstantaneousPoint(english_throttle=english, squirt_throttle=squirt).solve(cue, b0.copy())
+        rows.append(
+            {
+                "m": m, "V0": V0, "phi": phi, "theta": theta, "a": a, "b": b, "M": M_cue,
+                "end_mass": end_mass, "english_throttle": english, "squirt_throttle": squirt,
+                "v_out": vec(out.state.rvw[1]), "w_out": vec(out.state.rvw[2]),
+            }
+        )
+    return rows
+
+
 def write(name, rows):
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, f"{name}.csv")
@@ -193,6 +221,7 @@ def main():
         return law, {"num_iterations": n, "a": a, "b": b, "c": c}
 
     write("frictional_mathavan", ball_ball_cases(rng, args.n, mathavan_2014))
+    write("instantaneous_point", stick_ball_cases(rng, args.n))
 
 
 if __name__ == "__main__":

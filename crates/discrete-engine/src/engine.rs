@@ -92,14 +92,15 @@ impl Engine for DiscreteEngine {
             }
             out
         };
-        let mut now: Vec<BallState> = order.iter().map(|&i| setup.balls[i].state).collect();
+        let (initial, strike) = setup.initial_states();
+        let mut now: Vec<BallState> = order.iter().map(|&i| initial[i]).collect();
         // The states at the start of the step: the two buffers trade places each step, and the
         // advance writes every slot of the new one (a moving ball's evolved state in place, a
         // resting ball's copied long before anything reads it: a state copied field by field and
         // read back soon after in wider pieces stalls store forwarding).
         let mut before = now.clone();
         let mut ops = DiscreteOps::default();
-        let mut events = Vec::new();
+        let mut events: Vec<Event> = strike.into_iter().collect();
         let mut pocketings: Vec<(usize, usize)> = Vec::new();
         let mut snapshots = Vec::new();
         let sample_every = self

@@ -111,6 +111,7 @@ fn scatter(n: usize, seed: u64, cluster: Option<f64>, t_end: f64) -> Setup {
         table: table.into(),
         balls,
         t_end: Some(t_end),
+        strike: None,
     };
     s.validate().expect("scatter is a valid set-up");
     s

@@ -23,6 +23,7 @@ fn setup(v: Vec3, w: Vec3) -> Setup {
             },
         ],
         t_end: None,
+        strike: None,
     };
     s.validate().unwrap();
     s

@@ -161,7 +161,8 @@ struct Loop<'a> {
 impl<'a> Loop<'a> {
     fn new(engine: &'a EventEngine, setup: &'a Setup) -> Self {
         let n = setup.balls.len();
-        let states: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
+        let (states, strike) = setup.initial_states();
+        let reference_trajectory = states.iter().map(|s| setup.physics.trajectory(s)).collect();
         let reach = setup.physics.radius() + BOX_SLACK;
         let table = &setup.table;
         Loop {
@@ -186,11 +187,7 @@ impl<'a> Loop<'a> {
             trajectory: vec![Trajectory::at_rest(pool_physics::Vec3::zeros()); n],
             trajectory_epoch: vec![u64::MAX; n],
             epoch: 0,
-            reference_trajectory: setup
-                .balls
-                .iter()
-                .map(|b| setup.physics.trajectory(&b.state))
-                .collect(),
+            reference_trajectory,
             swept: vec![None; n],
             ops: EventOps::default(),
             rank: pool_sim::id_ranks(setup),
@@ -207,7 +204,7 @@ impl<'a> Loop<'a> {
                 .map(|p| p.reach(BOX_SLACK))
                 .collect(),
             failed: false,
-            events: Vec::new(),
+            events: strike.into_iter().collect(),
             snapshots: Vec::new(),
         }
     }
@@ -224,6 +221,14 @@ impl<'a> Loop<'a> {
             for j in i + 1..n {
                 self.predict_pair(i, j);
             }
+        }
+        if self.engine.record_snapshots && !self.events.is_empty() {
+            // The shot starts with a cue strike: the states before it come first, so that
+            // snapshot k + 1 is the one after event k, as for every other event.
+            self.snapshots.push(Snapshot {
+                time: 0.0,
+                states: self.setup.balls.iter().map(|b| b.state).collect(),
+            });
         }
         self.snapshot();
         let termination = loop {

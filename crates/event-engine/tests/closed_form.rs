@@ -26,6 +26,7 @@ fn setup(
             })
             .collect(),
         t_end,
+        strike: None,
     };
     s.validate().unwrap();
     s

@@ -74,7 +74,14 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
             _ => {}
         }
     }
-    rep.energy_rises = energy_rises(physics, snaps);
+    // A cue strike gives the ball its energy: energy may rise across it, never after.
+    let from = usize::from(
+        outcome
+            .events
+            .first()
+            .is_some_and(|e| e.kind == EventKind::StickBall),
+    );
+    rep.energy_rises = energy_rises(physics, &snaps[from.min(snaps.len())..]);
     for (k, snap) in snaps.iter().enumerate() {
         let span = snaps.get(k + 1).map_or(0.0, |n| n.time - snap.time);
         let pieces = if span > 0.0 { samples.max(1) } else { 1 };

@@ -126,6 +126,7 @@ pub fn scaling_setup(n: usize, seed: u64, t_end: f64) -> Setup {
         table: table.into(),
         balls,
         t_end: Some(t_end),
+        strike: None,
     }
 }
 

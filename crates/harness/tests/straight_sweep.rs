@@ -25,6 +25,7 @@ fn straight() -> Setup {
         table: Table::seven_foot().into(),
         balls: vec![ball("cue", 0.5, v), ball("1", 1.3, Vec3::zeros())],
         t_end: None,
+        strike: None,
     }
 }
 

@@ -22,11 +22,13 @@ pub enum EventKind {
     RollingSpinning,
     /// Spinning ball stops spinning.
     SpinningStationary,
+    /// The cue stick strikes a ball (at t = 0, the shot's start).
+    StickBall,
 }
 
 impl EventKind {
     /// All kinds, in the order used for deterministic tie-breaking.
-    pub const ALL: [EventKind; 7] = [
+    pub const ALL: [EventKind; 8] = [
         EventKind::BallBall,
         EventKind::BallLinearCushion,
         EventKind::BallPocket,
@@ -34,6 +36,7 @@ impl EventKind {
         EventKind::RollingStationary,
         EventKind::RollingSpinning,
         EventKind::SpinningStationary,
+        EventKind::StickBall,
     ];
 
     /// The snake_case name used in logs and reports (`ball_ball`, `sliding_rolling`, ...).
@@ -46,6 +49,7 @@ impl EventKind {
             EventKind::RollingStationary => "rolling_stationary",
             EventKind::RollingSpinning => "rolling_spinning",
             EventKind::SpinningStationary => "spinning_stationary",
+            EventKind::StickBall => "stick_ball",
         }
     }
 

@@ -213,6 +213,12 @@ impl Model {
             .collect()
     }
 
+    /// The ball `s` after the cue's stroke `cue` ([`Resolver::stick_ball`]'s law), settled.
+    pub fn strike(&self, s: &BallState, cue: &crate::resolve::Cue) -> BallState {
+        let new = self.resolver.stick_ball.strike(&self.params, s, cue);
+        self.settle(s.r, new)
+    }
+
     fn settle(&self, r: Vec3, (v, w): (Vec3, Vec3)) -> BallState {
         self.motion.settle(&self.params, r, v, w)
     }

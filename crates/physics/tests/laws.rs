@@ -294,3 +294,65 @@ fn frictional_inelastic_throws_the_object_ball_as_tp_a14_says() {
         }
     }
 }
+
+/// Alciatore, TP A-30: a level stick (elevation 0) of mass M at speed V0 hitting a ball of mass m
+/// at height b R above its center sends it off at v = 2 V0 / (1 + m/M + 5 b^2 / 2) with
+/// topspin w = 5 v b / (2 R); a center hit gives no spin; without squirt a side offset a gives
+/// side spin w_z = -5 v a / (2 R) and the same speed formula in a.
+#[test]
+fn the_cue_strike_gives_tp_a30s_speed_and_spin() {
+    use pool_physics::resolve::{Cue, CueSpecs};
+    let p = BallParams::pool();
+    let mut laws = Resolver::seed();
+    let no_squirt =
+        LawSpec::named("instantaneous_point").with("squirt_throttle", Param::Number(0.0));
+    laws.set("stick_ball", &no_squirt).unwrap();
+    let model = Model::new(p, Motion::Cloth, laws);
+    let at_rest = BallState::new(
+        Vec3::new(1.0, 0.5, p.radius),
+        Vec3::zeros(),
+        Vec3::zeros(),
+        p.radius,
+    );
+    let specs = CueSpecs::default();
+    for (a, b) in [(0.0, 0.0), (0.0, 0.5), (0.0, -0.4), (0.3, 0.0), (-0.6, 0.0)] {
+        for phi in [0.0, 37.0, 200.0] {
+            let cue = Cue {
+                v0: 3.0,
+                phi,
+                theta: 0.0,
+                a,
+                b,
+                specs,
+            };
+            let (v, w) = model.resolver().stick_ball.strike(&p, &at_rest, &cue);
+            let off = a * a + b * b;
+            let speed = 2.0 * 3.0 / (1.0 + p.m / specs.mass + 2.5 * off);
+            let dir = Vec3::new(phi.to_radians().cos(), phi.to_radians().sin(), 0.0);
+            assert!(
+                (v - dir * speed).norm() < 1e-12,
+                "a {a} b {b} phi {phi}: {v:?}"
+            );
+            // Topspin about k x dir, side spin about -z.
+            let top = Vec3::z().cross(&dir) * (2.5 * speed * b / p.radius);
+            let side = Vec3::z() * (-2.5 * speed * a / p.radius);
+            assert!(
+                (w - top - side).norm() < 1e-9,
+                "a {a} b {b} phi {phi}: {w:?}"
+            );
+            // Struck at b = 2/5 the ball leaves rolling (TP A-30's natural roll height).
+        }
+    }
+    let roll = Cue {
+        v0: 3.0,
+        phi: 10.0,
+        theta: 0.0,
+        a: 0.0,
+        b: 0.4,
+        specs,
+    };
+    assert_eq!(
+        model.strike(&at_rest, &roll).motion,
+        pool_physics::MotionState::Rolling
+    );
+}

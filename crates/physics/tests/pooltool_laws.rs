@@ -232,3 +232,56 @@ fn mathavan_laws_agree_with_pooltool_step_for_step() {
     let worst = ball_ball("frictional_mathavan", spec, 1e-3);
     eprintln!("frictional_mathavan: worst {worst:e}");
 }
+
+#[test]
+fn instantaneous_point_strikes_as_pooltool_does() {
+    use pool_physics::resolve::{Cue, CueSpecs, StickBallModel};
+    let mut worst = 0.0f64;
+    for (k, row) in rows("instantaneous_point").iter().enumerate() {
+        let spec = LawSpec::named("instantaneous_point")
+            .with("english_throttle", Param::Number(row["english_throttle"]))
+            .with("squirt_throttle", Param::Number(row["squirt_throttle"]));
+        let law = StickBallModel::from_spec(&spec).unwrap();
+        let p = BallParams {
+            m: row["m"],
+            ..BallParams::pool()
+        };
+        let cue = Cue {
+            v0: row["V0"],
+            phi: row["phi"],
+            theta: row["theta"],
+            a: row["a"],
+            b: row["b"],
+            specs: CueSpecs {
+                mass: row["M"],
+                end_mass: row["end_mass"],
+            },
+        };
+        cue.validate().unwrap();
+        let at_rest = BallState::new(
+            Vec3::new(1.0, 0.5, p.radius),
+            Vec3::zeros(),
+            Vec3::zeros(),
+            p.radius,
+        );
+        let (v, w) = law.strike(&p, &at_rest, &cue);
+        let scale = row["V0"];
+        worst = worst.max(agree(
+            "instantaneous_point",
+            k,
+            v,
+            v3(row, "v_out"),
+            scale,
+            1e-12,
+        ));
+        worst = worst.max(agree(
+            "instantaneous_point",
+            k,
+            w * p.radius,
+            v3(row, "w_out") * p.radius,
+            scale,
+            1e-12,
+        ));
+    }
+    eprintln!("instantaneous_point: worst {worst:e}");
+}

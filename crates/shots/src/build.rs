@@ -3,13 +3,14 @@
 
 use std::collections::HashMap;
 
+use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{BallParams, BallState, Model, MotionState, Physics, Table, TableError, Vec3};
-use pool_sim::{Ball, Setup};
+use pool_sim::{Ball, Setup, Strike};
 use toml::de::DeTable;
 use toml::Spanned;
 
 use crate::locate::{lookup, Doc};
-use crate::raw::{RawBall, RawParams, RawShot, TableSpec};
+use crate::raw::{RawBall, RawCue, RawParams, RawShot, TableSpec};
 use crate::{physics, ShotError, FILE_STATES, PRESETS};
 
 /// A parsed document being turned into a set-up.
@@ -73,12 +74,17 @@ impl Builder<'_> {
             ));
         }
         let balls = self.balls(&raw.balls, &model)?;
+        let strike = match &raw.cue {
+            None => None,
+            Some(cue) => Some(self.strike(cue, &raw.balls)?),
+        };
         let setup = Setup {
             name: name.to_string(),
             physics: model,
             table: table.into(),
             balls,
             t_end: raw.t_end,
+            strike,
         };
         setup
             .validate()
@@ -136,6 +142,53 @@ impl Builder<'_> {
             return Err(self.err(&path, self.shown(&path, &value), why));
         }
         Ok(model)
+    }
+
+    /// `[cue]`: the struck ball by id (given at rest: the strike sets its v and w) and the stroke;
+    /// its ranges are checked with the set-up ([`Setup::validate`]).
+    fn strike(&self, cue: &RawCue, balls: &[RawBall]) -> Result<Strike, ShotError> {
+        for (path, x) in [
+            ("cue.V0", Some(cue.v0)),
+            ("cue.phi", Some(cue.phi)),
+            ("cue.theta", cue.theta),
+            ("cue.a", cue.a),
+            ("cue.b", cue.b),
+        ] {
+            if let Some(x) = x {
+                self.finite(path, &[x])?;
+            }
+        }
+        let Some(ball) = balls.iter().position(|b| b.id == cue.ball) else {
+            let ids: Vec<&str> = balls.iter().map(|b| b.id.as_str()).take(20).collect();
+            return Err(self.err(
+                "cue.ball",
+                self.shown("cue.ball", &format!("{:?}", cue.ball)),
+                format!("no ball has this id; ids: {}", ids.join(", ")),
+            ));
+        };
+        if balls[ball].v.is_some() || balls[ball].w.is_some() {
+            return Err(self.err(
+                format!("balls[{ball}].v"),
+                self.shown(&format!("balls[{ball}].v"), "(given)"),
+                "the struck ball's v and w come from [cue]: give one or the other",
+            ));
+        }
+        let default = CueSpecs::default();
+        let specs = cue.specs.as_ref();
+        Ok(Strike {
+            ball,
+            cue: Cue {
+                v0: cue.v0,
+                phi: cue.phi,
+                theta: cue.theta.unwrap_or(0.0),
+                a: cue.a.unwrap_or(0.0),
+                b: cue.b.unwrap_or(0.0),
+                specs: CueSpecs {
+                    mass: specs.and_then(|s| s.mass).unwrap_or(default.mass),
+                    end_mass: specs.and_then(|s| s.end_mass).unwrap_or(default.end_mass),
+                },
+            },
+        })
     }
 
     /// A built-in table by name, or the explicit `[table]`, validated.

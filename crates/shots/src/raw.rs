@@ -13,7 +13,31 @@ pub(crate) struct RawShot {
     pub table: TableSpec,
     pub t_end: Option<f64>,
     pub params: Option<RawParams>,
+    pub cue: Option<RawCue>,
     pub balls: Vec<RawBall>,
+}
+
+/// `[cue]`: a strike at t = 0 (pooltool's `Cue` state and `CueSpecs`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCue {
+    pub ball: String,
+    #[serde(rename = "V0")]
+    pub v0: f64,
+    pub phi: f64,
+    pub theta: Option<f64>,
+    pub a: Option<f64>,
+    pub b: Option<f64>,
+    pub specs: Option<RawCueSpecs>,
+}
+
+/// `[cue.specs]`: the stick's masses.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCueSpecs {
+    #[serde(rename = "M")]
+    pub mass: Option<f64>,
+    pub end_mass: Option<f64>,
 }
 
 #[derive(Deserialize, Default)]

@@ -39,8 +39,26 @@ pub fn to_toml(setup: &Setup, description: &str) -> String {
             let _ = writeln!(s, "{key} = {}", toml_f64(v));
         }
     }
+    if let Some(strike) = &setup.strike {
+        let c = &strike.cue;
+        let _ = writeln!(s, "\n[cue]");
+        let _ = writeln!(s, "ball = {}", toml_str(&setup.balls[strike.ball].id));
+        for (k, x) in [
+            ("V0", c.v0),
+            ("phi", c.phi),
+            ("theta", c.theta),
+            ("a", c.a),
+            ("b", c.b),
+        ] {
+            let _ = writeln!(s, "{k} = {}", toml_f64(x));
+        }
+        let _ = writeln!(s, "\n[cue.specs]");
+        let _ = writeln!(s, "M = {}", toml_f64(c.specs.mass));
+        let _ = writeln!(s, "end_mass = {}", toml_f64(c.specs.end_mass));
+    }
     let radius = setup.physics.radius();
-    for b in &setup.balls {
+    let struck = setup.strike.as_ref().map(|s| s.ball);
+    for (i, b) in setup.balls.iter().enumerate() {
         let st = &b.state;
         let _ = writeln!(s, "\n[[balls]]");
         let _ = writeln!(s, "id = {}", toml_str(&b.id));
@@ -51,6 +69,10 @@ pub fn to_toml(setup: &Setup, description: &str) -> String {
             toml_arr(&[st.r.x, st.r.y, st.r.z])
         };
         let _ = writeln!(s, "r = {r}");
+        if struck == Some(i) {
+            // At rest: its v and w are the strike's.
+            continue;
+        }
         let v = if st.v.z == 0.0 {
             toml_arr(&[st.v.x, st.v.y])
         } else {

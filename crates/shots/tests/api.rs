@@ -198,6 +198,7 @@ fn to_toml_round_trips_an_explicit_table_and_odd_values() {
             },
         ],
         t_end: Some(12.345),
+        strike: None,
     };
     setup.validate().unwrap();
     round_trip(&setup);
@@ -223,6 +224,7 @@ fn to_toml_writes_built_in_tables_by_name_and_modified_ones_explicitly() {
         table: Table::seven_foot().into(),
         balls: vec![ball],
         t_end: None,
+        strike: None,
     };
     let text = to_toml(&setup, "d");
     assert!(text.contains("table = \"seven_foot\"") && !text.contains("[table]"));
@@ -264,6 +266,7 @@ fn to_toml_round_trips_the_ideal_model() {
             },
         ],
         t_end: Some(5.0),
+        strike: None,
     };
     setup.validate().unwrap();
     round_trip(&setup);
@@ -312,6 +315,7 @@ fn laws_chosen_per_event_type_round_trip_and_presets_read_the_same_in_every_spel
             ),
         }],
         t_end: None,
+        strike: None,
     };
     setup.validate().unwrap();
     assert_eq!(setup.physics.preset_name(), None);
@@ -337,4 +341,28 @@ fn laws_chosen_per_event_type_round_trip_and_presets_read_the_same_in_every_spel
     ] {
         assert_eq!(base(spelling), ideal, "{spelling}");
     }
+}
+
+#[test]
+fn a_cue_strike_reads_writes_and_starts_the_log() {
+    let text = "description = \"strike\"\nmodel = \"pooltool_default\"\ntable = \"seven_foot\"\n[cue]\nball = \"cue\"\nV0 = 2.5\nphi = 90.0\nb = -0.3\na = 0.1\n[cue.specs]\nM = 0.5\n[[balls]]\nid = \"1\"\nr = [1.0, 0.8]\n[[balls]]\nid = \"cue\"\nr = [1.0, 0.3]\n";
+    let s = parse(text, "strike", Path::new("s.toml")).unwrap();
+    let strike = s.strike.as_ref().unwrap();
+    assert_eq!(strike.ball, 1);
+    assert_eq!(
+        (strike.cue.v0, strike.cue.phi, strike.cue.a, strike.cue.b),
+        (2.5, 90.0, 0.1, -0.3)
+    );
+    assert_eq!(strike.cue.specs.mass, 0.5);
+    round_trip(&s);
+    // The struck ball starts at rest and leaves along +y with backspin after the strike.
+    let (states, event) = s.initial_states();
+    assert_eq!(s.balls[1].state.motion, MotionState::Stationary);
+    assert_eq!(event.unwrap().kind.name(), "stick_ball");
+    assert!(states[1].v.y > 1.0 && states[1].v.x.abs() < 0.1 * states[1].v.y);
+    assert!(
+        states[1].w.x > 0.0,
+        "backspin on a ball moving +y is w_x > 0: {:?}",
+        states[1].w
+    );
 }

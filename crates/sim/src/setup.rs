@@ -1,6 +1,9 @@
 //! The simulation set-up both engines receive.
 
-use pool_physics::{BallState, Model, Physics, PreparedTable, Vec2};
+use pool_physics::resolve::Cue;
+use pool_physics::{BallState, EventKind, Model, Physics, PreparedTable, Vec2};
+
+use crate::{Agents, Event};
 
 /// One ball of a set-up.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +27,17 @@ pub struct Setup {
     pub balls: Vec<Ball>,
     /// Stop at this time (s) even if balls still move; required for frictionless shots.
     pub t_end: Option<f64>,
+    /// A cue strike at t = 0, if the shot starts with one (else the balls' states are given).
+    pub strike: Option<Strike>,
+}
+
+/// A cue strike at the start of a shot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Strike {
+    /// The struck ball's index in [`Setup::balls`].
+    pub ball: usize,
+    /// The stroke.
+    pub cue: Cue,
 }
 
 /// Why a set-up cannot be simulated.
@@ -44,6 +58,24 @@ impl std::fmt::Display for SetupError {
 }
 
 impl std::error::Error for SetupError {}
+
+impl Setup {
+    /// The balls' states an engine starts from, at t = 0: the given ones, with the struck
+    /// ball's replaced by the strike's result ([`Model::strike`]), and the strike's
+    /// `stick_ball` event (logged at t = 0 first, as pooltool does).
+    pub fn initial_states(&self) -> (Vec<BallState>, Option<Event>) {
+        let mut states: Vec<BallState> = self.balls.iter().map(|b| b.state).collect();
+        let event = self.strike.as_ref().map(|s| {
+            states[s.ball] = self.physics.strike(&states[s.ball], &s.cue);
+            Event {
+                time: 0.0,
+                kind: EventKind::StickBall,
+                agents: Agents::Ball { ball: s.ball },
+            }
+        });
+        (states, event)
+    }
+}
 
 /// Balls closer than 2R by more than this (m) overlap; touching ("frozen") balls are allowed.
 pub const OVERLAP_TOL: f64 = 1e-9;
@@ -111,6 +143,14 @@ impl Setup {
                         &format!("ball overlaps cushion {c:?} (closer than R = {radius} m)"),
                     );
                 }
+            }
+        }
+        if let Some(strike) = &self.strike {
+            if strike.ball >= self.balls.len() {
+                return err("cue.ball".into(), strike.ball.to_string(), "no such ball");
+            }
+            if let Err((field, value, why)) = strike.cue.validate() {
+                return err(format!("cue.{field}"), value.to_string(), why);
             }
         }
         for i in 0..self.balls.len() {

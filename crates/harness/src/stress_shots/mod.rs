@@ -134,6 +134,7 @@ pub(super) fn with_balls(base: &Setup, name: String, balls: Vec<Ball>) -> Setup 
         table: base.table.clone(),
         balls,
         t_end: base.t_end,
+        strike: None,
     }
 }
 

@@ -13,6 +13,7 @@ pub mod ball_pocket;
 pub mod law;
 mod registry;
 mod spec;
+pub mod stick_ball;
 pub mod sustained;
 pub mod transition;
 
@@ -22,9 +23,10 @@ pub use ball_pocket::{BallPocketLaw, BallPocketModel};
 pub use law::{BuiltIn, Law};
 pub use registry::Builder;
 pub use spec::{LawError, LawSpec, Param};
+pub use stick_ball::{Cue, CueSpecs, StickBallLaw, StickBallModel};
 pub use transition::{TransitionLaw, TransitionModel};
 
-/// The law of every event type (pooltool's `Resolver`, without `stick_ball` yet).
+/// The law of every event type (pooltool's `Resolver`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolver {
     /// Two balls collide.
@@ -37,17 +39,20 @@ pub struct Resolver {
     pub ball_pocket: BallPocketModel,
     /// A natural transition (sliding -> rolling, ...).
     pub transition: TransitionModel,
+    /// The cue strikes a ball (a shot's `[cue]`).
+    pub stick_ball: StickBallModel,
 }
 
 impl Resolver {
     /// The event types, as keys of a shot file's `[physics]` table and of pooltool's
     /// `resolver.yaml`.
-    pub const EVENT_TYPES: [&'static str; 5] = [
+    pub const EVENT_TYPES: [&'static str; 6] = [
         "ball_ball",
         "ball_linear_cushion",
         "ball_circular_cushion",
         "ball_pocket",
         "transition",
+        "stick_ball",
     ];
 
     /// Seed 004's laws (the `pool` preset): `frictionless_elastic` ball–ball, `han_2005`
@@ -59,6 +64,9 @@ impl Resolver {
             ball_circular_cushion: BallCushionModel::Han2005(ball_cushion::Han2005),
             ball_pocket: BallPocketModel::Canonical(ball_pocket::Canonical),
             transition: TransitionModel::Canonical(transition::Canonical),
+            stick_ball: StickBallModel::InstantaneousPoint(
+                stick_ball::InstantaneousPoint::default(),
+            ),
         }
     }
 
@@ -113,6 +121,7 @@ impl Resolver {
             }
             "ball_pocket" => self.ball_pocket = BallPocketModel::from_spec(spec)?,
             "transition" => self.transition = TransitionModel::from_spec(spec)?,
+            "stick_ball" => self.stick_ball = StickBallModel::from_spec(spec)?,
             other => {
                 return Err(LawError {
                     param: "event_type".into(),
@@ -128,13 +137,14 @@ impl Resolver {
     }
 
     /// Every event type's law as a spec, in [`Resolver::EVENT_TYPES`] order.
-    pub fn specs(&self) -> [(&'static str, LawSpec); 5] {
+    pub fn specs(&self) -> [(&'static str, LawSpec); 6] {
         [
             ("ball_ball", self.ball_ball.spec()),
             ("ball_linear_cushion", self.ball_linear_cushion.spec()),
             ("ball_circular_cushion", self.ball_circular_cushion.spec()),
             ("ball_pocket", self.ball_pocket.spec()),
             ("transition", self.transition.spec()),
+            ("stick_ball", self.stick_ball.spec()),
         ]
     }
 
@@ -147,6 +157,7 @@ impl Resolver {
             self.ball_circular_cushion.ball_params(),
             self.ball_pocket.ball_params(),
             self.transition.ball_params(),
+            self.stick_ball.ball_params(),
         ]
         .into_iter()
         .flatten()

@@ -49,7 +49,10 @@ impl TransitionLaw for Canonical {
                 out.motion = MotionState::Stationary;
             }
             // Collisions are not transitions: leave the state alone.
-            EventKind::BallBall | EventKind::BallLinearCushion | EventKind::BallPocket => {}
+            EventKind::BallBall
+            | EventKind::BallLinearCushion
+            | EventKind::BallPocket
+            | EventKind::StickBall => {}
         }
         out
     }

@@ -15,6 +15,8 @@ pub(super) fn kind_marker(kind: EventKind) -> (Marker, &'static str) {
         EventKind::BallLinearCushion => (Marker::Square, "cushion"),
         EventKind::BallPocket => (Marker::InvertedTriangle, "pocket"),
         EventKind::SlidingRolling => (Marker::Triangle, "sliding -> rolling"),
+        // At the struck ball's start, which the diagram marks already; not in the legend.
+        EventKind::StickBall => (Marker::Triangle, "cue strike"),
         EventKind::RollingStationary
         | EventKind::RollingSpinning
         | EventKind::SpinningStationary => (Marker::Circle, "stops rolling / spinning"),

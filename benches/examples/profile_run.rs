@@ -2,7 +2,8 @@
 //! Instruction counts under callgrind repeat exactly whatever else the machine is doing, so
 //! they judge a change on a loaded machine where wall time cannot.
 //!
-//! `cargo run --release -p benches --example profile_run -- <engine spec> <shot> [runs]`,
+//! `cargo run --release -p benches --example profile_run -- <engine spec> <shot> [runs]` (a
+//! default shot's name or a shot file's path),
 //! e.g. `valgrind --tool=callgrind target/release/examples/profile_run discrete break_15ball 1`.
 //! The spec is any `pool_engines::EngineSpec` (`event`, `discrete:1e-3:euler`, ...); plain
 //! `discrete` is dt = 1e-4 s (the `discrete_ball_step_dt1e-4` bench group).
@@ -30,7 +31,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/shots/{name}.toml"));
+    // A default shot by name, or any shot file by path.
+    let path = if name.ends_with(".toml") {
+        Path::new(name).to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/shots/{name}.toml"))
+    };
     let setup = match pool_shots::load(&path) {
         Ok(s) => s,
         Err(e) => {

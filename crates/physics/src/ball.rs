@@ -233,37 +233,34 @@ impl BallParams {
         0.4 * self.m * self.radius * self.radius
     }
 
-    /// Checks every parameter is finite and physically meaningful; the error names the field.
+    /// The supported range of every field (inclusive, SI) and why it ends there: the engines'
+    /// absolute tolerances (contact slop 2e-10 m, touching 1e-12 m, overlaps 1e-9 m) must stay
+    /// far below R, and nothing may overflow or vanish in the laws' arithmetic.
+    pub const RANGES: [(&'static str, f64, f64, &'static str); 10] = [
+        ("m", 1e-4, 1e3, "kg"),
+        (
+            "R",
+            1e-3,
+            1.0,
+            "m: the engines' contact tolerances (down to 2e-10 m) must stay far below R",
+        ),
+        ("mu_s", 0.0, 10.0, "(friction coefficient)"),
+        ("mu_r", 0.0, 10.0, "(friction coefficient)"),
+        ("mu_sp", 0.0, 10.0, "(friction coefficient)"),
+        ("mu_b", 0.0, 10.0, "(friction coefficient)"),
+        ("e_b", 0.0, 1.0, "(restitution: energy cannot rise)"),
+        ("e_c", 0.0, 1.0, "(restitution: energy cannot rise)"),
+        ("f_c", 0.0, 10.0, "(friction coefficient)"),
+        ("g", 1e-3, 1e3, "m/s^2"),
+    ];
+
+    /// Checks every parameter is finite and in its supported range ([`BallParams::RANGES`]);
+    /// the error starts with the field's name.
     pub fn validate(&self) -> Result<(), String> {
-        let positive = [("m", self.m), ("R", self.radius), ("g", self.g)];
-        for (name, value) in positive {
-            if !(value.is_finite() && value > 0.0) {
-                return Err(format!(
-                    "{name} must be a positive finite number, got {value}"
-                ));
-            }
-        }
-        let non_negative = [
-            ("mu_s", self.mu_s),
-            ("mu_r", self.mu_r),
-            ("mu_sp", self.mu_sp),
-            ("mu_b", self.mu_b),
-            ("e_b", self.e_b),
-            ("e_c", self.e_c),
-            ("f_c", self.f_c),
-        ];
-        for (name, value) in non_negative {
-            if !(value.is_finite() && value >= 0.0) {
-                return Err(format!(
-                    "{name} must be a non-negative finite number, got {value}"
-                ));
-            }
-        }
-        for (name, value) in [("e_b", self.e_b), ("e_c", self.e_c)] {
-            if value > 1.0 {
-                return Err(format!(
-                    "{name} must be at most 1 (energy cannot rise), got {value}"
-                ));
+        for (name, lo, hi, unit) in Self::RANGES {
+            let x = self.field(name).expect("every range names a field");
+            if !(lo..=hi).contains(&x) {
+                return Err(format!("{name} must be in [{lo}, {hi}] {unit}, got {x}"));
             }
         }
         Ok(())

@@ -48,7 +48,8 @@ pub use resolve::ball_cushion::{han2005_cushion, mirror_cushion};
 pub use resolve::ball_pocket::pocket_capture;
 pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_cushion};
 pub use table::{
-    Cushion, EndPoint, LinearSegment, Pocket, PocketCircle, PreparedTable, Table, TableError,
+    Cushion, EndPoint, Escape, LinearSegment, Pocket, PocketCircle, PreparedTable, Table,
+    TableError,
 };
 pub use trajectory::Trajectory;
 

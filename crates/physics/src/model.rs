@@ -213,6 +213,16 @@ impl Model {
             .collect()
     }
 
+    /// Whether the cushion laws can resolve contacts at `height` (m) for this model's balls.
+    ///
+    /// # Errors
+    /// Why not, naming the law and the range.
+    pub fn check_cushion_height(&self, height: f64) -> Result<(), String> {
+        let r = self.params.radius;
+        self.resolver.ball_linear_cushion.check_height(height, r)?;
+        self.resolver.ball_circular_cushion.check_height(height, r)
+    }
+
     /// The ball `s` after the cue's stroke `cue` ([`Resolver::stick_ball`]'s law), settled.
     pub fn strike(&self, s: &BallState, cue: &crate::resolve::Cue) -> BallState {
         let new = self.resolver.stick_ball.strike(&self.params, s, cue);

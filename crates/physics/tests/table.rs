@@ -62,3 +62,91 @@ proptest! {
         }
     }
 }
+
+/// Points on a 1 cm lattice over the playing area, clear of every cushion (by R) and outside
+/// every pocket.
+fn playable(t: &PreparedTable, radius: f64) -> Vec<Vec2> {
+    let mut out = Vec::new();
+    for ix in 1..(t.length * 100.0) as i32 {
+        for iy in 1..(t.width * 100.0) as i32 {
+            let p = Vec2::new(f64::from(ix) * 0.01, f64::from(iy) * 0.01);
+            let clear = t.cushion_overlap(p, radius, 0.0).is_none();
+            let outside = t
+                .pocket_circles()
+                .iter()
+                .all(|c| (p - c.center).norm() >= c.radius);
+            if clear && outside {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_built_in_table_encloses_its_whole_playing_area() {
+    use pool_physics::BallParams;
+    for name in Table::BUILT_IN {
+        let t = PreparedTable::from(Table::by_name(name).unwrap());
+        assert!(t.is_built_in());
+        for radius in [BallParams::pool().radius, BallParams::carom().radius, 0.001] {
+            let points = playable(&t, radius);
+            assert!(points.len() > 1000, "{name}");
+            // Every 7th point: the escape test is exact, this is about where it is asked.
+            for p in points.iter().step_by(7) {
+                assert_eq!(t.escape(*p, radius), None, "{name}, R = {radius}, at {p:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_open_or_inside_out_table_lets_the_ball_escape() {
+    use pool_physics::{Cushion, Escape};
+    let r = 0.028575;
+    let closed = Table::rectangle("box", 2.0, 1.0, 0.036576);
+    let inside = Vec2::new(0.5, 0.5);
+    assert_eq!(PreparedTable::from(closed.clone()).escape(inside, r), None);
+    // Without its top cushion, the ball rolls out upward.
+    let mut open = closed.clone();
+    open.cushions.remove(2);
+    match PreparedTable::from(open).escape(inside, r) {
+        Some(Escape::Open(d)) => assert!(d.y > 0.0, "{d:?}"),
+        other => panic!("{other:?}"),
+    }
+    // A gap of 10 cm between two rails of the box's bottom.
+    let mut gap = closed.clone();
+    gap.cushions[0].p2 = [0.9, 0.0];
+    gap.cushions.insert(
+        1,
+        Cushion {
+            id: "bottom2".into(),
+            p1: [1.0, 0.0],
+            p2: [2.0, 0.0],
+            height: 0.036576,
+        },
+    );
+    assert!(matches!(
+        PreparedTable::from(gap.clone()).escape(inside, r),
+        Some(Escape::Open(_))
+    ));
+    // The same gap narrower than the ball: closed for it.
+    gap.cushions[0].p2 = [0.96, 0.0];
+    gap.cushions[1].p1 = [1.0, 0.0];
+    assert_eq!(PreparedTable::from(gap).escape(inside, r), None);
+    // Reversed cushions: their playing side faces out.
+    let mut reversed = closed.clone();
+    for c in &mut reversed.cushions {
+        std::mem::swap(&mut c.p1, &mut c.p2);
+    }
+    assert!(matches!(
+        PreparedTable::from(reversed).escape(inside, r),
+        Some(Escape::Behind(..))
+    ));
+    // A ball outside the box sees the back of the cushions.
+    let outside = Vec2::new(3.0, 0.5);
+    assert!(matches!(
+        PreparedTable::from(closed).escape(outside, r),
+        Some(Escape::Behind(..)) | Some(Escape::Open(_))
+    ));
+}

@@ -44,6 +44,18 @@ p1 = [2.0, 0.0]
 p2 = [2.0, 1.0]
 height = 0.036576
 
+[[table.cushions]]
+id = "top"
+p1 = [2.0, 1.0]
+p2 = [0.0, 1.0]
+height = 0.036576
+
+[[table.cushions]]
+id = "left"
+p1 = [0.0, 1.0]
+p2 = [0.0, 0.0]
+height = 0.036576
+
 [[table.pockets]]
 id = "p1"
 center = [0.0, 0.0]
@@ -79,7 +91,7 @@ fn the_good_shots_parse() {
     assert_eq!(s.name, "good");
     let s = parse(EXPLICIT, "explicit", Path::new("explicit.toml")).unwrap();
     assert_eq!(s.table.name, "box");
-    assert_eq!(s.table.cushions.len(), 2);
+    assert_eq!(s.table.cushions.len(), 4);
     assert_eq!(s.t_end, Some(3.0));
 }
 
@@ -133,10 +145,10 @@ fn bad_inputs_name_the_field_and_value() {
         ("nan table length", edit(EXPLICIT, "length = 2.0", "length = nan"), "table.length", "nan", "NaN"),
         ("inf cushion", edit(EXPLICIT, "p1 = [2.0, 0.0]", "p1 = [2.0, +inf]"), "table.cushions[1].p1", "+inf", "infinite"),
         ("nan pocket", edit(EXPLICIT, "radius = 0.06", "radius = nan"), "table.pockets[0].radius", "nan", "NaN"),
-        ("negative radius", format!("{GOOD}\n[params]\nR = -0.01\n"), "params.R", "-0.01", "positive"),
-        ("zero mass", format!("{GOOD}\n[params]\nm = 0.0\n"), "params.m", "0.0", "positive"),
-        ("restitution above 1", format!("{GOOD}\n[params]\ne_c = 1.5\n"), "params.e_c", "1.5", "at most 1"),
-        ("negative friction", format!("{GOOD}\n[params]\nmu_r = -0.1\n"), "params.mu_r", "-0.1", "non-negative"),
+        ("negative radius", format!("{GOOD}\n[params]\nR = -0.01\n"), "params.R", "-0.01", "must be in [0.001, 1] m"),
+        ("zero mass", format!("{GOOD}\n[params]\nm = 0.0\n"), "params.m", "0.0", "must be in [0.0001, 1000] kg"),
+        ("restitution above 1", format!("{GOOD}\n[params]\ne_c = 1.5\n"), "params.e_c", "1.5", "must be in [0, 1]"),
+        ("negative friction", format!("{GOOD}\n[params]\nmu_r = -0.1\n"), "params.mu_r", "-0.1", "must be in [0, 10]"),
         ("ideal with friction", "description = \"x\"\nmodel = \"ideal\"\ntable = \"carom\"\nt_end = 1.0\n[params]\nmu_s = 0.3\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n".into(), "params.mu_s", "0.3", "ideal"),
         ("e_b under the seed laws", format!("{GOOD}\n[params]\ne_b = 0.5\n"), "params.e_b", "0.5", "not read by this shot's physics"),
         ("unknown law", format!("{GOOD}\n[physics]\nball_ball = \"sticky\"\n"), "physics.ball_ball", "sticky", "frictionless_elastic"),
@@ -161,11 +173,22 @@ fn bad_inputs_name_the_field_and_value() {
         ("cue: unknown field", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = 0.0\nspin = 3\n"), "cue.spin", "3", "unknown field"),
         ("cue: negative stick mass", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = 0.0\n[cue.specs]\nM = -1.0\n"), "cue.specs.M", "-1", "positive"),
         ("stick law parameter", format!("{GOOD}\n[physics.stick_ball]\nmodel = \"instantaneous_point\"\nsquirt_throttle = -1.0\n"), "physics.stick_ball.squirt_throttle", "-1", "negative"),
+        ("cushion above the ball (issue: R below h/2)", format!("{GOOD}\n[params]\nR = 0.01\n").replace("r = [1.3, 0.4953]", "r = [1.0, 0.3]"), "table.cushions[0].height", "0.036576", "0 < h < 2R"),
+        ("explicit cushion too high", edit(EXPLICIT, "p2 = [2.0, 1.0]\nheight = 0.036576", "p2 = [2.0, 1.0]\nheight = 0.06"), "table.cushions[1].height", "0.06", "han_2005"),
+        ("tiny ball", format!("{GOOD}\n[params]\nR = 1e-10\n"), "params.R", "1e-10", "contact tolerances"),
+        ("subnormal ball", format!("{GOOD}\n[params]\nR = 5e-324\n"), "params.R", "5e-324", "must be in"),
+        ("huge mass", format!("{GOOD}\n[params]\nm = 1e308\n"), "params.m", "1e308", "must be in"),
+        ("subnormal mass", format!("{GOOD}\n[params]\nm = 1e-310\n"), "params.m", "1e-310", "must be in"),
+        ("huge rolling resistance", format!("{GOOD}\n[params]\nmu_r = 1e300\n"), "params.mu_r", "1e300", "must be in"),
+        ("huge speed", edit(GOOD, "v = [1.5, 0.0]\nw = [0.0, 52.493438320209975, 0.0]", "v = [1e300, 0.0]"), "balls[0].v", "1e300", "at most 1000 m/s"),
+        ("huge spin", edit(GOOD, "w = [0.0, 52.493438320209975, 0.0]", "w = [0.0, 1e6, 0.0]"), "balls[0].w", "1000000", "R |w|"),
+        ("open table", edit(EXPLICIT, "[[table.cushions]]\nid = \"top\"\np1 = [2.0, 1.0]\np2 = [0.0, 1.0]\nheight = 0.036576\n", ""), "balls[0].r", "0.5", "the table is open"),
+        ("ball behind a cushion", edit(EXPLICIT, "p1 = [0.0, 1.0]\np2 = [0.0, 0.0]", "p1 = [0.0, 0.0]\np2 = [0.0, 1.0]"), "balls[0].r", "0.5", "behind cushion \"left\""),
         ("ideal without t_end", "description = \"x\"\nmodel = \"ideal\"\ntable = \"carom\"\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n".into(), "t_end", "(missing)", "ideal"),
         ("negative t_end", edit(GOOD, "model = \"pool\"", "t_end = -1.0"), "t_end", "-1", "positive"),
         ("invalid table: width", edit(EXPLICIT, "width = 1.0", "width = -1.0"), "table.width", "-1", "positive"),
         ("invalid table: zero-length cushion", edit(EXPLICIT, "p2 = [2.0, 0.0]", "p2 = [0.0, 0.0]"), "table.cushions[0].p2", "0.0", "zero length"),
-        ("invalid table: no cushions", edit(EXPLICIT, "[[table.cushions]]\nid = \"bottom\"\np1 = [0.0, 0.0]\np2 = [2.0, 0.0]\nheight = 0.036576\n\n[[table.cushions]]\nid = \"right\"\np1 = [2.0, 0.0]\np2 = [2.0, 1.0]\nheight = 0.036576\n", "cushions = []\n"), "table.cushions", "[]", "at least one"),
+        ("invalid table: no cushions", edit(EXPLICIT, "[[table.cushions]]\nid = \"bottom\"\np1 = [0.0, 0.0]\np2 = [2.0, 0.0]\nheight = 0.036576\n\n[[table.cushions]]\nid = \"right\"\np1 = [2.0, 0.0]\np2 = [2.0, 1.0]\nheight = 0.036576\n\n[[table.cushions]]\nid = \"top\"\np1 = [2.0, 1.0]\np2 = [0.0, 1.0]\nheight = 0.036576\n\n[[table.cushions]]\nid = \"left\"\np1 = [0.0, 1.0]\np2 = [0.0, 0.0]\nheight = 0.036576\n", "cushions = []\n"), "table.cushions", "[]", "at least one"),
         ("invalid table: pocket radius", edit(EXPLICIT, "radius = 0.06", "radius = 0.0"), "table.pockets[0]", "0", "positive"),
         ("off-table ball", edit(GOOD, "r = [1.3, 0.4953]", "r = [3.0, 0.4953]"), "balls[1].r", "3", "off the playing area"),
         ("off-table ball, negative", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, -0.2]"), "balls[1].r", "-0.2", "off the playing area"),

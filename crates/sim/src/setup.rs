@@ -1,7 +1,7 @@
 //! The simulation set-up both engines receive.
 
 use pool_physics::resolve::Cue;
-use pool_physics::{BallState, EventKind, Model, Physics, PreparedTable, Vec2};
+use pool_physics::{BallState, Escape, EventKind, Model, Physics, PreparedTable, Vec2};
 
 use crate::{Agents, Event};
 
@@ -77,6 +77,9 @@ impl Setup {
     }
 }
 
+/// The fastest a ball may move at the start, |v| and R |w| (m/s): a hundred times a hard break.
+pub const MAX_SPEED: f64 = 1e3;
+
 /// Balls closer than 2R by more than this (m) overlap; touching ("frozen") balls are allowed.
 pub const OVERLAP_TOL: f64 = 1e-9;
 
@@ -143,6 +146,67 @@ impl Setup {
                         &format!("ball overlaps cushion {c:?} (closer than R = {radius} m)"),
                     );
                 }
+                // Built-in tables are closed around their playing area (tested once for all).
+                let escape = if self.table.is_built_in() {
+                    None
+                } else {
+                    self.table.escape(p, radius)
+                };
+                match escape {
+                    None => {}
+                    Some(Escape::Open(d)) => {
+                        return err(
+                            name("r"),
+                            fmt3(&s.r),
+                            &format!(
+                                "the table is open around this ball: rolling toward \
+                                 ({:.3}, {:.3}) it meets no cushion and no pocket",
+                                d.x, d.y
+                            ),
+                        )
+                    }
+                    Some(Escape::Behind(d, k)) => {
+                        return err(
+                            name("r"),
+                            fmt3(&s.r),
+                            &format!(
+                                "the ball is behind cushion {:?}: rolling toward ({:.3}, \
+                                 {:.3}) it meets its back (its playing side is on the left \
+                                 of p1 -> p2)",
+                                self.table.cushions[k].id, d.x, d.y
+                            ),
+                        )
+                    }
+                }
+            }
+            for (f, v, scale) in [("v", s.v, 1.0), ("w", s.w, radius)] {
+                // |v| without overflow for huge components.
+                let big = v.amax();
+                let speed = if big > 0.0 {
+                    big * (v / big).norm() * scale
+                } else {
+                    0.0
+                };
+                if speed > MAX_SPEED {
+                    return err(
+                        name(f),
+                        fmt3(&v),
+                        &format!(
+                            "{} must be at most {MAX_SPEED} m/s (got {speed:.3e}): past it the \
+                             engines' tolerances, scaled by the speeds, lose their meaning",
+                            if f == "v" { "the speed" } else { "R |w|" }
+                        ),
+                    );
+                }
+            }
+        }
+        for (i, c) in self.table.cushions.iter().enumerate() {
+            if let Err(why) = self.physics.check_cushion_height(c.height) {
+                return err(
+                    format!("table.cushions[{i}].height (id {:?})", c.id),
+                    c.height.to_string(),
+                    &format!("{why}; R = {radius} m"),
+                );
             }
         }
         if let Some(strike) = &self.strike {
@@ -190,8 +254,10 @@ impl Setup {
     }
 }
 
+/// A vector as written in shot files, each number in its shortest round-trip form (with an
+/// exponent when that is shorter, never hundreds of digits).
 fn fmt3(v: &pool_physics::Vec3) -> String {
-    format!("[{}, {}, {}]", v.x, v.y, v.z)
+    format!("[{:?}, {:?}, {:?}]", v.x, v.y, v.z)
 }
 
 /// Each ball's position in the list of ball ids sorted by id: an order that does not depend on

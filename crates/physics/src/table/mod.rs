@@ -4,7 +4,7 @@
 mod builtin;
 mod prepared;
 
-pub use prepared::{EndPoint, LinearSegment, PocketCircle, PreparedTable};
+pub use prepared::{EndPoint, Escape, LinearSegment, PocketCircle, PreparedTable};
 
 use serde::{Deserialize, Serialize};
 

@@ -93,6 +93,10 @@ impl PocketCircle {
 #[derive(Clone, Debug)]
 pub struct PreparedTable {
     description: Table,
+    /// Whether the description is a built-in table's (then it is closed around its whole
+    /// playing area and faces it: `tests/table.rs` proves it, and [`PreparedTable::escape`]
+    /// need not be asked).
+    built_in: bool,
     linear: Vec<LinearSegment>,
     exposed: Vec<EndPoint>,
     circles: Vec<PocketCircle>,
@@ -116,8 +120,14 @@ impl PreparedTable {
                     radius: p.radius,
                 })
                 .collect(),
+            built_in: Table::by_name(&table.name).is_some_and(|t| t == table),
             description: table,
         }
+    }
+
+    /// Whether the description is one of the built-in tables ([`Table::by_name`]).
+    pub fn is_built_in(&self) -> bool {
+        self.built_in
     }
 
     /// The description.
@@ -139,6 +149,119 @@ impl PreparedTable {
     pub fn pocket_circles(&self) -> &[PocketCircle] {
         &self.circles
     }
+}
+
+/// How a ball can leave a table: see [`PreparedTable::escape`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Escape {
+    /// Rolling this way (a unit vector), its center never comes within R of a cushion nor
+    /// enters a pocket: the table is open there.
+    Open(Vec2),
+    /// Rolling this way, the first cushion it meets (this segment) faces away from it: the ball
+    /// is behind the cushion, off the playing side.
+    Behind(Vec2, usize),
+}
+
+impl PreparedTable {
+    /// Whether a ball of radius `radius` (m) centered at `p` is enclosed: every straight path
+    /// from `p` first meets a cushion from its playing side (its center reaching R from the
+    /// segment's face or end) or a pocket's capture circle. `None` when it is; else a way out.
+    ///
+    /// Exact for tables of segments and circles: the directions that escape (or meet a back
+    /// face first) form open arcs whose ends are tangent to an obstacle's reach (an end point's
+    /// circle of radius R, a pocket circle), so it tries each such tangent turned a little to
+    /// either side, and four fixed directions for a table with no obstacle at all.
+    pub fn escape(&self, p: Vec2, radius: f64) -> Option<Escape> {
+        let mut directions: Vec<Vec2> = vec![
+            Vec2::new(1.0, 0.0),
+            Vec2::new(0.0, 1.0),
+            Vec2::new(-1.0, 0.0),
+            Vec2::new(0.0, -1.0),
+        ];
+        let mut tangents = |c: Vec2, r: f64| {
+            let d = c - p;
+            let dist = d.norm();
+            if dist == 0.0 {
+                return;
+            }
+            let half = (r / dist).min(1.0).asin();
+            let base = d.y.atan2(d.x);
+            for side in [-1.0, 1.0] {
+                let a = base + side * (half * (1.0 + 1e-7) + 1e-9);
+                directions.push(Vec2::new(a.cos(), a.sin()));
+            }
+        };
+        for s in &self.linear {
+            tangents(s.start, radius);
+            tangents(s.end, radius);
+        }
+        for c in &self.circles {
+            tangents(c.center, c.radius);
+        }
+        directions
+            .into_iter()
+            .find_map(|d| self.first_hit(p, d, radius))
+    }
+
+    /// What a path from `p` along the unit `d` meets first, if that means the ball escapes:
+    /// `Some(Open)` for nothing at all, `Some(Behind)` for a cushion's back face.
+    fn first_hit(&self, p: Vec2, d: Vec2, radius: f64) -> Option<Escape> {
+        // (distance along the path, the segment whose back face it is, if it is one)
+        let mut best: Option<(f64, Option<usize>)> = None;
+        let mut offer = |t: f64, behind: Option<usize>| {
+            if t >= 0.0 && best.is_none_or(|(b, _)| t < b) {
+                best = Some((t, behind));
+            }
+        };
+        // A ball touching a face (up to the engines' overlap tolerance) meets it at once.
+        let touch = 1e-9;
+        for (k, s) in self.linear.iter().enumerate() {
+            // The faces' lines R away on either side, where the contact point is on the segment.
+            let (s0, sd) = (s.signed_distance(p), s.normal.dot(&d));
+            if sd != 0.0 {
+                for side in [1.0, -1.0] {
+                    let mut t = (side * radius - s0) / sd;
+                    if side > 0.0 && t < 0.0 && t * sd.abs() >= -touch {
+                        t = 0.0;
+                    }
+                    if (0.0..=1.0).contains(&s.parameter(p + d * t)) {
+                        offer(t, (side < 0.0).then_some(k));
+                    }
+                }
+            }
+            for q in [s.start, s.end] {
+                if let Some(t) = circle_entry(p, d, q, radius) {
+                    offer(t, None);
+                }
+            }
+        }
+        for c in &self.circles {
+            if let Some(t) = circle_entry(p, d, c.center, c.radius) {
+                offer(t, None);
+            }
+        }
+        match best {
+            None => Some(Escape::Open(d)),
+            Some((_, Some(k))) => Some(Escape::Behind(d, k)),
+            Some((_, None)) => None,
+        }
+    }
+}
+
+/// The first t >= 0 at which the path p + t d (unit d) enters the circle of radius `r` at `c`
+/// (0 when it starts on the circle, to within 1e-9 m, and moves inward).
+fn circle_entry(p: Vec2, d: Vec2, c: Vec2, r: f64) -> Option<f64> {
+    let m = p - c;
+    let b = m.dot(&d);
+    if m.norm() <= r + 1e-9 {
+        return (b < 0.0).then_some(0.0);
+    }
+    let disc = b * b - (m.norm_squared() - r * r);
+    if disc < 0.0 {
+        return None;
+    }
+    let t = -b - disc.sqrt();
+    (t >= 0.0).then_some(t)
 }
 
 impl std::ops::Deref for PreparedTable {

@@ -30,6 +30,24 @@ pub trait BallCushionLaw: Law {
     /// toward the contact (into the cushion); `height` the cushion's contact height (m).
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities;
 
+    /// Whether the law can resolve a contact at `height` (m) above the cloth for a ball of radius
+    /// `radius` (m); `Err` says why not. The default wants the contact strictly between the
+    /// cloth and the top of the ball, 0 < h < 2R: the laws that tilt the contact by
+    /// asin(h/R - 1) or along the normal to the contact line are undefined or push nothing
+    /// outside it.
+    fn check_height(&self, height: f64, radius: f64) -> Result<(), String> {
+        if height > 0.0 && height < 2.0 * radius {
+            Ok(())
+        } else {
+            Err(format!(
+                "the contact must be between the cloth and the top of the ball for {}: \
+                 0 < h < 2R = {} m",
+                self.name(),
+                2.0 * radius
+            ))
+        }
+    }
+
     /// Its sustained partner, for a ball in contact closing slowly: the new (v, w), or `None`
     /// to leave the ball as it is. The default is [`sustained_wall`] with this law's own
     /// resolution.
@@ -81,6 +99,11 @@ impl BallCushionModel {
     /// See [`BallCushionLaw::resolve`].
     pub fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
         each_law!(self, l => l.resolve(p, s, normal, height))
+    }
+
+    /// See [`BallCushionLaw::check_height`].
+    pub fn check_height(&self, height: f64, radius: f64) -> Result<(), String> {
+        each_law!(self, l => l.check_height(height, radius))
     }
 
     /// See [`BallCushionLaw::sustained`].

@@ -46,6 +46,11 @@ impl Law for Unrealistic {
 }
 
 impl BallCushionLaw for Unrealistic {
+    /// A mirror needs no contact geometry: any height.
+    fn check_height(&self, _height: f64, _radius: f64) -> Result<(), String> {
+        Ok(())
+    }
+
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, _height: f64) -> Velocities {
         let e = if self.restitution { p.e_c } else { 1.0 };
         (reflect(&s.v, normal, e), s.w)

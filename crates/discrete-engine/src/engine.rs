@@ -27,6 +27,10 @@ pub struct DiscreteEngine {
     pub broad_phase: BroadPhase,
 }
 
+/// The simulated time (s) after which a run of a set-up without `t_end` stops with
+/// [`Termination::Budget`] (the default [`DiscreteEngine::max_time`]).
+pub const MAX_TIME: f64 = 120.0;
+
 /// The time steps (s) the integrator accepts, [`DT_MIN`, `DT_MAX`].
 pub const DT_MIN: f64 = 1e-7;
 /// See [`DT_MIN`].
@@ -34,11 +38,11 @@ pub const DT_MAX: f64 = 1.0;
 
 /// A time step outside [[`DT_MIN`], [`DT_MAX`]] (or not a number).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-#[error("dt = {0} s: must be in [{DT_MIN:e}, {DT_MAX}] s (a 10 s shot at the smallest takes 1e8 steps per ball)")]
+#[error("dt = {0:?} s: must be in [{DT_MIN:e}, {DT_MAX}] s (a 10 s shot at the smallest takes 1e8 steps per ball)")]
 pub struct InvalidDt(pub f64);
 
 impl DiscreteEngine {
-    /// An integrator with step `dt` (s) and the given scheme; 120 s budget; no snapshots.
+    /// An integrator with step `dt` (s) and the given scheme; [`MAX_TIME`] budget; no snapshots.
     ///
     /// # Errors
     /// `dt` outside [[`DT_MIN`], [`DT_MAX`]] s.
@@ -49,7 +53,7 @@ impl DiscreteEngine {
         Ok(DiscreteEngine {
             dt,
             scheme,
-            max_time: 120.0,
+            max_time: MAX_TIME,
             sample_interval: None,
             broad_phase: BroadPhase::default(),
         })

@@ -13,6 +13,6 @@ mod ops;
 mod scheme;
 
 pub use broad::BroadPhase;
-pub use engine::{DiscreteEngine, InvalidDt, DT_MAX, DT_MIN};
+pub use engine::{DiscreteEngine, InvalidDt, DT_MAX, DT_MIN, MAX_TIME};
 pub use ops::{DiscreteOp, DiscreteOps};
 pub use scheme::Scheme;

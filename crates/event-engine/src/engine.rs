@@ -39,6 +39,10 @@ pub fn sustained_speed(pressing: f64) -> f64 {
 /// times the rounding of positions on a table.
 const BOX_SLACK: f64 = 1e-9;
 
+/// The default event budget ([`EventEngine::max_events`]): a run needing more stops with
+/// [`Termination::Budget`].
+pub const MAX_EVENTS: usize = 100_000;
+
 /// The event-based engine. Generic over nothing: the root solver is chosen at run time so that
 /// backends can be compared on identical shots.
 pub struct EventEngine {
@@ -60,11 +64,11 @@ impl Default for EventEngine {
 }
 
 impl EventEngine {
-    /// An engine using the given root solver, a budget of 100 000 events, no snapshots.
+    /// An engine using the given root solver, a budget of [`MAX_EVENTS`] events, no snapshots.
     pub fn new(solver: Box<dyn RootSolver>) -> Self {
         EventEngine {
             solver,
-            max_events: 100_000,
+            max_events: MAX_EVENTS,
             record_snapshots: false,
             culling: true,
         }

@@ -19,7 +19,7 @@ mod ops;
 mod predict;
 mod queue;
 
-pub use engine::{sustained_speed, EventEngine, SUSTAINED_SPEED};
+pub use engine::{sustained_speed, EventEngine, MAX_EVENTS, SUSTAINED_SPEED};
 pub use ops::{EventOp, EventOps};
 pub use predict::{
     approach_tolerance, distance_quartic, Contact, Predictor, APPROACH_EPS, CONTACT_SLOP,

@@ -9,6 +9,7 @@
 mod baseline;
 mod check;
 mod cost;
+mod end;
 mod frames;
 mod marks;
 mod matching;
@@ -26,6 +27,7 @@ pub use baseline::{
 };
 pub use check::{check_outcome, energy_rises, violations, InvariantReport, CONTACT_TOL_M};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
+pub use end::{num, EndCheck};
 pub use frames::{advance, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
@@ -36,8 +38,9 @@ pub use roots_eval::{
 };
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{
-    agents_label, log_dt_sweep, match_window, reference_rows, run_engine, run_reference, EngineRun,
-    Reference, FLOOR_MIN_APPROACH,
+    agents_label, log_dt_sweep, match_window, reference_rows, run_engine, run_reference,
+    snapshot_event_budget, snapshot_interval, EngineRun, Reference, FLOOR_MIN_APPROACH,
+    SNAPSHOT_STATES,
 };
 pub use scaling::{
     medians_by_n, scaling_run, scaling_setup, scaling_slopes, ScalingPlan, ScalingRow,

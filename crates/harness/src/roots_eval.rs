@@ -36,7 +36,8 @@ pub struct RootCase {
 /// Parses `cases.csv` (columns `family,id,c0,c1,c2,c3,c4,horizon,entry,well_posed,...`).
 ///
 /// # Errors
-/// The line number and field of the first malformed value.
+/// The line number and field of the first malformed value (not a finite number, a horizon not
+/// positive), or a file of no cases.
 pub fn parse_root_cases(text: &str) -> Result<Vec<RootCase>, String> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().ok_or("empty file")?.split(',').collect();
@@ -65,20 +66,26 @@ pub fn parse_root_cases(text: &str) -> Result<Vec<RootCase>, String> {
         let num = |i: usize, name: &str| -> Result<f64, String> {
             let s = at(i, name)?;
             s.parse::<f64>()
-                .map_err(|_| format!("line {}: {name} = {s:?} is not a number", k + 2))
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("line {}: {name} = {s:?}: not a finite number", k + 2))
         };
         let mut c = [0.0; 5];
         for (j, &ci) in cs.iter().enumerate() {
             c[j] = num(ci, &format!("c{j}"))?;
         }
         let e = at(entry, "entry")?;
+        let h = num(horizon, "horizon")?;
+        if h <= 0.0 {
+            return Err(format!("line {}: horizon = {h:?}: must be positive", k + 2));
+        }
         cases.push(RootCase {
             family: at(fam, "family")?.to_string(),
             id: at(id, "id")?
                 .parse()
                 .map_err(|_| format!("line {}: bad id", k + 2))?,
             c,
-            horizon: num(horizon, "horizon")?,
+            horizon: h,
             entry: if e.is_empty() {
                 None
             } else {
@@ -86,6 +93,9 @@ pub fn parse_root_cases(text: &str) -> Result<Vec<RootCase>, String> {
             },
             well_posed: at(wp, "well_posed")? == "true",
         });
+    }
+    if cases.is_empty() {
+        return Err("no cases (a header and no rows)".into());
     }
     Ok(cases)
 }

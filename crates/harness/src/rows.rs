@@ -41,8 +41,31 @@ pub struct SummaryRow {
     pub wall_time_s: f64,
     /// Simulated time when the run stopped (s).
     pub end_time_s: f64,
-    /// `at_rest`, `time_limit` or `budget`.
+    /// Why the run stopped: `at_rest`, `time_limit` (both physical ends), `budget` or
+    /// `numerical_error` (see `pool_sim::Termination`).
     pub termination: String,
+    /// Balls ending off the table (not pocketed): the method's own error, flagged
+    /// (see [`crate::EndCheck`]).
+    pub final_off_table: usize,
+    /// Largest overlap between two balls at the end (m), 0 if none: the method's own error,
+    /// flagged when above [`crate::CONTACT_TOL_M`].
+    pub final_overlap_max_m: f64,
+}
+
+impl SummaryRow {
+    /// The row with its end's flags (`final_off_table`, `final_overlap_max_m`) from `end`.
+    pub fn with_end(mut self, end: &crate::EndCheck) -> Self {
+        self.final_off_table = end.off_table.len();
+        self.final_overlap_max_m = end.max_overlap_m;
+        self
+    }
+
+    /// True when the run ended physically and its end shows no flagged method error.
+    pub fn clean_end(&self) -> bool {
+        matches!(self.termination.as_str(), "at_rest" | "time_limit")
+            && self.final_off_table == 0
+            && self.final_overlap_max_m <= crate::CONTACT_TOL_M
+    }
 }
 
 /// One row of `errors.csv`: one matched event.

@@ -5,7 +5,7 @@ use std::time::Instant;
 use pool_engines::{EngineSpec, RunOptions};
 use pool_sim::{Agents, Outcome, Setup};
 
-use crate::{match_events, ErrorRow, OpsRow, SummaryRow};
+use crate::{match_events, EndCheck, ErrorRow, OpsRow, SummaryRow};
 
 /// The event engine's run of a shot: the reference every discrete run is measured against.
 #[derive(Clone, Debug)]
@@ -19,15 +19,34 @@ pub struct Reference {
     pub spec: EngineSpec,
 }
 
+/// The most ball states the snapshots of one run may hold (1.6 GB at 80 bytes each): runs with
+/// snapshots get an event budget and a sampling interval that keep them within it.
+pub const SNAPSHOT_STATES: usize = 20_000_000;
+
+/// The event budget of a run of `n_balls` balls with a snapshot at every event: the engine's
+/// own [`pool_event::MAX_EVENTS`], lowered for shots of more than 200 balls so that the
+/// snapshots stay within [`SNAPSHOT_STATES`].
+pub fn snapshot_event_budget(n_balls: usize) -> usize {
+    (SNAPSHOT_STATES / n_balls.max(1)).min(pool_event::MAX_EVENTS)
+}
+
+/// A sampling interval (s) of at least `at_least` for a fixed-step run of `setup` that keeps
+/// its samples within [`SNAPSHOT_STATES`] (to `t_end`, or the integrator's
+/// [`pool_discrete::MAX_TIME`]).
+pub fn snapshot_interval(setup: &Setup, at_least: f64) -> f64 {
+    let t_limit = setup.t_end.unwrap_or(pool_discrete::MAX_TIME);
+    at_least.max(t_limit * setup.balls.len() as f64 / SNAPSHOT_STATES as f64)
+}
+
 /// Runs the reference engine `spec` (normally [`EngineSpec::reference`]) with snapshots at
-/// every event, and times it without.
+/// every event (within [`snapshot_event_budget`]), and times it without.
 ///
 /// # Errors
 /// The spec does not build.
 pub fn run_reference(setup: &Setup, spec: &EngineSpec) -> Result<Reference, String> {
     let with_snapshots = RunOptions {
         snapshots: Some(f64::INFINITY),
-        ..RunOptions::default()
+        max_events: Some(snapshot_event_budget(setup.balls.len())),
     };
     let outcome = spec
         .build_with(&with_snapshots)
@@ -174,7 +193,10 @@ pub fn reference_rows(setup: &Setup, reference: &Reference) -> (SummaryRow, Vec<
         wall_time_s: reference.wall_time_s,
         end_time_s: o.end_time,
         termination: o.termination.name().into(),
-    };
+        final_off_table: 0,
+        final_overlap_max_m: 0.0,
+    }
+    .with_end(&EndCheck::of(setup, o));
     (row, ops_rows(setup, &reference.spec, o))
 }
 
@@ -257,7 +279,10 @@ pub fn run_engine(
         wall_time_s: wall,
         end_time_s: outcome.end_time,
         termination: outcome.termination.name().into(),
-    };
+        final_off_table: 0,
+        final_overlap_max_m: 0.0,
+    }
+    .with_end(&EndCheck::of(setup, &outcome));
     let ops = ops_rows(setup, spec, &outcome);
     Ok(EngineRun {
         summary,

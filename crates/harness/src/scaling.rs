@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use pool_engines::EngineSpec;
 use pool_physics::{BallParams, Model, Table, Vec2};
-use pool_sim::Setup;
+use pool_sim::{Setup, Termination};
 use serde::Serialize;
 
 use crate::{lg_discrete_ops, lg_event_ops, loglog_slope, scatter, ScatterSpec, SplitMix};
@@ -131,6 +131,9 @@ pub fn scaling_setup(n: usize, seed: u64, t_end: f64) -> Setup {
 }
 
 /// Runs one (engine, n, seed) job of `plan`. `engine` is one of [`SCALING_ENGINES`].
+///
+/// # Errors
+/// An unknown engine, or a run that did not end physically (budget or a non-finite state).
 pub fn scaling_run(
     engine: &str,
     n: usize,
@@ -156,6 +159,12 @@ pub fn scaling_run(
     let start = Instant::now();
     let o = runner.run(&setup);
     let wall = start.elapsed().as_secs_f64();
+    if !matches!(o.termination, Termination::AtRest | Termination::TimeLimit) {
+        return Err(format!(
+            "scaling run {spec} on {n} balls (seed {seed}) did not end physically: {}",
+            o.termination.name()
+        ));
+    }
     let steps = o.ops.get("step");
     let event_based = engine == pool_engines::EVENT;
     let units = if event_based {

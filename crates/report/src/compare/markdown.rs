@@ -63,6 +63,7 @@ pub fn markdown(res: &Results) -> String {
     let mut md = String::new();
     let shots: Vec<&str> = res.residuals.iter().map(|r| r.shot.as_str()).collect();
     intro(&mut md, res);
+    ends_section(&mut md, res);
     accuracy_section(&mut md, res);
     cost_section(&mut md, res, &shots);
     event_engine_section(&mut md, res);
@@ -105,6 +106,53 @@ fn intro(md: &mut String, res: &Results) {
          matched event), `ops.csv` (operation counts by category), `residuals.csv` (event-engine \
          contact residuals and invariants), `slopes.csv` (fitted convergence slopes).\n"
     );
+}
+
+/// Runs that did not end physically or end with their method's own errors (balls off the
+/// table, balls overlapping), one row each; one sentence when there are none.
+fn ends_section(md: &mut String, res: &Results) {
+    let flagged: Vec<&SummaryRow> = res.summary.iter().filter(|r| !r.clean_end()).collect();
+    if flagged.is_empty() {
+        let _ = writeln!(
+            md,
+            "Every run ended physically (at rest, or at the shot's `t_end`) with every ball on \
+             the table and no two overlapping at the end (`summary.csv`: `termination`, \
+             `final_off_table`, `final_overlap_max_m`).\n"
+        );
+        return;
+    }
+    let _ = writeln!(md, "## Runs flagged at their end\n");
+    let _ = writeln!(
+        md,
+        "{} of {} runs are flagged: they did not end physically (`budget`: the engine's budget \
+         ran out before the balls came to rest; `numerical_error`: a state became NaN or \
+         infinite; balls off the table), or they end with balls overlapping by more than {:e} m. \
+         These are the methods' own errors, measured and kept in every table below, not hidden; \
+         a run that did not end physically makes `compare` exit 1.\n",
+        flagged.len(),
+        res.summary.len(),
+        pool_harness::CONTACT_TOL_M
+    );
+    let _ = writeln!(
+        md,
+        "| shot | engine | scheme | dt (s) | end | balls off the table | final overlap (m) |\n\
+         |---|---|---|---:|---|---:|---:|"
+    );
+    for r in flagged {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} ({:.2} s) | {} | {} |",
+            r.shot,
+            r.engine,
+            r.scheme,
+            r.dt_s.map_or("–".into(), sci),
+            r.termination,
+            r.end_time_s,
+            r.final_off_table,
+            sci(r.final_overlap_max_m)
+        );
+    }
+    let _ = writeln!(md);
 }
 
 /// Collision-time error against dt: the plot, the fitted slopes and the event engine's floor.

@@ -144,9 +144,15 @@ impl Scene<'_> {
     /// Frame size (px): title bar plus, per panel, a header and the table.
     pub fn size(&self) -> (u32, u32) {
         let (_, table_h) = self.scale();
+        // Saturating: a table far taller than wide must not wrap to a small frame; the caller
+        // refuses frames above its limits.
         (
             self.width,
-            TITLE_H + self.panels.max(1) * (self.header_h() + table_h),
+            TITLE_H.saturating_add(
+                self.panels
+                    .max(1)
+                    .saturating_mul(self.header_h().saturating_add(table_h)),
+            ),
         )
     }
 

@@ -39,6 +39,8 @@ fn row(shot: &str, engine: &str, scheme: &str, dt: Option<f64>, err: f64, ops: u
         wall_time_s: 1e-3,
         end_time_s: 8.0,
         termination: "at_rest".into(),
+        final_off_table: 0,
+        final_overlap_max_m: 0.0,
     }
 }
 

@@ -260,7 +260,7 @@ impl BallParams {
         for (name, lo, hi, unit) in Self::RANGES {
             let x = self.field(name).expect("every range names a field");
             if !(lo..=hi).contains(&x) {
-                return Err(format!("{name} must be in [{lo}, {hi}] {unit}, got {x}"));
+                return Err(format!("{name} must be in [{lo}, {hi}] {unit}, got {x:?}"));
             }
         }
         Ok(())

@@ -12,7 +12,10 @@ mod setup;
 
 pub use ops::OpCounts;
 pub use outcome::{Agents, Event, Outcome, Snapshot, Termination};
-pub use setup::{id_ranks, Ball, Setup, SetupError, Strike, MAX_SPEED, OVERLAP_TOL};
+pub use setup::{
+    id_ranks, max_t_end, max_table_diagonal, Ball, Setup, SetupError, Strike, MAX_SPEED,
+    OVERLAP_TOL, POSITION_PRECISION,
+};
 
 /// An evolution algorithm: turns a set-up into an event log and final states. How an engine
 /// is named, configured and built is `pool-engines`' `EngineSpec`.

@@ -80,12 +80,35 @@ impl Setup {
 /// The fastest a ball may move at the start, |v| and R |w| (m/s): a hundred times a hard break.
 pub const MAX_SPEED: f64 = 1e3;
 
+/// The precision (m) positions must keep for contacts to be found within the engines' 1e-9 m
+/// contact tolerance, with a factor 10 to spare. It bounds the table's size and the time limit
+/// (see [`max_table_diagonal`], [`max_t_end`]).
+pub const POSITION_PRECISION: f64 = 1e-10;
+
+/// The longest table diagonal (m) for balls of radius `radius` (m). A contact is the root of
+/// |r_a - r_b|^2 - 4R^2, whose terms are as large as D^2 across a table of diagonal D and
+/// rounded by eps D^2; that moves the contact by eps D^2 / 4R, which must stay under
+/// [`POSITION_PRECISION`] (227 m for pool balls, 42 m for R = 1 mm). A 1000 m channel at
+/// R = 18.5 mm put two balls 1.1e-9 m into each other.
+pub fn max_table_diagonal(radius: f64) -> f64 {
+    (4.0 * radius * POSITION_PRECISION / f64::EPSILON).sqrt()
+}
+
+/// The latest `t_end` (s) for balls no faster than `speed` (m/s): a position evolved to time t
+/// is off by up to speed x ulp(t), about speed x eps x t, which must stay under
+/// [`POSITION_PRECISION`] (450 s at 1000 m/s, 4.5e5 s at 1 m/s).
+pub fn max_t_end(speed: f64) -> f64 {
+    POSITION_PRECISION / (f64::EPSILON * speed)
+}
+
 /// Balls closer than 2R by more than this (m) overlap; touching ("frozen") balls are allowed.
 pub const OVERLAP_TOL: f64 = 1e-9;
 
 impl Setup {
     /// Checks what the engines rely on: finite states, every ball on the table and clear of the
-    /// cushions, no two balls overlapping by more than [`OVERLAP_TOL`], a positive finite `t_end`.
+    /// cushions, no two balls overlapping by more than [`OVERLAP_TOL`], a positive finite `t_end`
+    /// no later than [`max_t_end`] for the balls' speeds, a table no longer across than
+    /// [`max_table_diagonal`] for their radius (the precision contacts need).
     pub fn validate(&self) -> Result<(), SetupError> {
         let err = |field: String, value: String, why: &str| {
             Err(SetupError {
@@ -200,6 +223,19 @@ impl Setup {
                 }
             }
         }
+        let diagonal = self.table.length.hypot(self.table.width);
+        if diagonal > max_table_diagonal(radius) {
+            return err(
+                "table".into(),
+                format!("{:?} x {:?} m", self.table.length, self.table.width),
+                &format!(
+                    "its diagonal ({diagonal:.4e} m) is longer than the {:.4e} m that balls of R \
+                     = {radius:?} m allow: across it, positions lose the {POSITION_PRECISION:e} \
+                     m of precision that contacts need",
+                    max_table_diagonal(radius)
+                ),
+            );
+        }
         for (i, c) in self.table.cushions.iter().enumerate() {
             if let Err(why) = self.physics.check_cushion_height(c.height) {
                 return err(
@@ -215,6 +251,28 @@ impl Setup {
             }
             if let Err((field, value, why)) = strike.cue.validate() {
                 return err(format!("cue.{field}"), value.to_string(), why);
+            }
+        }
+        if let Some(t) = self.t_end {
+            // No ball ever moves faster than all the kinetic energy in one ball (equal masses;
+            // spin counted as if all of it could turn into speed).
+            let (states, _) = self.initial_states();
+            let speed = states
+                .iter()
+                .map(|s| s.v.norm_squared() + (radius * s.w.norm()).powi(2))
+                .sum::<f64>()
+                .sqrt();
+            if t > max_t_end(speed) {
+                return err(
+                    "t_end".into(),
+                    format!("{t:?}"),
+                    &format!(
+                        "at most {:.4e} s for balls up to {speed:.4e} m/s: later, times lose the \
+                         {POSITION_PRECISION:e} m of precision that contacts need (speed x \
+                         ulp(t))",
+                        max_t_end(speed)
+                    ),
+                );
             }
         }
         for i in 0..self.balls.len() {

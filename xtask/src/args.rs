@@ -1,6 +1,8 @@
-//! Options several commands share: choosing an engine by spec.
+//! Options several commands share: choosing an engine by spec, the worker threads, and the
+//! limits every count and run is checked against before work starts.
 
 use pool_engines::EngineSpec;
+use pool_sim::Setup;
 
 use crate::CliError;
 
@@ -22,7 +24,7 @@ pub fn engine_spec(
     if let Some(dt) = dt {
         if !(pool_discrete::DT_MIN..=pool_discrete::DT_MAX).contains(&dt) {
             return Err(CliError::Input(format!(
-                "--dt = {dt}: must be in [{:e}, {}] s",
+                "--dt = {dt:?}: must be in [{:e}, {}] s",
                 pool_discrete::DT_MIN,
                 pool_discrete::DT_MAX
             )));
@@ -67,4 +69,80 @@ pub fn engine_specs(option: &str, specs: &[String]) -> Result<Vec<EngineSpec>, C
         .iter()
         .map(|s| engine_spec(option, s, None, None, None))
         .collect()
+}
+
+/// Most worker threads `--jobs` may ask for: far more than any machine this runs on has cores
+/// (10 000 threads stall the pool before any work starts).
+pub const MAX_JOBS: usize = 256;
+
+/// The worker threads of `--jobs`: all cores by default, else 1 to [`MAX_JOBS`].
+///
+/// # Errors
+/// A count outside that range (exit 2), or a pool the system cannot start (exit 1).
+pub fn thread_pool(jobs: Option<usize>) -> Result<rayon::ThreadPool, CliError> {
+    if let Some(n) = jobs {
+        in_range("--jobs", n, 1, MAX_JOBS)?;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| CliError::Run(format!("thread pool: {e}")))
+}
+
+/// `value` of `option` if it is in [`min`, `max`], else one line naming both (exit 2).
+///
+/// # Errors
+/// A value outside the range.
+pub fn in_range<T: PartialOrd + std::fmt::Display>(
+    option: &str,
+    value: T,
+    min: T,
+    max: T,
+) -> Result<T, CliError> {
+    if value < min || value > max {
+        return Err(CliError::Input(format!(
+            "{option} = {value}: must be {min} to {max}"
+        )));
+    }
+    Ok(value)
+}
+
+/// Most ball-steps (balls x steps) one fixed-step run may take: about half an hour at the
+/// discrete integrator's 18-37 ns per ball-step (README, Speed).
+pub const MAX_BALL_STEPS: f64 = 1e11;
+
+/// The most ball-steps `spec` can take on `setup` (balls x steps to `t_end`, or to the
+/// integrator's [`pool_discrete::MAX_TIME`]), for fixed-step engines; `None` for others.
+pub fn ball_steps_bound(spec: &EngineSpec, setup: &Setup) -> Option<f64> {
+    let dt = match spec {
+        EngineSpec::Discrete { dt, .. } => *dt,
+        _ => return None,
+    };
+    let t_limit = setup.t_end.unwrap_or(pool_discrete::MAX_TIME);
+    Some((t_limit / dt).ceil() * setup.balls.len() as f64)
+}
+
+/// Refuses a fixed-step run that could take more than [`MAX_BALL_STEPS`] before starting it,
+/// naming `option` (the option that chose the engine) and the shot's `t_end`.
+///
+/// # Errors
+/// The run's bound is above the limit (exit 2).
+pub fn check_work(option: &str, spec: &EngineSpec, setup: &Setup) -> Result<(), CliError> {
+    match ball_steps_bound(spec, setup) {
+        Some(work) if work > MAX_BALL_STEPS => Err(CliError::Input(format!(
+            "{option} = {spec}: shot {:?} ({} balls, {}) can take {work:.1e} ball-steps, more \
+             than the {MAX_BALL_STEPS:.0e} a run may (about half an hour); raise dt or lower \
+             t_end",
+            setup.name,
+            setup.balls.len(),
+            match setup.t_end {
+                Some(t) => format!("t_end = {} s", pool_harness::num(t)),
+                None => format!(
+                    "no t_end: up to {} s",
+                    pool_harness::num(pool_discrete::MAX_TIME)
+                ),
+            }
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -8,7 +8,8 @@ use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
     ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
-    run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
+    run_reference, snapshot_interval, EndCheck, EngineRun, ErrorRow, InvariantReport, OpsRow,
+    Reference, ShotPaths, SummaryRow,
 };
 use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling, SlopeRow};
 use pool_report::plots;
@@ -16,6 +17,7 @@ use pool_report::roots::{verdict_line, Evidence};
 use pool_sim::Setup;
 use rayon::prelude::*;
 
+use crate::console::{errln, outln};
 use crate::output::{csv_bytes, Staging};
 use crate::roots_dir::write_roots_dir;
 use crate::CliError;
@@ -23,19 +25,23 @@ use crate::CliError;
 /// Options of `cargo xtask compare`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct CompareArgs {
-    /// Shot files (.toml) or directories of them [default: data/shots]
+    /// Shot files (.toml) or directories of them [default: data/shots of the workspace]. Two
+    /// shots of one name (file stem) from different directories are refused, since baselines,
+    /// plots and rows are named by it; the same file given twice runs once
     pub shots: Vec<PathBuf>,
-    /// Explicit time steps to sweep (s), comma-separated, e.g. --dt 1e-2,1e-3; overrides
-    /// --dt-max/--dt-min/--per-decade
+    /// Explicit time steps to sweep (s), comma-separated, e.g. --dt 1e-2,1e-3; at most 100,
+    /// each in [1e-7, 1] s; overrides --dt-max/--dt-min/--per-decade
     #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
     pub dt: Vec<f64>,
-    /// Largest time step of the sweep (s)
+    /// Largest time step of the sweep (s), in [1e-7, 1]
     #[arg(long, default_value_t = 1e-2)]
     pub dt_max: f64,
-    /// Smallest time step of the sweep (s)
+    /// Smallest time step of the sweep (s), in [1e-7, 1] and at most --dt-max
     #[arg(long, default_value_t = 1e-5)]
     pub dt_min: f64,
-    /// Log-spaced time steps per decade
+    /// Log-spaced time steps per decade, 1 to 100 (at most 100 time steps in all). The sweep's
+    /// work is estimated from the reference runs before any discrete run starts, and refused
+    /// above 1e12 ball-steps
     #[arg(long, default_value_t = 3)]
     pub per_decade: usize,
     /// Discrete integration schemes, comma-separated: exact, euler
@@ -53,7 +59,7 @@ pub struct CompareArgs {
     pub quick: bool,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
-    /// Worker threads [default: all cores]
+    /// Worker threads, 1 to 256 [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Compare with the baselines in data/baselines: exit 1 with a diff if the event sequence,
@@ -61,7 +67,7 @@ pub struct CompareArgs {
     #[arg(long, conflicts_with = "bless")]
     pub check: bool,
     /// Rewrite the baselines of the shots run (after an intended physics change) and print what
-    /// changed
+    /// changed: all files or none (a copy of the directory is rewritten, then swapped in)
     #[arg(long)]
     pub bless: bool,
     /// Baseline directory [default: <workspace>/data/baselines]
@@ -104,21 +110,61 @@ impl Plan {
     }
 }
 
-fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
-    let dts = if !args.dt.is_empty() {
-        args.dt.clone()
-    } else if args.quick {
-        log_dt_sweep(1e-2, 1e-4, 1)
-    } else {
-        for (name, v) in [("--dt-max", args.dt_max), ("--dt-min", args.dt_min)] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(CliError::Input(format!(
-                    "{name} = {v}: must be a positive time (s)"
-                )));
+/// Most time steps one sweep may have (an explicit --dt list, or --dt-max, --dt-min and
+/// --per-decade).
+pub const MAX_DTS: usize = 100;
+
+/// The sweep's time steps: --dt, --quick's, or --dt-max down to --dt-min at --per-decade,
+/// each in the integrator's [`pool_discrete::DT_MIN`, `pool_discrete::DT_MAX`] and at most
+/// [`MAX_DTS`] of them, counted before any is made.
+fn dt_sweep(args: &CompareArgs) -> Result<Vec<f64>, CliError> {
+    if !args.dt.is_empty() {
+        if args.dt.len() > MAX_DTS {
+            return Err(CliError::Input(format!(
+                "--dt: {} time steps, more than the {MAX_DTS} a sweep may have",
+                args.dt.len()
+            )));
+        }
+        for (k, dt) in args.dt.iter().enumerate() {
+            if args.dt[..k].contains(dt) {
+                return Err(CliError::Input(format!("--dt = {dt:?}: given twice")));
             }
         }
-        log_dt_sweep(args.dt_max, args.dt_min, args.per_decade)
-    };
+        return Ok(args.dt.clone());
+    }
+    if args.quick {
+        return Ok(log_dt_sweep(1e-2, 1e-4, 1));
+    }
+    let range = pool_discrete::DT_MIN..=pool_discrete::DT_MAX;
+    for (name, v) in [("--dt-max", args.dt_max), ("--dt-min", args.dt_min)] {
+        if !range.contains(&v) {
+            return Err(CliError::Input(format!(
+                "{name} = {v:?}: must be in [{:e}, {}] s",
+                pool_discrete::DT_MIN,
+                pool_discrete::DT_MAX
+            )));
+        }
+    }
+    if args.dt_min > args.dt_max {
+        return Err(CliError::Input(format!(
+            "--dt-min = {:?}: above --dt-max = {:?}",
+            args.dt_min, args.dt_max
+        )));
+    }
+    crate::args::in_range("--per-decade", args.per_decade, 1, MAX_DTS)?;
+    let count = ((args.dt_max / args.dt_min).log10() * args.per_decade as f64).round() + 1.0;
+    if count > MAX_DTS as f64 {
+        return Err(CliError::Input(format!(
+            "--per-decade = {}: {count} time steps from {:?} to {:?} s, more than the {MAX_DTS} a \
+             sweep may have",
+            args.per_decade, args.dt_max, args.dt_min
+        )));
+    }
+    Ok(log_dt_sweep(args.dt_max, args.dt_min, args.per_decade))
+}
+
+fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
+    let dts = dt_sweep(args)?;
     let names: Vec<String> = if args.quick && args.schemes == ["exact", "euler"] {
         vec!["exact".into()]
     } else {
@@ -184,6 +230,10 @@ fn scaling_study(quick: bool, pool: &rayon::ThreadPool) -> Result<Scaling, CliEr
     })
 }
 
+/// Most ball-steps of the discrete integrator one compare run may plan, estimated from the
+/// reference runs' end times before any discrete run starts (about five hours on one core).
+pub const MAX_TOTAL_BALL_STEPS: f64 = 1e12;
+
 /// Runs the comparison and writes `reports/<run>/`.
 pub fn run(args: CompareArgs) -> Result<(), CliError> {
     let start = Instant::now();
@@ -193,12 +243,18 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         .iter()
         .map(|f| pool_shots::load(f))
         .collect::<Result<Vec<Setup>, _>>()?;
-    let (out_root, run_name) = args.run.location("compare")?;
-    let staging = Staging::new(&out_root.join(&run_name))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
+    for setup in &setups {
+        for spec in &plan.engines {
+            crate::args::check_work("--dt", spec, setup)?;
+        }
+    }
+    let baselines = if args.check || args.bless {
+        Some(Baselines::read(&args, &setups)?)
+    } else {
+        None
+    };
+    let staging = args.run.stage("compare")?;
+    let pool = crate::args::thread_pool(args.jobs)?;
     let threads = pool.current_num_threads();
 
     let jobs = plan.jobs(setups.len());
@@ -208,14 +264,15 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     } else {
         format!(" + {} more engines", args.engines.len())
     };
-    eprintln!(
+    errln!(
         "compare: {} shots x {} schemes x {} dt values{extra} on {threads} threads -> {}",
         setups.len(),
         plan.schemes.len(),
         plan.dts.len(),
-        out_root.join(&run_name).display()
+        staging.destination().display()
     );
     let references = run_references(&setups, &plan, &pool, &bar)?;
+    estimate_work(&setups, &references, &jobs)?;
     let runs = run_engines(&setups, &references, &plan, &jobs, &pool, &bar)?;
     bar.finish_and_clear();
 
@@ -226,16 +283,16 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         Some(scaling_study(args.quick, &pool)?)
     };
     let slope_rows = report::slopes(&rows.summary);
-    let regression = if args.check || args.bless {
-        Some(regression(
+    let regression = match baselines {
+        Some(b) => Some(regression(
             &args,
+            b,
             &setups,
             &references,
             &rows.summary,
             &pool,
-        )?)
-    } else {
-        None
+        )?),
+        None => None,
     };
     rows.write(&staging, &slope_rows, scaling.as_ref())?;
 
@@ -258,9 +315,19 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     let dir = staging.commit()?;
-    std::fs::write(out_root.join("LATEST"), format!("{run_name}\n")).ok();
-    println!("{}", report::console_summary(&results));
-    println!("report: {}", dir.join("report.md").display());
+    if let (Some(root), Some(name)) = (dir.parent(), dir.file_name()) {
+        let latest = format!("{}\n", name.to_string_lossy());
+        crate::output::write_file_atomically(&root.join("LATEST"), latest.as_bytes()).ok();
+    }
+    let unphysical = flag_ends(&results.summary);
+    outln!("{}", report::console_summary(&results))?;
+    outln!("report: {}", dir.join("report.md").display())?;
+    if unphysical > 0 {
+        return Err(CliError::Run(format!(
+            "{unphysical} run(s) did not end physically (budget, a non-finite state or balls off \
+             the table): see the warnings above and the report's \"Runs flagged at their end\""
+        )));
+    }
     match &results.regression {
         Some(r) if r.checked && !r.differences.is_empty() => Err(CliError::Run(format!(
             "regression check failed: {} difference(s) in {} shot(s); see the diff above and the \
@@ -271,6 +338,75 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// Warns on stderr of every run flagged at its end (a few lines, then a count) and returns how
+/// many did not end physically.
+fn flag_ends(summary: &[SummaryRow]) -> usize {
+    let flagged: Vec<&SummaryRow> = summary.iter().filter(|r| !r.clean_end()).collect();
+    for r in flagged.iter().take(10) {
+        errln!(
+            "warning: {} with {}{}: ended {}{}{}",
+            r.shot,
+            r.engine,
+            r.dt_s.map_or(format!(" ({})", r.scheme), |dt| format!(
+                " {} dt = {dt:e} s",
+                r.scheme
+            )),
+            r.termination,
+            if r.final_off_table > 0 {
+                format!(", {} ball(s) off the table", r.final_off_table)
+            } else {
+                String::new()
+            },
+            if r.final_overlap_max_m > pool_harness::CONTACT_TOL_M {
+                format!(", balls overlapping by {:.3e} m", r.final_overlap_max_m)
+            } else {
+                String::new()
+            }
+        );
+    }
+    if flagged.len() > 10 {
+        errln!("warning: ... and {} more (summary.csv)", flagged.len() - 10);
+    }
+    flagged
+        .iter()
+        .filter(|r| {
+            r.final_off_table > 0 || !matches!(r.termination.as_str(), "at_rest" | "time_limit")
+        })
+        .count()
+}
+
+/// Refuses a plan whose discrete runs, estimated from each reference's end time, would take
+/// more than [`MAX_TOTAL_BALL_STEPS`]; says the estimate when it is large.
+fn estimate_work(
+    setups: &[Setup],
+    references: &[(Reference, InvariantReport)],
+    jobs: &[(usize, &EngineSpec)],
+) -> Result<(), CliError> {
+    let work: f64 = jobs
+        .iter()
+        .filter_map(|&(s, spec)| {
+            let dt = spec.dt()?;
+            let t = references[s].0.outcome.end_time.max(dt);
+            Some((t / dt).ceil() * setups[s].balls.len() as f64)
+        })
+        .sum();
+    if work > MAX_TOTAL_BALL_STEPS {
+        return Err(CliError::Input(format!(
+            "--dt: the sweep would take about {work:.1e} ball-steps (the reference runs' end \
+             times / dt x balls, summed), more than the {MAX_TOTAL_BALL_STEPS:.0e} one compare run \
+             may; raise --dt-min, lower --per-decade, or give fewer shots"
+        )));
+    }
+    if work > 1e9 {
+        errln!(
+            "compare: about {work:.1e} ball-steps of the discrete integrator (some {:.0} min of \
+             CPU at 20-40 ns each)",
+            work * 30e-9 / 60.0
+        );
+    }
+    Ok(())
 }
 
 /// The reference run of every shot, with its invariant report.
@@ -285,6 +421,18 @@ fn run_references(
             .par_iter()
             .map(|s| {
                 let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
+                // Every engine is measured against this run: one that did not end physically
+                // makes the comparison meaningless, so nothing more runs.
+                let failures = EndCheck::of(s, &r.outcome).failures(s);
+                if !failures.is_empty() {
+                    return Err(CliError::Run(format!(
+                        "shot {:?}: the reference run ({}) did not end physically: {}; nothing \
+                         was written (`cargo xtask simulate` shows its log)",
+                        s.name,
+                        plan.reference,
+                        failures.join("; ")
+                    )));
+                }
                 let rep = check_outcome(s, &r.outcome, 20);
                 bar.inc(1);
                 Ok((r, rep))
@@ -307,7 +455,7 @@ fn run_engines<'a>(
         jobs.par_iter()
             .map(|&(s, spec)| {
                 let draw = Some(spec) == plan.drawn.as_ref();
-                let sample = draw.then_some(plan.path_dt.max(0.005));
+                let sample = draw.then(|| snapshot_interval(&setups[s], plan.path_dt.max(0.005)));
                 let run = run_engine(&setups[s], &references[s].0, spec, sample)
                     .map_err(CliError::Input)?;
                 bar.set_message(format!("{} {spec}", setups[s].name));
@@ -424,7 +572,10 @@ impl Rows {
 /// the engine-level part): writes `roots/` and returns the verdict line, if
 /// `data/roots/cases.csv` is there.
 fn roots_evidence(staging: &Staging) -> Result<Option<String>, CliError> {
-    let roots_cases = crate::workspace::workspace_root().join("data/roots/cases.csv");
+    let Ok(root) = crate::workspace::workspace_root() else {
+        return Ok(None);
+    };
+    let roots_cases = root.join("data/roots/cases.csv");
     let Ok(text) = std::fs::read_to_string(&roots_cases) else {
         return Ok(None);
     };
@@ -444,20 +595,57 @@ fn roots_evidence(staging: &Staging) -> Result<Option<String>, CliError> {
     Ok(Some(verdict_line(&stats)))
 }
 
+/// The baselines of a `--check` or `--bless` run, read (and checked) before anything runs.
+struct Baselines {
+    dir: PathBuf,
+    /// Each shot's baseline, in shot order; `None` when it has none yet.
+    shots: Vec<Option<pool_harness::ShotBaseline>>,
+    discrete: Vec<pool_harness::DiscreteLine>,
+}
+
+impl Baselines {
+    /// Reads `--baselines` (default `data/baselines`), first putting back a directory a killed
+    /// bless left mid-swap.
+    fn read(args: &CompareArgs, setups: &[Setup]) -> Result<Self, CliError> {
+        let dir = match &args.baselines {
+            Some(d) => d.clone(),
+            None => crate::baselines::default_dir()?,
+        };
+        crate::baselines::recover(&dir)?;
+        let shots = setups
+            .iter()
+            .map(|s| crate::baselines::read_shot(&dir, &s.name))
+            .collect::<Result<_, _>>()?;
+        let discrete = crate::baselines::read_discrete(&dir)?;
+        Ok(Baselines {
+            dir,
+            shots,
+            discrete,
+        })
+    }
+}
+
 /// Compares the run with the baselines (`--check`) or rewrites them (`--bless`), printing the
 /// differences either way.
 fn regression(
     args: &CompareArgs,
+    baselines: Baselines,
     setups: &[Setup],
     references: &[(Reference, InvariantReport)],
     summary: &[SummaryRow],
     pool: &rayon::ThreadPool,
 ) -> Result<Regression, CliError> {
     use pool_harness::{diff_discrete, diff_shot, shot_baseline, DiscreteLine, Tolerances};
-    let dir = args
-        .baselines
-        .clone()
-        .unwrap_or_else(crate::baselines::default_dir);
+    let Baselines {
+        dir,
+        shots: old_shots,
+        discrete: old_discrete,
+    } = baselines;
+    let stage = if args.bless {
+        Some(crate::baselines::BlessStage::new(&dir)?)
+    } else {
+        None
+    };
     let tol = Tolerances::default();
     // Discrete rows at the baseline time steps: taken from the sweep when it ran them.
     let mut lines: Vec<DiscreteLine> = Vec::new();
@@ -492,11 +680,10 @@ fn regression(
     });
     lines.extend(extra);
 
-    let old_discrete = crate::baselines::read_discrete(&dir)?;
     let mut differences = Vec::new();
-    for (s, (r, _)) in setups.iter().zip(references) {
+    for ((s, (r, _)), old) in setups.iter().zip(references).zip(old_shots) {
         let now = shot_baseline(s, &r.outcome);
-        match crate::baselines::read_shot(&dir, &s.name)? {
+        match old {
             Some(base) => differences.extend(diff_shot(&base, &now, &tol)),
             None => differences.push(pool_harness::Difference {
                 shot: s.name.clone(),
@@ -507,33 +694,34 @@ fn regression(
                 size: None,
             }),
         }
-        if args.bless {
-            crate::baselines::write_shot(&dir, &now)?;
+        if let Some(stage) = &stage {
+            stage.write_shot(&now)?;
         }
     }
     differences.extend(diff_discrete(&old_discrete, &lines, &tol));
-    if args.bless {
+    if let Some(stage) = stage {
         let names: Vec<String> = setups.iter().map(|s| s.name.clone()).collect();
-        crate::baselines::write_discrete(&dir, &names, &lines)?;
+        stage.write_discrete(&names, &lines)?;
+        stage.commit()?;
     }
     let verb = if args.check { "check" } else { "bless" };
     if differences.is_empty() {
-        eprintln!(
+        errln!(
             "{verb}: {} shots match the baselines in {}",
             setups.len(),
             dir.display()
         );
     } else {
-        eprintln!(
+        errln!(
             "{verb}: {} difference(s) from the baselines in {}:",
             differences.len(),
             dir.display()
         );
         for d in &differences {
-            eprintln!("  {d}");
+            errln!("  {d}");
         }
         if args.bless {
-            eprintln!("bless: baselines rewritten; commit data/baselines with the change.");
+            errln!("bless: baselines rewritten; commit data/baselines with the change.");
         }
     }
     Ok(Regression {

@@ -15,6 +15,7 @@
 mod args;
 mod baselines;
 mod compare;
+mod console;
 mod output;
 mod peers;
 mod progress;
@@ -29,20 +30,40 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use crate::console::errln;
+
 /// The reference harness for pool/billiards physics: an event-based engine and a discrete-time
 /// integrator over the same physics, compared on identical shots.
 #[derive(Parser, Debug)]
-#[command(name = "cargo xtask", version, about, long_about = None)]
+#[command(name = "cargo xtask", version, about, long_about = None, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
+
+/// What every command shares: its workspace and its exit codes.
+const AFTER_HELP: &str = "\
+Workspace: the default shots, baselines and root cases (data/) and the default --out (reports/)
+are those of the workspace of the current directory: the nearest directory at or above it with
+Cargo.toml and data/shots/ (as cargo and git find theirs), whatever directory the binary was built
+in. Outside one, name every file and --out.
+
+Exit codes: 0 the answer is right (a run flagged for its method's own errors, such as the
+discrete integrator's overlaps, warns on stderr and still exits 0); 1 a run failed or did not end
+physically (an engine's budget, a non-finite state, a ball off the table), or output could not be
+written (quietly on a closed pipe); 2 bad input (a shot file, an option value or limit), one line
+naming the field or option and the value. Runs are written whole or not at all.";
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Run shots through both engines over a dt sweep and write an accuracy/cost report.
     Compare(compare::CompareArgs),
     /// Print one engine's event log and final ball states for a shot.
+    ///
+    /// Then judges the run's end: exit 1 (after the log) when it did not end physically (the
+    /// engine's budget, a non-finite state, a ball off the table), a warning on stderr when balls
+    /// end overlapping (the discrete integrator's or another root solver's own error, measured).
+    /// A fixed-step run that could take more than 1e11 ball-steps is refused before it starts.
     Simulate(simulate::SimulateArgs),
     /// Watch a shot: a top-down animation (GIF or PNG frames) of one or two engines' runs.
     Render(render::RenderArgs),
@@ -61,7 +82,10 @@ enum Command {
     /// a center distance of 2R(1 +- eps), eps 1e-12..1e-3 log-uniform). The shot's name starts
     /// with its kind. Writes reports/<run>/stress/: summary.txt (failures by invariant and by
     /// kind), shots.csv (one row per shot) and failures/<name>.toml (each failing shot, a shot
-    /// file that reproduces it). --replay DIR runs the shot files of DIR instead.
+    /// file that reproduces it). --replay DIR runs the shot files of DIR instead. The event
+    /// engine is checked after every event; another engine (discrete, registered) on its end:
+    /// no_end, nan, balls off the table or overlapping at the end count as its failures. Shots
+    /// stream through in chunks: any --shots runs in constant memory.
     Stress(stress::StressArgs),
     /// Time our event engine and pooltool 0.6.0 (if installed) on the same shots; ratio table.
     ///
@@ -72,7 +96,23 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // --help and --version (exit 0 unless standard output fails), or a usage error (exit 2;
+        // clap names the option).
+        Err(e) => {
+            let code = match (e.print(), e.exit_code()) {
+                (Err(io), 0) => {
+                    if let CliError::Run(m) = console::stdout_error(io) {
+                        errln!("error: {m}");
+                    }
+                    1
+                }
+                (_, code) => code,
+            };
+            return ExitCode::from(u8::try_from(code).unwrap_or(1));
+        }
+    };
     let result = match cli.command {
         Command::Compare(args) => compare::run(args),
         Command::Simulate(args) => simulate::run(args),
@@ -83,8 +123,9 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::BrokenPipe) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(e.exit_code())
         }
     }
@@ -97,13 +138,15 @@ pub enum CliError {
     Input(String),
     /// Something went wrong while running or writing. Exit code 1.
     Run(String),
+    /// Standard output was closed by its reader (e.g. `| head`): exit code 1, quietly.
+    BrokenPipe,
 }
 
 impl CliError {
     fn exit_code(&self) -> u8 {
         match self {
             CliError::Input(_) => 2,
-            CliError::Run(_) => 1,
+            CliError::Run(_) | CliError::BrokenPipe => 1,
         }
     }
 }
@@ -112,6 +155,7 @@ impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+            CliError::BrokenPipe => f.write_str("standard output closed"),
         }
     }
 }

@@ -2,37 +2,48 @@
 //!
 //! Everything goes to a hidden staging directory next to the destination; only when all files
 //! are written is it renamed into place. A destination that already exists is never touched.
+//! Staging directories of killed runs are removed by the next run in the same place.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::console::errln;
 use crate::CliError;
 
-/// A staging directory that becomes `final_dir` on [`Staging::commit`] and is removed if dropped
-/// uncommitted (e.g. on an error).
+/// A staging directory that becomes the run directory `<root>/<name>` on [`Staging::commit`]
+/// and is removed if dropped uncommitted (e.g. on an error).
 pub struct Staging {
     dir: PathBuf,
-    final_dir: PathBuf,
+    root: PathBuf,
+    name: String,
+    /// Whether the name is the default one, which gains a suffix (`-2`, `-3`, ...) instead of
+    /// failing when another run took it first.
+    default_name: bool,
     committed: bool,
 }
 
+/// The marker in the names of staging directories: `.<name>.partial-<pid>`.
+const PARTIAL: &str = "partial";
+
 impl Staging {
-    /// Creates `<parent>/.<name>.partial-<pid>`; fails if `final_dir` exists already.
-    pub fn new(final_dir: &Path) -> Result<Self, CliError> {
-        if final_dir.exists() {
+    /// Creates `<root>/.<name>.partial-<pid>`, first removing the staging directories that
+    /// killed runs left in `root`. A `name` given by the user must not exist yet; a default one
+    /// is made unique.
+    ///
+    /// # Errors
+    /// A given name that exists (exit 2), or a directory that cannot be created (exit 1).
+    pub fn new(root: &Path, name: &str, default_name: bool) -> Result<Self, CliError> {
+        let taken = root.join(name);
+        if taken.exists() && !default_name {
             return Err(CliError::Input(format!(
                 "{} already exists: choose another --run-name (runs are never overwritten)",
-                final_dir.display()
+                taken.display()
             )));
         }
-        let parent = final_dir.parent().unwrap_or(Path::new("."));
-        let name = final_dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "run".into());
-        fs::create_dir_all(parent)
-            .map_err(|e| CliError::Run(format!("cannot create {}: {e}", parent.display())))?;
-        let dir = parent.join(format!(".{name}.partial-{}", std::process::id()));
+        fs::create_dir_all(root)
+            .map_err(|e| CliError::Run(format!("cannot create {}: {e}", root.display())))?;
+        clean_stale(root, PARTIAL);
+        let dir = root.join(format!(".{name}.{PARTIAL}-{}", std::process::id()));
         if dir.exists() {
             fs::remove_dir_all(&dir).ok();
         }
@@ -40,9 +51,16 @@ impl Staging {
             .map_err(|e| CliError::Run(format!("cannot create {}: {e}", dir.display())))?;
         Ok(Staging {
             dir,
-            final_dir: final_dir.to_path_buf(),
+            root: root.to_path_buf(),
+            name: name.to_string(),
+            default_name,
             committed: false,
         })
+    }
+
+    /// Where the run is going: `<root>/<name>` (a default name may still gain a suffix).
+    pub fn destination(&self) -> PathBuf {
+        self.root.join(&self.name)
     }
 
     /// Path of a file inside the staging directory.
@@ -61,17 +79,56 @@ impl Staging {
             .map_err(|e| CliError::Run(format!("cannot write {}: {e}", p.display())))
     }
 
-    /// Moves the staging directory to its final name (atomic on one filesystem).
+    /// Creates a file inside the staging directory to be written piece by piece (a table that
+    /// grows with the run, streamed instead of held in memory).
+    pub fn create(&self, name: &str) -> Result<std::io::BufWriter<fs::File>, CliError> {
+        let p = self.path(name);
+        if let Some(parent) = p.parent() {
+            fs::create_dir_all(parent)
+                .map_err(|e| CliError::Run(format!("{}: {e}", parent.display())))?;
+        }
+        fs::File::create(&p)
+            .map(std::io::BufWriter::new)
+            .map_err(|e| CliError::Run(format!("cannot write {}: {e}", p.display())))
+    }
+
+    /// Moves the staging directory to its final name (atomic on one filesystem) and returns
+    /// it. A default name another run took meanwhile becomes `<name>-2`, `<name>-3`, ...
+    ///
+    /// # Errors
+    /// A given name another run took meanwhile, or a rename the filesystem refuses.
     pub fn commit(mut self) -> Result<PathBuf, CliError> {
-        fs::rename(&self.dir, &self.final_dir).map_err(|e| {
-            CliError::Run(format!(
-                "cannot move {} to {}: {e}",
-                self.dir.display(),
-                self.final_dir.display()
-            ))
-        })?;
-        self.committed = true;
-        Ok(self.final_dir.clone())
+        for k in 1u32.. {
+            let dest = match k {
+                1 => self.destination(),
+                _ if self.default_name => self.root.join(format!("{}-{k}", self.name)),
+                _ => {
+                    return Err(CliError::Run(format!(
+                        "{} was created by another run while this one worked; nothing written",
+                        self.destination().display()
+                    )))
+                }
+            };
+            // A rename onto an empty directory would replace it: look first.
+            if dest.exists() {
+                continue;
+            }
+            match fs::rename(&self.dir, &dest) {
+                Ok(()) => {
+                    self.committed = true;
+                    return Ok(dest);
+                }
+                Err(_) if dest.exists() => continue,
+                Err(e) => {
+                    return Err(CliError::Run(format!(
+                        "cannot move {} to {}: {e}",
+                        self.dir.display(),
+                        dest.display()
+                    )))
+                }
+            }
+        }
+        unreachable!("the loop returns")
     }
 }
 
@@ -83,46 +140,131 @@ impl Drop for Staging {
     }
 }
 
+/// Removes the directories `.<name>.<marker>-<pid>` in `dir` whose process is gone (a run
+/// killed before it could clean up), and says how many it removed. Those of live processes,
+/// and every other entry, are left alone.
+pub fn clean_stale(dir: &Path, marker: &str) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let needle = format!(".{marker}-");
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name
+            .strip_prefix('.')
+            .and_then(|n| n.rsplit_once(&needle))
+            .and_then(|(_, pid)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id()
+            && !process_alive(pid)
+            && e.file_type().is_ok_and(|t| t.is_dir())
+            && fs::remove_dir_all(e.path()).is_ok()
+        {
+            removed += 1;
+        }
+    }
+    if removed > 0 {
+        errln!(
+            "note: removed {removed} staging director{} of killed runs in {}",
+            if removed == 1 { "y" } else { "ies" },
+            dir.display()
+        );
+    }
+    removed
+}
+
+/// Whether process `pid` exists (on Unix; elsewhere every process is taken to be alive, so
+/// nothing is removed).
+fn process_alive(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = libc::pid_t::try_from(pid) else {
+            return true;
+        };
+        // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+        let r = unsafe { libc::kill(pid, 0) };
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
+/// Writes `path` whole: to a temporary name beside it, then renamed over it, so that a reader
+/// sees the old file or the new one, never a part.
+///
+/// # Errors
+/// A write or rename that fails (the temporary file is removed).
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let tmp = dir.join(format!(
+        ".{}.{PARTIAL}-{}",
+        path.file_name()
+            .map_or("file".into(), |n| n.to_string_lossy()),
+        std::process::id()
+    ));
+    let r = fs::write(&tmp, bytes).and_then(|()| fs::rename(&tmp, path));
+    if r.is_err() {
+        fs::remove_file(&tmp).ok();
+    }
+    r.map_err(|e| CliError::Run(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Where a command writes its run: the options every writing command shares.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Directory that receives the run directory [default: <workspace>/reports]
+    /// Directory that receives the run directory [default: reports/ of the workspace]
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Name of the run directory [default: <command>-<UTC timestamp>]; never overwritten
+    /// Name of the run directory [default: <command>-<UTC time>, with -2, -3, ... if another
+    /// run has it]; a given name is never overwritten
     #[arg(long)]
     pub run_name: Option<String>,
 }
 
 impl RunArgs {
-    /// The run's parent directory and name (`<prefix>-<UTC timestamp>` by default).
+    /// The run's staging directory under `--out` (default `reports/` of the workspace), to be
+    /// committed as `--run-name` (default `<prefix>-<UTC timestamp>`).
     ///
     /// # Errors
-    /// A run name that is not a plain directory name.
-    pub fn location(&self, prefix: &str) -> Result<(PathBuf, String), CliError> {
-        run_location(&self.out, &self.run_name, prefix)
+    /// A run name that is not a plain directory name, or one that exists (exit 2); no
+    /// workspace for the default `--out`; a directory that cannot be created (exit 1).
+    pub fn stage(&self, prefix: &str) -> Result<Staging, CliError> {
+        let root = match &self.out {
+            Some(out) => out.clone(),
+            None => crate::workspace::workspace_root()?.join("reports"),
+        };
+        let name = match &self.run_name {
+            Some(name) => {
+                check_run_name(name)?;
+                name.clone()
+            }
+            None => format!("{prefix}-{}", timestamp()),
+        };
+        Staging::new(&root, &name, self.run_name.is_none())
     }
 }
 
-/// Where a run goes: `--out` (default `<workspace>/reports`) and `--run-name` (default
-/// `<prefix>-<UTC timestamp>`), which must be a plain directory name.
-fn run_location(
-    out: &Option<PathBuf>,
-    run_name: &Option<String>,
-    prefix: &str,
-) -> Result<(PathBuf, String), CliError> {
-    let root = out
-        .clone()
-        .unwrap_or_else(|| crate::workspace::workspace_root().join("reports"));
-    let name = run_name
-        .clone()
-        .unwrap_or_else(|| format!("{prefix}-{}", timestamp()));
-    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+/// A run name must be a plain directory name: not empty, no path separator, not hidden, no
+/// control character (a newline in a name breaks every listing), at most 200 bytes.
+fn check_run_name(name: &str) -> Result<(), CliError> {
+    if name.is_empty()
+        || name.len() > 200
+        || name.contains(['/', '\\'])
+        || name.starts_with('.')
+        || name.chars().any(char::is_control)
+    {
         return Err(CliError::Input(format!(
-            "--run-name = {name:?}: must be a plain directory name"
+            "--run-name = {name:?}: must be a plain directory name (no path separator, no \
+             leading dot, no control character, at most 200 bytes)"
         )));
     }
-    Ok((root, name))
+    Ok(())
 }
 
 /// Serializes rows to CSV bytes.

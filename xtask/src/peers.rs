@@ -8,7 +8,10 @@ use std::time::Instant;
 use pool_engines::EngineSpec;
 use serde::Serialize;
 
-use crate::output::{csv_bytes, Staging};
+use pool_harness::EndCheck;
+
+use crate::console::{errln, outln};
+use crate::output::csv_bytes;
 use crate::workspace::workspace_root;
 use crate::CliError;
 
@@ -17,14 +20,15 @@ use crate::CliError;
 pub struct PeersArgs {
     /// Shot files to time [default: data/shots/{break_9ball,break_15ball,bank}.toml]
     pub shots: Vec<PathBuf>,
-    /// Timed runs per shot for our engine (median reported)
+    /// Timed runs per shot for our engine (median reported), 1 to 100000
     #[arg(long, default_value_t = 200)]
     pub runs: usize,
-    /// Timed warm runs per shot for pooltool (median reported)
+    /// Timed warm runs per shot for pooltool (median reported), 1 to 1000
     #[arg(long, default_value_t = 20)]
     pub peer_runs: usize,
     /// Python with pooltool-billiards 0.6.0 [default: $POOLTOOL_PYTHON, else
-    /// <workspace>/.venv-pooltool/bin/python]; see benches/peers/README.md to set one up
+    /// <workspace>/.venv-pooltool/bin/python]; see benches/peers/README.md to set one up. One
+    /// given here must work (exit 2 otherwise); the defaults are skipped when they do not
     #[arg(long)]
     pub python: Option<PathBuf>,
     #[command(flatten)]
@@ -58,32 +62,45 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-fn find_python(args: &PeersArgs) -> Option<PathBuf> {
-    // An explicit --python is the only one tried.
-    let candidates: Vec<PathBuf> = match &args.python {
-        Some(p) => vec![p.clone()],
-        None => std::env::var_os("POOLTOOL_PYTHON")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(std::iter::once(
-                workspace_root().join(".venv-pooltool/bin/python"),
-            ))
-            .collect(),
-    };
-    for p in candidates {
-        let ok = Command::new(&p)
-            .args([
-                "-c",
-                "import pooltool, sys; sys.exit(pooltool.__version__ != '0.6.0')",
-            ])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false);
-        if ok {
-            return Some(p);
-        }
+/// Whether `python` runs and imports pooltool 0.6.0: `Err` says why not.
+fn check_python(python: &Path) -> Result<(), String> {
+    let out = Command::new(python)
+        .args([
+            "-c",
+            "import pooltool, sys; sys.exit(0 if pooltool.__version__ == '0.6.0' else 3)",
+        ])
+        .output()
+        .map_err(|e| format!("cannot run it: {e}"))?;
+    match out.status.code() {
+        Some(0) => Ok(()),
+        Some(3) => Err("its pooltool is not version 0.6.0".into()),
+        _ => Err(format!(
+            "it cannot import pooltool ({})",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("no message")
+        )),
     }
-    None
+}
+
+/// The Python to time pooltool with: `--python` (which must work: bad input otherwise), else
+/// the first of `$POOLTOOL_PYTHON` and the workspace's `.venv-pooltool/bin/python` that does,
+/// else none.
+fn find_python(args: &PeersArgs) -> Result<Option<PathBuf>, CliError> {
+    if let Some(p) = &args.python {
+        return check_python(p)
+            .map(|()| Some(p.clone()))
+            .map_err(|why| CliError::Input(format!("--python = {}: {why}", p.display())));
+    }
+    let venv = workspace_root()
+        .ok()
+        .map(|r| r.join(".venv-pooltool/bin/python"));
+    Ok(std::env::var_os("POOLTOOL_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain(venv)
+        .find(|p| check_python(p).is_ok()))
 }
 
 /// (median s, events) per shot name from the script's CSV output.
@@ -92,8 +109,8 @@ fn run_pooltool(
     shots: &[PathBuf],
     runs: usize,
 ) -> Result<Vec<(String, usize, f64, usize)>, CliError> {
-    let script = workspace_root().join("benches/peers/pooltool_bench.py");
-    eprintln!(
+    let script = workspace_root()?.join("benches/peers/pooltool_bench.py");
+    errln!(
         "bench-peers: running pooltool ({}; numba compiles on a first run, about 30 s)",
         python.display()
     );
@@ -138,28 +155,42 @@ const SETUP_HINT: &str =
 with pooltool-billiards 0.6.0. To set it up (a plain `pip install pooltool-billiards` gets the old \
 0.3.3), follow benches/peers/README.md, then re-run `cargo xtask bench-peers`.";
 
+/// Most timed runs per shot of `--runs` (ours, about 0.1 ms each) and `--peer-runs`
+/// (pooltool, about 0.1 s each).
+const MAX_RUNS: usize = 100_000;
+/// See [`MAX_RUNS`].
+const MAX_PEER_RUNS: usize = 1_000;
+
 /// Runs `cargo xtask bench-peers`.
 pub fn run(args: PeersArgs) -> Result<(), CliError> {
-    if args.runs == 0 || args.peer_runs == 0 {
-        return Err(CliError::Input(
-            "--runs and --peer-runs must be at least 1".into(),
-        ));
-    }
+    crate::args::in_range("--runs", args.runs, 1, MAX_RUNS)?;
+    crate::args::in_range("--peer-runs", args.peer_runs, 1, MAX_PEER_RUNS)?;
     let shots = if args.shots.is_empty() {
+        let root = workspace_root()?;
         ["break_9ball", "break_15ball", "bank"]
             .iter()
-            .map(|s| workspace_root().join(format!("data/shots/{s}.toml")))
+            .map(|s| root.join(format!("data/shots/{s}.toml")))
             .collect()
     } else {
         args.shots.clone()
     };
+    let python = find_python(&args)?;
+    let staging = args.run.stage("peers")?;
     let mut rows = Vec::new();
     for path in &shots {
         let setup = pool_shots::load(path)?;
         let engine = EngineSpec::reference()
             .build()
             .map_err(|e| CliError::Run(e.to_string()))?;
-        let events = engine.run(&setup).events.len();
+        let outcome = engine.run(&setup);
+        let failures = EndCheck::of(&setup, &outcome).failures(&setup);
+        if !failures.is_empty() {
+            return Err(CliError::Run(format!(
+                "{}: the run did not end physically, so its time means nothing: {}",
+                path.display(),
+                failures.join("; ")
+            )));
+        }
         let times: Vec<f64> = (0..args.runs)
             .map(|_| {
                 let t = Instant::now();
@@ -171,14 +202,13 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
             shot: setup.name.clone(),
             ours_runs: args.runs,
             ours_median_s: median(times),
-            ours_events: events,
+            ours_events: outcome.events.len(),
             pooltool_runs: None,
             pooltool_median_s: None,
             pooltool_events: None,
             ratio: None,
         });
     }
-    let python = find_python(&args);
     match &python {
         Some(py) => {
             for (name, runs, med, events) in run_pooltool(py, &shots, args.peer_runs)? {
@@ -190,16 +220,14 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
                 }
             }
         }
-        None => eprintln!("{SETUP_HINT}"),
+        None => errln!("{SETUP_HINT}"),
     }
     let md = markdown(&rows, python.is_some());
-    println!("{md}");
-    let (root, name) = args.run.location("peers")?;
-    let staging = Staging::new(&root.join(&name))?;
     staging.write("peers.csv", &csv_bytes(&rows)?)?;
     staging.write("peers.md", md.as_bytes())?;
     let dir = staging.commit()?;
-    println!("written: {}", dir.display());
+    outln!("{md}")?;
+    outln!("written: {}", dir.display())?;
     Ok(())
 }
 

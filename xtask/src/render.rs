@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{agents_label, Frames};
+use pool_harness::{agents_label, snapshot_event_budget, snapshot_interval, EndCheck, Frames};
 use pool_report::plots;
 use pool_sim::{Outcome, Setup};
 use rayon::prelude::*;
 
-use crate::output::{RunArgs, Staging};
+use crate::console::{errln, outln};
+use crate::output::RunArgs;
 use crate::CliError;
 
 /// Most frames one render may write (200 s of animation at 50 fps, 400 s at 25 fps).
@@ -50,7 +51,8 @@ pub struct RenderArgs {
     /// Frame width in pixels (320 to 3840); the height follows the table
     #[arg(long, default_value_t = 800)]
     pub width: u32,
-    /// Show at most this much simulated time (s); the shot is cut there
+    /// Show at most this much simulated time (s); the shot is cut there. A render draws at most
+    /// 10000 frames, each at most 4320 px tall, and 1e10 pixels in all
     #[arg(long, default_value_t = 12.0, allow_negative_numbers = true)]
     pub max_seconds: f64,
     #[command(flatten)]
@@ -75,12 +77,22 @@ pub enum Layout {
     Ghosts,
 }
 
+/// Tallest frame (px) a render may draw: 8K's height.
+pub const MAX_HEIGHT: u32 = 4320;
+/// Most pixels one render may draw, over all its frames: about a quarter of an hour at the
+/// 1.2e7 pixels per second a GIF is drawn and encoded here (2350 frames at the default width).
+pub const MAX_PIXELS: f64 = 1e10;
+
 /// Runs the shot with snapshots: at every event, and (fixed-step engines) every `sample_s`
-/// seconds.
+/// seconds, both within the snapshot memory bound ([`pool_harness::SNAPSHOT_STATES`]).
 fn run_engine(spec: &EngineSpec, setup: &Setup, sample_s: f64) -> Result<Outcome, CliError> {
+    crate::args::check_work("--engines", spec, setup)?;
     let options = RunOptions {
-        snapshots: Some(sample_s.max(spec.dt().unwrap_or(0.0))),
-        ..RunOptions::default()
+        snapshots: Some(snapshot_interval(
+            setup,
+            sample_s.max(spec.dt().unwrap_or(0.0)),
+        )),
+        max_events: Some(snapshot_event_budget(setup.balls.len())),
     };
     let engine = spec
         .build_with(&options)
@@ -95,7 +107,7 @@ fn check_options(args: &RenderArgs) -> Result<(), CliError> {
             Ok(())
         } else {
             Err(CliError::Input(format!(
-                "{name} = {v}: must be a positive finite number"
+                "{name} = {v:?}: must be a positive finite number"
             )))
         }
     };
@@ -104,7 +116,7 @@ fn check_options(args: &RenderArgs) -> Result<(), CliError> {
     positive("--max-seconds", args.max_seconds)?;
     if args.fps > 240.0 {
         return Err(CliError::Input(format!(
-            "--fps = {}: at most 240 frames per second",
+            "--fps = {:?}: at most 240 frames per second",
             args.fps
         )));
     }
@@ -131,33 +143,6 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let file = crate::workspace::resolve_shot(&args.shot)?;
     let setup = pool_shots::load(&file)?;
     let frame_dt = args.speed / args.fps;
-    let (out_root, run_name) = args.run.location(&format!("render-{}", setup.name))?;
-
-    let outcomes = specs
-        .iter()
-        .map(|s| run_engine(s, &setup, frame_dt))
-        .collect::<Result<Vec<_>, _>>()?;
-    let frames = outcomes
-        .iter()
-        .map(|o| Frames::new(&setup, o).map_err(CliError::Run))
-        .collect::<Result<Vec<_>, _>>()?;
-    let t_shot = frames.iter().map(Frames::end_time).fold(0.0, f64::max);
-    let t_end = t_shot.min(args.max_seconds);
-    let n_motion = (t_end / frame_dt).ceil() as usize + 1;
-    let n_hold = if args.format == RenderFormat::Gif {
-        (HOLD_S * args.fps).round() as usize
-    } else {
-        0
-    };
-    let n = n_motion + n_hold;
-    if n > MAX_FRAMES {
-        return Err(CliError::Input(format!(
-            "--fps = {}: {n} frames for {t_end:.2} s at --speed {}, more than {MAX_FRAMES}; \
-             lower --fps or --max-seconds, or raise --speed",
-            args.fps, args.speed
-        )));
-    }
-
     let ghosts = specs.len() == 2 && args.layout == Layout::Ghosts;
     let ids: Vec<String> = setup.balls.iter().map(|b| b.id.clone()).collect();
     let scene = plots::Scene {
@@ -169,6 +154,66 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         panels: if ghosts { 1 } else { specs.len() as u32 },
         ghost: ghosts,
     };
+    let (w, h) = scene.size();
+    if h > MAX_HEIGHT {
+        return Err(CliError::Input(format!(
+            "--width = {w}: the {} x {} m table makes frames {h} px tall, more than {MAX_HEIGHT}; \
+             lower --width (down to 320), or render a shorter table",
+            pool_harness::num(setup.table.length),
+            pool_harness::num(setup.table.width)
+        )));
+    }
+
+    let outcomes = specs
+        .iter()
+        .map(|s| run_engine(s, &setup, frame_dt))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (spec, o) in specs.iter().zip(&outcomes) {
+        let end = EndCheck::of(&setup, o);
+        for w in end.warnings(&setup) {
+            errln!(
+                "warning: {} ({spec}): {w}: the method's own error, measured",
+                setup.name
+            );
+        }
+        let failures = end.failures(&setup);
+        if !failures.is_empty() {
+            return Err(CliError::Run(format!(
+                "{} ({spec}): the run did not end physically: {}; nothing rendered",
+                file.display(),
+                failures.join("; ")
+            )));
+        }
+    }
+    let frames = outcomes
+        .iter()
+        .map(|o| Frames::new(&setup, o).map_err(CliError::Run))
+        .collect::<Result<Vec<_>, _>>()?;
+    let t_shot = frames.iter().map(Frames::end_time).fold(0.0, f64::max);
+    let t_end = t_shot.min(args.max_seconds);
+    // Counted in floating point first: a tiny --speed must not overflow the count.
+    let n_hold = if args.format == RenderFormat::Gif {
+        (HOLD_S * args.fps).round()
+    } else {
+        0.0
+    };
+    let n_total = (t_end / frame_dt).ceil() + 1.0 + n_hold;
+    if n_total > MAX_FRAMES as f64 {
+        return Err(CliError::Input(format!(
+            "--speed = {:?}, --fps = {:?}: {n_total:.3e} frames for {t_end:.2} s, more than \
+             {MAX_FRAMES}; lower --fps or --max-seconds, or raise --speed",
+            args.speed, args.fps
+        )));
+    }
+    let pixels = n_total * f64::from(w) * f64::from(h);
+    if pixels > MAX_PIXELS {
+        return Err(CliError::Input(format!(
+            "--width = {w}: {n_total} frames of {w}x{h} px are {pixels:.2e} pixels, more than \
+             the {MAX_PIXELS:.1e} a render may draw; lower --width, --fps or --max-seconds"
+        )));
+    }
+    let (n_hold, n) = (n_hold as usize, n_total as usize);
+    let n_motion = n - n_hold;
     let content = |k: usize| -> plots::FrameContent {
         let t = (k.min(n_motion - 1) as f64 * frame_dt).min(t_end);
         let mut panels: Vec<plots::Panel> = specs
@@ -189,9 +234,8 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         }
     };
 
-    let staging = Staging::new(&out_root.join(&run_name))?;
-    let (w, h) = scene.size();
-    eprintln!(
+    let staging = args.run.stage(&format!("render-{}", setup.name))?;
+    errln!(
         "render: {} with {} -> {n} frames of {w}x{h} px ({:.2} s simulated{}) -> {}",
         setup.name,
         specs
@@ -205,7 +249,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
         } else {
             String::new()
         },
-        out_root.join(&run_name).display()
+        staging.destination().display()
     );
     let bar = crate::progress::bar(n as u64, "frames");
     let plot_err = |e: plots::PlotError| CliError::Run(format!("render: {}", e.message()));
@@ -217,7 +261,7 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
             plots::write_gif(&staging.path(&name), &scene, cs, n, content, || bar.inc(1))
                 .map_err(plot_err)?;
             if cs < 2 || (f64::from(cs) - 100.0 / args.fps).abs() > 0.05 {
-                eprintln!(
+                errln!(
                     "render: note: GIF frames last whole centiseconds; {cs} cs per frame plays \
                      at {:.1} fps instead of {} (browsers slow frames under 2 cs down to 10 cs)",
                     100.0 / f64::from(cs),
@@ -248,13 +292,12 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     )?;
     let dir = staging.commit()?;
     let size = dir_size(&dir.join(&output));
-    println!(
+    outln!(
         "render: {} ({n} frames, {:.1} MB) in {:.1} s",
         dir.join(&output).display(),
         size as f64 / 1e6,
         start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    )
 }
 
 /// `12/82 at 0.503 s: ball_ball cue, 1` for the latest event at or before `t`, or `no event yet`.
@@ -282,7 +325,7 @@ fn describe(
     t_end: f64,
     (w, h): (u32, u32),
 ) -> String {
-    let root = crate::workspace::workspace_root();
+    let root = crate::workspace::workspace_root().unwrap_or_default();
     let shot = file
         .strip_prefix(&root)
         .unwrap_or(file)

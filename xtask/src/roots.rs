@@ -20,7 +20,8 @@ use pool_sim::Setup;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::output::{csv_bytes, Staging};
+use crate::console::{errln, outln};
+use crate::output::{csv_bytes, write_file_atomically};
 use crate::roots_dir::write_roots_dir;
 use crate::workspace::{resolve_shots, workspace_root};
 use crate::CliError;
@@ -31,10 +32,10 @@ pub struct RootsArgs {
     /// Test cases with reference answers [default: <workspace>/data/roots/cases.csv]
     #[arg(long)]
     pub cases: Option<PathBuf>,
-    /// Random breaks (per backend) for the engine-level evidence
+    /// Random breaks (per backend) for the engine-level evidence, 0 to 10000
     #[arg(long, default_value_t = 40)]
     pub breaks: usize,
-    /// Timing passes per backend and family; the fastest is reported
+    /// Timing passes per backend and family, 1 to 1000; the fastest is reported
     #[arg(long, default_value_t = 20)]
     pub repeats: usize,
     /// Instead of evaluating: write the polynomials the event engine solves on the default shots
@@ -45,14 +46,27 @@ pub struct RootsArgs {
     pub run: crate::output::RunArgs,
 }
 
+/// Largest cases file `--cases` may name (the committed one is under 1 MB).
+const MAX_CASES_BYTES: u64 = 64 << 20;
+/// Most random breaks of `--breaks` (per backend; about 4 ms each).
+const MAX_BREAKS: usize = 10_000;
+/// Most timing passes of `--repeats`.
+const MAX_REPEATS: usize = 1_000;
+
 fn load_cases(args: &RootsArgs) -> Result<Vec<RootCase>, CliError> {
-    let path = args
-        .cases
-        .clone()
-        .unwrap_or_else(|| workspace_root().join("data/roots/cases.csv"));
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
-    parse_root_cases(&text).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))
+    let path = match &args.cases {
+        Some(p) => p.clone(),
+        None => workspace_root()?.join("data/roots/cases.csv"),
+    };
+    let bad = |e: &dyn std::fmt::Display| CliError::Input(format!("{}: {e}", path.display()));
+    let size = std::fs::metadata(&path).map_err(|e| bad(&e))?.len();
+    if size > MAX_CASES_BYTES {
+        return Err(bad(&format!(
+            "{size} bytes, more than the {MAX_CASES_BYTES} a cases file may have"
+        )));
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| bad(&e))?;
+    parse_root_cases(&text).map_err(|e| bad(&e))
 }
 
 /// Event budget of one engine-level evidence run.
@@ -138,14 +152,15 @@ fn default_shots_and_rack() -> Result<(Vec<Setup>, Setup), CliError> {
 
 /// Runs `cargo xtask roots`.
 pub fn run(args: RootsArgs) -> Result<(), CliError> {
+    crate::args::in_range("--breaks", args.breaks, 0, MAX_BREAKS)?;
+    crate::args::in_range("--repeats", args.repeats, 1, MAX_REPEATS)?;
     if args.capture {
         return capture(&args);
     }
     let cases = load_cases(&args)?;
-    let (out_root, run_name) = args.run.location("roots")?;
-    let staging = Staging::new(&out_root.join(&run_name))?;
+    let staging = args.run.stage("roots")?;
     let start = std::time::Instant::now();
-    eprintln!(
+    errln!(
         "roots: {} cases, {} backends; engine evidence on the default shots and {} random breaks",
         cases.len(),
         SOLVER_NAMES.len(),
@@ -165,13 +180,12 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
         },
     )?;
     let dir = staging.commit()?;
-    println!("{}", verdict_line(&stats));
-    println!(
+    outln!("{}", verdict_line(&stats))?;
+    outln!(
         "report: {} ({:.1} s)",
         dir.join("roots/report.md").display(),
         start.elapsed().as_secs_f64()
-    );
-    Ok(())
+    )
 }
 
 /// The polynomials the event engine solves, captured from real runs.
@@ -285,16 +299,14 @@ fn capture(args: &RootsArgs) -> Result<(), CliError> {
             rows.extend(g.into_iter().take(200).copied());
         }
     }
-    let path = workspace_root().join("data/roots/captured.csv");
-    let bytes = csv_bytes(&rows)?;
-    std::fs::write(&path, bytes).map_err(|e| CliError::Run(format!("{}: {e}", path.display())))?;
-    println!(
+    let path = workspace_root()?.join("data/roots/captured.csv");
+    write_file_atomically(&path, &csv_bytes(&rows)?)?;
+    outln!(
         "captured {} polynomials from {} runs -> {} (now run: python3 data/roots/make_cases.py)",
         rows.len(),
         runs.len(),
         path.display()
-    );
-    Ok(())
+    )
 }
 
 fn entry(s: &dyn RootSolver, c: &[f64; 5], h: f64) -> Option<f64> {

@@ -1,12 +1,15 @@
-//! `cargo xtask simulate`: one engine's event log and final states.
+//! `cargo xtask simulate`: one engine's event log and final states, and a verdict on how the
+//! run ended (exit 1 when it did not end physically, a warning for the method's own errors).
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use pool_engines::EngineSpec;
-use pool_harness::agents_label;
-use pool_sim::Setup;
+use pool_harness::{agents_label, EndCheck};
+use pool_sim::{Outcome, Setup};
 use serde::Serialize;
 
+use crate::console::{errln, stdout_error};
 use crate::CliError;
 
 /// Options of `cargo xtask simulate`.
@@ -90,12 +93,8 @@ struct CsvRow<'a> {
     wz: Option<f64>,
 }
 
-fn log(setup: &Setup, spec: &EngineSpec) -> Result<LogOut, CliError> {
-    let out = spec
-        .build()
-        .map_err(|e| CliError::Input(format!("--engine = {e}")))?
-        .run(setup);
-    Ok(LogOut {
+fn log(setup: &Setup, spec: &EngineSpec, out: &Outcome) -> LogOut {
+    LogOut {
         shot: setup.name.clone(),
         engine: spec.family().to_string(),
         scheme: spec.variant(),
@@ -126,10 +125,11 @@ fn log(setup: &Setup, spec: &EngineSpec) -> Result<LogOut, CliError> {
                 w: [s.w.x, s.w.y, s.w.z],
             })
             .collect(),
-    })
+    }
 }
 
-/// Prints the log to stdout.
+/// Prints the log to stdout, then judges the run's end: exit 1 (after the log) when it did not
+/// end physically, a warning on stderr for the method's own errors at the end.
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let spec = crate::args::engine_spec(
         "--engine",
@@ -139,65 +139,96 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         args.solver.as_deref(),
     )?;
     let setup = pool_shots::load(&args.shot)?;
-    let out = log(&setup, &spec)?;
+    crate::args::check_work("--engine", &spec, &setup)?;
+    let outcome = spec
+        .build()
+        .map_err(|e| CliError::Input(format!("--engine = {e}")))?
+        .run(&setup);
+    let out = log(&setup, &spec, &outcome);
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {
         Format::Json => {
-            let text =
-                serde_json::to_string_pretty(&out).map_err(|e| CliError::Run(e.to_string()))?;
-            println!("{text}");
+            serde_json::to_writer_pretty(&mut stdout, &out).map_err(|e| {
+                if e.is_io() {
+                    stdout_error(e.into())
+                } else {
+                    CliError::Run(format!("writing JSON: {e}"))
+                }
+            })?;
+            stdout.write_all(b"\n").map_err(stdout_error)?;
         }
-        Format::Csv => {
-            let mut w = csv::Writer::from_writer(std::io::stdout().lock());
-            let blank = CsvRow {
-                record: "",
-                time_s: None,
-                kind: "",
-                agent_1: "",
-                agent_2: "",
-                state: "",
-                x: None,
-                y: None,
-                z: None,
-                vx: None,
-                vy: None,
-                vz: None,
-                wx: None,
-                wy: None,
-                wz: None,
-            };
-            let io = |e: csv::Error| CliError::Run(format!("writing CSV: {e}"));
-            for e in &out.events {
-                w.serialize(CsvRow {
-                    record: "event",
-                    time_s: Some(e.time_s),
-                    kind: e.kind,
-                    agent_1: e.agents.first().map_or("", String::as_str),
-                    agent_2: e.agents.get(1).map_or("", String::as_str),
-                    ..blank
-                })
-                .map_err(io)?;
-            }
-            for b in &out.final_states {
-                w.serialize(CsvRow {
-                    record: "ball",
-                    time_s: Some(out.end_time_s),
-                    agent_1: &b.id,
-                    state: b.state,
-                    x: Some(b.r[0]),
-                    y: Some(b.r[1]),
-                    z: Some(b.r[2]),
-                    vx: Some(b.v[0]),
-                    vy: Some(b.v[1]),
-                    vz: Some(b.v[2]),
-                    wx: Some(b.w[0]),
-                    wy: Some(b.w[1]),
-                    wz: Some(b.w[2]),
-                    ..blank
-                })
-                .map_err(io)?;
-            }
-            w.flush().map_err(|e| CliError::Run(e.to_string()))?;
-        }
+        Format::Csv => write_csv(&mut stdout, &out)?,
+    }
+    stdout.flush().map_err(stdout_error)?;
+    drop(stdout);
+    let end = EndCheck::of(&setup, &outcome);
+    let what = format!("{} ({spec})", args.shot.display());
+    for w in end.warnings(&setup) {
+        errln!("warning: {what}: {w}: the method's own error, measured");
+    }
+    let failures = end.failures(&setup);
+    if !failures.is_empty() {
+        return Err(CliError::Run(format!(
+            "{what}: the run did not end physically: {}",
+            failures.join("; ")
+        )));
     }
     Ok(())
+}
+
+/// The log as one CSV table: `event` rows, then `ball` rows.
+fn write_csv(to: &mut impl Write, out: &LogOut) -> Result<(), CliError> {
+    let mut w = csv::Writer::from_writer(to);
+    let blank = CsvRow {
+        record: "",
+        time_s: None,
+        kind: "",
+        agent_1: "",
+        agent_2: "",
+        state: "",
+        x: None,
+        y: None,
+        z: None,
+        vx: None,
+        vy: None,
+        vz: None,
+        wx: None,
+        wy: None,
+        wz: None,
+    };
+    let io = |e: csv::Error| match e.into_kind() {
+        csv::ErrorKind::Io(e) => stdout_error(e),
+        other => CliError::Run(format!("writing CSV: {other:?}")),
+    };
+    for e in &out.events {
+        w.serialize(CsvRow {
+            record: "event",
+            time_s: Some(e.time_s),
+            kind: e.kind,
+            agent_1: e.agents.first().map_or("", String::as_str),
+            agent_2: e.agents.get(1).map_or("", String::as_str),
+            ..blank
+        })
+        .map_err(io)?;
+    }
+    for b in &out.final_states {
+        w.serialize(CsvRow {
+            record: "ball",
+            time_s: Some(out.end_time_s),
+            agent_1: &b.id,
+            state: b.state,
+            x: Some(b.r[0]),
+            y: Some(b.r[1]),
+            z: Some(b.r[2]),
+            vx: Some(b.v[0]),
+            vy: Some(b.v[1]),
+            vz: Some(b.v[2]),
+            wx: Some(b.w[0]),
+            wy: Some(b.w[1]),
+            wz: Some(b.w[2]),
+            ..blank
+        })
+        .map_err(io)?;
+    }
+    w.flush().map_err(stdout_error)
 }

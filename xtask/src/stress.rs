@@ -7,18 +7,23 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{check_outcome, energy_rises, stress_shot, violations, ScenarioKind};
+use pool_harness::{
+    check_outcome, energy_rises, snapshot_interval, stress_shot, violations, EndCheck,
+    ScenarioKind, SNAPSHOT_STATES,
+};
 use pool_sim::{Outcome, Setup};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::output::{csv_bytes, Staging};
+use crate::console::{errln, outln};
+use crate::output::Staging;
 use crate::CliError;
 
 /// Options of `cargo xtask stress`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct StressArgs {
-    /// Number of random shots
+    /// Number of random shots (any number: shots stream through, the run's memory does not
+    /// grow with it; the seeds must not pass 2^64 - 1)
     #[arg(long, default_value_t = 1000)]
     pub shots: u64,
     /// Seed of the first shot (shot k uses seed + k; its kind is the (seed + k) mod 7-th of
@@ -46,7 +51,8 @@ pub struct StressArgs {
     /// Time step of plain `--engine discrete` (s) [default: 1e-4]
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
-    /// Event budget per shot (event engine): a shot needing more fails as "no end"
+    /// Event budget per shot (event engine; 1 to 1000000): a shot needing more fails as
+    /// "no end"
     #[arg(long, default_value_t = 100_000)]
     pub max_events: usize,
     /// Failing shots tolerated before the command fails (a ratchet for CI: lower it as fixes
@@ -55,41 +61,113 @@ pub struct StressArgs {
     pub allow_failures: usize,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
-    /// Worker threads [default: all cores]
+    /// Worker threads, 1 to 256 [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
 }
 
-/// One shot of the run: a seed of the random mix, or a loaded shot file.
+/// Most events `--max-events` may allow a shot: with a snapshot at every event, 16 balls take
+/// 1.3 GB at this budget.
+pub const MAX_EVENTS: usize = 1_000_000;
+
+/// Shots run at a time: the rows of one chunk are written before the next starts, so a run of
+/// any length holds at most this many shots (and one event-count histogram) in memory.
+const CHUNK: usize = 4096;
+
+/// One shot of the run: a seed of the random mix, or a shot file.
 enum Job {
     Seed(u64),
-    File(PathBuf, Box<Setup>),
+    File(PathBuf),
 }
 
 impl Job {
     /// The shot's label in `shots.csv` (seed or file name), its kind and its set-up.
-    fn setup(&self, racks: &[Setup]) -> (String, &'static str, Setup) {
-        match self {
+    fn setup(&self, racks: &[Setup]) -> Result<(String, &'static str, Setup), CliError> {
+        Ok(match self {
             Job::Seed(seed) => {
                 let (kind, s) = stress_shot(racks, *seed);
                 (seed.to_string(), kind.name(), s)
             }
-            Job::File(f, s) => {
+            Job::File(f) => {
+                let s = pool_shots::load(f)?;
                 let kind = ScenarioKind::from_shot_name(&s.name).map_or("other", |k| k.name());
                 let label = f.file_name().map_or_else(
                     || f.display().to_string(),
                     |n| n.to_string_lossy().into_owned(),
                 );
-                (label, kind, (**s).clone())
+                (label, kind, s)
             }
+        })
+    }
+
+    /// Where the shot came from, for its failure file's description.
+    fn origin(&self) -> String {
+        match self {
+            Job::Seed(seed) => format!("seed {seed}"),
+            Job::File(f) => format!("replay of {}", f.display()),
         }
     }
 }
 
-/// The racks every generated shot starts from (none needed for `--replay`), and the shots to
-/// run: one per seed, or the files of `--replay` (a bad file is bad input, reported before
-/// anything runs).
-fn jobs(args: &StressArgs) -> Result<(Vec<Setup>, Vec<Job>), CliError> {
+/// The shots of a run, made one at a time: `count` seeds from `first` (only those of `kinds`
+/// when given), or the files of `--replay`.
+enum Source {
+    Seeds {
+        first: u64,
+        count: u64,
+        kinds: Vec<ScenarioKind>,
+    },
+    Files(Vec<PathBuf>),
+}
+
+impl Source {
+    fn len(&self) -> u64 {
+        match self {
+            Source::Seeds { count, .. } => *count,
+            Source::Files(f) => f.len() as u64,
+        }
+    }
+
+    /// The jobs, lazily (a billion seeds take no memory).
+    fn jobs(&self) -> Box<dyn Iterator<Item = Job> + '_> {
+        match self {
+            Source::Seeds {
+                first,
+                count,
+                kinds,
+            } => Box::new(
+                // The range is checked in `source`: no seed wraps around.
+                (0..=u64::MAX)
+                    .map_while(move |k| first.checked_add(k))
+                    .filter(move |&s| kinds.is_empty() || kinds.contains(&ScenarioKind::of_seed(s)))
+                    .take(usize::try_from(*count).unwrap_or(usize::MAX))
+                    .map(Job::Seed),
+            ),
+            Source::Files(files) => Box::new(files.iter().cloned().map(Job::File)),
+        }
+    }
+}
+
+/// The last seed of `count` (>= 1) seeds from `first` of `kinds` (every kind when empty), or
+/// `None` when it would be past `u64::MAX`.
+fn last_seed(first: u64, count: u64, kinds: &[ScenarioKind]) -> Option<u64> {
+    let cycle = ScenarioKind::ALL.len() as u128;
+    let offsets: Vec<u128> = (0..cycle)
+        .filter(|&o| {
+            let kind = ScenarioKind::ALL[((u128::from(first) + o) % cycle) as usize];
+            kinds.is_empty() || kinds.contains(&kind)
+        })
+        .collect();
+    let m = offsets.len() as u128;
+    let k = u128::from(count) - 1;
+    let last = u128::from(first) + cycle * (k / m) + offsets[(k % m) as usize];
+    u64::try_from(last).ok()
+}
+
+/// The racks every generated shot starts from (none for `--replay`), and the shots to run.
+/// Every option is checked, and every file of `--replay` loaded once, before anything runs
+/// (a bad file is bad input).
+fn source(args: &StressArgs, spec: &EngineSpec) -> Result<(Vec<Setup>, Source), CliError> {
     if let Some(dir) = &args.replay {
         let files = pool_shots::list_shots(dir)?;
         if files.is_empty() {
@@ -98,22 +176,15 @@ fn jobs(args: &StressArgs) -> Result<(Vec<Setup>, Vec<Job>), CliError> {
                 dir.display()
             )));
         }
-        let jobs = files
-            .into_iter()
-            .map(|f| {
-                let s = pool_shots::load(&f)?;
-                Ok(Job::File(f, Box::new(s)))
-            })
-            .collect::<Result<_, CliError>>()?;
-        return Ok((Vec::new(), jobs));
+        for f in &files {
+            let s = pool_shots::load(f)?;
+            crate::args::check_work("--engine", spec, &s)?;
+        }
+        return Ok((Vec::new(), Source::Files(files)));
     }
-    let racks: Vec<Setup> = ["break_9ball", "break_15ball"]
-        .iter()
-        .map(|n| {
-            let f = crate::workspace::workspace_root().join(format!("data/shots/{n}.toml"));
-            pool_shots::load(&f)
-        })
-        .collect::<Result<_, _>>()?;
+    if args.shots == 0 {
+        return Err(CliError::Input("--shots = 0: must be at least 1".into()));
+    }
     let kinds = args
         .kinds
         .iter()
@@ -129,13 +200,27 @@ fn jobs(args: &StressArgs) -> Result<(Vec<Setup>, Vec<Job>), CliError> {
                 })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let jobs = (0..)
-        .map(|k| args.seed.wrapping_add(k))
-        .filter(|&s| kinds.is_empty() || kinds.contains(&ScenarioKind::of_seed(s)))
-        .take(usize::try_from(args.shots).unwrap_or(usize::MAX))
-        .map(Job::Seed)
-        .collect();
-    Ok((racks, jobs))
+    if last_seed(args.seed, args.shots, &kinds).is_none() {
+        return Err(CliError::Input(format!(
+            "--seed = {} with --shots = {}: the seeds would run past {} (seeds never wrap)",
+            args.seed,
+            args.shots,
+            u64::MAX
+        )));
+    }
+    let root = crate::workspace::workspace_root()?;
+    let racks: Vec<Setup> = ["break_9ball", "break_15ball"]
+        .iter()
+        .map(|n| pool_shots::load(&root.join(format!("data/shots/{n}.toml"))))
+        .collect::<Result<_, _>>()?;
+    Ok((
+        racks,
+        Source::Seeds {
+            first: args.seed,
+            count: args.shots,
+            kinds,
+        },
+    ))
 }
 
 /// One row of `stress/shots.csv`.
@@ -158,143 +243,216 @@ struct ShotRow {
 }
 
 /// The invariants one shot broke (empty when it kept them all). The event engine's outcome
-/// has snapshots at every event, so it gets the full check; the discrete integrator's overlaps
-/// are its own error, so only its energy is checked between samples.
+/// has snapshots at every event, so it gets the full check. Another engine's overlaps during
+/// the run are its method's error, measured, not a failure; but its end counts: balls off the
+/// table (`off_table`) or overlapping beyond [`pool_harness::CONTACT_TOL_M`] (`overlap`) at
+/// the end, besides a run that did not end (`no_end`, `nan`) and energy rising between
+/// samples.
 fn broken(setup: &Setup, o: &Outcome, event_based: bool) -> Vec<&'static str> {
     if event_based {
         return violations(o, Some(&check_outcome(setup, o, 4)));
     }
     let mut out = violations(o, None);
+    let end = EndCheck::of(setup, o);
+    if !end.off_table.is_empty() {
+        out.push("off_table");
+    }
+    if end.overlapping() {
+        out.push("overlap");
+    }
     if energy_rises(&setup.physics, &o.snapshots) > 0 {
         out.push("energy_rise");
     }
     out
 }
 
-/// Runs `cargo xtask stress`.
-pub fn run(args: StressArgs) -> Result<(), CliError> {
-    let spec = crate::args::engine_spec("--engine", &args.engine, args.dt, None, None)?;
-    let options = RunOptions {
-        snapshots: Some(0.01),
-        max_events: Some(args.max_events),
-    };
-    let engine = spec
-        .build_with(&options)
-        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
-    let (racks, jobs) = jobs(&args)?;
-    let (out_root, run_name) = args.run.location("stress")?;
-    let staging = Staging::new(&out_root.join(&run_name))?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.jobs.unwrap_or(0))
-        .build()
-        .map_err(|e| CliError::Run(format!("thread pool: {e}")))?;
-    let bar = crate::progress::bar(jobs.len() as u64, "shots {per_sec}");
-    let start = std::time::Instant::now();
-    let event_based = matches!(spec, EngineSpec::Event { .. });
-    let engine_name = spec.family();
-    let rows: Vec<ShotRow> = pool.install(|| {
-        jobs.par_iter()
-            .map(|job| {
-                let (shot, kind, s) = job.setup(&racks);
-                let (events, end_time, bad) = match s.validate() {
-                    Err(_) => (0, 0.0, vec!["invalid_setup"]),
-                    Ok(()) => {
-                        let o = engine.run(&s);
-                        (o.events.len(), o.end_time, broken(&s, &o, event_based))
-                    }
-                };
-                if !bad.is_empty() {
-                    let origin = match job {
-                        Job::Seed(seed) => format!("seed {seed}"),
-                        Job::File(f, _) => format!("replay of {}", f.display()),
-                    };
-                    let text = pool_shots::to_toml(
-                        &s,
-                        &format!(
-                            "stress failure ({origin}, {engine_name} engine): {}",
-                            bad.join(", ")
-                        ),
-                    );
-                    staging
-                        .write(&format!("stress/failures/{}.toml", s.name), text.as_bytes())
-                        .ok();
-                }
-                bar.inc(1);
-                ShotRow {
-                    shot,
-                    name: s.name.clone(),
-                    kind,
-                    balls: s.balls.len(),
-                    events,
-                    end_time_s: end_time,
-                    failures: bad.join(";"),
-                }
-            })
-            .collect()
-    });
-    bar.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let mut events: Vec<usize> = rows.iter().map(|r| r.events).collect();
-    events.sort_unstable();
-    let mut by_invariant: BTreeMap<&str, usize> = BTreeMap::new();
-    for r in &rows {
-        for b in r.failures.split(';').filter(|b| !b.is_empty()) {
-            *by_invariant.entry(b).or_default() += 1;
+/// The run's tallies, kept as it streams: bounded by the number of distinct event counts
+/// (at most `--max-events`), not by the number of shots.
+#[derive(Default)]
+struct Tally {
+    shots: u64,
+    events: u64,
+    failing: u64,
+    /// Shots by event count.
+    by_events: BTreeMap<usize, u64>,
+    by_invariant: BTreeMap<&'static str, u64>,
+    /// (failing, shots) per kind, in the mix's order, then `other`.
+    by_kind: Vec<(&'static str, u64, u64)>,
+}
+
+impl Tally {
+    fn new() -> Self {
+        Tally {
+            by_kind: ScenarioKind::ALL
+                .iter()
+                .map(|k| (k.name(), 0, 0))
+                .chain(std::iter::once(("other", 0, 0)))
+                .collect(),
+            ..Tally::default()
         }
     }
-    // (failing, shots) per kind, in the mix's order, then any other names.
-    let mut by_kind: Vec<(&str, usize, usize)> = ScenarioKind::ALL
-        .iter()
-        .map(|k| (k.name(), 0, 0))
-        .chain(std::iter::once(("other", 0, 0)))
-        .collect();
-    for r in &rows {
-        if let Some(e) = by_kind.iter_mut().find(|e| e.0 == r.kind) {
-            e.1 += usize::from(!r.failures.is_empty());
+
+    fn add(&mut self, r: &ShotRow, bad: &[&'static str]) {
+        self.shots += 1;
+        self.events += r.events as u64;
+        *self.by_events.entry(r.events).or_default() += 1;
+        self.failing += u64::from(!bad.is_empty());
+        for &b in bad {
+            *self.by_invariant.entry(b).or_default() += 1;
+        }
+        if let Some(e) = self.by_kind.iter_mut().find(|e| e.0 == r.kind) {
+            e.1 += u64::from(!bad.is_empty());
             e.2 += 1;
         }
     }
-    let failures = rows.iter().filter(|r| !r.failures.is_empty()).count();
-    let summary = format!(
-        "stress: {} shots ({engine_name} engine), {} events, {failures} failing shots{}; by kind \
-         (failing/shots): {}; events per shot median {} max {}; {} shots/s ({secs:.1} s)",
-        rows.len(),
-        events.iter().sum::<usize>(),
-        if by_invariant.is_empty() {
+
+    /// The event count of the shot at rank `k` (0-based) in increasing order.
+    fn events_at(&self, k: u64) -> usize {
+        let mut seen = 0;
+        for (&events, &n) in &self.by_events {
+            seen += n;
+            if seen > k {
+                return events;
+            }
+        }
+        0
+    }
+
+    /// The summary line.
+    fn summary(&self, engine: &str, secs: f64) -> String {
+        // Whole numbers, but a slow replay of a few shots still shows a rate.
+        let rate = self.shots as f64 / secs;
+        let rate = if rate < 10.0 {
+            format!("{rate:.2}")
+        } else {
+            format!("{rate:.0}")
+        };
+        let invariants = if self.by_invariant.is_empty() {
             String::new()
         } else {
-            format!(
-                " ({})",
-                by_invariant
-                    .iter()
-                    .map(|(k, v)| format!("{k}: {v}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        },
-        by_kind
+            let list: Vec<String> = self
+                .by_invariant
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect();
+            format!(" ({})", list.join(", "))
+        };
+        let kinds: Vec<String> = self
+            .by_kind
             .iter()
             .filter(|e| e.2 > 0)
             .map(|(k, f, n)| format!("{k} {f}/{n}"))
-            .collect::<Vec<_>>()
-            .join(", "),
-        events.get(events.len() / 2).copied().unwrap_or(0),
-        events.last().copied().unwrap_or(0),
-        {
-            // Whole numbers, but a slow replay of a few shots still shows a rate.
-            let rate = rows.len() as f64 / secs;
-            if rate < 10.0 {
-                format!("{rate:.2}")
-            } else {
-                format!("{rate:.0}")
-            }
-        },
-    );
-    staging.write("stress/shots.csv", &csv_bytes(&rows)?)?;
+            .collect();
+        format!(
+            "stress: {} shots ({engine} engine), {} events, {} failing shots{invariants}; by \
+             kind (failing/shots): {}; events per shot median {} max {}; {rate} shots/s \
+             ({secs:.1} s)",
+            self.shots,
+            self.events,
+            self.failing,
+            kinds.join(", "),
+            self.events_at(self.shots / 2),
+            self.by_events.keys().next_back().copied().unwrap_or(0),
+        )
+    }
+}
+
+/// Runs one shot: its row, the invariants it broke, and its failure file when it broke any.
+fn run_job(
+    job: &Job,
+    racks: &[Setup],
+    spec: &EngineSpec,
+    max_events: usize,
+    staging: &Staging,
+) -> Result<(ShotRow, Vec<&'static str>), CliError> {
+    let (shot, kind, s) = job.setup(racks)?;
+    let event_based = matches!(spec, EngineSpec::Event { .. });
+    let (events, end_time, bad) = match s.validate() {
+        Err(_) => (0, 0.0, vec!["invalid_setup"]),
+        Ok(()) => {
+            // Snapshots at every event (event engine) or every 10 ms, within the memory bound.
+            let options = RunOptions {
+                snapshots: Some(snapshot_interval(&s, 0.01)),
+                max_events: Some(max_events.min(SNAPSHOT_STATES / s.balls.len().max(1))),
+            };
+            let o = spec
+                .build_with(&options)
+                .map_err(|e| CliError::Input(format!("--engine = {e}")))?
+                .run(&s);
+            (o.events.len(), o.end_time, broken(&s, &o, event_based))
+        }
+    };
+    if !bad.is_empty() {
+        let text = pool_shots::to_toml(
+            &s,
+            &format!(
+                "stress failure ({}, {} engine): {}",
+                job.origin(),
+                spec.family(),
+                bad.join(", ")
+            ),
+        );
+        staging.write(&format!("stress/failures/{}.toml", s.name), text.as_bytes())?;
+    }
+    let row = ShotRow {
+        shot,
+        name: s.name.clone(),
+        kind,
+        balls: s.balls.len(),
+        events,
+        end_time_s: end_time,
+        failures: bad.join(";"),
+    };
+    Ok((row, bad))
+}
+
+/// Runs `cargo xtask stress`: the shots stream through in chunks, each chunk's rows written
+/// to `stress/shots.csv` before the next starts.
+pub fn run(args: StressArgs) -> Result<(), CliError> {
+    let spec = crate::args::engine_spec("--engine", &args.engine, args.dt, None, None)?;
+    spec.build()
+        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
+    crate::args::in_range("--max-events", args.max_events, 1, MAX_EVENTS)?;
+    let (racks, source) = source(&args, &spec)?;
+    let pool = crate::args::thread_pool(args.jobs)?;
+    let staging = args.run.stage("stress")?;
+    let csv_io = |e: csv::Error| CliError::Run(format!("writing stress/shots.csv: {e}"));
+    let mut csv = csv::Writer::from_writer(staging.create("stress/shots.csv")?);
+    let bar = crate::progress::bar(source.len(), "shots {per_sec}");
+    let start = std::time::Instant::now();
+    let mut tally = Tally::new();
+    let mut jobs = source.jobs();
+    loop {
+        let chunk: Vec<Job> = jobs.by_ref().take(CHUNK).collect();
+        if chunk.is_empty() {
+            break;
+        }
+        let rows = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|job| {
+                    let r = run_job(job, &racks, &spec, args.max_events, &staging);
+                    bar.inc(1);
+                    r
+                })
+                .collect::<Result<Vec<_>, CliError>>()
+        })?;
+        for (row, bad) in &rows {
+            tally.add(row, bad);
+            csv.serialize(row).map_err(csv_io)?;
+        }
+    }
+    bar.finish_and_clear();
+    csv.into_inner()
+        .map_err(|e| CliError::Run(format!("writing stress/shots.csv: {}", e.error())))?
+        .into_inner()
+        .map_err(|e| CliError::Run(format!("writing stress/shots.csv: {}", e.error())))?;
+    let summary = tally.summary(spec.family(), start.elapsed().as_secs_f64());
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;
     let dir = staging.commit()?;
-    println!("{summary}");
-    if failures > args.allow_failures {
+    outln!("{summary}")?;
+    let failures = tally.failing;
+    if failures > args.allow_failures as u64 {
         return Err(CliError::Run(format!(
             "{failures} failing shots (more than the {} allowed) written to {} (reproduce one \
              with `cargo xtask simulate FILE`)",
@@ -303,11 +461,102 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         )));
     }
     if failures > 0 {
-        eprintln!(
+        errln!(
             "warning: {failures} failing shots (at most {} allowed) written to {}",
             args.allow_failures,
             dir.join("stress/failures").display()
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The last seed, counted the slow way.
+    fn last_by_walking(first: u64, count: u64, kinds: &[ScenarioKind]) -> Option<u64> {
+        let mut left = count;
+        let mut s = first;
+        loop {
+            if kinds.is_empty() || kinds.contains(&ScenarioKind::of_seed(s)) {
+                left -= 1;
+                if left == 0 {
+                    return Some(s);
+                }
+            }
+            s = s.checked_add(1)?;
+        }
+    }
+
+    #[test]
+    fn the_last_seed_is_exact_and_never_wraps() {
+        let breaks = [ScenarioKind::Break9, ScenarioKind::Break15];
+        let graze = [ScenarioKind::Graze];
+        for first in [0, 1, 5, 6, 7, 1000, u64::MAX - 20, u64::MAX - 1, u64::MAX] {
+            for count in 1..=30 {
+                for kinds in [&[][..], &breaks[..], &graze[..]] {
+                    assert_eq!(
+                        last_seed(first, count, kinds),
+                        last_by_walking(first, count, kinds),
+                        "first {first}, count {count}, kinds {kinds:?}"
+                    );
+                }
+            }
+        }
+        assert_eq!(last_seed(u64::MAX, 1, &[]), Some(u64::MAX));
+        assert_eq!(last_seed(u64::MAX, 2, &[]), None);
+        assert_eq!(last_seed(1, u64::MAX, &[]), Some(u64::MAX));
+        assert_eq!(last_seed(0, u64::MAX, &breaks), None);
+    }
+
+    #[test]
+    fn a_billion_seeds_are_made_one_at_a_time() {
+        let source = Source::Seeds {
+            first: 10,
+            count: 1_000_000_000,
+            kinds: vec![ScenarioKind::Graze],
+        };
+        assert_eq!(source.len(), 1_000_000_000);
+        // Lazy: the first few come at once, none of the rest is made.
+        let seeds: Vec<u64> = source
+            .jobs()
+            .take(3)
+            .map(|j| match j {
+                Job::Seed(s) => s,
+                Job::File(_) => unreachable!(),
+            })
+            .collect();
+        assert_eq!(seeds, [13, 20, 27]);
+    }
+
+    #[test]
+    fn the_tally_reports_the_median_and_max_as_a_sorted_list_would() {
+        let mut tally = Tally::new();
+        let counts = [5usize, 1, 9, 9, 3, 120, 7, 7];
+        for (k, &events) in counts.iter().enumerate() {
+            let row = ShotRow {
+                shot: k.to_string(),
+                name: format!("scatter_{k}"),
+                kind: "scatter",
+                balls: 2,
+                events,
+                end_time_s: 1.0,
+                failures: String::new(),
+            };
+            tally.add(&row, if k == 2 { &["overlap"] } else { &[] });
+        }
+        let mut sorted = counts.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(tally.events_at(tally.shots / 2), sorted[sorted.len() / 2]);
+        let line = tally.summary("event", 2.0);
+        assert!(
+            line.contains("8 shots (event engine), 161 events, 1 failing shots (overlap: 1)"),
+            "{line}"
+        );
+        assert!(
+            line.contains("scatter 1/8") && line.contains("median 7 max 120"),
+            "{line}"
+        );
+    }
 }

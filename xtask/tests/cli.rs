@@ -1,22 +1,10 @@
 //! The command line as a user meets it: exit codes, error messages, outputs.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn xtask() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
-}
-
-fn shots() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/shots")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("xtask-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{shots, temp_dir, xtask};
 
 const GOOD: &str = r#"description = "two balls"
 model = "pool"

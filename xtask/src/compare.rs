@@ -8,13 +8,13 @@ use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
     ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
-    run_reference, snapshot_interval, EndCheck, EngineRun, ErrorRow, InvariantReport, OpsRow,
-    Reference, ShotPaths, SummaryRow,
+    run_reference, snapshot_budget_note, snapshot_interval, EndCheck, EngineRun, ErrorRow,
+    InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
 };
 use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling, SlopeRow};
 use pool_report::plots;
 use pool_report::roots::{verdict_line, Evidence};
-use pool_sim::Setup;
+use pool_sim::{Setup, Termination};
 use rayon::prelude::*;
 
 use crate::console::{errln, outln};
@@ -423,7 +423,10 @@ fn run_references(
                 let r = run_reference(s, &plan.reference).map_err(CliError::Input)?;
                 // Every engine is measured against this run: one that did not end physically
                 // makes the comparison meaningless, so nothing more runs.
-                let failures = EndCheck::of(s, &r.outcome).failures(s);
+                let mut failures = EndCheck::of(s, &r.outcome).failures(s);
+                if r.outcome.termination == Termination::Budget {
+                    failures.extend(snapshot_budget_note(s.balls.len()));
+                }
                 if !failures.is_empty() {
                     return Err(CliError::Run(format!(
                         "shot {:?}: the reference run ({}) did not end physically: {}; nothing \

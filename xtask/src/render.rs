@@ -11,9 +11,11 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{agents_label, snapshot_event_budget, snapshot_interval, EndCheck, Frames};
+use pool_harness::{
+    agents_label, snapshot_budget_note, snapshot_event_budget, snapshot_interval, EndCheck, Frames,
+};
 use pool_report::plots;
-use pool_sim::{Outcome, Setup};
+use pool_sim::{Outcome, Setup, Termination};
 use rayon::prelude::*;
 
 use crate::console::{errln, outln};
@@ -176,7 +178,10 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
                 setup.name
             );
         }
-        let failures = end.failures(&setup);
+        let mut failures = end.failures(&setup);
+        if o.termination == Termination::Budget {
+            failures.extend(snapshot_budget_note(setup.balls.len()));
+        }
         if !failures.is_empty() {
             return Err(CliError::Run(format!(
                 "{} ({spec}): the run did not end physically: {}; nothing rendered",

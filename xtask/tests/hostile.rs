@@ -11,6 +11,11 @@ use std::process::{Command, Output, Stdio};
 
 use common::{hidden_entries, root, shots, temp_dir, texts, xtask};
 
+/// Runs the command line `args` from the workspace root.
+fn run(args: &[&str]) -> Output {
+    xtask().args(args).output().unwrap()
+}
+
 /// Asserts an exit code, no panic, and (for errors) one line on stderr containing `names`.
 fn assert_exit(out: &Output, code: i32, names: &[&str], what: &str) {
     let (stdout, stderr) = texts(out);
@@ -70,6 +75,43 @@ fn fast_break(dir: &Path) -> PathBuf {
     )
 }
 
+/// `stress --engine ENGINE --replay DIR/replay` over copies of `files`, into `DIR/reports/s`.
+fn stress_replay(engine: &str, dir: &Path, files: &[&Path]) -> Output {
+    let replay = dir.join("replay");
+    std::fs::create_dir_all(&replay).unwrap();
+    for f in files {
+        std::fs::copy(f, replay.join(f.file_name().unwrap())).unwrap();
+    }
+    xtask()
+        .args(["stress", "--engine", engine, "--replay"])
+        .arg(&replay)
+        .arg("--out")
+        .arg(dir.join("reports"))
+        .args(["--run-name", "s"])
+        .output()
+        .unwrap()
+}
+
+/// `compare SHOT --dt 1e-2 --schemes exact --no-scaling` into `reports/NAME`.
+fn compare_at_1e2(shot: &Path, name: &str, reports: &Path) -> Output {
+    xtask()
+        .arg("compare")
+        .arg(shot)
+        .args([
+            "--dt",
+            "1e-2",
+            "--schemes",
+            "exact",
+            "--no-scaling",
+            "--run-name",
+            name,
+        ])
+        .arg("--out")
+        .arg(reports)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_rejected_shots_of_issue_18_are_refused_by_every_command() {
     let dir = temp_dir("rejected");
@@ -109,7 +151,7 @@ fn a_run_that_does_not_end_physically_says_so_and_exits_1() {
     std::fs::write(&endless, ENDLESS).unwrap();
     let f = endless.to_str().unwrap();
     // simulate: the log (it stopped on the budget), then one line on stderr, exit 1.
-    let out = xtask().args(["simulate", f]).output().unwrap();
+    let out = run(&["simulate", f]);
     assert_exit(
         &out,
         1,
@@ -140,15 +182,7 @@ fn a_run_that_does_not_end_physically_says_so_and_exits_1() {
         .unwrap();
     assert_exit(&out, 1, &["did not end physically"], "render");
     // stress --replay: a failing shot (no_end), exit 1.
-    let replay = dir.join("replay");
-    std::fs::create_dir_all(&replay).unwrap();
-    std::fs::copy(&endless, replay.join("endless.toml")).unwrap();
-    let out = xtask()
-        .args(["stress", "--replay", replay.to_str().unwrap(), "--out"])
-        .arg(&reports)
-        .args(["--run-name", "r"])
-        .output()
-        .unwrap();
+    let out = stress_replay("event", &dir, &[&endless]);
     assert_exit(&out, 1, &["1 failing shots"], "stress");
     assert!(texts(&out).0.contains("no_end: 1"));
 }
@@ -159,15 +193,12 @@ fn the_discrete_integrators_own_errors_are_flagged_everywhere() {
     let fast = fast_break(&dir);
     let frozen = shots().join("frozen.toml");
     // Balls off the table: simulate prints the log and exits 1 naming the ball.
-    let out = xtask()
-        .args([
-            "simulate",
-            fast.to_str().unwrap(),
-            "--engine",
-            "discrete:1e-2",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&[
+        "simulate",
+        fast.to_str().unwrap(),
+        "--engine",
+        "discrete:1e-2",
+    ]);
     assert_exit(
         &out,
         1,
@@ -175,31 +206,16 @@ fn the_discrete_integrators_own_errors_are_flagged_everywhere() {
         "fast break",
     );
     // Final overlaps: the method's error, measured: exit 0 with a warning.
-    let out = xtask()
-        .args([
-            "simulate",
-            frozen.to_str().unwrap(),
-            "--engine",
-            "discrete:1e-2",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&[
+        "simulate",
+        frozen.to_str().unwrap(),
+        "--engine",
+        "discrete:1e-2",
+    ]);
     assert_exit(&out, 0, &["warning", "overlapping by 0.0189 m"], "frozen");
     // compare: the columns, the report's sentence and table, a warning; exit 0 for overlaps.
     let reports = dir.join("reports");
-    let out = xtask()
-        .args([
-            "compare",
-            frozen.to_str().unwrap(),
-            "--dt",
-            "1e-2",
-            "--schemes",
-            "exact",
-        ])
-        .args(["--no-scaling", "--run-name", "frozen", "--out"])
-        .arg(&reports)
-        .output()
-        .unwrap();
+    let out = compare_at_1e2(&frozen, "frozen", &reports);
     assert_exit(
         &out,
         0,
@@ -224,19 +240,7 @@ fn the_discrete_integrators_own_errors_are_flagged_everywhere() {
     assert!(report.contains("## Runs flagged at their end"), "{report}");
     assert!(report.contains("1 of 2 runs are flagged"), "{report}");
     // compare on the fast break: the whole report is written, then exit 1.
-    let out = xtask()
-        .args([
-            "compare",
-            fast.to_str().unwrap(),
-            "--dt",
-            "1e-2",
-            "--schemes",
-            "exact",
-        ])
-        .args(["--no-scaling", "--run-name", "fast", "--out"])
-        .arg(&reports)
-        .output()
-        .unwrap();
+    let out = compare_at_1e2(&fast, "fast", &reports);
     assert_exit(
         &out,
         1,
@@ -246,22 +250,7 @@ fn the_discrete_integrators_own_errors_are_flagged_everywhere() {
     let report = std::fs::read_to_string(reports.join("fast/report.md")).unwrap();
     assert!(report.contains("| budget (120.00 s) | 2 |"), "{report}");
     // stress --engine discrete counts both as failures of that engine.
-    let replay = dir.join("replay");
-    std::fs::create_dir_all(&replay).unwrap();
-    std::fs::copy(&fast, replay.join("fast.toml")).unwrap();
-    std::fs::copy(&frozen, replay.join("frozen.toml")).unwrap();
-    let out = xtask()
-        .args([
-            "stress",
-            "--engine",
-            "discrete:1e-2",
-            "--replay",
-            replay.to_str().unwrap(),
-        ])
-        .args(["--run-name", "s", "--out"])
-        .arg(&reports)
-        .output()
-        .unwrap();
+    let out = stress_replay("discrete:1e-2", &dir, &[&fast, &frozen]);
     assert_exit(&out, 1, &["2 failing shots"], "stress discrete");
     let line = texts(&out).0;
     assert!(
@@ -274,39 +263,20 @@ fn the_discrete_integrators_own_errors_are_flagged_everywhere() {
 fn other_root_solvers_overlaps_are_flagged() {
     let dir = temp_dir("solvers");
     let brk = shots().join("break_15ball.toml");
-    let out = xtask()
-        .args(["simulate", brk.to_str().unwrap(), "--solver", "ferrari"])
-        .output()
-        .unwrap();
+    let out = run(&["simulate", brk.to_str().unwrap(), "--solver", "ferrari"]);
     assert_exit(
         &out,
         0,
         &["warning", "(event:ferrari)", "overlapping"],
         "ferrari",
     );
-    let out = xtask()
-        .args(["simulate", brk.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = run(&["simulate", brk.to_str().unwrap()]);
     assert_exit(&out, 0, &[], "isolator");
     assert!(
         texts(&out).1.is_empty(),
         "the default solver keeps its invariants"
     );
-    let replay = dir.join("replay");
-    std::fs::create_dir_all(&replay).unwrap();
-    std::fs::copy(&brk, replay.join("break_15ball.toml")).unwrap();
-    let out = xtask()
-        .args([
-            "stress",
-            "--engine",
-            "event:alg1010",
-            "--replay",
-            replay.to_str().unwrap(),
-        ])
-        .args(["--run-name", "s", "--out", dir.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = stress_replay("event:alg1010", &dir, &[&brk]);
     assert_exit(&out, 1, &["1 failing shots"], "stress alg1010");
     assert!(texts(&out).0.contains("overlap: 1"));
 }
@@ -539,6 +509,18 @@ fn scratch_baselines(dir: &Path) -> PathBuf {
     dst
 }
 
+/// `compare straight --quick --check` against the baselines in `base`, writing into `dir/r`.
+fn check_straight(base: &Path, dir: &Path) -> Output {
+    xtask()
+        .args(["compare", shots().join("straight.toml").to_str().unwrap()])
+        .args(["--quick", "--no-scaling", "--check", "--baselines"])
+        .arg(base)
+        .arg("--out")
+        .arg(dir.join("r"))
+        .output()
+        .unwrap()
+}
+
 /// Every file of a directory, by name.
 fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
@@ -653,21 +635,7 @@ fn a_bless_killed_mid_swap_is_put_back_and_its_staging_names_are_git_ignored() {
     let dead = dead_pid();
     std::fs::rename(&base, dir.join(format!(".baselines.replaced-{dead}"))).unwrap();
     std::fs::create_dir_all(dir.join(format!(".baselines.bless-{dead}"))).unwrap();
-    let out = xtask()
-        .args([
-            "compare",
-            shots().join("straight.toml").to_str().unwrap(),
-            "--quick",
-        ])
-        .args([
-            "--no-scaling",
-            "--check",
-            "--baselines",
-            base.to_str().unwrap(),
-        ])
-        .args(["--out", dir.join("r").to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = check_straight(&base, &dir);
     assert_exit(
         &out,
         0,
@@ -707,21 +675,7 @@ fn a_garbage_baseline_file_is_bad_input_not_an_empty_log() {
         "\u{0}\u{1}garbage\nmore garbage\n",
     )
     .unwrap();
-    let out = xtask()
-        .args([
-            "compare",
-            shots().join("straight.toml").to_str().unwrap(),
-            "--quick",
-        ])
-        .args([
-            "--no-scaling",
-            "--check",
-            "--baselines",
-            base.to_str().unwrap(),
-        ])
-        .args(["--out", dir.join("r").to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = check_straight(&base, &dir);
     assert_exit(
         &out,
         2,
@@ -747,18 +701,15 @@ fn killed_runs_leftovers_are_cleaned_and_live_ones_kept() {
         std::fs::create_dir_all(d).unwrap();
         std::fs::write(d.join("summary.csv"), "x").unwrap();
     }
-    let out = xtask()
-        .args([
-            "stress",
-            "--shots",
-            "2",
-            "--out",
-            dir.to_str().unwrap(),
-            "--run-name",
-            "s",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&[
+        "stress",
+        "--shots",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+        "--run-name",
+        "s",
+    ]);
     assert_exit(&out, 0, &["removed 1 staging directory"], "stress");
     assert!(!stale.exists() && live.exists());
 }
@@ -842,18 +793,15 @@ fn small_ones() {
     let dir = temp_dir("small");
     let out_dir = dir.to_str().unwrap();
     // stress --seed u64::MAX does not wrap to 0.
-    let out = xtask()
-        .args([
-            "stress",
-            "--seed",
-            "18446744073709551615",
-            "--shots",
-            "2",
-            "--out",
-            out_dir,
-        ])
-        .output()
-        .unwrap();
+    let out = run(&[
+        "stress",
+        "--seed",
+        "18446744073709551615",
+        "--shots",
+        "2",
+        "--out",
+        out_dir,
+    ]);
     assert_exit(&out, 2, &["--seed", "never wrap"], "seed");
     let out = xtask()
         .args([
@@ -878,10 +826,7 @@ fn small_ones() {
         "{csv}"
     );
     // bench-peers with a --python that does not work.
-    let out = xtask()
-        .args(["bench-peers", "--python", "/nonexistent", "--out", out_dir])
-        .output()
-        .unwrap();
+    let out = run(&["bench-peers", "--python", "/nonexistent", "--out", out_dir]);
     assert_exit(&out, 2, &["--python = /nonexistent"], "python");
     // roots: NaN coefficients, an empty cases file.
     let cases = std::fs::read_to_string(root().join("data/roots/cases.csv")).unwrap();
@@ -895,26 +840,20 @@ fn small_ones() {
     let empty = dir.join("empty.csv");
     std::fs::write(&empty, format!("{header}\n")).unwrap();
     for (f, says) in [(&nan, "c0 = \"nan\""), (&empty, "no cases")] {
-        let out = xtask()
-            .args(["roots", "--cases", f.to_str().unwrap(), "--out", out_dir])
-            .output()
-            .unwrap();
+        let out = run(&["roots", "--cases", f.to_str().unwrap(), "--out", out_dir]);
         assert_exit(&out, 2, &[says], "roots cases");
     }
     // Run names with a newline, a separator or a leading dot.
     for name in ["a\nb", "a/b", ".hidden", ""] {
-        let out = xtask()
-            .args([
-                "stress",
-                "--shots",
-                "1",
-                "--out",
-                out_dir,
-                "--run-name",
-                name,
-            ])
-            .output()
-            .unwrap();
+        let out = run(&[
+            "stress",
+            "--shots",
+            "1",
+            "--out",
+            out_dir,
+            "--run-name",
+            name,
+        ]);
         assert_exit(&out, 2, &["--run-name"], &format!("{name:?}"));
     }
     // Numbers in messages are short.
@@ -925,18 +864,12 @@ fn small_ones() {
          id = \"cue\"\nr = [1.5, 0.4953]\nv = [1.0, 0.0]\n",
     )
     .unwrap();
-    let out = xtask()
-        .args(["simulate", huge.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let out = run(&["simulate", huge.to_str().unwrap()]);
     assert_exit(&out, 2, &["params.mu_r = 1e300", "got 1e300"], "huge");
     assert!(texts(&out).1.len() < 250, "{}", texts(&out).1);
-    let out = xtask()
-        .args([
-            "simulate", "x.toml", "--engine", "discrete", "--dt", "1e-300",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&[
+        "simulate", "x.toml", "--engine", "discrete", "--dt", "1e-300",
+    ]);
     assert_exit(&out, 2, &["--dt = 1e-300"], "dt");
     assert!(texts(&out).1.len() < 200, "{}", texts(&out).1);
 }

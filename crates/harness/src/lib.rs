@@ -39,8 +39,8 @@ pub use roots_eval::{
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{
     agents_label, log_dt_sweep, match_window, reference_rows, run_engine, run_reference,
-    snapshot_event_budget, snapshot_interval, EngineRun, Reference, FLOOR_MIN_APPROACH,
-    SNAPSHOT_STATES,
+    snapshot_budget_note, snapshot_event_budget, snapshot_interval, EngineRun, Reference,
+    FLOOR_MIN_APPROACH, SNAPSHOT_STATES,
 };
 pub use scaling::{
     medians_by_n, scaling_run, scaling_setup, scaling_slopes, ScalingPlan, ScalingRow,

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_sim::{Agents, Outcome, Setup};
+use pool_sim::{Agents, Outcome, Setup, Termination};
 
 use crate::{match_events, EndCheck, ErrorRow, OpsRow, SummaryRow};
 
@@ -30,6 +30,18 @@ pub fn snapshot_event_budget(n_balls: usize) -> usize {
     (SNAPSHOT_STATES / n_balls.max(1)).min(pool_event::MAX_EVENTS)
 }
 
+/// Why a run with snapshots of `n_balls` balls had a smaller event budget than the engine's
+/// own, for the message of a run that stopped on it; `None` when it had the engine's.
+pub fn snapshot_budget_note(n_balls: usize) -> Option<String> {
+    let budget = snapshot_event_budget(n_balls);
+    (budget < pool_event::MAX_EVENTS).then(|| {
+        format!(
+            "a run with a snapshot at every event keeps at most {SNAPSHOT_STATES} ball states, \
+             so {budget} events for {n_balls} balls"
+        )
+    })
+}
+
 /// A sampling interval (s) of at least `at_least` for a fixed-step run of `setup` that keeps
 /// its samples within [`SNAPSHOT_STATES`] (to `t_end`, or the integrator's
 /// [`pool_discrete::MAX_TIME`]).
@@ -39,7 +51,8 @@ pub fn snapshot_interval(setup: &Setup, at_least: f64) -> f64 {
 }
 
 /// Runs the reference engine `spec` (normally [`EngineSpec::reference`]) with snapshots at
-/// every event (within [`snapshot_event_budget`]), and times it without.
+/// every event (within [`snapshot_event_budget`]), and times it without (`wall_time_s` NaN
+/// when it stopped on its budget).
 ///
 /// # Errors
 /// The spec does not build.
@@ -52,6 +65,15 @@ pub fn run_reference(setup: &Setup, spec: &EngineSpec) -> Result<Reference, Stri
         .build_with(&with_snapshots)
         .map_err(|e| e.to_string())?
         .run(setup);
+    // A run that stopped on its budget has no time worth measuring (and the run without
+    // snapshots, with the engine's whole budget, could take far longer).
+    if outcome.termination == Termination::Budget {
+        return Ok(Reference {
+            outcome,
+            wall_time_s: f64::NAN,
+            spec: spec.clone(),
+        });
+    }
     let engine = spec.build().map_err(|e| e.to_string())?;
     let start = Instant::now();
     let mut repeats = 0u32;

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{check_outcome, energy_rises, violations, EndCheck};
+use pool_shots::toml_f64 as toml;
 use proptest::prelude::*;
 
 /// The edges a number can sit on, in and out of every range the format accepts.
@@ -66,17 +67,6 @@ fn pick(hostile: bool, tame: BoxedStrategy<f64>) -> BoxedStrategy<f64> {
         prop_oneof![2 => tame, 1 => number()].boxed()
     } else {
         tame
-    }
-}
-
-/// A number as TOML writes it.
-fn toml(x: f64) -> String {
-    if x.is_nan() {
-        "nan".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "inf" } else { "-inf" }.into()
-    } else {
-        format!("{x:?}")
     }
 }
 

@@ -150,7 +150,7 @@ use toml::de::DeTable;
 use build::Builder;
 use locate::{one_line, shorten, Doc};
 use raw::RawShot;
-pub use write::to_toml;
+pub use write::{to_toml, toml_f64};
 
 /// Largest shot file accepted, in bytes (10 MiB). Larger files are refused before reading.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;

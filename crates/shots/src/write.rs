@@ -113,7 +113,7 @@ pub(crate) fn toml_str(s: &str) -> String {
 
 /// A TOML float that reads back to the same f64 (Rust's shortest round-trip `{:?}` form, which
 /// always has a `.` or an exponent, plus TOML's `nan` / `inf` spellings).
-pub(crate) fn toml_f64(x: f64) -> String {
+pub fn toml_f64(x: f64) -> String {
     if x.is_nan() {
         "nan".into()
     } else if x.is_infinite() {

@@ -51,7 +51,8 @@ pub struct CompareArgs {
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
-    /// specs (e.g. --engines discrete:1e-3:euler,event:ferrari, or a registered engine)
+    /// specs, at most 16 (e.g. --engines discrete:1e-3:euler,event:ferrari, or a registered
+    /// engine)
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
     /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
@@ -109,6 +110,9 @@ impl Plan {
         jobs
     }
 }
+
+/// Most engines `--engines` may add to the sweep.
+pub const MAX_ENGINES: usize = 16;
 
 /// Most time steps one sweep may have (an explicit --dt list, or --dt-max, --dt-min and
 /// --per-decade).
@@ -178,6 +182,12 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(k) = (1..schemes.len()).find(|&k| schemes[..k].contains(&schemes[k])) {
+        return Err(CliError::Input(format!(
+            "--schemes = {:?}: given twice",
+            names[k]
+        )));
+    }
     let reference = crate::args::engine_spec("--solver", "event", None, None, Some(&args.solver))?;
     let mut engines = Vec::new();
     for &scheme in &schemes {
@@ -188,7 +198,20 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             );
         }
     }
-    engines.extend(crate::args::engine_specs("--engines", &args.engines)?);
+    if args.engines.len() > MAX_ENGINES {
+        return Err(CliError::Input(format!(
+            "--engines: {} engines, more than the {MAX_ENGINES} a run may add",
+            args.engines.len()
+        )));
+    }
+    for spec in crate::args::engine_specs("--engines", &args.engines)? {
+        if engines.contains(&spec) {
+            return Err(CliError::Input(format!(
+                "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
+            )));
+        }
+        engines.push(spec);
+    }
     let path_dt = dts.iter().copied().fold(0.0, f64::max);
     let drawn = schemes
         .first()

@@ -52,6 +52,9 @@ const MAX_CASES_BYTES: u64 = 64 << 20;
 const MAX_BREAKS: usize = 10_000;
 /// Most timing passes of `--repeats`.
 const MAX_REPEATS: usize = 1_000;
+/// Most timed root solves per backend, cases x `--repeats` (the committed cases at the default
+/// 20 passes are 1.6e5; 1e8 is some minutes).
+const MAX_TIMED_SOLVES: f64 = 1e8;
 
 fn load_cases(args: &RootsArgs) -> Result<Vec<RootCase>, CliError> {
     let path = match &args.cases {
@@ -158,6 +161,16 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
         return capture(&args);
     }
     let cases = load_cases(&args)?;
+    let solves = cases.len() as f64 * args.repeats as f64;
+    if solves > MAX_TIMED_SOLVES {
+        return Err(CliError::Input(format!(
+            "--repeats = {}: {} cases x {} passes = {solves:.1e} timed solves per backend, more \
+             than {MAX_TIMED_SOLVES:.0e}; lower --repeats or give fewer cases",
+            args.repeats,
+            cases.len(),
+            args.repeats
+        )));
+    }
     let staging = args.run.stage("roots")?;
     let start = std::time::Instant::now();
     errln!(

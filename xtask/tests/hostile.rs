@@ -297,6 +297,10 @@ fn every_count_size_and_duration_has_a_stated_limit() {
     let shot = shots().join("straight.toml");
     let s = shot.to_str().unwrap();
     let many_dts = vec!["1e-3"; 101].join(",");
+    let many_engines = (1..=17)
+        .map(|k| format!("discrete:{k}e-3"))
+        .collect::<Vec<_>>()
+        .join(",");
     let cases: Vec<(Vec<&str>, &[&str])> = vec![
         (
             vec!["compare", s, "--per-decade", "18446744073709551615"],
@@ -329,6 +333,18 @@ fn every_count_size_and_duration_has_a_stated_limit() {
         (
             vec!["compare", s, "--dt", "1e-3,1e-3"],
             &["--dt = 0.001", "given twice"],
+        ),
+        (
+            vec!["compare", s, "--schemes", "exact,exact"],
+            &["--schemes = \"exact\"", "given twice"],
+        ),
+        (
+            vec!["compare", s, "--engines", "event:ferrari,event:ferrari"],
+            &["--engines = event:ferrari", "already in the run"],
+        ),
+        (
+            vec!["compare", s, "--engines", &many_engines],
+            &["--engines: 17 engines"],
         ),
         (
             vec!["compare", s, "--jobs", "10000"],

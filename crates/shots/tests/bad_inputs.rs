@@ -182,6 +182,8 @@ fn bad_inputs_name_the_field_and_value() {
         ("huge rolling resistance", format!("{GOOD}\n[params]\nmu_r = 1e300\n"), "params.mu_r", "1e300", "must be in"),
         ("huge speed", edit(GOOD, "v = [1.5, 0.0]\nw = [0.0, 52.493438320209975, 0.0]", "v = [1e300, 0.0]"), "balls[0].v", "1e300", "at most 1000 m/s"),
         ("huge spin", edit(GOOD, "w = [0.0, 52.493438320209975, 0.0]", "w = [0.0, 1e6, 0.0]"), "balls[0].w", "1000000", "R |w|"),
+        ("table too long for contacts (issue 18 fuzz)", edit(GOOD, "table = \"seven_foot\"", "table = \"rectangle_0.06x1000\"").replace("r = [0.5, 0.4953]", "r = [0.03, 300.0]").replace("r = [1.3, 0.4953]", "r = [0.03, 700.0]"), "table", "0.06 x 1000.0 m", "longer than the 226.9 m"),
+        ("t_end past the precision of times", edit(GOOD, "model = \"pool\"", "t_end = 1e6"), "t_end", "1000000.0", "at most"),
         ("open table", edit(EXPLICIT, "[[table.cushions]]\nid = \"top\"\np1 = [2.0, 1.0]\np2 = [0.0, 1.0]\nheight = 0.036576\n", ""), "balls[0].r", "0.5", "the table is open"),
         ("ball behind a cushion", edit(EXPLICIT, "p1 = [0.0, 1.0]\np2 = [0.0, 0.0]", "p1 = [0.0, 0.0]\np2 = [0.0, 1.0]"), "balls[0].r", "0.5", "behind cushion \"left\""),
         ("ideal without t_end", "description = \"x\"\nmodel = \"ideal\"\ntable = \"carom\"\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n".into(), "t_end", "(missing)", "ideal"),

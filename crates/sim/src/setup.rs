@@ -229,10 +229,11 @@ impl Setup {
                 "table".into(),
                 format!("{:?} x {:?} m", self.table.length, self.table.width),
                 &format!(
-                    "its diagonal ({diagonal:.4e} m) is longer than the {:.4e} m that balls of R \
-                     = {radius:?} m allow: across it, positions lose the {POSITION_PRECISION:e} \
-                     m of precision that contacts need",
-                    max_table_diagonal(radius)
+                    "its diagonal ({} m) is longer than the {} m that balls of R = {radius:?} m \
+                     allow: across it, positions lose the {POSITION_PRECISION:e} m of precision \
+                     that contacts need",
+                    short(diagonal),
+                    short(max_table_diagonal(radius))
                 ),
             );
         }
@@ -267,10 +268,11 @@ impl Setup {
                     "t_end".into(),
                     format!("{t:?}"),
                     &format!(
-                        "at most {:.4e} s for balls up to {speed:.4e} m/s: later, times lose the \
+                        "at most {} s for balls up to {} m/s: later, times lose the \
                          {POSITION_PRECISION:e} m of precision that contacts need (speed x \
                          ulp(t))",
-                        max_t_end(speed)
+                        short(max_t_end(speed)),
+                        short(speed)
                     ),
                 );
             }
@@ -310,6 +312,13 @@ impl Setup {
         }
         Ok(())
     }
+}
+
+/// A number to four significant digits in its shortest form (`431400.0`, `1.044`, `2.5e-7`).
+fn short(x: f64) -> String {
+    format!("{x:.3e}")
+        .parse::<f64>()
+        .map_or_else(|_| x.to_string(), |r| format!("{r:?}"))
 }
 
 /// A vector as written in shot files, each number in its shortest round-trip form (with an

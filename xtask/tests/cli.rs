@@ -187,6 +187,10 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
         "ops_vs_dt.png",
         "error_vs_cost.png",
         "paths_cut.png",
+        "paths_cut@pooltool_default.png",
+        "error_vs_dt_pooltool_default.png",
+        "throw.png",
+        "throw.csv",
     ] {
         assert!(run.join(f).is_file(), "missing {f}");
     }
@@ -212,8 +216,23 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
             "summary.csv lacks {col}"
         );
     }
-    // 2 shots x (1 event row + 2 schemes x 2 dt).
+    // 2 shots, each also under pooltool_default, x (1 event row + 2 schemes x 2 dt).
+    assert_eq!(summary.lines().count(), 1 + 2 * 2 * (1 + 4));
+    let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(report.contains("error under `pooltool_default` physics"));
+    assert!(report.contains("| cut | 1.00e-2 |"));
+    assert!(report.contains("frictional_inelastic` against TP A-14"));
+    // --physics none runs the shots' own physics only.
+    let mut own = args("r2");
+    own.extend(["--physics".into(), "none".into()]);
+    assert!(xtask().args(&own).output().unwrap().status.success());
+    let summary = std::fs::read_to_string(out_dir.join("r2/summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 1 + 2 * (1 + 4));
+    let mut bad = args("r3");
+    bad.extend(["--physics".into(), "rubber".into()]);
+    let out = xtask().args(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--physics = \"rubber\""));
     let before = std::fs::read(run.join("summary.csv")).unwrap();
     let again = xtask().args(args("r1")).output().unwrap();
     assert_eq!(again.status.code(), Some(2));

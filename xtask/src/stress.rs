@@ -53,6 +53,10 @@ pub struct StressArgs {
     /// land; 0 is the goal)
     #[arg(long, default_value_t = 0)]
     pub allow_failures: usize,
+    /// Run every shot under this physics preset instead of its own (pool, seed,
+    /// pooltool_default, mathavan): same table, balls and ball parameters, other laws
+    #[arg(long, value_name = "PRESET")]
+    pub physics: Option<String>,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
     /// Worker threads [default: all cores]
@@ -181,6 +185,13 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     let engine = spec
         .build_with(&options)
         .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
+    if let Some(p) = &args.physics {
+        if !pool_physics::Model::PRESETS.contains(&p.as_str()) || p == "ideal" {
+            return Err(CliError::Input(format!(
+                "--physics = {p:?}: unknown preset; valid: pool, seed, pooltool_default, mathavan"
+            )));
+        }
+    }
     let (racks, jobs) = jobs(&args)?;
     let (out_root, run_name) = args.run.location("stress")?;
     let staging = Staging::new(&out_root.join(&run_name))?;
@@ -196,9 +207,15 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         jobs.par_iter()
             .map(|job| {
                 let (shot, kind, s) = job.setup(&racks);
-                let (events, end_time, bad) = match s.validate() {
-                    Err(_) => (0, 0.0, vec!["invalid_setup"]),
-                    Ok(()) => {
+                let s = match &args.physics {
+                    Some(p) => pool_harness::with_physics(&s, p).map_err(|_| s),
+                    None => Ok(s),
+                };
+                let valid = s.as_ref().map_or(false, |s| s.validate().is_ok());
+                let s = s.unwrap_or_else(|s| s);
+                let (events, end_time, bad) = match valid {
+                    false => (0, 0.0, vec!["invalid_setup"]),
+                    true => {
                         let o = engine.run(&s);
                         (o.events.len(), o.end_time, broken(&s, &o, event_based))
                     }
@@ -211,7 +228,10 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                     let text = pool_shots::to_toml(
                         &s,
                         &format!(
-                            "stress failure ({origin}, {engine_name} engine): {}",
+                            "stress failure ({origin}, {engine_name} engine{}): {}",
+                            args.physics
+                                .as_ref()
+                                .map_or(String::new(), |p| format!(", physics {p}")),
                             bad.join(", ")
                         ),
                     );
@@ -256,9 +276,12 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     }
     let failures = rows.iter().filter(|r| !r.failures.is_empty()).count();
     let summary = format!(
-        "stress: {} shots ({engine_name} engine), {} events, {failures} failing shots{}; by kind \
+        "stress: {} shots ({engine_name} engine{}), {} events, {failures} failing shots{}; by kind \
          (failing/shots): {}; events per shot median {} max {}; {} shots/s ({secs:.1} s)",
         rows.len(),
+        args.physics
+            .as_ref()
+            .map_or(String::new(), |p| format!(", {p} physics")),
         events.iter().sum::<usize>(),
         if by_invariant.is_empty() {
             String::new()

@@ -370,3 +370,45 @@ fn the_cue_strike_gives_tp_a30s_speed_and_spin() {
         pool_physics::MotionState::Rolling
     );
 }
+
+/// A pair from a random break under the `mathavan` preset (stress seed 1800): the cue ball
+/// grazes a nearly resting ball (normal approach 0.06 m/s) with heavy spin (R |w| = 2.3 m/s).
+/// With the cloth slip taken as v - R k x w (pooltool 0.6.0's sign), the cloth's friction
+/// pushes the object ball along its real slip and the collision adds 1.7e-4 of the pair's
+/// energy; with the contact's velocity v + R k x w it dissipates, as friction must.
+#[test]
+fn frictional_mathavan_takes_the_cloth_slip_as_the_contact_velocity() {
+    use pool_physics::resolve::{BallBallLaw, BallBallModel};
+    let m = Model::preset("mathavan", BallParams::pool()).unwrap();
+    let r = m.radius();
+    let a = BallState::new(
+        Vec3::new(1.539053799814389, 0.4040138482803537, r),
+        Vec3::new(0.982474856477779, -1.2543676894813431, 0.0),
+        Vec3::new(-45.826068730450864, -40.76482869596717, 50.334863634324904),
+        r,
+    );
+    let b = BallState::new(
+        Vec3::new(1.5848887573191945, 0.4381500339274447, r),
+        Vec3::new(-0.021965457336443055, 0.001860235520573414, 0.0),
+        Vec3::new(
+            -0.7645996347756762,
+            1.7371873918134626,
+            -0.033032366624978764,
+        ),
+        r,
+    );
+    let e0 = m.kinetic_energy(&a) + m.kinetic_energy(&b);
+    let (na, nb) = m.resolve_ball_ball(&a, &b);
+    let e1 = m.kinetic_energy(&na) + m.kinetic_energy(&nb);
+    assert!(e1 < e0, "{e0} -> {e1}");
+    let BallBallModel::FrictionalMathavan(law) = &m.resolver().ball_ball else {
+        panic!("the mathavan preset's ball-ball law");
+    };
+    let energy = |[(va, wa), (vb, wb)]: [(Vec3, Vec3); 2]| {
+        let s = |v, w| BallState { v, w, ..a };
+        m.kinetic_energy(&s(va, wa)) + m.kinetic_energy(&s(vb, wb))
+    };
+    let theirs = energy(law.resolve_pooltool_0_6(m.params(), &a, &b));
+    assert!(theirs > e0 * (1.0 + 1e-4), "{e0} -> {theirs}");
+    assert!((energy(law.resolve(m.params(), &a, &b)) - e1).abs() < 1e-15);
+}

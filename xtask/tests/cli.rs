@@ -633,3 +633,38 @@ fn stress_kinds_selects_the_seeds_of_those_kinds_only() {
         "{stderr}"
     );
 }
+
+#[test]
+fn stress_runs_shots_under_another_physics_and_refuses_an_unknown_one() {
+    let dir = temp_dir("stress-physics");
+    let out = stress_into(
+        &dir,
+        &[
+            "--shots",
+            "7",
+            "--seed",
+            "1",
+            "--physics",
+            "mathavan",
+            "--run-name",
+            "m",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("stress: 7 shots (event engine, mathavan physics)"),
+        "{stdout}"
+    );
+    let own = stress_into(&dir, &["--shots", "7", "--seed", "1", "--run-name", "o"]);
+    let csv =
+        |name: &str| std::fs::read_to_string(dir.join(name).join("stress/shots.csv")).unwrap();
+    assert!(own.status.success());
+    assert_ne!(csv("m"), csv("o"), "the laws changed nothing");
+    let bad = stress_into(
+        &dir,
+        &["--shots", "1", "--physics", "ideal", "--run-name", "b"],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--physics = \"ideal\""));
+}

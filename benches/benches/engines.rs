@@ -50,11 +50,11 @@ fn engine(spec: &str) -> Box<dyn Engine> {
 /// 16-ball ideal-model shot.
 const EVENT_SHOTS: [&str; 4] = ["break_9ball", "break_15ball", "bank", "ideal_many"];
 
-fn event_engine(c: &mut Criterion) {
-    let mut g = c.benchmark_group("event_engine");
+/// Whole event-engine runs of `setups` (name, set-up) in group `group`, throughput in events.
+fn event_runs(c: &mut Criterion, group: &str, setups: Vec<(&str, Setup)>) {
+    let mut g = c.benchmark_group(group);
     let engine = engine("event");
-    for name in SHOTS {
-        let setup = shot(name);
+    for (name, setup) in setups {
         let events = engine.run(&setup).events.len() as u64;
         g.throughput(Throughput::Elements(events));
         g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
@@ -64,36 +64,25 @@ fn event_engine(c: &mut Criterion) {
     g.finish();
 }
 
+fn event_engine(c: &mut Criterion) {
+    event_runs(c, "event_engine", SHOTS.map(|n| (n, shot(n))).to_vec());
+}
+
 /// Whole shots through the event engine, throughput in events (events/s).
 fn event_shots(c: &mut Criterion) {
-    let mut g = c.benchmark_group("event_shot");
-    let engine = engine("event");
-    for name in EVENT_SHOTS {
-        let setup = shot(name);
-        let events = engine.run(&setup).events.len() as u64;
-        g.throughput(Throughput::Elements(events));
-        g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
-            b.iter(|| engine.run(s))
-        });
-    }
-    g.finish();
+    event_runs(c, "event_shot", EVENT_SHOTS.map(|n| (n, shot(n))).to_vec());
 }
 
 /// The 9-ball break through the event engine under each physics preset with cloth motion
 /// (`event_shot_physics/<preset>`, events/s): what the laws cost in a whole shot. The issue's
 /// target: `pooltool_default` within 1.5x of `seed`.
 fn event_shots_by_physics(c: &mut Criterion) {
-    let mut g = c.benchmark_group("event_shot_physics");
-    let engine = engine("event");
-    for preset in ["seed", "pooltool_default", "mathavan"] {
-        let setup = pool_harness::with_physics(&shot("break_9ball"), preset).expect("a preset");
-        let events = engine.run(&setup).events.len() as u64;
-        g.throughput(Throughput::Elements(events));
-        g.bench_with_input(BenchmarkId::from_parameter(preset), &setup, |b, s| {
-            b.iter(|| engine.run(s))
-        });
-    }
-    g.finish();
+    let presets = ["seed", "pooltool_default", "mathavan"];
+    let setups = presets.map(|p| {
+        let s = pool_harness::with_physics(&shot("break_9ball"), p).expect("a preset");
+        (p, s)
+    });
+    event_runs(c, "event_shot_physics", setups.to_vec());
 }
 
 /// One collision law at a time on the same approaching pair or ball (`law/<event>/<model>`,

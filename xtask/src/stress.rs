@@ -211,7 +211,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                     Some(p) => pool_harness::with_physics(&s, p).map_err(|_| s),
                     None => Ok(s),
                 };
-                let valid = s.as_ref().map_or(false, |s| s.validate().is_ok());
+                let valid = s.as_ref().is_ok_and(|s| s.validate().is_ok());
                 let s = s.unwrap_or_else(|s| s);
                 let (events, end_time, bad) = match valid {
                     false => (0, 0.0, vec!["invalid_setup"]),

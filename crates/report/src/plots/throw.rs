@@ -8,8 +8,9 @@ use plotters::prelude::*;
 use pool_harness::ThrowRow;
 
 use super::common::{
-    draw_legend, draw_line, draw_marker, draw_note, legend_width, palette, text, titled,
-    LegendEntry, LineKind, Marker, AXIS_DESC_SIZE, GRID_BOLD, GRID_LIGHT, INK, TICK_SIZE,
+    chart_on, draw_legend, draw_line, draw_marker, draw_note, legend_width, palette, text,
+    text_width, titled, LegendEntry, LineKind, Marker, AXIS_DESC_SIZE, GRID_BOLD, GRID_LIGHT, INK,
+    TICK_SIZE,
 };
 use super::{render, Figure, PlotError, WIDTH};
 
@@ -87,13 +88,7 @@ impl Figure for Throw<'_> {
             .map(|r| r.throw_deg.max(r.tp_a14_deg))
             .fold(0.0, f64::max);
         let y_max = (y_max * 1.1).ceil().max(1.0);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin_top(10)
-            .margin_left(16)
-            .margin_right(28)
-            .margin_bottom(12)
-            .x_label_area_size(TICK_SIZE as i32 + AXIS_DESC_SIZE as i32 + 28)
-            .y_label_area_size(TICK_SIZE as i32 * 2 + AXIS_DESC_SIZE as i32 + 28)
+        let mut chart = chart_on(&plot, text_width(root, "0.0", TICK_SIZE))
             .build_cartesian_2d(0.0..90.0, 0.0..y_max)?;
         chart
             .configure_mesh()

@@ -7,6 +7,10 @@
 //!
 //! Groups and their throughput units:
 //! - `event_engine/<shot>`, `event_shot/<shot>`: events (elements/s = events/s).
+//! - `event_shot_physics/<preset>`: the 9-ball break under `seed`, `pooltool_default` and
+//!   `mathavan` physics (events/s).
+//! - `law/ball_ball/<model>`, `law/ball_cushion/<model>`: one resolution (elements/s =
+//!   resolutions/s).
 //! - `predict/<kind>`: candidate predictions (elements/s = predictions/s).
 //! - `discrete_engine_dt1e-3/<shot>`, `discrete_shot_dt1e-4/<shot>`: steps (steps/s).
 //! - `discrete_ball_step_dt1e-4/<shot>`: ball-steps; 1e9 / (elements/s) = ns per ball per step
@@ -46,11 +50,11 @@ fn engine(spec: &str) -> Box<dyn Engine> {
 /// 16-ball ideal-model shot.
 const EVENT_SHOTS: [&str; 4] = ["break_9ball", "break_15ball", "bank", "ideal_many"];
 
-fn event_engine(c: &mut Criterion) {
-    let mut g = c.benchmark_group("event_engine");
+/// Whole event-engine runs of `setups` (name, set-up) in group `group`, throughput in events.
+fn event_runs(c: &mut Criterion, group: &str, setups: Vec<(&str, Setup)>) {
+    let mut g = c.benchmark_group(group);
     let engine = engine("event");
-    for name in SHOTS {
-        let setup = shot(name);
+    for (name, setup) in setups {
         let events = engine.run(&setup).events.len() as u64;
         g.throughput(Throughput::Elements(events));
         g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
@@ -60,16 +64,57 @@ fn event_engine(c: &mut Criterion) {
     g.finish();
 }
 
+fn event_engine(c: &mut Criterion) {
+    event_runs(c, "event_engine", SHOTS.map(|n| (n, shot(n))).to_vec());
+}
+
 /// Whole shots through the event engine, throughput in events (events/s).
 fn event_shots(c: &mut Criterion) {
-    let mut g = c.benchmark_group("event_shot");
-    let engine = engine("event");
-    for name in EVENT_SHOTS {
-        let setup = shot(name);
-        let events = engine.run(&setup).events.len() as u64;
-        g.throughput(Throughput::Elements(events));
-        g.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
-            b.iter(|| engine.run(s))
+    event_runs(c, "event_shot", EVENT_SHOTS.map(|n| (n, shot(n))).to_vec());
+}
+
+/// The 9-ball break through the event engine under each physics preset with cloth motion
+/// (`event_shot_physics/<preset>`, events/s): what the laws cost in a whole shot. The issue's
+/// target: `pooltool_default` within 1.5x of `seed`.
+fn event_shots_by_physics(c: &mut Criterion) {
+    let presets = ["seed", "pooltool_default", "mathavan"];
+    let setups = presets.map(|p| {
+        let s = pool_harness::with_physics(&shot("break_9ball"), p).expect("a preset");
+        (p, s)
+    });
+    event_runs(c, "event_shot_physics", setups.to_vec());
+}
+
+/// One collision law at a time on the same approaching pair or ball (`law/<event>/<model>`,
+/// resolutions/s): the closed-form laws against the iterated ones (`frictional_mathavan`
+/// takes about 2 N impulse steps for N = `num_iterations`, `mathavan_2010` up to
+/// 2 `max_steps`; `stronge_compliant` solves for its stick/slip times).
+fn laws(c: &mut Criterion) {
+    use pool_physics::resolve::{BallBallModel, BallCushionModel, LawSpec};
+    use pool_physics::{BallParams, Vec3};
+    let p = BallParams::pool();
+    let r = p.radius;
+    let a = BallState::new(
+        Vec3::new(1.0, 0.5, r),
+        Vec3::new(2.0, 0.3, 0.0),
+        Vec3::new(-10.0, 70.0, 20.0),
+        r,
+    );
+    let n = Vec3::new(0.8, 0.6, 0.0);
+    let b = BallState::new(a.r + n * (2.0 * r), Vec3::zeros(), Vec3::zeros(), r);
+    let mut g = c.benchmark_group("law");
+    g.throughput(Throughput::Elements(1));
+    for name in BallBallModel::BUILT_IN {
+        let law = BallBallModel::from_spec(&LawSpec::named(name)).expect("built in");
+        g.bench_function(format!("ball_ball/{name}"), |bench| {
+            bench.iter(|| law.resolve(&p, std::hint::black_box(&a), &b))
+        });
+    }
+    for name in BallCushionModel::BUILT_IN {
+        let law = BallCushionModel::from_spec(&LawSpec::named(name)).expect("built in");
+        let normal = Vec2::new(0.8, 0.6);
+        g.bench_function(format!("ball_cushion/{name}"), |bench| {
+            bench.iter(|| law.resolve(&p, std::hint::black_box(&a), normal, 0.036576))
         });
     }
     g.finish();
@@ -269,6 +314,8 @@ criterion_group!(
     benches,
     event_engine,
     event_shots,
+    event_shots_by_physics,
+    laws,
     predictions,
     discrete_engine,
     discrete_steps,

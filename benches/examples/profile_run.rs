@@ -3,7 +3,8 @@
 //! they judge a change on a loaded machine where wall time cannot.
 //!
 //! `cargo run --release -p benches --example profile_run -- <engine spec> <shot> [runs]` (a
-//! default shot's name or a shot file's path),
+//! default shot's name or a shot file's path, with `@<preset>` to run it under another physics
+//! preset, e.g. `break_9ball@pooltool_default`),
 //! e.g. `valgrind --tool=callgrind target/release/examples/profile_run discrete break_15ball 1`.
 //! The spec is any `pool_engines::EngineSpec` (`event`, `discrete:1e-3:euler`, ...); plain
 //! `discrete` is dt = 1e-4 s (the `discrete_ball_step_dt1e-4` bench group).
@@ -31,13 +32,24 @@ fn main() {
             std::process::exit(2);
         }
     };
-    // A default shot by name, or any shot file by path.
-    let path = if name.ends_with(".toml") {
-        Path::new(name).to_path_buf()
-    } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/shots/{name}.toml"))
+    // A default shot by name, or any shot file by path; `<shot>@<preset>` runs it under
+    // another physics preset (as `compare --physics` names its runs).
+    let (file, preset) = match name.split_once('@') {
+        Some((f, p)) => (f, Some(p)),
+        None => (name.as_str(), None),
     };
-    let setup = match pool_shots::load(&path) {
+    let path = if file.ends_with(".toml") {
+        Path::new(file).to_path_buf()
+    } else {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../data/shots/{file}.toml"))
+    };
+    let setup = pool_shots::load(&path)
+        .map_err(|e| e.to_string())
+        .and_then(|s| match preset {
+            Some(p) => pool_harness::with_physics(&s, p),
+            None => Ok(s),
+        });
+    let setup = match setup {
         Ok(s) => s,
         Err(e) => {
             eprintln!("{e}");

@@ -77,6 +77,10 @@ pub struct CompareArgs {
     /// Skip the scaling study (cost against 2-64 balls, both engines; scaling.csv, scaling.png)
     #[arg(long)]
     pub no_scaling: bool,
+    /// Physics presets to run every shot with cloth motion under as well, comma-separated
+    /// (pool, seed, pooltool_default, mathavan), or `none`; runs are named <shot>@<preset>
+    #[arg(long, value_delimiter = ',', default_value = "pooltool_default")]
+    pub physics: Vec<String>,
 }
 
 /// What a compare run runs.
@@ -262,10 +266,12 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     let start = Instant::now();
     let plan = plan(&args)?;
     let files = crate::workspace::resolve_shots(&args.shots)?;
-    let setups = files
+    let mut setups = files
         .iter()
         .map(|f| pool_shots::load(f))
         .collect::<Result<Vec<Setup>, _>>()?;
+    let presets = physics_presets(&args.physics)?;
+    setups.extend(physics_variants(&setups, &presets)?);
     for setup in &setups {
         for spec in &plan.engines {
             crate::args::check_work("--dt", spec, setup)?;
@@ -317,7 +323,8 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         )?),
         None => None,
     };
-    rows.write(&staging, &slope_rows, scaling.as_ref())?;
+    let throw = pool_harness::throw_curve();
+    rows.write(&staging, &slope_rows, scaling.as_ref(), &presets, &throw)?;
 
     let mut results = Results {
         solver: args.solver.clone(),
@@ -334,6 +341,8 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         regression,
         roots_verdict: None,
         scaling,
+        physics: presets,
+        throw,
     };
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
@@ -564,9 +573,41 @@ impl Rows {
         staging: &Staging,
         slopes: &[SlopeRow],
         scaling: Option<&Scaling>,
+        presets: &[String],
+        throw: &[pool_harness::ThrowRow],
     ) -> Result<(), CliError> {
-        let summary = &self.summary;
-        staging.write("summary.csv", &csv_bytes(summary)?)?;
+        staging.write("throw.csv", &csv_bytes(throw)?)?;
+        plots::throw_curve(throw, &staging.path("throw"))?;
+        for preset in presets {
+            let suffix = report::variant_name("", preset);
+            let mine: Vec<SummaryRow> = self
+                .summary
+                .iter()
+                .filter(|r| r.shot.ends_with(&suffix))
+                .cloned()
+                .collect();
+            if !mine.is_empty() {
+                plots::error_vs_dt(&mine, None, &staging.path(&format!("error_vs_dt_{preset}")))?;
+            }
+        }
+        self.write_tables(staging, slopes, scaling)
+    }
+
+    /// The CSV tables and the plots of the shots' own physics.
+    fn write_tables(
+        &self,
+        staging: &Staging,
+        slopes: &[SlopeRow],
+        scaling: Option<&Scaling>,
+    ) -> Result<(), CliError> {
+        let own: Vec<SummaryRow> = self
+            .summary
+            .iter()
+            .filter(|r| !report::is_variant(&r.shot))
+            .cloned()
+            .collect();
+        let summary = &own;
+        staging.write("summary.csv", &csv_bytes(&self.summary)?)?;
         staging.write("errors.csv", &csv_bytes(&self.errors)?)?;
         staging.write("ops.csv", &csv_bytes(&self.ops)?)?;
         staging.write("residuals.csv", &csv_bytes(&self.residuals)?)?;
@@ -756,4 +797,45 @@ fn regression(
         differences,
         dir,
     })
+}
+
+/// The presets of `--physics` (`none` for none), each checked.
+fn physics_presets(names: &[String]) -> Result<Vec<String>, CliError> {
+    let mut out: Vec<String> = Vec::new();
+    for n in names {
+        if n == "none" {
+            continue;
+        }
+        if !pool_physics::Model::PRESETS.contains(&n.as_str()) || n == "ideal" {
+            return Err(CliError::Input(format!(
+                "--physics = {n:?}: unknown preset; valid: pool, seed, pooltool_default, \
+                 mathavan, none"
+            )));
+        }
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Every shot with cloth motion under each of `presets` it does not already use, named
+/// `<shot>@<preset>`.
+fn physics_variants(setups: &[Setup], presets: &[String]) -> Result<Vec<Setup>, CliError> {
+    let mut out = Vec::new();
+    for preset in presets {
+        for s in setups {
+            let own = s.physics.preset_name();
+            let same = own == Some(preset.as_str())
+                || (matches!(own, Some("pool" | "seed"))
+                    && matches!(preset.as_str(), "pool" | "seed"));
+            if same || !s.physics.motion().has_friction() {
+                continue;
+            }
+            let mut v = pool_harness::with_physics(s, preset).map_err(CliError::Input)?;
+            v.name = report::variant_name(&s.name, preset);
+            out.push(v);
+        }
+    }
+    Ok(out)
 }

@@ -59,6 +59,10 @@ pub struct StressArgs {
     /// land; 0 is the goal)
     #[arg(long, default_value_t = 0)]
     pub allow_failures: usize,
+    /// Run every shot under this physics preset instead of its own (pool, seed,
+    /// pooltool_default, mathavan): same table, balls and ball parameters, other laws
+    #[arg(long, value_name = "PRESET")]
+    pub physics: Option<String>,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
     /// Worker threads, 1 to 256 [default: all cores]
@@ -344,7 +348,7 @@ impl Tally {
             .map(|(k, f, n)| format!("{k} {f}/{n}"))
             .collect();
         format!(
-            "stress: {} shots ({engine} engine), {} events, {} failing shots{invariants}; by \
+            "stress: {} shots ({engine}), {} events, {} failing shots{invariants}; by \
              kind (failing/shots): {}; events per shot median {} max {}; {rate} shots/s \
              ({secs:.1} s)",
             self.shots,
@@ -363,13 +367,22 @@ fn run_job(
     racks: &[Setup],
     spec: &EngineSpec,
     max_events: usize,
+    physics: Option<&str>,
     staging: &Staging,
 ) -> Result<(ShotRow, Vec<&'static str>), CliError> {
     let (shot, kind, s) = job.setup(racks)?;
+    // Under another preset the shot keeps its table, balls and ball parameters; a shot the
+    // preset cannot play (frictionless without t_end, or failing validation) is invalid.
+    let s = match physics {
+        Some(p) => pool_harness::with_physics(&s, p).map_err(|_| s),
+        None => Ok(s),
+    };
+    let valid = s.as_ref().is_ok_and(|s| s.validate().is_ok());
+    let s = s.unwrap_or_else(|s| s);
     let event_based = matches!(spec, EngineSpec::Event { .. });
-    let (events, end_time, bad) = match s.validate() {
-        Err(_) => (0, 0.0, vec!["invalid_setup"]),
-        Ok(()) => {
+    let (events, end_time, bad) = match valid {
+        false => (0, 0.0, vec!["invalid_setup"]),
+        true => {
             // Snapshots at every event (event engine) or every 10 ms, within the memory bound.
             let options = RunOptions {
                 snapshots: Some(snapshot_interval(&s, 0.01)),
@@ -386,9 +399,10 @@ fn run_job(
         let text = pool_shots::to_toml(
             &s,
             &format!(
-                "stress failure ({}, {} engine): {}",
+                "stress failure ({}, {} engine{}): {}",
                 job.origin(),
                 spec.family(),
+                physics.map_or(String::new(), |p| format!(", physics {p}")),
                 bad.join(", ")
             ),
         );
@@ -413,6 +427,13 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     spec.build()
         .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
     crate::args::in_range("--max-events", args.max_events, 1, MAX_EVENTS)?;
+    if let Some(p) = &args.physics {
+        if !pool_physics::Model::PRESETS.contains(&p.as_str()) || p == "ideal" {
+            return Err(CliError::Input(format!(
+                "--physics = {p:?}: unknown preset; valid: pool, seed, pooltool_default, mathavan"
+            )));
+        }
+    }
     let (racks, source) = source(&args, &spec)?;
     let pool = crate::args::thread_pool(args.jobs)?;
     let staging = args.run.stage("stress")?;
@@ -431,7 +452,14 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             chunk
                 .par_iter()
                 .map(|job| {
-                    let r = run_job(job, &racks, &spec, args.max_events, &staging);
+                    let r = run_job(
+                        job,
+                        &racks,
+                        &spec,
+                        args.max_events,
+                        args.physics.as_deref(),
+                        &staging,
+                    );
                     bar.inc(1);
                     r
                 })
@@ -447,7 +475,11 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Run(format!("writing stress/shots.csv: {}", e.error())))?
         .into_inner()
         .map_err(|e| CliError::Run(format!("writing stress/shots.csv: {}", e.error())))?;
-    let summary = tally.summary(spec.family(), start.elapsed().as_secs_f64());
+    let engine = match &args.physics {
+        Some(p) => format!("{} engine, {p} physics", spec.family()),
+        None => format!("{} engine", spec.family()),
+    };
+    let summary = tally.summary(&engine, start.elapsed().as_secs_f64());
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;
     let dir = staging.commit()?;
     outln!("{summary}")?;
@@ -549,7 +581,7 @@ mod tests {
         let mut sorted = counts.to_vec();
         sorted.sort_unstable();
         assert_eq!(tally.events_at(tally.shots / 2), sorted[sorted.len() / 2]);
-        let line = tally.summary("event", 2.0);
+        let line = tally.summary("event engine", 2.0);
         assert!(
             line.contains("8 shots (event engine), 161 events, 1 failing shots (overlap: 1)"),
             "{line}"

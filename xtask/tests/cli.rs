@@ -175,6 +175,10 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
         "ops_vs_dt.png",
         "error_vs_cost.png",
         "paths_cut.png",
+        "paths_cut@pooltool_default.png",
+        "error_vs_dt_pooltool_default.png",
+        "throw.png",
+        "throw.csv",
     ] {
         assert!(run.join(f).is_file(), "missing {f}");
     }
@@ -200,8 +204,23 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
             "summary.csv lacks {col}"
         );
     }
-    // 2 shots x (1 event row + 2 schemes x 2 dt).
+    // 2 shots, each also under pooltool_default, x (1 event row + 2 schemes x 2 dt).
+    assert_eq!(summary.lines().count(), 1 + 2 * 2 * (1 + 4));
+    let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+    assert!(report.contains("error under `pooltool_default` physics"));
+    assert!(report.contains("| cut | 1.00e-2 |"));
+    assert!(report.contains("frictional_inelastic` against TP A-14"));
+    // --physics none runs the shots' own physics only.
+    let mut own = args("r2");
+    own.extend(["--physics".into(), "none".into()]);
+    assert!(xtask().args(&own).output().unwrap().status.success());
+    let summary = std::fs::read_to_string(out_dir.join("r2/summary.csv")).unwrap();
     assert_eq!(summary.lines().count(), 1 + 2 * (1 + 4));
+    let mut bad = args("r3");
+    bad.extend(["--physics".into(), "rubber".into()]);
+    let out = xtask().args(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--physics = \"rubber\""));
     let before = std::fs::read(run.join("summary.csv")).unwrap();
     let again = xtask().args(args("r1")).output().unwrap();
     assert_eq!(again.status.code(), Some(2));
@@ -601,4 +620,39 @@ fn stress_kinds_selects_the_seeds_of_those_kinds_only() {
         stderr.contains("--kinds") && stderr.contains("bogus"),
         "{stderr}"
     );
+}
+
+#[test]
+fn stress_runs_shots_under_another_physics_and_refuses_an_unknown_one() {
+    let dir = temp_dir("stress-physics");
+    let out = stress_into(
+        &dir,
+        &[
+            "--shots",
+            "7",
+            "--seed",
+            "1",
+            "--physics",
+            "mathavan",
+            "--run-name",
+            "m",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("stress: 7 shots (event engine, mathavan physics)"),
+        "{stdout}"
+    );
+    let own = stress_into(&dir, &["--shots", "7", "--seed", "1", "--run-name", "o"]);
+    let csv =
+        |name: &str| std::fs::read_to_string(dir.join(name).join("stress/shots.csv")).unwrap();
+    assert!(own.status.success());
+    assert_ne!(csv("m"), csv("o"), "the laws changed nothing");
+    let bad = stress_into(
+        &dir,
+        &["--shots", "1", "--physics", "ideal", "--run-name", "b"],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--physics = \"ideal\""));
 }

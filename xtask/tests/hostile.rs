@@ -92,7 +92,7 @@ fn stress_replay(engine: &str, dir: &Path, files: &[&Path]) -> Output {
         .unwrap()
 }
 
-/// `compare SHOT --dt 1e-2 --schemes exact --no-scaling` into `reports/NAME`.
+/// `compare SHOT --dt 1e-2 --schemes exact --no-scaling --physics none` into `reports/NAME`.
 fn compare_at_1e2(shot: &Path, name: &str, reports: &Path) -> Output {
     xtask()
         .arg("compare")
@@ -103,6 +103,8 @@ fn compare_at_1e2(shot: &Path, name: &str, reports: &Path) -> Output {
             "--schemes",
             "exact",
             "--no-scaling",
+            "--physics",
+            "none",
             "--run-name",
             name,
         ])
@@ -529,7 +531,14 @@ fn scratch_baselines(dir: &Path) -> PathBuf {
 fn check_straight(base: &Path, dir: &Path) -> Output {
     xtask()
         .args(["compare", shots().join("straight.toml").to_str().unwrap()])
-        .args(["--quick", "--no-scaling", "--check", "--baselines"])
+        .args([
+            "--quick",
+            "--no-scaling",
+            "--physics",
+            "none",
+            "--check",
+            "--baselines",
+        ])
         .arg(base)
         .arg("--out")
         .arg(dir.join("r"))
@@ -583,7 +592,14 @@ fn bless_is_all_or_nothing_and_leaves_nothing_behind() {
         let mut c = xtask();
         c.args(["compare", shots().join("straight.toml").to_str().unwrap()])
             .args([shots().join("cut.toml").to_str().unwrap()])
-            .args(["--quick", "--no-scaling", "--bless", "--baselines"])
+            .args([
+                "--quick",
+                "--no-scaling",
+                "--physics",
+                "none",
+                "--bless",
+                "--baselines",
+            ])
             .arg(&base)
             .args([
                 "--out",
@@ -908,7 +924,15 @@ fn data_and_reports_come_from_the_workspace_of_the_current_directory() {
     // From a subdirectory: that workspace's default shots and reports/.
     let out = run(
         &ws.join("deeper/still"),
-        &["compare", "--quick", "--no-scaling", "--run-name", "here"],
+        &[
+            "compare",
+            "--quick",
+            "--no-scaling",
+            "--physics",
+            "none",
+            "--run-name",
+            "here",
+        ],
     );
     assert_exit(&out, 0, &[], "compare in a workspace");
     let summary = std::fs::read_to_string(ws.join("reports/here/summary.csv")).unwrap();

@@ -20,6 +20,8 @@ mod run;
 mod scaling;
 mod scenarios;
 mod stress_shots;
+mod throw;
+mod variant;
 
 pub use baseline::{
     diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
@@ -51,3 +53,5 @@ pub use stress_shots::{
     corner_shot, frozen_shot, graze_shot, rail_shot, stress_scatter, stress_shot, ScenarioKind,
     CORNER_JAW_OFFSET_R, FROZEN_GAP_M, GRAZE_EPS, RAIL_MAX_ANGLE, RAIL_MAX_GAP,
 };
+pub use throw::{throw_curve, tp_a14_throw, ThrowRow, THROW_SPEEDS};
+pub use variant::with_physics;

@@ -78,6 +78,12 @@ pub fn markdown(res: &Results) -> String {
     if let Some(sc) = &res.scaling {
         scaling_section(&mut md, sc);
     }
+    for preset in &res.physics {
+        physics_section(&mut md, res, preset);
+    }
+    if !res.throw.is_empty() {
+        throw_section(&mut md, &res.throw);
+    }
     how_to_read(&mut md, res);
     md
 }
@@ -520,5 +526,135 @@ fn scaling_section(md: &mut String, sc: &Scaling) {
          turn negative past n = 34 and n = 61: they were fitted on small n, and only their \
          positive part is drawn and fitted. Wall times share 2 cores with the rest of the run: \
          compare slopes, not absolute values.\n"
+    );
+}
+
+/// How the discrete integrator's error depends on the physics: every shot that also ran under
+/// `preset`, its own physics beside it, at the headline dt values.
+fn physics_section(md: &mut String, res: &Results, preset: &str) {
+    let rows = &res.summary;
+    let bases: Vec<&str> = res
+        .residuals
+        .iter()
+        .map(|r| r.shot.as_str())
+        .filter(|s| {
+            rows.iter()
+                .any(|r| r.shot == super::variant_name(s, preset))
+        })
+        .collect();
+    if bases.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "\n## The discrete integrator's error under `{preset}` physics\n"
+    );
+    let _ = writeln!(
+        md,
+        "Every shot with cloth motion ran again with the `{preset}` preset's laws (same table, \
+         balls and ball parameters; shots named `<shot>@{preset}` in the CSV files), the event \
+         engine again the reference. The discrete integrator notices a collision at the end of \
+         the step whatever the law, so the first collision's error is the same; the laws change \
+         what follows (throw and spin transfer at ball-ball contacts, other cushion rebounds), \
+         and so where later errors come from. Median collision-time error and matched events \
+         (scheme `{}`), the shot's own physics beside `{preset}`; plot: \
+         `error_vs_dt_{preset}.png`.\n",
+        res.schemes.first().map_or("exact", String::as_str)
+    );
+    let _ = writeln!(
+        md,
+        "![error vs dt under {preset}](error_vs_dt_{preset}.png)\n"
+    );
+    let _ = writeln!(
+        md,
+        "| shot | dt (s) | matched (own) | median error (own, s) | matched ({preset}) | median error ({preset}, s) | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
+    );
+    let scheme = res.schemes.first().map_or("exact", String::as_str);
+    let find = |shot: &str, dt: f64| {
+        rows.iter().find(|r| {
+            r.engine == pool_engines::DISCRETE
+                && r.shot == shot
+                && r.scheme == scheme
+                && r.dt_s.is_some_and(|d| (d - dt).abs() < 1e-15)
+        })
+    };
+    let mut ratios = Vec::new();
+    for base in &bases {
+        let variant = super::variant_name(base, preset);
+        for dt in headline_dts(&res.dts) {
+            let (Some(a), Some(b)) = (find(base, dt), find(&variant, dt)) else {
+                continue;
+            };
+            let ratio = b.collision_time_error_median_s / a.collision_time_error_median_s;
+            if ratio.is_finite() {
+                ratios.push(ratio);
+            }
+            let _ = writeln!(
+                md,
+                "| {base} | {} | {}/{} | {} | {}/{} | {} | {} |",
+                sci(dt),
+                a.n_matched,
+                a.n_reference_events,
+                sci(a.collision_time_error_median_s),
+                b.n_matched,
+                b.n_reference_events,
+                sci(b.collision_time_error_median_s),
+                if ratio.is_finite() {
+                    format!("{ratio:.2}")
+                } else {
+                    "–".into()
+                }
+            );
+        }
+    }
+    let slope = |shot: &str| {
+        res.slopes
+            .iter()
+            .find(|s| s.shot == shot && s.scheme == scheme && s.points >= 2)
+            .map(|s| s.slope)
+    };
+    let pairs: Vec<(f64, f64)> = bases
+        .iter()
+        .filter_map(|b| Some((slope(b)?, slope(&super::variant_name(b, preset))?)))
+        .collect();
+    let _ = writeln!(
+        md,
+        "\nMedian ratio of median errors ({preset} / own) over these rows: **{:.2}** (min {:.2}, \
+         max {:.2}). Fitted slopes of error against dt, median over shots: {:.2} with the \
+         shots' own physics, {:.2} under {preset}.",
+        median(ratios.clone()),
+        ratios.iter().copied().fold(f64::INFINITY, f64::min),
+        ratios.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        median(pairs.iter().map(|p| p.0).collect()),
+        median(pairs.iter().map(|p| p.1).collect()),
+    );
+}
+
+/// TP A-14's throw curve beside its closed form.
+fn throw_section(md: &mut String, rows: &[pool_harness::ThrowRow]) {
+    let worst = rows
+        .iter()
+        .map(|r| (r.throw_deg - r.tp_a14_deg).abs())
+        .fold(0.0, f64::max);
+    let _ = writeln!(md, "\n## Throw: `frictional_inelastic` against TP A-14\n");
+    let _ = writeln!(md, "![throw vs cut angle](throw.png)\n");
+    let _ = writeln!(
+        md,
+        "The object ball's direction off the line of centers after a `frictional_inelastic` \
+         collision (pooltool's default ball-ball law, Alciatore's speed-dependent friction, \
+         e_b = 0.95), for a stun and a naturally rolling cue ball at {} m/s, against the cut \
+         angle; lines are Alciatore's closed form (TP A-14: Coulomb friction on the normal \
+         impulse, at most what stops the contact's slip; friction from TP A-27/A-28's fit). \
+         Largest difference over the {} points: {} deg (`throw.csv`; the same numbers are \
+         asserted in the tests). Stun throws most; its curve peaks at the cut where the contact \
+         stops sticking (smaller cuts) and slides; slow shots throw more, since friction falls \
+         with slip speed.\n",
+        pool_harness::THROW_SPEEDS
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(" and "),
+        rows.len(),
+        sci(worst)
     );
 }

@@ -43,6 +43,21 @@ pub struct Results {
     pub roots_verdict: Option<String>,
     /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
     pub scaling: Option<Scaling>,
+    /// Physics presets every shot with cloth motion also ran under (`--physics`); those runs'
+    /// shots are named `<shot>@<preset>` ([`variant_name`]).
+    pub physics: Vec<String>,
+    /// TP A-14's throw curve of `frictional_inelastic` (`throw.csv`, `throw.png`), if drawn.
+    pub throw: Vec<pool_harness::ThrowRow>,
+}
+
+/// The name of shot `shot` run under physics preset `preset` (`compare --physics`).
+pub fn variant_name(shot: &str, preset: &str) -> String {
+    format!("{shot}@{preset}")
+}
+
+/// True for the name of a shot run under another physics preset ([`variant_name`]).
+pub fn is_variant(shot: &str) -> bool {
+    shot.contains('@')
 }
 
 /// The scaling study of a run (`scaling.csv`, `scaling.png`).

@@ -1,5 +1,6 @@
 //! Cumulative distribution (ECDF) of relative errors, one step curve per backend.
 
+use super::common::chart_on;
 use std::path::Path;
 
 use plotters::coord::combinators::LogCoord;
@@ -237,20 +238,13 @@ fn build<'a, DB: DrawingBackend>(
     x: &LogAxis,
 ) -> Result<Chart<'a, DB>, PlotError> {
     let y_label_w = text_width(area, "0.0", TICK_SIZE);
-    Ok(ChartBuilder::on(area)
-        .margin_top(10)
-        .margin_left(16)
-        .margin_right(28)
-        .margin_bottom(12)
-        .x_label_area_size(TICK_SIZE as i32 + AXIS_DESC_SIZE as i32 + 28)
-        .y_label_area_size(y_label_w + AXIS_DESC_SIZE as i32 + 36)
-        .build_cartesian_2d(
-            (x.lo..x.hi)
-                .log_scale()
-                .with_key_points(x.bold.clone())
-                .with_light_points(x.light.clone()),
-            Y_RANGE.0..Y_RANGE.1,
-        )?)
+    Ok(chart_on(area, y_label_w).build_cartesian_2d(
+        (x.lo..x.hi)
+            .log_scale()
+            .with_key_points(x.bold.clone())
+            .with_light_points(x.light.clone()),
+        Y_RANGE.0..Y_RANGE.1,
+    )?)
 }
 
 /// Drops interior points of the pixel polyline `px` that lie within `tol` px of the simplified

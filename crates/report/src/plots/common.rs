@@ -497,3 +497,19 @@ pub(super) fn titled<DB: DrawingBackend>(
     }
     Ok(root.split_vertically(y + 6).1)
 }
+
+/// The chart builder every plot uses: its margins and an x label area for ticks and the axis
+/// description; `y_label_w` (px) is the widest y tick label.
+pub(super) fn chart_on<'a, 'b, DB: DrawingBackend>(
+    area: &'a DrawingArea<DB, Shift>,
+    y_label_w: i32,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut b = ChartBuilder::on(area);
+    b.margin_top(10)
+        .margin_left(16)
+        .margin_right(28)
+        .margin_bottom(12)
+        .x_label_area_size(TICK_SIZE as i32 + AXIS_DESC_SIZE as i32 + 28)
+        .y_label_area_size(y_label_w + AXIS_DESC_SIZE as i32 + 36);
+    b
+}

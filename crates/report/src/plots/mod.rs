@@ -17,6 +17,7 @@ mod sweep;
 mod table;
 #[cfg(test)]
 mod tests;
+mod throw;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ pub use cdf::error_cdf;
 pub use frame::{ball_looks, write_gif, write_png, BallLook, FrameContent, Panel, Scene};
 pub use sweep::{error_vs_cost, error_vs_dt, ops_vs_dt, scaling};
 pub use table::{shot_diagram, shot_paths, ShotMarks};
+pub use throw::throw_curve;
 
 /// Width of every plot (px; the SVG uses the same user units).
 pub const WIDTH: u32 = 1200;

@@ -1,5 +1,6 @@
 //! Log-log plots of the dt sweep: error vs dt, cost vs dt, error vs cost.
 
+use super::common::chart_on;
 use std::path::Path;
 
 use plotters::coord::Shift;
@@ -462,23 +463,16 @@ impl Figure for LogLog {
             .map(|v| text_width(root, &log_tick_label(*v), TICK_SIZE))
             .max()
             .unwrap_or(0);
-        let mut chart = ChartBuilder::on(&plot)
-            .margin_top(10)
-            .margin_left(16)
-            .margin_right(28)
-            .margin_bottom(12)
-            .x_label_area_size(TICK_SIZE as i32 + AXIS_DESC_SIZE as i32 + 28)
-            .y_label_area_size(y_label_w + AXIS_DESC_SIZE as i32 + 36)
-            .build_cartesian_2d(
-                (x_axis.lo..x_axis.hi)
-                    .log_scale()
-                    .with_key_points(x_axis.bold.clone())
-                    .with_light_points(x_axis.light.clone()),
-                (y_axis.lo..y_axis.hi)
-                    .log_scale()
-                    .with_key_points(y_axis.bold.clone())
-                    .with_light_points(y_axis.light.clone()),
-            )?;
+        let mut chart = chart_on(&plot, y_label_w).build_cartesian_2d(
+            (x_axis.lo..x_axis.hi)
+                .log_scale()
+                .with_key_points(x_axis.bold.clone())
+                .with_light_points(x_axis.light.clone()),
+            (y_axis.lo..y_axis.hi)
+                .log_scale()
+                .with_key_points(y_axis.bold.clone())
+                .with_light_points(y_axis.light.clone()),
+        )?;
         let fmt = |v: &f64| log_tick_label(*v);
         chart
             .configure_mesh()

@@ -16,7 +16,8 @@ const NO_SLIP: f64 = 1e-16;
 /// [`Friction`]) and between each ball and the cloth (the balls' `mu_s`), integrated in steps of
 /// the normal impulse. In the collision frame (y along the line of centers from ball i to ball
 /// j, x = y x z, z up), with slip u_C of the balls' contact (x and z components, eq. 6) and slips
-/// u_Ri, u_Rj of each ball at the cloth (eq. 7):
+/// u_Ri, u_Rj of each ball at the cloth (eq. 7; the cloth contact's velocity v + R k x w,
+/// where pooltool 0.6.0 has v - R k x w, see [`FrictionalMathavan::resolve_pooltool_0_6`]):
 /// - each step dP of normal impulse brings a friction impulse mu dP against u_C (eqs. 8-9); its
 ///   vertical part presses the ball it pushes down (into the cloth), whose cloth friction then
 ///   adds mu_s times that against its own slip (eqs. 10-11); velocities and spins change by the
@@ -90,6 +91,24 @@ impl BallBallLaw for FrictionalMathavan {
     }
 }
 
+impl FrictionalMathavan {
+    /// pooltool 0.6.0's version of [`BallBallLaw::resolve`], kept only to check the rest of the
+    /// law against pooltool step for step: it takes each ball's slip on the cloth as
+    /// v - R k x w (in the collision frame, u_R = (v_x + R w_y, v_y - R w_x)), the opposite of
+    /// the cloth contact point's velocity v + w x (-R z) = v + R k x w. With that sign the
+    /// cloth's friction can push a ball along its real slip, and the collision can add energy
+    /// (a grazing, spinning pair in a random break: +1.7e-4 of the pair's energy). Not a law.
+    pub fn resolve_pooltool_0_6(
+        &self,
+        p: &BallParams,
+        a: &BallState,
+        b: &BallState,
+    ) -> [Velocities; 2] {
+        let mu = self.friction.coefficient(p, tangent_slip(p.radius, a, b));
+        integrate(p, mu, self.num_iterations, a, b, -1.0)
+    }
+}
+
 /// The relative speed of the contact surfaces before the collision, as [`Friction`] reads it
 /// (the same measure as [`super::FrictionalInelastic`]'s).
 fn tangent_slip(r: f64, a: &BallState, b: &BallState) -> f64 {
@@ -106,6 +125,19 @@ pub fn collide(
     n_steps: u32,
     a: &BallState,
     b: &BallState,
+) -> [Velocities; 2] {
+    integrate(p, mu, n_steps, a, b, 1.0)
+}
+
+/// The integration of [`collide`]; `cloth` is the sign of R k x w in the cloth slips (1 for
+/// the contact point's velocity, -1 for pooltool's).
+fn integrate(
+    p: &BallParams,
+    mu: f64,
+    n_steps: u32,
+    a: &BallState,
+    b: &BallState,
+    cloth: f64,
 ) -> [Velocities; 2] {
     let (r, m, e) = (p.radius, p.m, p.e_b);
     let (mu_si, mu_sj) = (p.mu_s, p.mu_s);
@@ -128,8 +160,10 @@ pub fn collide(
         // Slips (eqs. 6-7): the balls' contact, and each ball at the cloth.
         let (u_cx, u_cz) = (vi.x - vj.x - r * (wi.z + wj.z), r * (wi.x + wj.x));
         let u_c = (u_cx * u_cx + u_cz * u_cz).sqrt();
-        let (u_rix, u_riy) = (vi.x + r * wi.y, vi.y - r * wi.x);
-        let (u_rjx, u_rjy) = (vj.x + r * wj.y, vj.y - r * wj.x);
+        // The cloth contact at -R z moves at v + w x (-R z) = (v_x - R w_y, v_y + R w_x).
+        let rc = cloth * r;
+        let (u_rix, u_riy) = (vi.x - rc * wi.y, vi.y + rc * wi.x);
+        let (u_rjx, u_rjy) = (vj.x - rc * wj.y, vj.y + rc * wj.x);
         let u_ri = (u_rix * u_rix + u_riy * u_riy).sqrt();
         let u_rj = (u_rjx * u_rjx + u_rjy * u_rjy).sqrt();
         // Friction impulses between the balls (eqs. 8-9) and at the cloth (eqs. 10-11).

@@ -85,10 +85,17 @@
 //! p2 = [2.0, 0.0]       # m
 //! height = 0.036576     # contact height above the slate (m)
 //!
+//! [[table.circular_cushions]]  # optional, any number: rounded jaws (pooltool's
+//! id = "1t"                     # CircularCushionSegment); a ball touches the whole circle
+//! center = [0.091, -0.021]      # m
+//! radius = 0.02095              # m
+//! height = 0.036576             # m
+//!
 //! [[table.pockets]]     # optional, any number
 //! id = "p1"
 //! center = [0.0, 0.0]   # m
 //! radius = 0.06         # m
+//! depth = 0.08          # optional (m; pooltool's pocket depth, carried, not used by the law)
 //! ```
 //!
 //! The table must pass [`pool_physics::Table::validate`].
@@ -103,8 +110,9 @@
 //! | `w` | 3 floats (rad/s), default 0 | `[wx, wy, wz]`; rolling without slipping along v means `w = [-vy/R, vx/R, wz]` |
 //! | `state` | string, optional | `stationary`, `spinning`, `sliding` or `rolling`. When omitted it is inferred from v and w by the model's `infer_motion` (pool: [`pool_physics::BallState::infer_motion`]; ideal: `sliding` when moving, else `stationary`). When given it must equal the inferred state; `pocketed` is not allowed in files |
 //!
-//! Every ball must lie inside the playing area, clear of every cushion (center at least R from
-//! every segment), and no two balls may overlap (centers at least 2R apart, with a tolerance of
+//! Every ball must lie inside the region the cushions enclose (the playing area, pocket mouths
+//! and throats included), clear of every cushion (center at least R from every segment, R + r
+//! from every circular cushion's center), and no two balls may overlap (centers at least 2R apart, with a tolerance of
 //! 1e-9 m: touching "frozen" balls are allowed). See [`pool_sim::Setup::validate`].
 //!
 //! ## What is rejected

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Write pooltool 0.6.0's built-in tables, as its own objects hold them, in our frame.
 
-Builds `Table.from_table_specs(...)` for pooltool's `PocketTableSpecs()` (its default 7-foot
-pocket table), `SnookerTableSpecs()` and `BilliardTableSpecs()`, and writes every linear
-cushion segment, circular cushion segment and pocket to data/peers/tables/pooltool_tables.csv,
-one row each:
+Builds pooltool's default table of each table type, `Table.default(TableType.POCKET)` (its
+7-foot table, "7 Ft Showood"), `Table.default(TableType.SNOOKER)` ("Generic Snooker") and
+`Table.default(TableType.BILLIARD)`, and writes every linear cushion segment, circular cushion
+segment and pocket to data/peers/tables/pooltool_tables.csv, one row each:
 
     table,element,id,x1,y1,x2,y2,radius,height,depth
 
@@ -28,12 +28,9 @@ import os
 import sys
 
 from pooltool.objects.table.components import CushionDirection
+from pooltool.objects.table.collection import default_specs_from_table_type
 from pooltool.objects.table.datatypes import Table
-from pooltool.objects.table.specs import (
-    BilliardTableSpecs,
-    PocketTableSpecs,
-    SnookerTableSpecs,
-)
+from pooltool.objects.table.specs import TableType
 
 OUT = os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "peers", "tables",
@@ -41,9 +38,9 @@ OUT = os.path.join(
 )
 
 TABLES = [
-    ("pooltool_pocket", PocketTableSpecs()),
-    ("pooltool_snooker", SnookerTableSpecs()),
-    ("pooltool_billiard", BilliardTableSpecs()),
+    ("pooltool_pocket", TableType.POCKET),
+    ("pooltool_snooker", TableType.SNOOKER),
+    ("pooltool_billiard", TableType.BILLIARD),
 ]
 
 
@@ -72,8 +69,9 @@ def played_on_left(seg):
 
 def rows():
     out = []
-    for name, specs in TABLES:
-        table = Table.from_table_specs(specs)
+    for name, kind in TABLES:
+        specs = default_specs_from_table_type(kind)
+        table = Table.default(kind)
         out.append((name, "size", "", float(specs.l), float(specs.w), "", "", "", "", ""))
         for seg in table.cushion_segments.linear.values():
             p1, p2 = ours(seg.p1), ours(seg.p2)

@@ -7,6 +7,7 @@
 //! - `roots`: the earliest-root backends against reference roots and in the engine.
 //! - `stress`: many random realistic shots, the invariants checked after every event.
 //! - `bench-peers`: our event engine and pooltool (if installed) on the same shots.
+//! - `import-pooltool`: a pooltool `System.save` file as a shot file.
 
 // The doc comments of the command-line types are clap's --help text, whose <placeholders> are
 // meant for the terminal, not HTML.
@@ -17,6 +18,7 @@ mod baselines;
 mod compare;
 mod output;
 mod peers;
+mod pooltool;
 mod progress;
 mod render;
 mod roots;
@@ -69,6 +71,17 @@ enum Command {
     /// workspace root; without it, times our engine only and says how to set pooltool up
     /// (benches/peers/README.md). Writes reports/peers-<time>/peers.{csv,md}.
     BenchPeers(peers::PeersArgs),
+    /// Write a shot file from a pooltool 0.6.0 `System.save` file (.json or .msgpack).
+    ///
+    /// pooltool's (x, y) is our (y, x) (its long side runs along y); spins change sign, the
+    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Carries the table
+    /// (straight and circular cushions, pockets and their depth; named `pooltool_pocket` etc.
+    /// when it is that built-in), the balls in play (pocketed ones are left out, with a note),
+    /// their parameters (one set per shot), the cue as a strike when pooltool would strike
+    /// (t = 0, nothing moving, V0 > 0) and the laws of a resolver entry or --resolver file.
+    /// A simulated system gives its balls' first history states. `simulate --format pooltool`
+    /// writes the other way.
+    ImportPooltool(pooltool::ImportArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +93,7 @@ fn main() -> ExitCode {
         Command::Roots(args) => roots::run(args),
         Command::Stress(args) => stress::run(args),
         Command::BenchPeers(args) => peers::run(args),
+        Command::ImportPooltool(args) => pooltool::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

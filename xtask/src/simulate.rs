@@ -41,6 +41,10 @@ pub enum Format {
     Json,
     /// One CSV table: `event` rows, then `ball` rows.
     Csv,
+    /// A pooltool 0.6.0 `System` (JSON, pooltool's frame: its x, y is our y, x): table, balls,
+    /// events with their agents' states before and after, ball histories; `System.load` reads
+    /// it (see `cargo xtask import-pooltool --help` for the mapping)
+    Pooltool,
 }
 
 #[derive(Serialize)]
@@ -139,14 +143,29 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         args.solver.as_deref(),
     )?;
     let setup = pool_shots::load(&args.shot)?;
-    let out = log(&setup, &spec)?;
     match args.format {
+        Format::Pooltool => {
+            // Snapshots at every event (fixed-step engines: every 10 ms too, unused).
+            let options = pool_engines::RunOptions {
+                snapshots: Some(0.01),
+                ..Default::default()
+            };
+            let engine = (spec.build_with(&options))
+                .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
+            let system = pool_pooltool::export(&setup, Some(&engine.run(&setup)))
+                .map_err(|e| CliError::Run(format!("{}: {e}", args.shot.display())))?;
+            let text =
+                serde_json::to_string_pretty(&system).map_err(|e| CliError::Run(e.to_string()))?;
+            println!("{text}");
+        }
         Format::Json => {
+            let out = log(&setup, &spec)?;
             let text =
                 serde_json::to_string_pretty(&out).map_err(|e| CliError::Run(e.to_string()))?;
             println!("{text}");
         }
         Format::Csv => {
+            let out = log(&setup, &spec)?;
             let mut w = csv::Writer::from_writer(std::io::stdout().lock());
             let blank = CsvRow {
                 record: "",

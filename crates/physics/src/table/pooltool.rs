@@ -1,6 +1,7 @@
-//! pooltool 0.6.0's tables (`pooltool/objects/table/layout.py` and `specs.py`): its 7-foot pocket
-//! table, its snooker table and its carom (billiard) table, built from the same specs by the
-//! same geometry, in our frame.
+//! pooltool 0.6.0's tables (`pooltool/objects/table/layout.py`, `specs.py`, `collection.py`):
+//! the default table of each of its table types (`Table.default(TableType.X)`): its 7-foot
+//! pocket table, its snooker table and its carom (billiard) table, built from the same specs by
+//! the same geometry, in our frame.
 //!
 //! **Frames.** pooltool runs a table's long side along its y axis (playing area [0, w] x
 //! [0, l]); ours runs it along x ([0, length] x [0, width]). A point (x, y) of pooltool's is
@@ -19,7 +20,8 @@ use super::{CircularCushion, Cushion, Pocket, Table};
 pub const POOLTOOL_TABLES: [&str; 3] = ["pooltool_pocket", "pooltool_snooker", "pooltool_billiard"];
 
 /// pooltool's `PocketTableSpecs` and `SnookerTableSpecs` (lengths in m, angles in degrees),
-/// plus its pockets' `depth`.
+/// plus its pockets' `depth`. Its built-in tables: [`PocketTableSpecs::seven_foot`] and
+/// [`PocketTableSpecs::snooker`].
 ///
 /// The geometry (`create_pocket_table_cushion_segments`, `create_pocket_table_pockets`): six
 /// rail segments, two straight jaw segments per pocket, `cushion_width` deep, each rounded
@@ -62,7 +64,8 @@ pub struct PocketTableSpecs {
 }
 
 impl PocketTableSpecs {
-    /// pooltool 0.6.0's `PocketTableSpecs()` defaults: the 7-foot table (78 x 39 in).
+    /// pooltool 0.6.0's `PocketTableSpecs()` defaults, its "7 Ft Showood"
+    /// (`TableName.SEVEN_FOOT_SHOWOOD`, what `Table.default()` builds): 78 x 39 in.
     pub fn seven_foot() -> Self {
         PocketTableSpecs {
             l: 1.9812,
@@ -83,7 +86,10 @@ impl PocketTableSpecs {
         }
     }
 
-    /// pooltool 0.6.0's `SnookerTableSpecs()` defaults (WPBSA: 3569 mm x 1778 mm nominal).
+    /// pooltool 0.6.0's snooker table, "Generic Snooker" (`TableName.SNOOKER_GENERIC`): what
+    /// `Table.default(TableType.SNOOKER)` and the snooker game build (WPBSA playing area,
+    /// 3569 mm x 1778 mm nominal). Not `SnookerTableSpecs()`'s own defaults, which pooltool
+    /// uses for no table (their corner pockets are 0.1016 m in radius, the side mouth 0.087 m).
     pub fn snooker() -> Self {
         PocketTableSpecs {
             l: 3.5445,
@@ -93,9 +99,9 @@ impl PocketTableSpecs {
             corner_pocket_width: 0.083,
             corner_pocket_angle: 0.0,
             corner_pocket_depth: 0.036,
-            corner_pocket_radius: 4.0 * 25.4 / 1000.0,
-            corner_jaw_radius: 4.0 * 25.4 / 1000.0,
-            side_pocket_width: 0.087,
+            corner_pocket_radius: 0.043,
+            corner_jaw_radius: 3.6 * 25.4 / 1000.0,
+            side_pocket_width: 0.075,
             side_pocket_angle: 0.0,
             side_pocket_depth: 0.95 * 25.4 / 1000.0,
             side_pocket_radius: 1.68 * 25.4 / 1000.0,
@@ -256,8 +262,9 @@ impl PocketTableSpecs {
     }
 }
 
-/// pooltool's `BilliardTableSpecs()` table (`create_billiard_table_cushion_segments`): 2.84 m
-/// x 1.42 m, four rails at 0.037 m, no pockets, in our frame.
+/// pooltool's billiard table, `BilliardTableSpecs()` (= its "Billiard (work in progress)",
+/// what `Table.default(TableType.BILLIARD)` builds; `create_billiard_table_cushion_segments`):
+/// 2.84 m x 1.42 m, four rails at 0.037 m, no pockets, in our frame.
 pub(super) fn billiard(name: &str) -> Table {
     let (l, w, h) = (2.84, 1.42, 0.037);
     let linear: [(&str, [f64; 2], [f64; 2]); 4] = [
@@ -312,13 +319,14 @@ fn oriented(
 }
 
 impl Table {
-    /// pooltool 0.6.0's default pocket table (`Table.default()`, `PocketTableSpecs()`: the
-    /// 7-foot table with rounded jaws), named `pooltool_pocket`.
+    /// pooltool 0.6.0's default pocket table (`Table.default()`, [`PocketTableSpecs::seven_foot`]:
+    /// the 7-foot table with rounded jaws), named `pooltool_pocket`.
     pub fn pooltool_pocket() -> Self {
         PocketTableSpecs::seven_foot().table("pooltool_pocket")
     }
 
-    /// pooltool 0.6.0's snooker table (`SnookerTableSpecs()`), named `pooltool_snooker`.
+    /// pooltool 0.6.0's snooker table ("Generic Snooker", [`PocketTableSpecs::snooker`]),
+    /// named `pooltool_snooker`.
     pub fn pooltool_snooker() -> Self {
         PocketTableSpecs::snooker().table("pooltool_snooker")
     }

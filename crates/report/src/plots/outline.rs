@@ -12,22 +12,42 @@ pub(super) fn boundary_order(t: &Table) -> Vec<usize> {
     let n = t.cushions.len();
     let mut used = vec![false; n];
     let mut order = Vec::with_capacity(n);
-    let mut at = 0;
-    while n > 0 {
+    let mut next = (n > 0).then_some(0);
+    while let Some(at) = next {
         used[at] = true;
         order.push(at);
         let end = t.cushions[at].p2;
-        let next = (0..n).filter(|&k| !used[k]).min_by(|&a, &b| {
-            let d = |k: usize| {
-                let s = t.cushions[k].p1;
-                (s[0] - end[0]).hypot(s[1] - end[1])
-            };
-            d(a).total_cmp(&d(b))
-        });
-        match next {
-            Some(k) => at = k,
-            None => break,
-        }
+        let gap = |k: usize| {
+            let s = t.cushions[k].p1;
+            (s[0] - end[0]).hypot(s[1] - end[1])
+        };
+        next = (0..n)
+            .filter(|&k| !used[k])
+            .min_by(|&a, &b| gap(a).total_cmp(&gap(b)));
     }
     order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn our_tables_keep_their_order_and_pooltools_walk_around_the_cloth() {
+        for name in ["seven_foot", "carom", "rectangle_2.0x1.0"] {
+            let t = Table::by_name(name).unwrap();
+            let order = boundary_order(&t);
+            assert_eq!(order, (0..t.cushions.len()).collect::<Vec<_>>(), "{name}");
+        }
+        let t = Table::pooltool_pocket();
+        let order = boundary_order(&t);
+        assert_eq!(order.len(), 18);
+        // Each step to the next segment crosses at most a pocket's mouth or a jaw tip (under
+        // 0.2 m), never the table.
+        for w in order.windows(2) {
+            let (a, b) = (&t.cushions[w[0]], &t.cushions[w[1]]);
+            let gap = (b.p1[0] - a.p2[0]).hypot(b.p1[1] - a.p2[1]);
+            assert!(gap < 0.2, "{} -> {}: {gap} m", a.id, b.id);
+        }
+    }
 }

@@ -8,6 +8,7 @@
 //! - `stress`: many random realistic shots, the invariants checked after every event.
 //! - `bench-peers`: our event engine and pooltool (if installed) on the same shots.
 //! - `import-pooltool`: a pooltool `System.save` file as a shot file.
+//! - `compare-pooltool`: random breaks through pooltool and our event engine, event by event.
 
 // The doc comments of the command-line types are clap's --help text, whose <placeholders> are
 // meant for the terminal, not HTML.
@@ -16,10 +17,12 @@
 mod args;
 mod baselines;
 mod compare;
+mod compare_pooltool;
 mod output;
 mod peers;
 mod pooltool;
 mod progress;
+mod python;
 mod render;
 mod roots;
 mod roots_dir;
@@ -82,6 +85,18 @@ enum Command {
     /// A simulated system gives its balls' first history states. `simulate --format pooltool`
     /// writes the other way.
     ImportPooltool(pooltool::ImportArgs),
+    /// Random 9-ball breaks on pooltool's 7-foot table through pooltool 0.6.0 and our event
+    /// engine, event by event (needs pooltool, skipped with one line without it).
+    ///
+    /// Each break (`pool_harness::random_break`, as `stress` makes them) starts from the same
+    /// states in both (our export, read by pooltool's `System.load`); pooltool runs with its
+    /// seed laws set explicitly, and with its contact spacer at each --spacers value. Compares
+    /// the first --events events (kinds and agents in order, allowing events less than --tol
+    /// apart to trade places; times within --tol); exits 1 if a break differs at the first
+    /// spacer. Our runs are also read back by pooltool's own `System.load` and `continuize`.
+    /// Writes reports/pooltool-compare-<time>/: breaks/ (shot files), systems/ and ours/
+    /// (pooltool files), compare.csv, summary.md.
+    ComparePooltool(compare_pooltool::ComparePooltoolArgs),
 }
 
 fn main() -> ExitCode {
@@ -94,6 +109,7 @@ fn main() -> ExitCode {
         Command::Stress(args) => stress::run(args),
         Command::BenchPeers(args) => peers::run(args),
         Command::ImportPooltool(args) => pooltool::run(args),
+        Command::ComparePooltool(args) => compare_pooltool::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

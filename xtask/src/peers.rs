@@ -9,6 +9,7 @@ use pool_engines::EngineSpec;
 use serde::Serialize;
 
 use crate::output::{csv_bytes, Staging};
+use crate::python::SETUP_HINT;
 use crate::workspace::workspace_root;
 use crate::CliError;
 
@@ -58,34 +59,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-fn find_python(args: &PeersArgs) -> Option<PathBuf> {
-    // An explicit --python is the only one tried.
-    let candidates: Vec<PathBuf> = match &args.python {
-        Some(p) => vec![p.clone()],
-        None => std::env::var_os("POOLTOOL_PYTHON")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(std::iter::once(
-                workspace_root().join(".venv-pooltool/bin/python"),
-            ))
-            .collect(),
-    };
-    for p in candidates {
-        let ok = Command::new(&p)
-            .args([
-                "-c",
-                "import pooltool, sys; sys.exit(pooltool.__version__ != '0.6.0')",
-            ])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false);
-        if ok {
-            return Some(p);
-        }
-    }
-    None
-}
-
 /// (median s, events) per shot name from the script's CSV output.
 fn run_pooltool(
     python: &Path,
@@ -133,11 +106,6 @@ fn run_pooltool(
     Ok(rows)
 }
 
-const SETUP_HINT: &str =
-    "pooltool not found: no $POOLTOOL_PYTHON and no .venv-pooltool/bin/python \
-with pooltool-billiards 0.6.0. To set it up (a plain `pip install pooltool-billiards` gets the old \
-0.3.3), follow benches/peers/README.md, then re-run `cargo xtask bench-peers`.";
-
 /// Runs `cargo xtask bench-peers`.
 pub fn run(args: PeersArgs) -> Result<(), CliError> {
     if args.runs == 0 || args.peer_runs == 0 {
@@ -178,7 +146,7 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
             ratio: None,
         });
     }
-    let python = find_python(&args);
+    let python = crate::python::find_pooltool(args.python.as_deref());
     match &python {
         Some(py) => {
             for (name, runs, med, events) in run_pooltool(py, &shots, args.peer_runs)? {
@@ -190,7 +158,7 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
                 }
             }
         }
-        None => eprintln!("{SETUP_HINT}"),
+        None => eprintln!("{SETUP_HINT} Then re-run `cargo xtask bench-peers`."),
     }
     let md = markdown(&rows, python.is_some());
     println!("{md}");

@@ -177,8 +177,9 @@ fn markdown(rows: &[PeerRow], with_peer: bool) -> String {
     md.push_str(
         "Median wall time per whole shot (ours: `cargo xtask bench-peers --runs`; pooltool: warm \
          runs of `pt.simulate`, FrictionlessElastic ball-ball, Han 2005 cushions, states set \
-         directly). Event counts differ: pooltool rounds pocket jaws and parks colliding pairs \
-         2R + 1e-6 m apart. Ratio = pooltool / ours.\n\n",
+         directly). Event counts differ: pooltool parks colliding pairs 2R + 1e-6 m apart, and \
+         shots on `seven_foot` (straight jaws) run on pooltool's default table (rounded jaws; \
+         ours is `pooltool_pocket`). Ratio = pooltool / ours.\n\n",
     );
     md.push_str("| shot | ours (ms) | our events | pooltool (ms) | pooltool events | ratio |\n");
     md.push_str("| --- | --- | --- | --- | --- | --- |\n");

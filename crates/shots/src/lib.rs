@@ -33,7 +33,7 @@
 //! | `description` | string, required, non-empty | what the shot tests |
 //! | `model` | string, default `"pool"` | a physics preset: `"pool"`: seed 004's model ([`pool_physics::Model::pool`]: cloth friction, transitions, elastic ball-ball, Han 2005 cushions); `"ideal"`: seeds 002/001 ([`pool_physics::Model::ideal`]: frictionless constant-velocity balls, mirror cushions) |
 //! | `physics` | string or table, optional | a preset name (as `model`), or a `[physics]` table choosing the motion and the law of each event type (below) |
-//! | `table` | string or table, required | a built-in name accepted by [`pool_physics::Table::by_name`]: `seven_foot` (1.9812 m x 0.9906 m, 6 pockets), `carom` (2.84 m x 1.42 m, no pockets), `rectangle_LxW` (pocketless L m x W m, e.g. `rectangle_2.0x1.0`); or an explicit table, see below |
+//! | `table` | string or table, required | a built-in name accepted by [`pool_physics::Table::by_name`]: `seven_foot` (1.9812 m x 0.9906 m, 6 pockets, straight jaws), `carom` (2.84 m x 1.42 m, no pockets), `rectangle_LxW` (pocketless L m x W m, e.g. `rectangle_2.0x1.0`), pooltool 0.6.0's `pooltool_pocket` (its 7-foot table, rounded jaws), `pooltool_snooker`, `pooltool_billiard`; or an explicit table, see below |
 //! | `t_end` | float (s), optional | stop the run at this time even if balls still move; must be positive and finite; **required** with frictionless motion (`model = "ideal"`: frictionless balls never stop) |
 //! | `params` | table, optional | ball parameters, see below |
 //! | `balls` | array of tables, required | the balls, in order (event logs refer to them by index) |

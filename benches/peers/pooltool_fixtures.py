@@ -16,7 +16,8 @@
 - `snooker.json`, `billiard.json`: a ball on pooltool's snooker and billiard tables.
 - `resolver.yaml`: the seed-004 resolver as pooltool saves it (`Resolver.save`).
 
-Rerun with pooltool installed (benches/peers/README.md):
+Rerun with pooltool installed (benches/peers/README.md); the balls' `initial_orientation`
+(drawing only) is random in pooltool, so a rerun changes those numbers and nothing else:
 
     .venv-pooltool/bin/python benches/peers/pooltool_fixtures.py
 """
@@ -47,13 +48,19 @@ def seed_resolver():
     )
 
 
-def with_resolver(path, resolver):
-    """Adds the resolver (as pooltool's resolver file holds it) to a saved JSON system."""
+def resolver_tree(resolver):
+    """The resolver as pooltool's resolver file holds it (its own `save`, as JSON)."""
     tmp = os.path.join(OUT, ".resolver.json")
     resolver.save(tmp)
     with open(tmp) as f:
         laws = json.load(f)
     os.remove(tmp)
+    return laws
+
+
+def with_resolver(path, resolver):
+    """Adds the resolver to a saved JSON system."""
+    laws = resolver_tree(resolver)
     with open(path) as f:
         system = json.load(f)
     system["resolver"] = laws
@@ -112,11 +119,7 @@ def _add_resolver_msgpack(path, resolver):
     import msgpack
     import msgpack_numpy
 
-    tmp = os.path.join(OUT, ".resolver.json")
-    resolver.save(tmp)
-    with open(tmp) as f:
-        laws = json.load(f)
-    os.remove(tmp)
+    laws = resolver_tree(resolver)
     with open(path, "rb") as f:
         tree = msgpack.unpackb(f.read(), object_hook=msgpack_numpy.decode)
     tree["resolver"] = laws

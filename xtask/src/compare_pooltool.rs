@@ -3,7 +3,6 @@
 //! (`benches/peers/pooltool_compare.py` runs pooltool and compares).
 
 use std::path::PathBuf;
-use std::process::Command;
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_physics::Table;
@@ -111,23 +110,16 @@ pub fn run(args: ComparePooltoolArgs) -> Result<(), CliError> {
         args.breaks,
         python.display()
     );
-    let script = workspace_root().join("benches/peers/pooltool_compare.py");
-    let out = Command::new(&python)
-        .arg(&script)
-        .arg(staging.path(""))
-        .args(["--events", &args.events.to_string()])
-        .args(["--tol", &format!("{:e}", args.tol)])
-        .args(["--spacers", &args.spacers])
-        .output()
-        .map_err(|e| CliError::Run(format!("{}: {e}", python.display())))?;
-    if !out.status.success() {
-        return Err(CliError::Run(format!(
-            "{} failed:\n{}",
-            script.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    let csv = String::from_utf8_lossy(&out.stdout).into_owned();
+    let script_args: Vec<std::ffi::OsString> = vec![
+        staging.path("").into(),
+        "--events".into(),
+        args.events.to_string().into(),
+        "--tol".into(),
+        format!("{:e}", args.tol).into(),
+        "--spacers".into(),
+        args.spacers.clone().into(),
+    ];
+    let csv = crate::python::run_script(&python, "pooltool_compare.py", &script_args)?;
     let rows = parse(&csv)?;
     let summary = summarize(&rows, &spacers, &args);
     staging.write("compare.csv", csv.as_bytes())?;

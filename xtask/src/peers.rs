@@ -2,7 +2,6 @@
 //! one run, as a ratio table (CSV + Markdown).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use pool_engines::EngineSpec;
@@ -65,26 +64,13 @@ fn run_pooltool(
     shots: &[PathBuf],
     runs: usize,
 ) -> Result<Vec<(String, usize, f64, usize)>, CliError> {
-    let script = workspace_root().join("benches/peers/pooltool_bench.py");
     eprintln!(
         "bench-peers: running pooltool ({}; numba compiles on a first run, about 30 s)",
         python.display()
     );
-    let out = Command::new(python)
-        .arg(&script)
-        .arg("--runs")
-        .arg(runs.to_string())
-        .args(shots)
-        .output()
-        .map_err(|e| CliError::Run(format!("{}: {e}", python.display())))?;
-    if !out.status.success() {
-        return Err(CliError::Run(format!(
-            "{} failed:\n{}",
-            script.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let mut args: Vec<std::ffi::OsString> = vec!["--runs".into(), runs.to_string().into()];
+    args.extend(shots.iter().map(|s| s.as_os_str().to_owned()));
+    let text = crate::python::run_script(python, "pooltool_bench.py", &args)?;
     let mut rows = Vec::new();
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
@@ -97,10 +83,7 @@ fn run_pooltool(
             ))
         };
         rows.push(parse().ok_or_else(|| {
-            CliError::Run(format!(
-                "unexpected line from {}: {line:?}",
-                script.display()
-            ))
+            CliError::Run(format!("unexpected line from pooltool_bench.py: {line:?}"))
         })?);
     }
     Ok(rows)

@@ -36,3 +36,28 @@ pub fn find_pooltool(explicit: Option<&Path>) -> Option<PathBuf> {
             .unwrap_or(false)
     })
 }
+
+/// Runs `benches/peers/<script>` with `python` and `args`; its standard output.
+///
+/// # Errors
+/// Python cannot be started, or the script exits with an error (its stderr in the message).
+pub fn run_script(
+    python: &Path,
+    script: &str,
+    args: &[std::ffi::OsString],
+) -> Result<String, crate::CliError> {
+    let script = workspace_root().join("benches/peers").join(script);
+    let out = Command::new(python)
+        .arg(&script)
+        .args(args)
+        .output()
+        .map_err(|e| crate::CliError::Run(format!("{}: {e}", python.display())))?;
+    if !out.status.success() {
+        return Err(crate::CliError::Run(format!(
+            "{} failed:\n{}",
+            script.display(),
+            String::from_utf8_lossy(&out.stderr)
+        )));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}

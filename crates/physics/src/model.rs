@@ -2,7 +2,7 @@
 //! one law per event type.
 
 use crate::motion::Motion;
-use crate::resolve::Resolver;
+use crate::resolve::{BallCushionModel, Resolver};
 use crate::{BallParams, BallState, EventKind, Pocket, Trajectory, Vec2, Vec3};
 
 /// A motion transition that will happen to a ball if nothing interrupts it.
@@ -251,6 +251,26 @@ impl Model {
     fn settle(&self, r: Vec3, (v, w): (Vec3, Vec3)) -> BallState {
         self.motion.settle(&self.params, r, v, w)
     }
+
+    /// A cushion `law` (the linear or the circular one) at `normal` and `height`, settled.
+    #[inline]
+    fn cushion(&self, law: &BallCushionModel, s: &BallState, normal: Vec2, h: f64) -> BallState {
+        self.settle(s.r, law.resolve(&self.params, s, normal, h))
+    }
+
+    /// A cushion `law`'s sustained partner, settled; the state unchanged if it has none.
+    fn sustained_cushion(
+        &self,
+        law: &BallCushionModel,
+        s: &BallState,
+        normal: Vec2,
+        h: f64,
+    ) -> BallState {
+        match law.sustained(&self.params, self.motion, s, normal, h) {
+            Some(new) => self.settle(s.r, new),
+            None => *s,
+        }
+    }
 }
 
 impl Physics for Model {
@@ -310,8 +330,7 @@ impl Physics for Model {
     }
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        let law = &self.resolver.ball_linear_cushion;
-        self.settle(s.r, law.resolve(&self.params, s, normal, height))
+        self.cushion(&self.resolver.ball_linear_cushion, s, normal, height)
     }
 
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
@@ -323,16 +342,11 @@ impl Physics for Model {
     }
 
     fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        let law = &self.resolver.ball_linear_cushion;
-        match law.sustained(&self.params, self.motion, s, normal, height) {
-            Some(new) => self.settle(s.r, new),
-            None => *s,
-        }
+        self.sustained_cushion(&self.resolver.ball_linear_cushion, s, normal, height)
     }
 
     fn resolve_ball_circular_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        let law = &self.resolver.ball_circular_cushion;
-        self.settle(s.r, law.resolve(&self.params, s, normal, height))
+        self.cushion(&self.resolver.ball_circular_cushion, s, normal, height)
     }
 
     fn resolve_sustained_circular_cushion(
@@ -341,11 +355,7 @@ impl Physics for Model {
         normal: Vec2,
         height: f64,
     ) -> BallState {
-        let law = &self.resolver.ball_circular_cushion;
-        match law.sustained(&self.params, self.motion, s, normal, height) {
-            Some(new) => self.settle(s.r, new),
-            None => *s,
-        }
+        self.sustained_cushion(&self.resolver.ball_circular_cushion, s, normal, height)
     }
 
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {

@@ -220,45 +220,67 @@ impl PocketTableSpecs {
             ("rc", [w + s_d, l / 2.0], pr_s),
             ("rt", [w + c_d, l + c_d], pr_c),
         ];
-        let circular_cushions: Vec<CircularCushion> = circular
+        assemble(
+            name,
+            [l, w, h],
+            &linear,
+            &circular,
+            &pockets,
+            self.pocket_depth,
+        )
+    }
+}
+
+/// A table named `name`, [l, w, h] = its length, width (pooltool's l and w: along and
+/// across) and cushion height, from pooltool's segments, arcs and pockets (its frame), in our
+/// frame; every pocket gets `depth`.
+fn assemble(
+    name: &str,
+    [l, w, h]: [f64; 3],
+    linear: &[(&str, [f64; 2], [f64; 2])],
+    circular: &[(&str, [f64; 2], f64)],
+    pockets: &[(&str, [f64; 2], f64)],
+    depth: f64,
+) -> Table {
+    let circular_cushions: Vec<CircularCushion> = circular
+        .iter()
+        .map(|&(id, c, radius)| CircularCushion {
+            id: id.to_string(),
+            center: swap(c),
+            radius,
+            height: h,
+        })
+        .collect();
+    let cushions = linear
+        .iter()
+        .map(|&(id, p1, p2)| {
+            let (p1, p2) = (swap(p1), swap(p2));
+            let tip = circular_cushions.iter().find(|a| {
+                [p1, p2]
+                    .iter()
+                    .any(|p| a.gap(crate::Vec2::new(p[0], p[1])).abs() < 1e-9)
+            });
+            match tip {
+                Some(a) => oriented(id, p1, p2, h, a.center, false),
+                None => oriented(id, p1, p2, h, [l / 2.0, w / 2.0], true),
+            }
+        })
+        .collect();
+    Table {
+        name: name.to_string(),
+        length: l,
+        width: w,
+        cushions,
+        circular_cushions,
+        pockets: pockets
             .iter()
-            .map(|&(id, c, radius)| CircularCushion {
+            .map(|&(id, c, radius)| Pocket {
                 id: id.to_string(),
                 center: swap(c),
                 radius,
-                height: h,
+                depth: Some(depth),
             })
-            .collect();
-        Table {
-            name: name.to_string(),
-            length: l,
-            width: w,
-            cushions: linear
-                .iter()
-                .map(|&(id, p1, p2)| {
-                    let (p1, p2) = (swap(p1), swap(p2));
-                    let tip = circular_cushions.iter().find(|a| {
-                        [p1, p2]
-                            .iter()
-                            .any(|p| a.gap(crate::Vec2::new(p[0], p[1])).abs() < 1e-9)
-                    });
-                    match tip {
-                        Some(a) => oriented(id, p1, p2, h, a.center, false),
-                        None => oriented(id, p1, p2, h, [l / 2.0, w / 2.0], true),
-                    }
-                })
-                .collect(),
-            circular_cushions,
-            pockets: pockets
-                .iter()
-                .map(|&(id, c, radius)| Pocket {
-                    id: id.to_string(),
-                    center: swap(c),
-                    radius,
-                    depth: Some(self.pocket_depth),
-                })
-                .collect(),
-        }
+            .collect(),
     }
 }
 
@@ -273,17 +295,7 @@ pub(super) fn billiard(name: &str) -> Table {
         ("9", [0.0, l], [w, l]),
         ("18", [0.0, 0.0], [w, 0.0]),
     ];
-    Table {
-        name: name.to_string(),
-        length: l,
-        width: w,
-        cushions: linear
-            .iter()
-            .map(|&(id, p1, p2)| oriented(id, swap(p1), swap(p2), h, [l / 2.0, w / 2.0], true))
-            .collect(),
-        circular_cushions: Vec::new(),
-        pockets: Vec::new(),
-    }
+    assemble(name, [l, w, h], &linear, &[], &[], 0.0)
 }
 
 /// pooltool's (x, y) in our frame: (y, x).

@@ -47,8 +47,14 @@ fn engine(spec: &str) -> Box<dyn Engine> {
 }
 
 /// The whole shots of issue 4's event-engine table: 9-ball break, 15-ball break, one-rail bank,
-/// 16-ball ideal-model shot.
-const EVENT_SHOTS: [&str; 4] = ["break_9ball", "break_15ball", "bank", "ideal_many"];
+/// 16-ball ideal-model shot; and the 9-ball break on pooltool's table (issue 16: rounded jaws).
+const EVENT_SHOTS: [&str; 5] = [
+    "break_9ball",
+    "break_15ball",
+    "bank",
+    "ideal_many",
+    "break_9ball_pooltool",
+];
 
 /// Whole event-engine runs of `setups` (name, set-up) in group `group`, throughput in events.
 fn event_runs(c: &mut Criterion, group: &str, setups: Vec<(&str, Setup)>) {
@@ -150,7 +156,8 @@ fn moving_states() -> (Setup, Vec<Vec<BallState>>) {
 
 /// Each candidate-prediction kind of the event engine's [`Predictor`] on its own: ball-ball
 /// (quartic), ball-cushion face (quadratic + segment test), ball-cushion end point (quartic),
-/// ball-pocket (quartic), over the states of real shots; throughput in predictions.
+/// ball-circular-cushion (quartic, pooltool's table's 12 arcs), ball-pocket (quartic), over
+/// the states of real shots; throughput in predictions.
 fn predictions(c: &mut Criterion) {
     let (setup, frames) = moving_states();
     // Every frame's balls against one another, against the other frame's statics is not needed:
@@ -204,6 +211,21 @@ fn predictions(c: &mut Criterion) {
             for s in &singles {
                 for &q in &points {
                     std::hint::black_box(p.ball_point(s, q, &mut ops)).ok();
+                }
+            }
+        })
+    });
+
+    let pooltool = pool_physics::PreparedTable::from(pool_physics::Table::pooltool_pocket());
+    let arcs = pooltool.circular_segments();
+    g.throughput(Throughput::Elements((singles.len() * arcs.len()) as u64));
+    g.bench_function("ball_circular_cushion", |b| {
+        let mut p = Predictor::new(physics, &solver);
+        let mut ops = EventOps::default();
+        b.iter(|| {
+            for s in &singles {
+                for a in arcs {
+                    std::hint::black_box(p.ball_circular_cushion(s, a, &mut ops)).ok();
                 }
             }
         })

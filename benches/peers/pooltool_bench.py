@@ -38,8 +38,6 @@ from pooltool.physics.resolve.resolver import default_resolver
 # Our motion-state names -> pooltool's codes (0 stationary, 1 spinning, 2 sliding, 3 rolling).
 STATES = {"stationary": 0, "spinning": 1, "sliding": 2, "rolling": 3}
 R = 0.028575
-# Our seven_foot table's width (m) = pooltool's default table's w (its x extent).
-WIDTH = 0.9906
 
 
 def infer_state(v, w):
@@ -55,8 +53,10 @@ def infer_state(v, w):
 
 def system_for(shot):
     """A pooltool System with our shot's balls on pooltool's default pool table."""
-    if shot.get("model", "pool") != "pool" or shot.get("table") != "seven_foot":
-        raise ValueError("only model = 'pool' on table = 'seven_foot' is mapped to pooltool")
+    if shot.get("model", "pool") != "pool" or shot.get("table") not in ("seven_foot", "pooltool_pocket"):
+        raise ValueError(
+            "only model = 'pool' on table = 'seven_foot' or 'pooltool_pocket' is mapped to pooltool"
+        )
     if "params" in shot:
         raise ValueError("custom [params] are not mapped to pooltool")
     balls = {}
@@ -65,11 +65,12 @@ def system_for(shot):
         v = list(b.get("v", [0.0, 0.0]))[:2] + [0.0]
         w = list(b.get("w", [0.0, 0.0, 0.0]))
         s = STATES[b["state"]] if "state" in b else infer_state(v, w)
-        # pooltool's table runs its long side along y: rotate ours by +90 degrees about z
-        # (x, y) -> (W - y, x), a proper rotation, so spins keep their meaning.
-        r = [WIDTH - r[1], r[0], r[2]]
-        v = [-v[1], v[0], v[2]]
-        w = [-w[1], w[0], w[2]]
+        # pooltool's table runs its long side along y: its (x, y) is our (y, x), a mirror
+        # (exact both ways), under which an angular velocity changes sign
+        # (crates/pooltool/src/frame.rs).
+        r = [r[1], r[0], r[2]]
+        v = [v[1], v[0], v[2]]
+        w = [-w[1], -w[0], -w[2]]
         ball = pt.Ball.create(b["id"], xy=r[:2])
         ball.state = BallState(rvw=np.array([r, v, w], dtype=float), s=s, t=0.0)
         balls[b["id"]] = ball

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the generated shot files of data/shots/: break_9ball.toml, break_15ball.toml and
-ideal_many.toml. Standard library only; deterministic (fixed seed), so running it again rewrites
+"""Writes the generated shot files of data/shots/: break_9ball.toml, break_15ball.toml,
+break_9ball_pooltool.toml and ideal_many.toml. Standard library only; deterministic (fixed seed), so running it again rewrites
 identical files.
 
     python3 data/shots/gen_racks.py            # writes next to this script
@@ -56,7 +56,7 @@ def check_rack(balls):
             assert d >= 2.0 * R + 0.5 * GAP, (a, b, d)
 
 
-def break_shot(name, rows, what):
+def break_shot(name, rows, what, table="seven_foot"):
     balls = rack(rows)
     check_rack(balls)
     # Cue ball behind the head string, slightly off center, aimed at the head ball's center.
@@ -71,7 +71,7 @@ def break_shot(name, rows, what):
         f"(3L/4, W/2). Rack neighbours are 2R + 1e-6 m apart (touching but not overlapping). "
         f'Tests many near-simultaneous collisions, cushions and pockets at once."""',
         'model = "pool"',
-        'table = "seven_foot"',
+        f'table = "{table}"',
         "",
         "[[balls]]",
         'id = "cue"',
@@ -141,6 +141,15 @@ def files():
             fifteen,
             "15-ball break: standard triangle rack (rows 1-2-3-4-5 along +x, ball 1 on the foot "
             "spot, ball 8 in the middle of the third row).",
+        ),
+        # pooltool's 7-foot table has the same playing area: the same rack, the same strike.
+        break_shot(
+            "break_9ball_pooltool.toml",
+            nine,
+            "9-ball break on pooltool's 7-foot table (pooltool_pocket: rounded jaws, i.e. "
+            "circular cushions, and pocket throats beyond the rail line), the rack and strike "
+            "of break_9ball.toml.",
+            table="pooltool_pocket",
         ),
         ideal_many(),
     ]

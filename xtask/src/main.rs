@@ -7,6 +7,8 @@
 //! - `roots`: the earliest-root backends against reference roots and in the engine.
 //! - `stress`: many random realistic shots, the invariants checked after every event.
 //! - `bench-peers`: our event engine and pooltool (if installed) on the same shots.
+//! - `import-pooltool`: a pooltool `System.save` file as a shot file.
+//! - `compare-pooltool`: random breaks through pooltool and our event engine, event by event.
 
 // The doc comments of the command-line types are clap's --help text, whose <placeholders> are
 // meant for the terminal, not HTML.
@@ -15,10 +17,13 @@
 mod args;
 mod baselines;
 mod compare;
+mod compare_pooltool;
 mod console;
 mod output;
 mod peers;
+mod pooltool;
 mod progress;
+mod python;
 mod render;
 mod roots;
 mod roots_dir;
@@ -93,6 +98,29 @@ enum Command {
     /// workspace root; without it, times our engine only and says how to set pooltool up
     /// (benches/peers/README.md). Writes reports/peers-<time>/peers.{csv,md}.
     BenchPeers(peers::PeersArgs),
+    /// Write a shot file from a pooltool 0.6.0 `System.save` file (.json or .msgpack).
+    ///
+    /// pooltool's (x, y) is our (y, x) (its long side runs along y); spins change sign, the
+    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Carries the table
+    /// (straight and circular cushions, pockets and their depth; named `pooltool_pocket` etc.
+    /// when it is that built-in), the balls in play (pocketed ones are left out, with a note),
+    /// their parameters (one set per shot), the cue as a strike when pooltool would strike
+    /// (t = 0, nothing moving, V0 > 0) and the laws of a resolver entry or --resolver file.
+    /// A simulated system gives its balls' first history states. `simulate --format pooltool`
+    /// writes the other way.
+    ImportPooltool(pooltool::ImportArgs),
+    /// Random 9-ball breaks on pooltool's 7-foot table through pooltool 0.6.0 and our event
+    /// engine, event by event (needs pooltool, skipped with one line without it).
+    ///
+    /// Each break (`pool_harness::random_break`, as `stress` makes them) starts from the same
+    /// states in both (our export, read by pooltool's `System.load`); pooltool runs with its
+    /// seed laws set explicitly, and with its contact spacer at each --spacers value. Compares
+    /// the first --events events (kinds and agents in order, allowing events less than --tol
+    /// apart to trade places; times within --tol); exits 1 if a break differs at the first
+    /// spacer. Our runs are also read back by pooltool's own `System.load` and `continuize`.
+    /// Writes reports/pooltool-compare-<time>/: breaks/ (shot files), systems/ and ours/
+    /// (pooltool files), compare.csv, summary.md.
+    ComparePooltool(compare_pooltool::ComparePooltoolArgs),
 }
 
 fn main() -> ExitCode {
@@ -120,6 +148,8 @@ fn main() -> ExitCode {
         Command::Roots(args) => roots::run(args),
         Command::Stress(args) => stress::run(args),
         Command::BenchPeers(args) => peers::run(args),
+        Command::ImportPooltool(args) => pooltool::run(args),
+        Command::ComparePooltool(args) => compare_pooltool::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,6 @@
 //! one run, as a ratio table (CSV + Markdown).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use pool_engines::EngineSpec;
@@ -12,6 +11,7 @@ use pool_harness::EndCheck;
 
 use crate::console::{errln, outln};
 use crate::output::csv_bytes;
+use crate::python::SETUP_HINT;
 use crate::workspace::workspace_root;
 use crate::CliError;
 
@@ -62,73 +62,19 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-/// Whether `python` runs and imports pooltool 0.6.0: `Err` says why not.
-fn check_python(python: &Path) -> Result<(), String> {
-    let out = Command::new(python)
-        .args([
-            "-c",
-            "import pooltool, sys; sys.exit(0 if pooltool.__version__ == '0.6.0' else 3)",
-        ])
-        .output()
-        .map_err(|e| format!("cannot run it: {e}"))?;
-    match out.status.code() {
-        Some(0) => Ok(()),
-        Some(3) => Err("its pooltool is not version 0.6.0".into()),
-        _ => Err(format!(
-            "it cannot import pooltool ({})",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("no message")
-        )),
-    }
-}
-
-/// The Python to time pooltool with: `--python` (which must work: bad input otherwise), else
-/// the first of `$POOLTOOL_PYTHON` and the workspace's `.venv-pooltool/bin/python` that does,
-/// else none.
-fn find_python(args: &PeersArgs) -> Result<Option<PathBuf>, CliError> {
-    if let Some(p) = &args.python {
-        return check_python(p)
-            .map(|()| Some(p.clone()))
-            .map_err(|why| CliError::Input(format!("--python = {}: {why}", p.display())));
-    }
-    let venv = workspace_root()
-        .ok()
-        .map(|r| r.join(".venv-pooltool/bin/python"));
-    Ok(std::env::var_os("POOLTOOL_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(venv)
-        .find(|p| check_python(p).is_ok()))
-}
-
 /// (median s, events) per shot name from the script's CSV output.
 fn run_pooltool(
     python: &Path,
     shots: &[PathBuf],
     runs: usize,
 ) -> Result<Vec<(String, usize, f64, usize)>, CliError> {
-    let script = workspace_root()?.join("benches/peers/pooltool_bench.py");
     errln!(
         "bench-peers: running pooltool ({}; numba compiles on a first run, about 30 s)",
         python.display()
     );
-    let out = Command::new(python)
-        .arg(&script)
-        .arg("--runs")
-        .arg(runs.to_string())
-        .args(shots)
-        .output()
-        .map_err(|e| CliError::Run(format!("{}: {e}", python.display())))?;
-    if !out.status.success() {
-        return Err(CliError::Run(format!(
-            "{} failed:\n{}",
-            script.display(),
-            String::from_utf8_lossy(&out.stderr)
-        )));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let mut args: Vec<std::ffi::OsString> = vec!["--runs".into(), runs.to_string().into()];
+    args.extend(shots.iter().map(|s| s.as_os_str().to_owned()));
+    let text = crate::python::run_script(python, "pooltool_bench.py", &args)?;
     let mut rows = Vec::new();
     for line in text.lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
@@ -141,19 +87,11 @@ fn run_pooltool(
             ))
         };
         rows.push(parse().ok_or_else(|| {
-            CliError::Run(format!(
-                "unexpected line from {}: {line:?}",
-                script.display()
-            ))
+            CliError::Run(format!("unexpected line from pooltool_bench.py: {line:?}"))
         })?);
     }
     Ok(rows)
 }
-
-const SETUP_HINT: &str =
-    "pooltool not found: no $POOLTOOL_PYTHON and no .venv-pooltool/bin/python \
-with pooltool-billiards 0.6.0. To set it up (a plain `pip install pooltool-billiards` gets the old \
-0.3.3), follow benches/peers/README.md, then re-run `cargo xtask bench-peers`.";
 
 /// Most timed runs per shot of `--runs` (ours, about 0.1 ms each) and `--peer-runs`
 /// (pooltool, about 0.1 s each).
@@ -174,7 +112,7 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
     } else {
         args.shots.clone()
     };
-    let python = find_python(&args)?;
+    let python = crate::python::find_pooltool(args.python.as_deref())?;
     let staging = args.run.stage("peers")?;
     let mut rows = Vec::new();
     for path in &shots {
@@ -220,7 +158,7 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
                 }
             }
         }
-        None => errln!("{SETUP_HINT}"),
+        None => errln!("{SETUP_HINT} Then re-run `cargo xtask bench-peers`."),
     }
     let md = markdown(&rows, python.is_some());
     staging.write("peers.csv", &csv_bytes(&rows)?)?;

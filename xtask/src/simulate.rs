@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use pool_engines::EngineSpec;
+use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{agents_label, EndCheck};
 use pool_sim::{Outcome, Setup};
 use serde::Serialize;
@@ -44,6 +44,10 @@ pub enum Format {
     Json,
     /// One CSV table: `event` rows, then `ball` rows.
     Csv,
+    /// A pooltool 0.6.0 `System` (JSON, pooltool's frame: its x, y is our y, x): table, balls,
+    /// events with their agents' states before and after, ball histories; `System.load` reads
+    /// it (see `cargo xtask import-pooltool --help` for the mapping)
+    Pooltool,
 }
 
 #[derive(Serialize)]
@@ -140,8 +144,17 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     )?;
     let setup = pool_shots::load(&args.shot)?;
     crate::args::check_work("--engine", &spec, &setup)?;
+    // pooltool's events carry their agents' states: snapshots at every event (fixed-step
+    // engines: every 10 ms too, unused). Snapshots never change the log.
+    let options = match args.format {
+        Format::Pooltool => RunOptions {
+            snapshots: Some(0.01),
+            ..Default::default()
+        },
+        Format::Json | Format::Csv => RunOptions::default(),
+    };
     let outcome = spec
-        .build()
+        .build_with(&options)
         .map_err(|e| CliError::Input(format!("--engine = {e}")))?
         .run(&setup);
     let out = log(&setup, &spec, &outcome);
@@ -158,6 +171,18 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             stdout.write_all(b"\n").map_err(stdout_error)?;
         }
         Format::Csv => write_csv(&mut stdout, &out)?,
+        Format::Pooltool => {
+            let system = pool_pooltool::export(&setup, Some(&outcome))
+                .map_err(|e| CliError::Run(format!("{}: {e}", args.shot.display())))?;
+            serde_json::to_writer_pretty(&mut stdout, &system).map_err(|e| {
+                if e.is_io() {
+                    stdout_error(e.into())
+                } else {
+                    CliError::Run(format!("writing JSON: {e}"))
+                }
+            })?;
+            stdout.write_all(b"\n").map_err(stdout_error)?;
+        }
     }
     stdout.flush().map_err(stdout_error)?;
     drop(stdout);

@@ -44,6 +44,12 @@ pub struct StressArgs {
         conflicts_with = "replay"
     )]
     pub kinds: Vec<String>,
+    /// Table of the generated shots: a built-in name (seven_foot, carom, rectangle_LxW,
+    /// pooltool_pocket, pooltool_snooker, pooltool_billiard). The racks keep their places
+    /// relative to the foot spot (the same places on a table of the 7-foot size) [default:
+    /// the racks' own, seven_foot]
+    #[arg(long, value_name = "NAME", conflicts_with = "replay")]
+    pub table: Option<String>,
     /// Evolution algorithm under test: an engine spec (event, event:<solver>, discrete:<dt>,
     /// discrete:<dt>:<scheme>, or a registered engine), or plain discrete with --dt
     #[arg(long, default_value = "event")]
@@ -213,10 +219,23 @@ fn source(args: &StressArgs, spec: &EngineSpec) -> Result<(Vec<Setup>, Source), 
         )));
     }
     let root = crate::workspace::workspace_root()?;
-    let racks: Vec<Setup> = ["break_9ball", "break_15ball"]
+    let mut racks: Vec<Setup> = ["break_9ball", "break_15ball"]
         .iter()
         .map(|n| pool_shots::load(&root.join(format!("data/shots/{n}.toml"))))
         .collect::<Result<_, _>>()?;
+    if let Some(name) = &args.table {
+        let table = pool_physics::Table::by_name(name).ok_or_else(|| {
+            CliError::Input(format!(
+                "--table {name:?}: unknown table; valid: {} (rectangle_LxW for any L x W in m)",
+                pool_physics::Table::BUILT_IN.join(", ")
+            ))
+        })?;
+        for rack in &mut racks {
+            *rack = pool_harness::rack_on_table(rack, &table).map_err(|e| {
+                CliError::Input(format!("--table {name}: the {} rack: {e}", rack.name))
+            })?;
+        }
+    }
     Ok((
         racks,
         Source::Seeds {

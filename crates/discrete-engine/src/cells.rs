@@ -1,8 +1,9 @@
 //! Per-cell lists of the cushions and pockets a ball can touch.
 //!
 //! The table's bounding box (cushions and pockets, plus a margin) is cut into square cells. A
-//! cushion is listed in a cell when the cell meets the segment's bounding box grown by
-//! R + [`SLACK`]; a pocket when the cell meets the pocket circle's bounding box grown by
+//! cushion (a straight segment, or a circular one: see [`TableCells::cushions_near`]) is listed
+//! in a cell when the cell meets the cushion's bounding box grown by R + [`SLACK`]; a pocket
+//! when the cell meets the pocket circle's bounding box grown by
 //! [`SLACK`]. A ball whose path over a step (start and end) stays in one cell can touch only the
 //! cushions listed there: the cushion test needs the contact point (on the path) within R of
 //! the segment, and every point of the cell is farther than R + SLACK from the unlisted ones.
@@ -24,7 +25,9 @@ pub(crate) struct TableCells {
     origin: Vec2,
     nx: usize,
     ny: usize,
-    /// Cushion lists: `cushion_idx[cushion_start[c]..cushion_start[c + 1]]` for cell c.
+    /// Cushion lists: `cushion_idx[cushion_start[c]..cushion_start[c + 1]]` for cell c; an
+    /// index k below the number of straight segments n is segment k, and n + j circular
+    /// cushion j.
     cushion_start: Vec<u32>,
     cushion_idx: Vec<u16>,
     pocket_start: Vec<u32>,
@@ -49,9 +52,9 @@ impl TableCells {
         let corners = |b: pool_physics::Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let reach = radius + SLACK;
         let segments = table.segments();
-        let cushion_boxes: Vec<Aabb> = segments
-            .iter()
-            .map(|s| corners(s.bbox.grown(reach)))
+        let cushion_boxes: Vec<Aabb> = (segments.iter().map(|s| s.bbox))
+            .chain(table.circular_segments().iter().map(|a| a.bbox))
+            .map(|b| corners(b.grown(reach)))
             .collect();
         let pocket_boxes: Vec<Aabb> = (table.pocket_circles().iter())
             .map(|p| corners(p.reach(SLACK)))
@@ -85,7 +88,7 @@ impl TableCells {
                 ];
                 cushion_start.push(cushion_idx.len() as u32);
                 cushion_idx.extend(
-                    (0..segments.len())
+                    (0..cushion_boxes.len())
                         .filter(|&k| meets(&cell, &cushion_boxes[k]))
                         .map(|k| k as u16),
                 );
@@ -105,7 +108,7 @@ impl TableCells {
         );
         TableCells {
             clear_zone,
-            all_cushions: (0..segments.len() as u16).collect(),
+            all_cushions: (0..cushion_boxes.len() as u16).collect(),
             all_pockets: (0..table.pockets.len() as u16).collect(),
             origin,
             nx,
@@ -146,8 +149,9 @@ impl TableCells {
         p.x > z[0] && p.x < z[2] && p.y > z[1] && p.y < z[3]
     }
 
-    /// The cushions a ball moving from `r0` to `r1` during a step can touch, in table order:
-    /// the cell's list when both ends are in one cell, otherwise every cushion.
+    /// The cushions a ball moving from `r0` to `r1` during a step can touch, in table order
+    /// (straight segments k < n, then circular cushions n + j): the cell's list when both ends
+    /// are in one cell, otherwise every cushion.
     #[inline]
     pub fn cushions_near(&self, r0: Vec2, r1: Vec2) -> &[u16] {
         match (self.cell(r0), self.cell(r1)) {
@@ -170,7 +174,7 @@ impl TableCells {
         }
     }
 
-    /// Every cushion, in table order.
+    /// Every cushion (straight, then circular), in table order.
     pub fn all_cushions(&self) -> &[u16] {
         &self.all_cushions
     }

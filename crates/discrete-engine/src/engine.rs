@@ -1,6 +1,8 @@
 //! The fixed-step loop.
 
-use pool_physics::{BallState, LinearSegment, MotionState, Physics, Vec2};
+use pool_physics::{
+    BallState, CircularSegment, EventKind, LinearSegment, MotionState, Physics, Vec2,
+};
 use pool_sim::{Agents, Engine, Event, Outcome, Setup, Snapshot, Termination};
 
 use crate::ops::{DiscreteOp, DiscreteOps};
@@ -283,8 +285,9 @@ impl Engine for DiscreteEngine {
                 }
             }
 
-            // Cushions: a ball past the line of a face (from the playing side), or closer than R
-            // to an end point, while approaching.
+            // Cushions: a ball past the line of a face (from the playing side), closer than R
+            // to an end point, or closer than R + r to a circular cushion's center (or through
+            // it during the step), while approaching.
             for (k, slot) in now.iter_mut().enumerate() {
                 if !slot.motion.is_translating() {
                     continue;
@@ -301,20 +304,38 @@ impl Engine for DiscreteEngine {
                 for &c in near {
                     let c = c as usize;
                     ops.bump(DiscreteOp::CushionTest);
-                    let segment = &table.segments()[c];
-                    if let Some(normal) = cushion_contact(segment, r0, slot, radius) {
+                    let hit = match table.segments().get(c) {
+                        Some(segment) => cushion_contact(segment, r0, slot, radius).map(|n| {
+                            let after = physics.resolve_ball_cushion(slot, n, segment.height);
+                            let agents = Agents::BallCushion {
+                                ball: order[k],
+                                cushion: c,
+                            };
+                            (after, EventKind::BallLinearCushion, agents)
+                        }),
+                        None => {
+                            let j = c - table.segments().len();
+                            let arc = &table.circular_segments()[j];
+                            arc_contact(arc, r0, slot, radius).map(|n| {
+                                let after =
+                                    physics.resolve_ball_circular_cushion(slot, n, arc.height);
+                                let agents = Agents::BallCircularCushion {
+                                    ball: order[k],
+                                    cushion: j,
+                                };
+                                (after, EventKind::BallCircularCushion, agents)
+                            })
+                        }
+                    };
+                    if let Some((after, kind, agents)) = hit {
                         ops.bump(DiscreteOp::Resolve);
-                        let after = physics.resolve_ball_cushion(slot, normal, segment.height);
                         position_written(slot, &after, &cells, &mut stale, &mut clear[k]);
                         *slot = after;
                         marks += non_finite(slot);
                         events.push(Event {
                             time: t,
-                            kind: pool_physics::EventKind::BallLinearCushion,
-                            agents: Agents::BallCushion {
-                                ball: order[k],
-                                cushion: c,
-                            },
+                            kind,
+                            agents,
                         });
                         break;
                     }
@@ -400,6 +421,33 @@ fn cushion_contact(c: &LinearSegment, r0: Vec2, s: &BallState, radius: f64) -> O
         }
     }
     None
+}
+
+/// The collision normal (from the ball toward the circle's center) if the ball, which moved
+/// from `r0` to `s.r` during the step, is in contact with the circular cushion (its center
+/// closer than R + r to the circle's) and approaching it, or passed through it during the step:
+/// then the normal where its straight path from `r0` entered, if it was approaching there.
+fn arc_contact(a: &CircularSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
+    let (r1, v) = (s.r.xy(), s.v.xy());
+    let reach = radius + a.radius;
+    let to_center = a.center - r1;
+    if to_center.norm_squared() < reach * reach {
+        return (v.dot(&to_center) > 0.0).then(|| to_center.normalize());
+    }
+    // Both ends outside: did the path between them cut the circle (a tunnel)?
+    let (m, d) = (r0 - a.center, r1 - r0);
+    let dd = d.norm_squared();
+    if dd == 0.0 || m.norm_squared() < reach * reach {
+        return None;
+    }
+    let closest = -m.dot(&d) / dd;
+    let miss = (m + d * closest).norm_squared();
+    if !(0.0..=1.0).contains(&closest) || miss >= reach * reach {
+        return None;
+    }
+    let entry = closest - ((reach * reach - miss) / dd).sqrt();
+    let normal = (a.center - (r0 + d * entry)).normalize();
+    (v.dot(&normal) > 0.0).then_some(normal)
 }
 
 #[cfg(test)]

@@ -44,6 +44,8 @@ enum Link {
     Balls(usize, usize),
     /// Ball, cushion segment, and where on the segment (face or end point).
     Wall(usize, usize, Contact),
+    /// Ball and circular cushion segment.
+    Arc(usize, usize),
 }
 
 /// Reused buffers for [`Cluster::settle`], so that resolving a cluster does not allocate once
@@ -83,6 +85,7 @@ impl Cluster {
             Link::Balls(a, b) => (0, rank[a].min(rank[b]), rank[a].max(rank[b])),
             Link::Wall(i, k, Contact::Face) => (1, rank[i], k),
             Link::Wall(i, _, Contact::Point(_)) => (2, rank[i], 0),
+            Link::Arc(i, k) => (3, rank[i], k),
         });
         self.stopped.clear();
         self.stopped.resize(now.len(), false);
@@ -177,6 +180,7 @@ impl Cluster {
                 Link::Wall(w, k, contact) if w == i => {
                     contact.normal(&table.segments()[k], now[i].r.xy())
                 }
+                Link::Arc(w, k) if w == i => table.circular_segments()[k].normal(now[i].r.xy()),
                 _ => continue,
             };
             self.normals.push(normal / normal.norm());
@@ -192,7 +196,8 @@ impl Cluster {
             .any(|n| feasible(v - n * v.dot(n)))
     }
 
-    /// Collects the cluster's balls and contacts by a breadth-first search from `seeds`.
+    /// Collects the cluster's balls and contacts by a breadth-first search from `seeds`
+    /// (ball–circular-cushion contacts: distance to the circle ≤ R + [`TOUCH_TOL`]).
     fn gather(
         &mut self,
         physics: &Model,
@@ -241,6 +246,11 @@ impl Cluster {
                 if (corner.p - ri).norm() <= radius + TOUCH_TOL {
                     let (p, k) = (corner.p, corner.segment);
                     self.links.push(Link::Wall(i, k, Contact::Point(p)));
+                }
+            }
+            for (k, arc) in table.circular_segments().iter().enumerate() {
+                if arc.gap(ri) <= radius + TOUCH_TOL {
+                    self.links.push(Link::Arc(i, k));
                 }
             }
         }
@@ -338,6 +348,16 @@ fn push(
             now[i] = physics.resolve_sustained_cushion(s, normal, segment.height);
             true
         }
+        Link::Arc(i, k) => {
+            let s = &now[i];
+            let arc = &table.circular_segments()[k];
+            let normal = arc.normal(s.r.xy());
+            if s.v.xy().dot(&normal) <= PUSH_MARGIN * approach_tolerance(s.v.xy().norm()) {
+                return false;
+            }
+            now[i] = physics.resolve_sustained_circular_cushion(s, normal, arc.height);
+            true
+        }
     }
 }
 
@@ -363,6 +383,18 @@ fn separate(physics: &Model, table: &PreparedTable, now: &mut [BallState], link:
             if depth <= OVERLAP_EPS {
                 return false;
             }
+            now[i].r.x -= normal.x * depth;
+            now[i].r.y -= normal.y * depth;
+            true
+        }
+        Link::Arc(i, k) => {
+            let arc = &table.circular_segments()[k];
+            let r = now[i].r.xy();
+            let depth = radius - arc.gap(r);
+            if depth <= OVERLAP_EPS {
+                return false;
+            }
+            let normal = arc.normal(r);
             now[i].r.x -= normal.x * depth;
             now[i].r.y -= normal.y * depth;
             true

@@ -147,10 +147,11 @@ struct Loop<'a> {
     swept: Vec<Option<Aabb>>,
     ops: EventOps,
     /// Where a ball's center can be when it touches each cushion segment's face, end point
-    /// (`PreparedTable::end_points`) and pocket: the feature's box grown by the contact distance
-    /// and 1 nm (`predict_ball`).
+    /// (`PreparedTable::end_points`), circular cushion and pocket: the feature's box grown by
+    /// the contact distance and 1 nm (`predict_ball`).
     face_box: Vec<Aabb>,
     corner_box: Vec<Aabb>,
+    arc_box: Vec<Aabb>,
     pocket_box: Vec<Aabb>,
     /// Each ball's position in the sorted list of ids (tie-breaking independent of file order).
     rank: Vec<usize>,
@@ -203,6 +204,9 @@ impl<'a> Loop<'a> {
                 .collect(),
             corner_box: (table.end_points().iter())
                 .map(|e| Aabb::of(&[e.p]).grown(reach))
+                .collect(),
+            arc_box: (table.circular_segments().iter())
+                .map(|a| a.bbox.grown(reach))
                 .collect(),
             pocket_box: (table.pocket_circles().iter())
                 .map(|p| p.reach(BOX_SLACK))
@@ -338,6 +342,15 @@ impl<'a> Loop<'a> {
                 },
                 self.cushion[a].contact,
             ),
+            EventKind::BallCircularCushion => (
+                e.time,
+                e.kind,
+                Agents::BallCircularCushion {
+                    ball: a,
+                    cushion: b,
+                },
+                None,
+            ),
             EventKind::BallPocket => (
                 e.time,
                 e.kind,
@@ -351,11 +364,11 @@ impl<'a> Loop<'a> {
     /// Queues a ball's own candidate (transition, cushion or pocket) if it is finite.
     fn push_own(&mut self, i: usize, c: Candidate) {
         if c.time.is_finite() {
-            let other = if c.kind == EventKind::BallLinearCushion || c.kind == EventKind::BallPocket
-            {
-                c.other
-            } else {
-                0
+            let other = match c.kind {
+                EventKind::BallLinearCushion
+                | EventKind::BallCircularCushion
+                | EventKind::BallPocket => c.other,
+                _ => 0,
             };
             self.queue.push(Entry::new(
                 c.time,
@@ -400,6 +413,18 @@ impl<'a> Loop<'a> {
                 let pressing = physics.accelerations(s).0.xy().dot(&normal);
                 if s.v.xy().dot(&normal) > sustained_speed(pressing) {
                     self.now[ball] = physics.resolve_ball_cushion(s, normal, c.height);
+                    self.changed(&[ball]);
+                } else {
+                    self.settle_cluster(&[ball]);
+                }
+            }
+            Agents::BallCircularCushion { ball, cushion } => {
+                let arc = &self.setup.table.circular_segments()[cushion];
+                let s = &self.current(ball);
+                let normal = arc.normal(s.r.xy());
+                let pressing = physics.accelerations(s).0.xy().dot(&normal);
+                if s.v.xy().dot(&normal) > sustained_speed(pressing) {
+                    self.now[ball] = physics.resolve_ball_circular_cushion(s, normal, arc.height);
                     self.changed(&[ball]);
                 } else {
                     self.settle_cluster(&[ball]);
@@ -492,7 +517,7 @@ impl<'a> Loop<'a> {
         };
         if !s.motion.is_translating() {
             // It cannot reach a cushion or a pocket: every such prediction answers `None`.
-            let features = self.face_box.len() + self.corner_box.len();
+            let features = self.face_box.len() + self.corner_box.len() + self.arc_box.len();
             self.ops.add(EventOp::PredictBallCushion, features as u64);
             self.ops
                 .add(EventOp::PredictBallPocket, self.pocket_box.len() as u64);
@@ -503,18 +528,25 @@ impl<'a> Loop<'a> {
         }
         let mut best = Candidate::NONE;
         let now = self.t;
-        let consider = |dt: f64, k: usize, contact: Contact, best: &mut Candidate| {
+        // A straight cushion's contact (face or end point), or a circular cushion's (`None`).
+        let consider = |dt: f64, k: usize, contact: Option<Contact>, best: &mut Candidate| {
             if now + dt < best.time {
+                let kind = if contact.is_some() {
+                    EventKind::BallLinearCushion
+                } else {
+                    EventKind::BallCircularCushion
+                };
                 *best = Candidate {
                     time: now + dt,
-                    kind: EventKind::BallLinearCushion,
+                    kind,
                     other: k,
-                    contact: Some(contact),
+                    contact,
                 };
             }
         };
         // Each prediction may drop an entry later than the best so far (`_within`): `consider`
-        // would not take it. Before each, a box test: a face, end point or pocket contact puts
+        // would not take it.
+        // Before each, a box test: a face, end point, circular cushion or pocket contact puts
         // the center within the contact distance of the feature (a face's contact point is on
         // the segment), so inside the feature's box (`face_box`, ...); the path up to the limit
         // lies in the box of its control points (`crate::cull`). Boxes apart (by more than
@@ -538,7 +570,7 @@ impl<'a> Loop<'a> {
                 .predictor
                 .ball_cushion_within(&s, &traj, face, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
-                consider(dt, k, Contact::Face, &mut best);
+                consider(dt, k, Some(Contact::Face), &mut best);
                 path = path_box(best.time - now);
             }
         }
@@ -553,7 +585,20 @@ impl<'a> Loop<'a> {
                 .predictor
                 .ball_point_within(&s, &traj, p, limit, &mut self.ops);
             if let Some(dt) = self.check(r) {
-                consider(dt, k, Contact::Point(p), &mut best);
+                consider(dt, k, Some(Contact::Point(p)), &mut best);
+                path = path_box(best.time - now);
+            }
+        }
+        for (k, arc) in table.circular_segments().iter().enumerate() {
+            if apart(&path, &self.arc_box[k]) {
+                self.ops.bump(EventOp::PredictBallCushion);
+                continue;
+            }
+            let limit = best.time - now;
+            let r =
+                (self.predictor).ball_circular_cushion_within(&s, &traj, arc, limit, &mut self.ops);
+            if let Some(dt) = self.check(r) {
+                consider(dt, k, None, &mut best);
                 path = path_box(best.time - now);
             }
         }

@@ -1,7 +1,9 @@
 //! Candidate event times: each is the earliest entry of a polynomial into contact.
 
 use crate::ops::{EventOp, EventOps};
-use pool_physics::{BallState, LinearSegment, Model, Physics, PocketCircle, Trajectory, Vec2};
+use pool_physics::{
+    BallState, CircularSegment, LinearSegment, Model, Physics, PocketCircle, Trajectory, Vec2,
+};
 use pool_roots::{earliest_entry, RootList, RootSolver};
 
 use crate::cull;
@@ -417,18 +419,62 @@ impl<'a> Predictor<'a> {
         limit: f64,
         ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
+        let radius = self.physics.radius();
+        self.ball_circle_within(s, t, p, radius, limit, ops)
+    }
+
+    /// Time from now (s) until the ball touches a circular cushion segment (pooltool's
+    /// `ball_circular_cushion`) while approaching it: its center R + r from the circle's
+    /// center, a quartic in the pool model (seed 000's ball–ball quartic with the cushion at
+    /// rest). A ball touching it now is judged as any touching contact
+    /// (`Predictor::contact_entry`: approaching, separating, pressed).
+    pub fn ball_circular_cushion(
+        &mut self,
+        s: &BallState,
+        arc: &CircularSegment,
+        ops: &mut EventOps,
+    ) -> Result<Option<f64>, PredictError> {
+        let t = self.physics.trajectory(s);
+        self.ball_circular_cushion_within(s, &t, arc, f64::INFINITY, ops)
+    }
+
+    /// [`Predictor::ball_circular_cushion`] with the ball's trajectory `t` and a `limit` (see
+    /// [`Predictor::ball_ball_within`]).
+    pub fn ball_circular_cushion_within(
+        &mut self,
+        s: &BallState,
+        t: &Trajectory,
+        arc: &CircularSegment,
+        limit: f64,
+        ops: &mut EventOps,
+    ) -> Result<Option<f64>, PredictError> {
+        let reach = self.physics.radius() + arc.radius;
+        self.ball_circle_within(s, t, arc.center, reach, limit, ops)
+    }
+
+    /// The earliest approaching contact of the ball's center with the circle of radius
+    /// `reach` (m) about the fixed point `center`: an end point (reach R) or a circular cushion
+    /// (reach R + r).
+    fn ball_circle_within(
+        &mut self,
+        s: &BallState,
+        t: &Trajectory,
+        center: Vec2,
+        reach: f64,
+        limit: f64,
+        ops: &mut EventOps,
+    ) -> Result<Option<f64>, PredictError> {
         if !self.moving(s, EventOp::PredictBallCushion, ops) {
             return Ok(None);
         }
-        let radius = self.physics.radius();
-        let gap = t.c.xy() - p;
-        if self.culled_apart(t.a.xy(), t.b.xy(), gap, t.valid_for, limit, radius) {
+        let gap = t.c.xy() - center;
+        if self.culled_apart(t.a.xy(), t.b.xy(), gap, t.valid_for, limit, reach) {
             return Ok(None);
         }
-        let at = Trajectory::at_rest(pool_physics::Vec3::new(p.x, p.y, t.c.z));
+        let at = Trajectory::at_rest(pool_physics::Vec3::new(center.x, center.y, t.c.z));
         let now = Contacting::between(gap, t.b.xy(), t.a.xy(), t.b.xy().norm());
-        let point = |d: f64| distance_quartic(t, &at, d);
-        self.contact_entry(point, radius, now, t.valid_for, ops)
+        let circle = |d: f64| distance_quartic(t, &at, d);
+        self.contact_entry(circle, reach, now, t.valid_for, ops)
     }
 }
 

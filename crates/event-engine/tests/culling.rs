@@ -148,4 +148,38 @@ proptest! {
         let want = plain.ball_point(&s, q, &mut ops).unwrap();
         prop_assert_eq!(culled.ball_point(&s, q, &mut ops).unwrap(), want);
     }
+
+    /// A ball anywhere on pooltool's pocket table, or placed within reach of one of its
+    /// circular cushions (gap 1e-13..1 m beyond R + r, or overlapping by up to 1e-9 m).
+    #[test]
+    fn culled_equals_unculled_circular_cushions(
+        s in ball(), ideal in any::<bool>(), k in 0usize..12, place in 0u8..3,
+        log_gap in -13.0f64..0.0, phi in 0.0f64..std::f64::consts::TAU, limit in 0.0f64..3.0,
+    ) {
+        let p = physics(ideal);
+        let solver = Isolator::default();
+        let (mut culled, mut plain) = predictors(&p, &solver);
+        let table = PreparedTable::from(Table::pooltool_pocket());
+        let arc = table.circular_segments()[k];
+        let gap = match place {
+            0 => None,
+            1 => Some(10f64.powf(log_gap)),
+            _ => Some(-1e-9 * 10f64.powf(log_gap / 13.0)),
+        };
+        let s = match gap {
+            None => s,
+            Some(g) => {
+                let d = R + arc.radius + g;
+                BallState { r: Vec3::new(arc.center.x + d * phi.cos(), arc.center.y + d * phi.sin(), R), ..s }
+            }
+        };
+        let t = p.trajectory(&s);
+        let mut ops = EventOps::default();
+        for a in table.circular_segments() {
+            let want = plain.ball_circular_cushion(&s, a, &mut ops).unwrap();
+            prop_assert_eq!(culled.ball_circular_cushion(&s, a, &mut ops).unwrap(), want);
+            let within = culled.ball_circular_cushion_within(&s, &t, a, limit, &mut ops).unwrap();
+            prop_assert!(agrees(within, want, limit));
+        }
+    }
 }

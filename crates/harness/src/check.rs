@@ -10,11 +10,13 @@ pub struct InvariantReport {
     pub n_collisions: usize,
     /// Max over ball-ball collisions of | |r_a - r_b| - 2R | at the event time.
     pub max_ball_ball_residual_m: f64,
-    /// Max over ball-cushion collisions of |distance to the face or end point - R|.
+    /// Max over ball-cushion collisions of |distance to the face or end point - R| (straight
+    /// cushions) or |distance to the circle - R| (circular ones).
     pub max_cushion_residual_m: f64,
     /// Largest overlap between two balls (2R - |d|) seen at any sample, 0 if none.
     pub max_overlap_m: f64,
-    /// Largest penetration of a ball into a cushion (R - distance) at any sample, 0 if none.
+    /// Largest penetration of a ball into a cushion, straight or circular (R - distance), at
+    /// any sample, 0 if none.
     pub max_cushion_penetration_m: f64,
     /// Balls seen off the table (id and time), if any.
     pub off_table: Vec<(String, f64)>,
@@ -71,6 +73,11 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                 }
                 rep.max_cushion_residual_m = rep.max_cushion_residual_m.max(best);
             }
+            Agents::BallCircularCushion { ball, cushion } => {
+                rep.n_collisions += 1;
+                let gap = table.circular_segments()[cushion].gap(snap.states[ball].r.xy());
+                rep.max_cushion_residual_m = rep.max_cushion_residual_m.max((gap - radius).abs());
+            }
             _ => {}
         }
     }
@@ -104,6 +111,10 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                     }
                     rep.max_cushion_penetration_m =
                         rep.max_cushion_penetration_m.max(radius - dist);
+                }
+                for a in table.circular_segments() {
+                    rep.max_cushion_penetration_m =
+                        rep.max_cushion_penetration_m.max(radius - a.gap(r));
                 }
                 for other in &states[i + 1..] {
                     if other.motion == MotionState::Pocketed {

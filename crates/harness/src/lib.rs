@@ -50,8 +50,8 @@ pub use scaling::{
 };
 pub use scenarios::{random_break, scatter, ScatterSpec, SplitMix};
 pub use stress_shots::{
-    corner_shot, frozen_shot, graze_shot, rail_shot, stress_scatter, stress_shot, ScenarioKind,
-    CORNER_JAW_OFFSET_R, FROZEN_GAP_M, GRAZE_EPS, RAIL_MAX_ANGLE, RAIL_MAX_GAP,
+    corner_shot, frozen_shot, graze_shot, rack_on_table, rail_shot, stress_scatter, stress_shot,
+    ScenarioKind, CORNER_JAW_OFFSET_R, FROZEN_GAP_M, GRAZE_EPS, RAIL_MAX_ANGLE, RAIL_MAX_GAP,
 };
 pub use throw::{throw_curve, tp_a14_throw, ThrowRow, THROW_SPEEDS};
 pub use variant::with_physics;

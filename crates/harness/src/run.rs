@@ -120,7 +120,8 @@ pub fn log_dt_sweep(max: f64, min: f64, per_decade: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Agent ids joined by `|`, e.g. `cue|1`, `cue|rail_b1`, `9|cb`, `cue`.
+/// Agent ids joined by `|`, e.g. `cue|1`, `cue|rail_b1`, `cue|1t` (a circular cushion), `9|cb`,
+/// `cue`.
 pub fn agents_label(setup: &Setup, agents: &Agents) -> String {
     let ball = |i: usize| setup.balls[i].id.as_str();
     match *agents {
@@ -131,6 +132,9 @@ pub fn agents_label(setup: &Setup, agents: &Agents) -> String {
         }
         Agents::BallPocket { ball: i, pocket } => {
             format!("{}|{}", ball(i), setup.table.pockets[pocket].id)
+        }
+        Agents::BallCircularCushion { ball: i, cushion } => {
+            format!("{}|{}", ball(i), setup.table.circular_cushions[cushion].id)
         }
     }
 }

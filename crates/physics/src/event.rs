@@ -12,6 +12,8 @@ pub enum EventKind {
     BallBall,
     /// A ball hits a straight cushion segment (its face or one of its ends).
     BallLinearCushion,
+    /// A ball hits a circular cushion segment (a rounded jaw).
+    BallCircularCushion,
     /// A ball's center enters a pocket circle.
     BallPocket,
     /// Sliding ball starts rolling (u reaches 0).
@@ -28,9 +30,10 @@ pub enum EventKind {
 
 impl EventKind {
     /// All kinds, in the order used for deterministic tie-breaking.
-    pub const ALL: [EventKind; 8] = [
+    pub const ALL: [EventKind; 9] = [
         EventKind::BallBall,
         EventKind::BallLinearCushion,
+        EventKind::BallCircularCushion,
         EventKind::BallPocket,
         EventKind::SlidingRolling,
         EventKind::RollingStationary,
@@ -44,6 +47,7 @@ impl EventKind {
         match self {
             EventKind::BallBall => "ball_ball",
             EventKind::BallLinearCushion => "ball_linear_cushion",
+            EventKind::BallCircularCushion => "ball_circular_cushion",
             EventKind::BallPocket => "ball_pocket",
             EventKind::SlidingRolling => "sliding_rolling",
             EventKind::RollingStationary => "rolling_stationary",
@@ -57,7 +61,10 @@ impl EventKind {
     pub fn is_collision(self) -> bool {
         matches!(
             self,
-            EventKind::BallBall | EventKind::BallLinearCushion | EventKind::BallPocket
+            EventKind::BallBall
+                | EventKind::BallLinearCushion
+                | EventKind::BallCircularCushion
+                | EventKind::BallPocket
         )
     }
 }

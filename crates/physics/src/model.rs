@@ -2,7 +2,7 @@
 //! one law per event type.
 
 use crate::motion::Motion;
-use crate::resolve::Resolver;
+use crate::resolve::{BallCushionModel, Resolver};
 use crate::{BallParams, BallState, EventKind, Pocket, Trajectory, Vec2, Vec3};
 
 /// A motion transition that will happen to a ball if nothing interrupts it.
@@ -86,6 +86,14 @@ pub trait Physics: Send + Sync {
     /// toward the contact (into the cushion); `height` is the cushion's contact height (m).
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
 
+    /// Ball-circular-cushion collision law (pooltool's `ball_circular_cushion`): the cushion
+    /// law applied at the contact normal, the unit vector on the cloth from the ball's center
+    /// toward the circle's center; `height` is the cushion's contact height (m). By default the
+    /// linear cushion's law ([`Physics::resolve_ball_cushion`]).
+    fn resolve_ball_circular_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
+        self.resolve_ball_cushion(s, normal, height)
+    }
+
     /// Sustained ball-ball contact (a pair in contact closing slowly, pressed together or whose
     /// rebounds have died down; the engine decides when): the ball-ball law's sustained partner
     /// ([`crate::resolve::BallBallLaw::sustained`]). Never pulls a pair that is not closing;
@@ -95,6 +103,17 @@ pub trait Physics: Send + Sync {
     /// Sustained ball-cushion contact, as for [`Physics::resolve_sustained_ball_ball`].
     /// `normal` and `height` as in [`Physics::resolve_ball_cushion`].
     fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;
+
+    /// Sustained ball-circular-cushion contact, as [`Physics::resolve_sustained_cushion`] for
+    /// [`Physics::resolve_ball_circular_cushion`]'s law. By default the linear cushion's.
+    fn resolve_sustained_circular_cushion(
+        &self,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+    ) -> BallState {
+        self.resolve_sustained_cushion(s, normal, height)
+    }
 
     /// Pocket capture: the ball leaves play.
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState;
@@ -232,6 +251,26 @@ impl Model {
     fn settle(&self, r: Vec3, (v, w): (Vec3, Vec3)) -> BallState {
         self.motion.settle(&self.params, r, v, w)
     }
+
+    /// A cushion `law` (the linear or the circular one) at `normal` and `height`, settled.
+    #[inline]
+    fn cushion(&self, law: &BallCushionModel, s: &BallState, normal: Vec2, h: f64) -> BallState {
+        self.settle(s.r, law.resolve(&self.params, s, normal, h))
+    }
+
+    /// A cushion `law`'s sustained partner, settled; the state unchanged if it has none.
+    fn sustained_cushion(
+        &self,
+        law: &BallCushionModel,
+        s: &BallState,
+        normal: Vec2,
+        h: f64,
+    ) -> BallState {
+        match law.sustained(&self.params, self.motion, s, normal, h) {
+            Some(new) => self.settle(s.r, new),
+            None => *s,
+        }
+    }
 }
 
 impl Physics for Model {
@@ -291,8 +330,7 @@ impl Physics for Model {
     }
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        let law = &self.resolver.ball_linear_cushion;
-        self.settle(s.r, law.resolve(&self.params, s, normal, height))
+        self.cushion(&self.resolver.ball_linear_cushion, s, normal, height)
     }
 
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
@@ -304,11 +342,20 @@ impl Physics for Model {
     }
 
     fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        let law = &self.resolver.ball_linear_cushion;
-        match law.sustained(&self.params, self.motion, s, normal, height) {
-            Some(new) => self.settle(s.r, new),
-            None => *s,
-        }
+        self.sustained_cushion(&self.resolver.ball_linear_cushion, s, normal, height)
+    }
+
+    fn resolve_ball_circular_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
+        self.cushion(&self.resolver.ball_circular_cushion, s, normal, height)
+    }
+
+    fn resolve_sustained_circular_cushion(
+        &self,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+    ) -> BallState {
+        self.sustained_cushion(&self.resolver.ball_circular_cushion, s, normal, height)
     }
 
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {

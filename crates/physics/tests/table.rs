@@ -89,7 +89,24 @@ fn every_built_in_table_encloses_its_whole_playing_area() {
     for name in Table::BUILT_IN {
         let t = PreparedTable::from(Table::by_name(name).unwrap());
         assert!(t.is_built_in());
-        for radius in [BallParams::pool().radius, BallParams::carom().radius, 0.001] {
+        // pooltool's snooker ball, R = 0.02619375 m, too.
+        for radius in [
+            BallParams::pool().radius,
+            BallParams::carom().radius,
+            0.02619375,
+            0.001,
+        ] {
+            if name == "pooltool_snooker" && radius < 0.002 {
+                // pooltool's snooker side jaws (tip radius 63.5 mm, deeper than the 39.4 mm
+                // cushion width) leave a channel between each tip's arc and the side pocket's
+                // capture circle (centers 0.1085 m apart, radii 63.5 and 42.7 mm) that a ball
+                // of radius below 2.2 mm passes through: open for it, as in pooltool.
+                assert!(matches!(
+                    t.escape(Vec2::new(0.36, 1.73), radius),
+                    Some(pool_physics::Escape::Open(_))
+                ));
+                continue;
+            }
             let points = playable(&t, radius);
             assert!(points.len() > 1000, "{name}");
             // Every 7th point: the escape test is exact, this is about where it is asked.

@@ -200,6 +200,7 @@ impl Builder<'_> {
                     self.shown("table", &n),
                     "unknown table name; valid names: seven_foot, carom, rectangle_LxW \
                      (L and W positive lengths in m, e.g. rectangle_2.0x1.0), \
+                     pooltool_pocket, pooltool_snooker, pooltool_billiard, \
                      or an explicit [table]",
                 )
             }),
@@ -211,9 +212,18 @@ impl Builder<'_> {
                     self.finite(&format!("table.cushions[{i}].p2"), &c.p2)?;
                     self.finite(&format!("table.cushions[{i}].height"), &[c.height])?;
                 }
+                for (i, c) in t.circular_cushions.iter().enumerate() {
+                    let path = |k: &str| format!("table.circular_cushions[{i}].{k}");
+                    self.finite(&path("center"), &c.center)?;
+                    self.finite(&path("radius"), &[c.radius])?;
+                    self.finite(&path("height"), &[c.height])?;
+                }
                 for (i, p) in t.pockets.iter().enumerate() {
                     self.finite(&format!("table.pockets[{i}].center"), &p.center)?;
                     self.finite(&format!("table.pockets[{i}].radius"), &[p.radius])?;
+                    if let Some(d) = p.depth {
+                        self.finite(&format!("table.pockets[{i}].depth"), &[d])?;
+                    }
                 }
                 if let Err(TableError::Invalid { field, value, why }) = t.validate() {
                     return Err(self.err(format!("table.{field}"), value, why));

@@ -33,7 +33,7 @@
 //! | `description` | string, required, non-empty | what the shot tests |
 //! | `model` | string, default `"pool"` | a physics preset: `"pool"`: seed 004's model ([`pool_physics::Model::pool`]: cloth friction, transitions, elastic ball-ball, Han 2005 cushions); `"ideal"`: seeds 002/001 ([`pool_physics::Model::ideal`]: frictionless constant-velocity balls, mirror cushions) |
 //! | `physics` | string or table, optional | a preset name (as `model`), or a `[physics]` table choosing the motion and the law of each event type (below) |
-//! | `table` | string or table, required | a built-in name accepted by [`pool_physics::Table::by_name`]: `seven_foot` (1.9812 m x 0.9906 m, 6 pockets), `carom` (2.84 m x 1.42 m, no pockets), `rectangle_LxW` (pocketless L m x W m, e.g. `rectangle_2.0x1.0`); or an explicit table, see below |
+//! | `table` | string or table, required | a built-in name accepted by [`pool_physics::Table::by_name`]: `seven_foot` (1.9812 m x 0.9906 m, 6 pockets, straight jaws), `carom` (2.84 m x 1.42 m, no pockets), `rectangle_LxW` (pocketless L m x W m, e.g. `rectangle_2.0x1.0`), pooltool 0.6.0's `pooltool_pocket` (its 7-foot table, rounded jaws), `pooltool_snooker`, `pooltool_billiard`; or an explicit table, see below |
 //! | `t_end` | float (s), optional | stop the run at this time even if balls still move; must be positive and finite; **required** with frictionless motion (`model = "ideal"`: frictionless balls never stop) |
 //! | `params` | table, optional | ball parameters, see below |
 //! | `balls` | array of tables, required | the balls, in order (event logs refer to them by index) |
@@ -85,10 +85,17 @@
 //! p2 = [2.0, 0.0]       # m
 //! height = 0.036576     # contact height above the slate (m)
 //!
+//! [[table.circular_cushions]]  # optional, any number: rounded jaws (pooltool's
+//! id = "1t"                     # CircularCushionSegment); a ball touches the whole circle
+//! center = [0.091, -0.021]      # m
+//! radius = 0.02095              # m
+//! height = 0.036576             # m
+//!
 //! [[table.pockets]]     # optional, any number
 //! id = "p1"
 //! center = [0.0, 0.0]   # m
 //! radius = 0.06         # m
+//! depth = 0.08          # optional (m; pooltool's pocket depth, carried, not used by the law)
 //! ```
 //!
 //! The table must pass [`pool_physics::Table::validate`].
@@ -103,8 +110,9 @@
 //! | `w` | 3 floats (rad/s), default 0 | `[wx, wy, wz]`; rolling without slipping along v means `w = [-vy/R, vx/R, wz]` |
 //! | `state` | string, optional | `stationary`, `spinning`, `sliding` or `rolling`. When omitted it is inferred from v and w by the model's `infer_motion` (pool: [`pool_physics::BallState::infer_motion`]; ideal: `sliding` when moving, else `stationary`). When given it must equal the inferred state; `pocketed` is not allowed in files |
 //!
-//! Every ball must lie inside the playing area, clear of every cushion (center at least R from
-//! every segment), and no two balls may overlap (centers at least 2R apart, with a tolerance of
+//! Every ball must lie inside the region the cushions enclose (the playing area, pocket mouths
+//! and throats included), clear of every cushion (center at least R from every segment, R + r
+//! from every circular cushion's center), and no two balls may overlap (centers at least 2R apart, with a tolerance of
 //! 1e-9 m: touching "frozen" balls are allowed). See [`pool_sim::Setup::validate`].
 //!
 //! ## What is rejected

@@ -85,7 +85,7 @@ pub fn to_toml(setup: &Setup, description: &str) -> String {
     s
 }
 
-/// An explicit `[table]` with its cushions and pockets.
+/// An explicit `[table]` with its cushions (straight and circular) and pockets.
 fn write_table(s: &mut String, table: &Table) {
     let _ = writeln!(s, "\n[table]");
     let _ = writeln!(s, "name = {}", toml_str(&table.name));
@@ -98,11 +98,21 @@ fn write_table(s: &mut String, table: &Table) {
         let _ = writeln!(s, "p2 = {}", toml_arr(&c.p2));
         let _ = writeln!(s, "height = {}", toml_f64(c.height));
     }
+    for c in &table.circular_cushions {
+        let _ = writeln!(s, "\n[[table.circular_cushions]]");
+        let _ = writeln!(s, "id = {}", toml_str(&c.id));
+        let _ = writeln!(s, "center = {}", toml_arr(&c.center));
+        let _ = writeln!(s, "radius = {}", toml_f64(c.radius));
+        let _ = writeln!(s, "height = {}", toml_f64(c.height));
+    }
     for p in &table.pockets {
         let _ = writeln!(s, "\n[[table.pockets]]");
         let _ = writeln!(s, "id = {}", toml_str(&p.id));
         let _ = writeln!(s, "center = {}", toml_arr(&p.center));
         let _ = writeln!(s, "radius = {}", toml_f64(p.radius));
+        if let Some(d) = p.depth {
+            let _ = writeln!(s, "depth = {}", toml_f64(d));
+        }
     }
 }
 

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pool_physics::{BallParams, BallState, Cushion, Model, MotionState, Pocket, Table, Vec3};
+use pool_physics::{
+    BallParams, BallState, CircularCushion, Cushion, Model, MotionState, Pocket, Table, Vec3,
+};
 use pool_shots::{list_shots, load, parse, to_toml, MAX_FILE_BYTES};
 use pool_sim::{Ball, Setup};
 
@@ -145,10 +147,17 @@ fn to_toml_round_trips_an_explicit_table_and_odd_values() {
                 height: 0.04,
             },
         ],
+        circular_cushions: vec![CircularCushion {
+            id: "nose".into(),
+            center: [1.25, 1.26],
+            radius: 0.021_345_678_901_234_5,
+            height: 0.039,
+        }],
         pockets: vec![Pocket {
             id: "corner".into(),
             center: [0.0, 0.0],
             radius: 0.07,
+            depth: Some(0.081_234_5),
         }],
     };
     let setup = Setup {
@@ -204,6 +213,7 @@ fn to_toml_round_trips_an_explicit_table_and_odd_values() {
     round_trip(&setup);
     let text = to_toml(&setup, "d");
     assert!(text.contains("[table]") && text.contains("[[table.pockets]]"));
+    assert!(text.contains("[[table.circular_cushions]]") && text.contains("depth = 0.0812345"));
 }
 
 #[test]
@@ -365,4 +375,24 @@ fn a_cue_strike_reads_writes_and_starts_the_log() {
         "backspin on a ball moving +y is w_x > 0: {:?}",
         states[1].w
     );
+}
+
+#[test]
+fn a_ball_in_a_pocket_throat_is_on_the_table_and_one_behind_a_rail_is_not() {
+    let shot = |r: &str| {
+        format!("description = \"throat\"\ntable = \"pooltool_pocket\"\n[[balls]]\nid = \"9\"\nr = {r}\nv = [0.5, 0.5]\n")
+    };
+    // pooltool reaches this state in a break: (0.99068, 1.94511) m in its frame, the top right
+    // corner pocket's throat, beyond the rail line (y > W = 0.9906 m) and outside the pocket.
+    let s = parse(&shot("[1.94511, 0.99068]"), "t", Path::new("t.toml")).unwrap();
+    assert!(s.balls[0].state.r.y > s.table.width);
+    round_trip(&s);
+    // Behind the long rail, beyond the playing area: off the table.
+    let e = parse(&shot("[0.5, 1.1]"), "t", Path::new("t.toml")).unwrap_err();
+    assert!(e.field.starts_with("balls[0].r"), "{e}");
+    assert!(e.to_string().contains("off the playing area"), "{e}");
+    // 1 mm inside a rounded jaw's reach (R + r from arc 16t's center at (0.0910, 1.0116)), clear of
+    // every straight segment.
+    let e = parse(&shot("[0.0744, 0.966]"), "t", Path::new("t.toml")).unwrap_err();
+    assert!(e.to_string().contains("overlaps cushion \"16t\""), "{e}");
 }

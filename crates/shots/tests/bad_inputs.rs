@@ -66,6 +66,15 @@ id = "cue"
 r = [0.5, 0.5]
 "#;
 
+/// [`EXPLICIT`] with a circular cushion `nose` (a bump of 2 cm on the bottom rail at x = 1 m) whose
+/// last lines are `tail`.
+fn with_arc(tail: &str) -> String {
+    EXPLICIT.replace(
+        "[[table.pockets]]",
+        &format!("[[table.circular_cushions]]\nid = \"nose\"\ncenter = [1.0, 0.0]\nradius = 0.02\n{tail}\n\n[[table.pockets]]"),
+    )
+}
+
 fn err(text: &str) -> ShotError {
     match parse(text, "case", Path::new("case.toml")) {
         Ok(_) => panic!("accepted an invalid shot:\n{text}"),
@@ -128,7 +137,15 @@ fn bad_inputs_name_the_field_and_value() {
         ("unknown params field", format!("{GOOD}\n[params]\nmu_x = 0.1\n"), "params.mu_x", "0.1", "unknown field"),
         ("unknown table field", edit(EXPLICIT, "width = 1.0", "width = 1.0\ncolor = \"green\""), "table.color", "green", "unknown field"),
         ("unknown cushion field", edit(EXPLICIT, "p2 = [2.0, 0.0]", "p2 = [2.0, 0.0]\nspring = 2.0"), "table.cushions[0].spring", "2.0", "unknown field"),
-        ("unknown pocket field", edit(EXPLICIT, "radius = 0.06", "radius = 0.06\ndepth = 0.1"), "table.pockets[0].depth", "0.1", "unknown field"),
+        ("unknown pocket field", edit(EXPLICIT, "radius = 0.06", "radius = 0.06\ncapacity = 3"), "table.pockets[0].capacity", "3", "unknown field"),
+        ("negative pocket depth", edit(EXPLICIT, "radius = 0.06", "radius = 0.06\ndepth = -0.1"), "table.pockets[0].depth", "-0.1", ">= 0"),
+        ("nan pocket depth", edit(EXPLICIT, "radius = 0.06", "radius = 0.06\ndepth = nan"), "table.pockets[0].depth", "nan", "NaN"),
+        ("unknown circular cushion field", with_arc("height = 0.036576\nspin = 1"), "table.circular_cushions[0].spin", "1", "unknown field"),
+        ("circular cushion without radius", with_arc("").replace("radius = 0.02\n", ""), "table.circular_cushions", "(missing)", "required"),
+        ("nan circular cushion center", with_arc("height = 0.036576").replace("center = [1.0, 0.0]", "center = [nan, 0.0]"), "table.circular_cushions[0].center", "nan", "NaN"),
+        ("zero circular cushion radius", with_arc("height = 0.036576").replace("radius = 0.02\n", "radius = 0.0\n"), "table.circular_cushions[0].radius", "0", "positive"),
+        ("circular cushion too high", with_arc("height = 0.036576").replace("height = 0.036576\n\n[[table.pockets]]", "height = 0.07\n\n[[table.pockets]]"), "table.circular_cushions[0].height", "0.07", "han_2005"),
+        ("ball inside a circular cushion's reach", with_arc("height = 0.036576").replace("r = [0.5, 0.5]", "r = [1.0, 0.04]"), "balls[0].r", "0.04", "overlaps cushion \"nose\""),
         ("missing table field", edit(EXPLICIT, "width = 1.0", ""), "table.width", "(missing)", "required"),
         ("unknown model", edit(GOOD, "model = \"pool\"", "model = \"quantum\""), "model", "quantum", "pool, seed, pooltool_default, mathavan, ideal"),
         ("unknown table name", edit(GOOD, "table = \"seven_foot\"", "table = \"snooker\""), "table", "snooker", "seven_foot"),

@@ -48,10 +48,11 @@ fn pool_params(s: &Setup) -> BallParams {
     *s.physics.params()
 }
 
-const EXPECTED: [&str; 11] = [
+const EXPECTED: [&str; 12] = [
     "bank",
     "break_15ball",
     "break_9ball",
+    "break_9ball_pooltool",
     "carom_three_rail",
     "cut",
     "draw",
@@ -120,6 +121,10 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
         match s.name.as_str() {
             "ideal_many" => assert_eq!(s.physics.preset_name(), Some("ideal")),
             "carom_three_rail" => assert_eq!(*s.table, Table::carom()),
+            "break_9ball_pooltool" => {
+                assert_eq!(*s.table, Table::pooltool_pocket());
+                assert_eq!(pool_params(&s), BallParams::pool());
+            }
             _ => {
                 assert_eq!(*s.table, Table::seven_foot(), "{}", s.name);
                 assert_eq!(pool_params(&s), BallParams::pool(), "{}", s.name);
@@ -348,6 +353,12 @@ fn check_rack(name: &str, rows: &[usize]) {
 fn nine_ball_rack() {
     check_rack("break_9ball", &[1, 2, 3, 2, 1]);
     assert_eq!(ball(&shot("break_9ball"), "9").state.r.y, W / 2.0);
+    // The same rack and strike on pooltool's table (the same playing area).
+    check_rack("break_9ball_pooltool", &[1, 2, 3, 2, 1]);
+    assert_eq!(
+        shot("break_9ball_pooltool").balls,
+        shot("break_9ball").balls
+    );
 }
 
 #[test]

@@ -5,7 +5,8 @@ use serde::Serialize;
 
 use crate::OpCounts;
 
-/// Who took part in an event, as indices into [`crate::Setup`]'s balls, cushions and pockets.
+/// Who took part in an event, as indices into [`crate::Setup`]'s balls, cushions (straight or
+/// circular) and pockets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum Agents {
@@ -35,6 +36,13 @@ pub enum Agents {
         /// Pocket index.
         pocket: usize,
     },
+    /// A ball-circular-cushion collision.
+    BallCircularCushion {
+        /// Ball index.
+        ball: usize,
+        /// Circular cushion index (into the table's `circular_cushions`).
+        cushion: usize,
+    },
 }
 
 impl Agents {
@@ -51,7 +59,9 @@ impl Agents {
         match *self {
             Agents::Ball { ball } => (ball, None),
             Agents::BallBall { a, b } => (a, Some(b)),
-            Agents::BallCushion { ball, .. } | Agents::BallPocket { ball, .. } => (ball, None),
+            Agents::BallCushion { ball, .. }
+            | Agents::BallPocket { ball, .. }
+            | Agents::BallCircularCushion { ball, .. } => (ball, None),
         }
     }
 }

@@ -105,8 +105,10 @@ pub fn max_t_end(speed: f64) -> f64 {
 pub const OVERLAP_TOL: f64 = 1e-9;
 
 impl Setup {
-    /// Checks what the engines rely on: finite states, every ball on the table and clear of the
-    /// cushions, no two balls overlapping by more than [`OVERLAP_TOL`], a positive finite `t_end`
+    /// Checks what the engines rely on: finite states, every ball on the table (inside the
+    /// region the cushions enclose, pocket mouths and throats included:
+    /// [`PreparedTable::escape`]) and clear of the cushions, no two balls overlapping by more
+    /// than [`OVERLAP_TOL`], cushion heights the laws can resolve, a positive finite `t_end`
     /// no later than [`max_t_end`] for the balls' speeds, a table no longer across than
     /// [`max_table_diagonal`] for their radius (the precision contacts need).
     pub fn validate(&self) -> Result<(), SetupError> {
@@ -137,16 +139,6 @@ impl Setup {
             }
             let p = Vec2::new(s.r.x, s.r.y);
             if s.motion != pool_physics::MotionState::Pocketed {
-                if !(p.x > 0.0 && p.y > 0.0 && p.x < self.table.length && p.y < self.table.width) {
-                    return err(
-                        name("r"),
-                        fmt3(&s.r),
-                        &format!(
-                            "ball is off the playing area [0, {}] x [0, {}] m",
-                            self.table.length, self.table.width
-                        ),
-                    );
-                }
                 if let Some(k) = self
                     .table
                     .pockets
@@ -169,8 +161,12 @@ impl Setup {
                         &format!("ball overlaps cushion {c:?} (closer than R = {radius} m)"),
                     );
                 }
-                // Built-in tables are closed around their playing area (tested once for all).
-                let escape = if self.table.is_built_in() {
+                // On the table means inside the region the cushions enclose, pocket mouths and
+                // throats included. Built-in tables are closed around their whole playing
+                // area (tested once for all): a ball there needs no search.
+                let in_area =
+                    p.x > 0.0 && p.y > 0.0 && p.x < self.table.length && p.y < self.table.width;
+                let escape = if self.table.is_built_in() && in_area {
                     None
                 } else {
                     self.table.escape(p, radius)
@@ -182,8 +178,10 @@ impl Setup {
                             name("r"),
                             fmt3(&s.r),
                             &format!(
-                                "the table is open around this ball: rolling toward \
-                                 ({:.3}, {:.3}) it meets no cushion and no pocket",
+                                "ball is off the playing area (the region the cushions \
+                                 enclose, pocket mouths included): the table is open around \
+                                 this ball, rolling toward ({:.3}, {:.3}) it meets no cushion \
+                                 and no pocket",
                                 d.x, d.y
                             ),
                         )
@@ -193,9 +191,10 @@ impl Setup {
                             name("r"),
                             fmt3(&s.r),
                             &format!(
-                                "the ball is behind cushion {:?}: rolling toward ({:.3}, \
-                                 {:.3}) it meets its back (its playing side is on the left \
-                                 of p1 -> p2)",
+                                "ball is off the playing area (the region the cushions \
+                                 enclose, pocket mouths included): it is behind cushion {:?}, \
+                                 rolling toward ({:.3}, {:.3}) it meets its back (its playing \
+                                 side is on the left of p1 -> p2)",
                                 self.table.cushions[k].id, d.x, d.y
                             ),
                         )
@@ -237,13 +236,20 @@ impl Setup {
                 ),
             );
         }
-        for (i, c) in self.table.cushions.iter().enumerate() {
-            if let Err(why) = self.physics.check_cushion_height(c.height) {
-                return err(
-                    format!("table.cushions[{i}].height (id {:?})", c.id),
-                    c.height.to_string(),
-                    &format!("{why}; R = {radius} m"),
-                );
+        let linear = self.table.cushions.iter().map(|c| (&c.id, c.height));
+        let circular = (self.table.circular_cushions.iter()).map(|c| (&c.id, c.height));
+        for (list, heights) in [
+            ("cushions", linear.collect::<Vec<_>>()),
+            ("circular_cushions", circular.collect()),
+        ] {
+            for (i, (id, height)) in heights.into_iter().enumerate() {
+                if let Err(why) = self.physics.check_cushion_height(height) {
+                    return err(
+                        format!("table.{list}[{i}].height (id {id:?})"),
+                        height.to_string(),
+                        &format!("{why}; R = {radius} m"),
+                    );
+                }
             }
         }
         if let Some(strike) = &self.strike {

@@ -11,12 +11,14 @@ use crate::SplitMix;
 /// Largest lateral offset of a corner shot's line from a jaw point, in ball radii.
 pub const CORNER_JAW_OFFSET_R: f64 = 2.0;
 
-/// `corner_pocket_<seed>` or `corner_jaw_<seed>`: a ball sent at a pocket or at a cushion end
-/// point a ball can touch ([`pool_physics::Table::exposed_points`]: the jaw tips and the jaws' far ends).
+/// `corner_pocket_<seed>` or `corner_jaw_<seed>`: a ball sent at a pocket, at a cushion end
+/// point a ball can touch ([`pool_physics::Table::exposed_points`]: the jaw tips and the jaws'
+/// far ends) or at a circular cushion (a rounded jaw tip).
 ///
 /// Half the shots aim at a pocket center, with the line of the ball's center offset sideways
-/// by up to the pocket radius + R; half at an end point, offset by up to
-/// [`CORNER_JAW_OFFSET_R`] R (within R the ball hits the point itself). The ball starts
+/// by up to the pocket radius + R; half at an end point or a circular cushion's center, offset
+/// by up to [`CORNER_JAW_OFFSET_R`] R, plus the circle's radius (within R, or R + r, the ball
+/// hits the point or the circle itself). The ball starts
 /// 0.05-1.2 m before the target, from any direction that puts it on the table at least 1 µm
 /// clear of everything; speed log-uniform in 0.2-12 m/s, random spin. In a third of the shots
 /// the ball on that line is an object ball at rest and the cue ball, 1 mm-0.3 m behind it on
@@ -25,7 +27,11 @@ pub fn corner_shot(base: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0x636F_726E_6572_5F6A);
     let radius = base.physics.radius();
     let table = &base.table;
-    let jaws: Vec<Vec2> = table.exposed_points().into_iter().map(|(p, _)| p).collect();
+    let reach = CORNER_JAW_OFFSET_R * radius;
+    let jaws: Vec<(Vec2, f64)> = (table.exposed_points().into_iter())
+        .map(|(p, _)| (p, reach))
+        .chain((table.circular_cushions.iter()).map(|a| (a.center_vec(), a.radius + reach)))
+        .collect();
     for _ in 0..10_000 {
         let at_pocket = jaws.is_empty() || (!table.pockets.is_empty() && rng.unit() < 0.5);
         let (target, max_offset, what) = if at_pocket {
@@ -35,11 +41,8 @@ pub fn corner_shot(base: &Setup, seed: u64) -> Setup {
             let k = &table.pockets[rng.index(table.pockets.len())];
             (k.center_vec(), k.radius + radius, "pocket")
         } else {
-            (
-                jaws[rng.index(jaws.len())],
-                CORNER_JAW_OFFSET_R * radius,
-                "jaw",
-            )
+            let (p, offset) = jaws[rng.index(jaws.len())];
+            (p, offset, "jaw")
         };
         let phi = rng.range(0.0, TAU);
         let u = Vec2::new(phi.cos(), phi.sin());

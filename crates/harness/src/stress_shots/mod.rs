@@ -114,6 +114,32 @@ pub fn stress_shot(racks: &[Setup], seed: u64) -> (ScenarioKind, Setup) {
     (kind, s)
 }
 
+/// `rack` on `table`: the same balls, the first one (the cue ball) moved by (L' - L)/4 along
+/// and (W' - W)/2 across, the others (the rack) by 3(L' - L)/4 and (W' - W)/2, so that a rack
+/// on the foot spot (3L/4, W/2) with the cue ball at (L/4, ...) keeps those places on a table
+/// of another size (on one of the same size, nothing moves).
+///
+/// # Errors
+/// The moved set-up is not valid on `table` ([`Setup::validate`]): a ball off it or in a
+/// cushion, a cushion height the laws cannot resolve.
+pub fn rack_on_table(rack: &Setup, table: &Table) -> Result<Setup, pool_sim::SetupError> {
+    let (dl, dw) = (
+        table.length - rack.table.length,
+        table.width - rack.table.width,
+    );
+    let mut s = rack.clone();
+    s.table = table.clone().into();
+    for (i, b) in s.balls.iter_mut().enumerate() {
+        let along = if i == 0 { 0.25 } else { 0.75 };
+        if dl != 0.0 || dw != 0.0 {
+            b.state.r.x += along * dl;
+            b.state.r.y += 0.5 * dw;
+        }
+    }
+    s.validate()?;
+    Ok(s)
+}
+
 /// `scatter_<seed>`: 2-16 balls anywhere on the template's table, at least 1 µm clear of one
 /// another, the cushions and the pockets, each moving at 0-6 m/s with a random spin
 /// ([`ScatterSpec::whole_table`]).

@@ -33,7 +33,7 @@ pub struct Resolver {
     pub ball_ball: BallBallModel,
     /// A ball hits a straight cushion segment (its face or an end point).
     pub ball_linear_cushion: BallCushionModel,
-    /// A ball hits a circular cushion segment (no table element of this kind yet).
+    /// A ball hits a circular cushion segment (a rounded jaw, e.g. of `pooltool_pocket`).
     pub ball_circular_cushion: BallCushionModel,
     /// A ball's center enters a pocket.
     pub ball_pocket: BallPocketModel,

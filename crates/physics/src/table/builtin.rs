@@ -1,4 +1,5 @@
-//! The built-in tables: `seven_foot`, `carom` and the `rectangle_LxW` family.
+//! The built-in tables: `seven_foot`, `carom`, the `rectangle_LxW` family, and pooltool's
+//! (`pooltool_pocket`, `pooltool_snooker`, `pooltool_billiard`, in `pooltool.rs`).
 
 use super::{Cushion, Pocket, Table, POOL_CUSHION_HEIGHT};
 
@@ -21,6 +22,7 @@ impl Table {
                 c("top", [length, width], [0.0, width]),
                 c("left", [0.0, width], [0.0, 0.0]),
             ],
+            circular_cushions: Vec::new(),
             pockets: Vec::new(),
         }
     }
@@ -97,6 +99,7 @@ impl Table {
             id: id.to_string(),
             center,
             radius,
+            depth: None,
         };
         let (rc, rs) = (0.062, 0.0645);
         Table {
@@ -104,6 +107,7 @@ impl Table {
             length: l,
             width: w,
             cushions,
+            circular_cushions: Vec::new(),
             pockets: vec![
                 pocket("lb", [0.0, 0.0], rc),
                 pocket("cb", [l / 2.0, -side_center_offset], rs),
@@ -115,12 +119,16 @@ impl Table {
         }
     }
 
-    /// A built-in table by name: `seven_foot`, `carom`, or `rectangle_LxW` (metres, e.g.
-    /// `rectangle_2.0x1.0`, pool cushion height). `None` for an unknown name.
+    /// A built-in table by name: `seven_foot`, `carom`, `rectangle_LxW` (metres, e.g.
+    /// `rectangle_2.0x1.0`, pool cushion height), or pooltool's `pooltool_pocket`,
+    /// `pooltool_snooker`, `pooltool_billiard`. `None` for an unknown name.
     pub fn by_name(name: &str) -> Option<Self> {
         match name {
             "seven_foot" => Some(Self::seven_foot()),
             "carom" => Some(Self::carom()),
+            "pooltool_pocket" => Some(Self::pooltool_pocket()),
+            "pooltool_snooker" => Some(Self::pooltool_snooker()),
+            "pooltool_billiard" => Some(Self::pooltool_billiard()),
             _ => {
                 let dims = name.strip_prefix("rectangle_")?;
                 let (l, w) = dims.split_once('x')?;
@@ -132,5 +140,12 @@ impl Table {
     }
 
     /// Names accepted by [`Table::by_name`] (the rectangle family shown by one example).
-    pub const BUILT_IN: [&'static str; 3] = ["seven_foot", "carom", "rectangle_2.0x1.0"];
+    pub const BUILT_IN: [&'static str; 6] = [
+        "seven_foot",
+        "carom",
+        "rectangle_2.0x1.0",
+        "pooltool_pocket",
+        "pooltool_snooker",
+        "pooltool_billiard",
+    ];
 }

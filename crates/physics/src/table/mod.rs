@@ -1,10 +1,13 @@
-//! Table geometry: the description ([`Table`]: straight cushion segments and circular pockets,
-//! as shot files write it), the built-in tables, and the [`PreparedTable`] the engines use.
+//! Table geometry: the description ([`Table`]: straight and circular cushion segments and
+//! circular pockets, as shot files write it), the built-in tables, and the [`PreparedTable`] the
+//! engines use.
 
 mod builtin;
+mod pooltool;
 mod prepared;
 
-pub use prepared::{EndPoint, Escape, LinearSegment, PocketCircle, PreparedTable};
+pub use pooltool::{PocketTableSpecs, POOLTOOL_TABLES};
+pub use prepared::{CircularSegment, EndPoint, Escape, LinearSegment, PocketCircle, PreparedTable};
 
 use serde::{Deserialize, Serialize};
 
@@ -65,6 +68,36 @@ impl Cushion {
     }
 }
 
+/// A circular cushion segment (pooltool's `CircularCushionSegment`): a rounded pocket jaw.
+///
+/// Like pooltool, the whole circle is the cushion: a ball touches it when its center is
+/// R + `radius` from `center`, from outside, and the contact normal runs from the circle's
+/// center to the ball's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CircularCushion {
+    /// Identifier used in event logs (pooltool's ids end in `t`, e.g. `1t`).
+    pub id: String,
+    /// Circle center on the cloth (m).
+    pub center: [f64; 2],
+    /// Circle radius (m).
+    pub radius: f64,
+    /// Height h of the contact line above the slate (m), as for a straight [`Cushion`].
+    pub height: f64,
+}
+
+impl CircularCushion {
+    /// Center as a vector (m).
+    pub fn center_vec(&self) -> Vec2 {
+        Vec2::new(self.center[0], self.center[1])
+    }
+
+    /// Distance (m) from a point to the circle's edge: positive outside, negative inside.
+    pub fn gap(&self, p: Vec2) -> f64 {
+        (p - self.center_vec()).norm() - self.radius
+    }
+}
+
 /// A pocket: a ball whose center enters the circle is captured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -75,6 +108,10 @@ pub struct Pocket {
     pub center: [f64; 2],
     /// Circle radius (m).
     pub radius: f64,
+    /// How deep the pocket is (m; pooltool's `Pocket.depth`, 0.08 m by default there), when the
+    /// table gives it. Carried and reported; the `canonical` capture law does not read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<f64>,
 }
 
 impl Pocket {
@@ -84,7 +121,10 @@ impl Pocket {
     }
 }
 
-/// A table: the playing area [0, length] x [0, width], its cushions and its pockets.
+/// A table: the playing area [0, length] x [0, width] between its cushions, and its pockets.
+///
+/// Balls play in the region the cushions enclose, pocket mouths included
+/// ([`PreparedTable::escape`]), which may reach beyond the rectangle (a pocket's throat).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Table {
@@ -96,6 +136,9 @@ pub struct Table {
     pub width: f64,
     /// Straight cushion segments, counter-clockwise (playing side on the left).
     pub cushions: Vec<Cushion>,
+    /// Circular cushion segments (rounded jaws; may be empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub circular_cushions: Vec<CircularCushion>,
     /// Pockets (may be empty).
     #[serde(default)]
     pub pockets: Vec<Pocket>,
@@ -169,6 +212,28 @@ impl Table {
                 );
             }
         }
+        for (i, c) in self.circular_cushions.iter().enumerate() {
+            let all = [c.center[0], c.center[1], c.radius, c.height];
+            if all.iter().any(|x| !x.is_finite()) {
+                return bad(
+                    format!("circular_cushions[{i}] (id {:?})", c.id),
+                    format!(
+                        "center {:?}, radius {}, height {}",
+                        c.center, c.radius, c.height
+                    ),
+                    "center, radius and height must be finite",
+                );
+            }
+            for (field, v) in [("radius", c.radius), ("height", c.height)] {
+                if v <= 0.0 {
+                    return bad(
+                        format!("circular_cushions[{i}].{field} (id {:?})", c.id),
+                        v.to_string(),
+                        "must be positive (m)",
+                    );
+                }
+            }
+        }
         for (i, p) in self.pockets.iter().enumerate() {
             if !(p.center.iter().all(|x| x.is_finite()) && p.radius.is_finite() && p.radius > 0.0) {
                 return bad(
@@ -176,6 +241,15 @@ impl Table {
                     format!("center {:?}, radius {}", p.center, p.radius),
                     "center must be finite and radius positive (m)",
                 );
+            }
+            if let Some(d) = p.depth {
+                if !(d.is_finite() && d >= 0.0) {
+                    return bad(
+                        format!("pockets[{i}].depth (id {:?})", p.id),
+                        d.to_string(),
+                        "must be a finite depth >= 0 (m)",
+                    );
+                }
             }
         }
         Ok(())
@@ -197,12 +271,17 @@ impl Table {
     /// The segment end points a ball can touch, each once, with the index of the first segment
     /// that ends there: open ends, and joints where the boundary turns away from the playing
     /// side (jaw tips). A joint where it turns toward the playing side (a rectangle's corner)
-    /// is never touched: a ball reaching it touches one of the two faces first.
+    /// is never touched: a ball reaching it touches one of the two faces first. Nor is a point
+    /// on or inside a circular cushion (where a straight jaw runs into its rounded tip): a ball
+    /// outside the circle is at least R from every such point, and exactly R only where it
+    /// touches the circle at that very point.
     pub fn exposed_points(&self) -> Vec<(Vec2, usize)> {
         let mut points: Vec<(Vec2, usize)> = Vec::new();
         for (k, c) in self.cushions.iter().enumerate() {
             for p in [c.start(), c.end()] {
-                if points.iter().any(|(q, _)| (q - p).norm() <= 1e-12) {
+                if points.iter().any(|(q, _)| (q - p).norm() <= 1e-12)
+                    || self.circular_cushions.iter().any(|a| a.gap(p) <= 1e-12)
+                {
                     continue;
                 }
                 // The segments ending and starting at p (counter-clockwise order).
@@ -226,13 +305,19 @@ impl Table {
         points
     }
 
-    /// Whether a ball of radius `radius` centered at `p` overlaps a cushion face or tip by more
-    /// than `tol` m (a ball may touch a cushion). Returns the offending cushion's id.
+    /// Whether a ball of radius `radius` centered at `p` overlaps a cushion face or tip, or a
+    /// circular cushion, by more than `tol` m (a ball may touch a cushion). Returns the
+    /// offending cushion's id.
     pub fn cushion_overlap(&self, p: Vec2, radius: f64, tol: f64) -> Option<&str> {
-        self.cushions.iter().find_map(|c| {
+        let linear = self.cushions.iter().find_map(|c| {
             let s = c.parameter(p).clamp(0.0, 1.0);
             let closest = c.start() + (c.end() - c.start()) * s;
             ((p - closest).norm() < radius - tol).then_some(c.id.as_str())
+        });
+        linear.or_else(|| {
+            (self.circular_cushions.iter())
+                .find(|a| a.gap(p) < radius - tol)
+                .map(|a| a.id.as_str())
         })
     }
 }

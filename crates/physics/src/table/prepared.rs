@@ -1,7 +1,7 @@
 //! The table the engines, the checks and the plots use: the description plus every element's
 //! geometry computed once, bit for bit as the description's methods compute it.
 
-use super::{Cushion, Table};
+use super::{CircularCushion, Cushion, Table};
 use crate::{Aabb, Vec2};
 
 /// A straight cushion segment (pooltool's `LinearCushionSegment`) with what every contact test
@@ -62,6 +62,46 @@ impl LinearSegment {
     }
 }
 
+/// A circular cushion segment (pooltool's `CircularCushionSegment`): a ball touches it when its
+/// center is R + `radius` from `center`, from outside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CircularSegment {
+    /// Circle center (m).
+    pub center: Vec2,
+    /// Circle radius (m).
+    pub radius: f64,
+    /// Contact height above the slate (m).
+    pub height: f64,
+    /// The circle's box.
+    pub bbox: Aabb,
+}
+
+impl CircularSegment {
+    /// The segment of a circular cushion.
+    pub fn new(c: &CircularCushion) -> Self {
+        let center = c.center_vec();
+        CircularSegment {
+            center,
+            radius: c.radius,
+            height: c.height,
+            bbox: Aabb::of(&[center]).grown(c.radius),
+        }
+    }
+
+    /// The unit collision normal of a ball centered at `p` touching the circle, from the
+    /// ball toward the circle's center (pooltool's `get_normal_xy`, reversed).
+    #[inline]
+    pub fn normal(&self, p: Vec2) -> Vec2 {
+        (self.center - p).normalize()
+    }
+
+    /// Distance (m) from `p` to the circle's edge ([`CircularCushion::gap`]): positive outside.
+    #[inline]
+    pub fn gap(&self, p: Vec2) -> f64 {
+        (p - self.center).norm() - self.radius
+    }
+}
+
 /// A cushion end point a ball can touch ([`Table::exposed_points`]: a jaw tip or an open end).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct EndPoint {
@@ -88,7 +128,8 @@ impl PocketCircle {
 }
 
 /// A [`Table`] with its elements' geometry computed once: linear segments (same indices as
-/// `cushions`), the end points a ball can touch, and the pockets (same indices as `pockets`).
+/// `cushions`), the end points a ball can touch, circular segments (same indices as
+/// `circular_cushions`) and the pockets (same indices as `pockets`).
 /// Reads as its description through `Deref`; built from it with `From`.
 #[derive(Clone, Debug)]
 pub struct PreparedTable {
@@ -99,6 +140,7 @@ pub struct PreparedTable {
     built_in: bool,
     linear: Vec<LinearSegment>,
     exposed: Vec<EndPoint>,
+    circular: Vec<CircularSegment>,
     circles: Vec<PocketCircle>,
 }
 
@@ -111,6 +153,9 @@ impl PreparedTable {
                 .exposed_points()
                 .into_iter()
                 .map(|(p, segment)| EndPoint { p, segment })
+                .collect(),
+            circular: (table.circular_cushions.iter())
+                .map(CircularSegment::new)
                 .collect(),
             circles: table
                 .pockets
@@ -145,6 +190,11 @@ impl PreparedTable {
         &self.exposed
     }
 
+    /// Every circular cushion segment, in `circular_cushions` order.
+    pub fn circular_segments(&self) -> &[CircularSegment] {
+        &self.circular
+    }
+
     /// Every pocket's circle, in `pockets` order.
     pub fn pocket_circles(&self) -> &[PocketCircle] {
         &self.circles
@@ -165,12 +215,15 @@ pub enum Escape {
 impl PreparedTable {
     /// Whether a ball of radius `radius` (m) centered at `p` is enclosed: every straight path
     /// from `p` first meets a cushion from its playing side (its center reaching R from the
-    /// segment's face or end) or a pocket's capture circle. `None` when it is; else a way out.
+    /// segment's face or end, or R + r from a circular cushion's center) or a pocket's capture
+    /// circle. `None` when it is; else a way out. This is what "on the table" means: the region
+    /// the cushions enclose, pocket mouths and throats included.
     ///
     /// Exact for tables of segments and circles: the directions that escape (or meet a back
     /// face first) form open arcs whose ends are tangent to an obstacle's reach (an end point's
-    /// circle of radius R, a pocket circle), so it tries each such tangent turned a little to
-    /// either side, and four fixed directions for a table with no obstacle at all.
+    /// circle of radius R, a circular cushion's of radius R + r, a pocket circle), so it tries
+    /// each such tangent turned a little to either side, and four fixed directions for a table
+    /// with no obstacle at all.
     pub fn escape(&self, p: Vec2, radius: f64) -> Option<Escape> {
         let mut directions: Vec<Vec2> = vec![
             Vec2::new(1.0, 0.0),
@@ -194,6 +247,9 @@ impl PreparedTable {
         for s in &self.linear {
             tangents(s.start, radius);
             tangents(s.end, radius);
+        }
+        for a in &self.circular {
+            tangents(a.center, a.radius + radius);
         }
         for c in &self.circles {
             tangents(c.center, c.radius);
@@ -233,6 +289,11 @@ impl PreparedTable {
                 if let Some(t) = circle_entry(p, d, q, radius) {
                     offer(t, None);
                 }
+            }
+        }
+        for a in &self.circular {
+            if let Some(t) = circle_entry(p, d, a.center, a.radius + radius) {
+                offer(t, None);
             }
         }
         for c in &self.circles {

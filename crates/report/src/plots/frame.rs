@@ -95,9 +95,11 @@ fn view_bounds(t: &Table) -> (f64, f64, f64, f64) {
         add(c.p1[0], c.p1[1]);
         add(c.p2[0], c.p2[1]);
     }
-    for k in &t.pockets {
-        add(k.center[0] - k.radius, k.center[1] - k.radius);
-        add(k.center[0] + k.radius, k.center[1] + k.radius);
+    for (c, r) in (t.pockets.iter().map(|k| (k.center, k.radius)))
+        .chain(t.circular_cushions.iter().map(|a| (a.center, a.radius)))
+    {
+        add(c[0] - r, c[1] - r);
+        add(c[0] + r, c[1] + r);
     }
     (
         b.0 - RAIL_WIDTH,
@@ -274,7 +276,10 @@ impl Scene<'_> {
         // Cloth: the polygon through the cushion segments' end points (the playing area when
         // the table has too few segments).
         let mut cloth: Vec<(i32, i32)> = Vec::new();
-        for c in &t.cushions {
+        for c in super::outline::boundary_order(t)
+            .into_iter()
+            .map(|k| &t.cushions[k])
+        {
             for q in [c.p1, c.p2] {
                 let p = to.pt(q[0], q[1]);
                 if cloth.last() != Some(&p) {
@@ -304,6 +309,15 @@ impl Scene<'_> {
             root.draw(&PathElement::new(
                 vec![to.pt(c.p1[0], c.p1[1]), to.pt(c.p2[0], c.p2[1])],
                 CUSHION.stroke_width(cushion_w),
+            ))?;
+        }
+        // Circular cushions (rounded jaws): the whole circle is cushion.
+        for a in &t.circular_cushions {
+            let r = to.len(a.radius).round().max(1.0) as u32;
+            root.draw(&Circle::new(
+                to.pt(a.center[0], a.center[1]),
+                r,
+                CUSHION.filled(),
             ))?;
         }
         Ok(())

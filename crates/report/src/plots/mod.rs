@@ -13,6 +13,7 @@ mod cdf;
 mod common;
 mod frame;
 mod glyphs;
+mod outline;
 mod sweep;
 mod table;
 #[cfg(test)]

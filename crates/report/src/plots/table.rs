@@ -444,7 +444,10 @@ where
         )))?;
     }
     let mut cloth: Vec<(f64, f64)> = Vec::new();
-    for c in &t.cushions {
+    for c in super::outline::boundary_order(t)
+        .into_iter()
+        .map(|k| &t.cushions[k])
+    {
         for q in [c.p1, c.p2] {
             let q = (q[0], q[1]);
             if q.0.is_finite() && q.1.is_finite() && cloth.last() != Some(&q) {
@@ -478,6 +481,16 @@ where
             chart.draw_series(std::iter::once(PathElement::new(
                 pts,
                 CUSHION.stroke_width(cushion_w),
+            )))?;
+        }
+    }
+    // Circular cushions (rounded jaws): the whole circle is cushion.
+    for a in &t.circular_cushions {
+        let c = (a.center[0], a.center[1]);
+        if c.0.is_finite() && c.1.is_finite() && a.radius.is_finite() && a.radius > 0.0 {
+            chart.draw_series(std::iter::once(Polygon::new(
+                circle(c, a.radius),
+                CUSHION.filled(),
             )))?;
         }
     }

@@ -51,6 +51,7 @@ impl TransitionLaw for Canonical {
             // Collisions are not transitions: leave the state alone.
             EventKind::BallBall
             | EventKind::BallLinearCushion
+            | EventKind::BallCircularCushion
             | EventKind::BallPocket
             | EventKind::StickBall => {}
         }

@@ -7,7 +7,8 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint};
 use plotters::prelude::*;
 use pool_physics::Table;
 
-/// Bounding box (x0, x1, y0, y1) of the table (cushions, pockets, playing area) in metres.
+/// Bounding box (x0, x1, y0, y1) of the table (cushions straight and circular, pockets,
+/// playing area) in metres.
 pub(super) fn table_bounds(t: &Table) -> Option<(f64, f64, f64, f64)> {
     let mut b = Bounds::default();
     if t.length.is_finite() && t.width.is_finite() {
@@ -18,13 +19,11 @@ pub(super) fn table_bounds(t: &Table) -> Option<(f64, f64, f64, f64)> {
         b.add(c.p1[0], c.p1[1]);
         b.add(c.p2[0], c.p2[1]);
     }
-    for k in t
-        .pockets
-        .iter()
-        .filter(|k| k.radius.is_finite() && k.radius > 0.0)
-    {
-        b.add(k.center[0] - k.radius, k.center[1] - k.radius);
-        b.add(k.center[0] + k.radius, k.center[1] + k.radius);
+    let circles = (t.pockets.iter().map(|k| (k.center, k.radius)))
+        .chain(t.circular_cushions.iter().map(|a| (a.center, a.radius)));
+    for (c, r) in circles.filter(|(_, r)| r.is_finite() && *r > 0.0) {
+        b.add(c[0] - r, c[1] - r);
+        b.add(c[0] + r, c[1] + r);
     }
     b.get()
 }

@@ -12,7 +12,9 @@ use super::super::PlotError;
 pub(super) fn kind_marker(kind: EventKind) -> (Marker, &'static str) {
     match kind {
         EventKind::BallBall => (Marker::Diamond, "ball-ball"),
-        EventKind::BallLinearCushion => (Marker::Square, "cushion"),
+        EventKind::BallLinearCushion | EventKind::BallCircularCushion => {
+            (Marker::Square, "cushion")
+        }
         EventKind::BallPocket => (Marker::InvertedTriangle, "pocket"),
         EventKind::SlidingRolling => (Marker::Triangle, "sliding -> rolling"),
         // At the struck ball's start, which the diagram marks already; not in the legend.

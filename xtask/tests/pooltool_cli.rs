@@ -1,0 +1,148 @@
+//! pooltool's files and tables on the command line: `import-pooltool`, `simulate --format
+//! pooltool`, `stress --table`, `compare-pooltool` without pooltool.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn xtask() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+}
+
+fn data(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../data")
+        .join(rel)
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("xtask-pt-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn import_pooltool_writes_a_shot_that_simulates_and_refuses_bad_files() {
+    let dir = temp_dir("import");
+    let shot = dir.join("example.toml");
+    let out = xtask()
+        .arg("import-pooltool")
+        .arg(data("peers/pooltool/example_simulated.msgpack"))
+        .arg("--out")
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let written = std::fs::read_to_string(&shot).unwrap();
+    assert!(written.contains("table = \"pooltool_pocket\"") && written.contains("[cue]"));
+    // It simulates, starting with pooltool's strike.
+    let sim = xtask().arg("simulate").arg(&shot).output().unwrap();
+    assert!(sim.status.success(), "{}", text(&sim.stderr));
+    assert!(text(&sim.stdout).contains("\"stick_ball\""));
+    // Never over an existing file.
+    let again = xtask()
+        .arg("import-pooltool")
+        .arg(data("peers/pooltool/example.json"))
+        .arg("--out")
+        .arg(&shot)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    assert!(text(&again.stderr).contains("exists already"));
+    // Not a pooltool file: one line naming the file, exit 2.
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, "{\"balls\": {}}").unwrap();
+    let bad = xtask().arg("import-pooltool").arg(&junk).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = text(&bad.stderr);
+    assert!(err.contains("junk.json: table = (missing)"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn simulate_format_pooltool_writes_pooltools_system_with_our_events() {
+    let out = xtask()
+        .arg("simulate")
+        .arg(data("shots/break_9ball.toml"))
+        .args(["--format", "pooltool"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events[0]["event_type"], "none");
+    assert_eq!(events[1]["event_type"], "ball_ball");
+    // Our break's first collision, cue ball into ball 1, in pooltool's agent structure.
+    let ids: Vec<&str> = (events[1]["agents"].as_array().unwrap().iter())
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["cue", "1"]);
+    // The same log as --format json.
+    let json = xtask()
+        .arg("simulate")
+        .arg(data("shots/break_9ball.toml"))
+        .output()
+        .unwrap();
+    let j: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let ours = j["events"].as_array().unwrap();
+    assert_eq!(events.len(), ours.len() + 2);
+    for (a, b) in events[1..].iter().zip(ours) {
+        assert_eq!(a["time"], b["time_s"]);
+        assert_eq!(a["event_type"], b["kind"]);
+    }
+}
+
+#[test]
+fn stress_table_runs_on_pooltools_table_and_names_an_unknown_one() {
+    let dir = temp_dir("stress");
+    let out = xtask()
+        .args([
+            "stress",
+            "--shots",
+            "40",
+            "--seed",
+            "1",
+            "--table",
+            "pooltool_pocket",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .args(["--run-name", "pt"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("40 shots"),
+        "{}",
+        text(&out.stdout)
+    );
+    let bad = xtask()
+        .args(["stress", "--shots", "1", "--table", "pool_table"])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--table \"pool_table\": unknown table"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn compare_pooltool_without_pooltool_is_skipped_with_one_line() {
+    let out = xtask()
+        .args(["compare-pooltool", "--python", "/nonexistent/python"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(
+        said.starts_with("compare-pooltool: skipped: pooltool not found"),
+        "{said}"
+    );
+    assert_eq!(said.trim().lines().count(), 1);
+}

@@ -83,6 +83,37 @@ pub(crate) struct RawBall {
     pub v: Option<Vec<f64>>,
     pub w: Option<Vec<f64>>,
     pub state: Option<String>,
+    // The ball's own parameters (`BallParams::PER_BALL`), and `g` to refuse by name.
+    pub m: Option<f64>,
+    #[serde(rename = "R")]
+    pub radius: Option<f64>,
+    pub mu_s: Option<f64>,
+    pub mu_r: Option<f64>,
+    pub mu_sp: Option<f64>,
+    pub mu_b: Option<f64>,
+    pub e_b: Option<f64>,
+    pub e_c: Option<f64>,
+    pub f_c: Option<f64>,
+    pub g: Option<f64>,
+}
+
+impl RawBall {
+    /// The ball's own parameters, in `BallParams::NAMES` order (`None` when not given), `g`
+    /// included (refused by the builder).
+    pub fn given(&self) -> [(&'static str, Option<f64>); 10] {
+        [
+            ("m", self.m),
+            ("R", self.radius),
+            ("mu_s", self.mu_s),
+            ("mu_r", self.mu_r),
+            ("mu_sp", self.mu_sp),
+            ("mu_b", self.mu_b),
+            ("e_b", self.e_b),
+            ("e_c", self.e_c),
+            ("f_c", self.f_c),
+            ("g", self.g),
+        ]
+    }
 }
 
 /// `table = "name"` or an explicit `[table]` (deserialized as [`Table`], which denies unknown

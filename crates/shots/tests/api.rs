@@ -93,6 +93,7 @@ fn state(r: [f64; 2], v: [f64; 2], w: [f64; 3], radius: f64, motion: MotionState
         v: Vec3::new(v[0], v[1], 0.0),
         w: Vec3::new(w[0], w[1], w[2]),
         motion,
+        set: 0,
     }
 }
 

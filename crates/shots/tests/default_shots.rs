@@ -90,7 +90,7 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
         );
         // Stricter than Setup::validate: clear of every cushion by R with no tolerance, and no
         // two balls closer than 2R - 1e-12 m.
-        let radius = s.physics.radius();
+        let radius = s.physics.params().radius;
         for b in &s.balls {
             assert!(
                 s.table
@@ -101,10 +101,7 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
                 b.id
             );
             assert_eq!(b.state.r.z, radius);
-            assert_eq!(
-                b.state.motion,
-                s.physics.infer_motion(&b.state.v, &b.state.w)
-            );
+            assert_eq!(b.state.motion, s.physics.infer_motion(&b.state));
         }
         for (i, a) in s.balls.iter().enumerate() {
             for b in &s.balls[i + 1..] {

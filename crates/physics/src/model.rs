@@ -381,6 +381,17 @@ impl Physics for Model {
         self.params_of(s).m
     }
 
+    /// [`crate::contact_distance`] of the balls' radii; 2R without looking at the balls when
+    /// they all have the shot's parameters (the engines ask for every pair they predict).
+    #[inline]
+    fn contact_distance(&self, a: &BallState, b: &BallState) -> f64 {
+        if self.balls.is_empty() {
+            let r = self.params.radius;
+            return r + r;
+        }
+        crate::contact_distance(self.radius(a), self.radius(b))
+    }
+
     fn infer_motion(&self, s: &BallState) -> crate::MotionState {
         self.motion.infer_motion(self.params_of(s), &s.v, &s.w)
     }

@@ -161,8 +161,10 @@ fn integrate(
     let (ri, rj, mi, mj) = (pa.radius, pb.radius, pa.m, pb.m);
     let e = pair_mean(pa.e_b, pb.e_b);
     let (mu_si, mu_sj) = (pa.mu_s, pb.mu_s);
+    // The line of centers on the cloth (balls of unequal radii have centers at unequal
+    // heights; the table-bound model resolves along the horizontal line, see the law's doc).
     let d = b.r - a.r;
-    let y = d / d.norm();
+    let y = Vec3::new(d.x, d.y, 0.0) / d.xy().norm();
     let z = Vec3::z();
     let x = y.cross(&z);
     let local = |u: &Vec3| Vec3::new(u.dot(&x), u.dot(&y), u.dot(&z));

@@ -280,7 +280,9 @@ impl Builder<'_> {
             return Ok(0);
         }
         let path = |k: &str| format!("balls[{i}].{k}");
-        let reads = model.ball_params();
+        let reads: Vec<&str> = (model.ball_params().into_iter())
+            .filter(|k| *k != "g")
+            .collect();
         let mut own = *model.params();
         for (key, value) in given {
             let Some(x) = value else { continue };

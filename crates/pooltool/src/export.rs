@@ -241,6 +241,26 @@ fn ball_state(s: &BallState, t: f64, depth: Option<f64>) -> Value {
     })
 }
 
+/// Why pooltool 0.6.0 cannot take `setup`'s balls, if it cannot: balls of unequal mass or
+/// radius (its `System` asserts equal ones: its ball–ball detection uses the first ball's R
+/// for the pair and its `frictionless_elastic` exchanges velocities as for equal masses).
+/// Per-ball friction coefficients and restitutions it takes. `None` when every ball has the
+/// same m and R.
+pub fn unequal_balls(setup: &Setup) -> Option<String> {
+    let physics = &setup.physics;
+    let first = setup.balls.first()?;
+    let (m0, r0) = (physics.mass(&first.state), physics.radius(&first.state));
+    setup.balls.iter().find_map(|b| {
+        let (m, r) = (physics.mass(&b.state), physics.radius(&b.state));
+        (m != m0 || r != r0).then(|| {
+            format!(
+                "ball {:?} has m = {m} kg, R = {r} m, ball {:?} m = {m0} kg, R = {r0} m",
+                b.id, first.id
+            )
+        })
+    })
+}
+
 /// A pooltool `Ball`: id, state, its own parameters `p`, no history yet.
 fn ball_out(id: &str, s: &BallState, t: f64, p: &BallParams, depth: Option<f64>) -> Value {
     json!({

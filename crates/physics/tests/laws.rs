@@ -8,6 +8,9 @@ use pool_physics::resolve::{
 use pool_physics::{BallParams, BallState, Model, Motion, Physics, Vec2, Vec3};
 use proptest::prelude::*;
 
+mod common;
+use common::ball_ball_laws;
+
 /// Every built-in cushion law, with each value (or a spread of values) of its parameters.
 fn cushion_laws() -> Vec<LawSpec> {
     let stronge =
@@ -21,19 +24,6 @@ fn cushion_laws() -> Vec<LawSpec> {
         stronge(1.8),
         stronge(1.95),
         LawSpec::named("mathavan_2010"),
-    ]
-}
-
-/// Every built-in ball-ball law, with each friction model.
-fn ball_ball_laws() -> Vec<LawSpec> {
-    let inelastic = |friction: LawSpec| {
-        LawSpec::named("frictional_inelastic").with("friction", Param::Law(friction))
-    };
-    vec![
-        LawSpec::named("frictionless_elastic"),
-        inelastic(LawSpec::named("alciatore")),
-        inelastic(LawSpec::named("average")),
-        LawSpec::named("frictional_mathavan"),
     ]
 }
 

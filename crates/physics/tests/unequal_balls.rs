@@ -7,18 +7,8 @@ use pool_physics::resolve::{BallBallModel, LawSpec, Param, Resolver};
 use pool_physics::{contact_distance, BallParams, BallState, Model, Motion, Physics, Vec3};
 use proptest::prelude::*;
 
-/// Every built-in ball-ball law, with each friction model.
-fn ball_ball_laws() -> Vec<LawSpec> {
-    let inelastic = |friction: LawSpec| {
-        LawSpec::named("frictional_inelastic").with("friction", Param::Law(friction))
-    };
-    vec![
-        LawSpec::named("frictionless_elastic"),
-        inelastic(LawSpec::named("alciatore")),
-        inelastic(LawSpec::named("average")),
-        LawSpec::named("frictional_mathavan"),
-    ]
-}
+mod common;
+use common::ball_ball_laws;
 
 /// A model of `motion` with ball–ball law `spec`, shot parameters `shot` and a second set
 /// `own`; returns it and the set's id.

@@ -748,6 +748,56 @@ fn strike_many(
     Ok(rows.into_batch(py, n_balls, spec.to_string()))
 }
 
+/// Runs the harness's command line in this process: `cli(["stress", "--shots", "100"])` is
+/// `cargo xtask stress --shots 100`; returns its exit code (0 right, 1 failed run, 2 bad
+/// input). Output goes to this process's standard output and error. The GIL is released.
+#[pyfunction]
+fn cli(py: Python<'_>, args: Vec<String>) -> u8 {
+    py.detach(|| xtask::run_cli(std::iter::once("cargo xtask".to_string()).chain(args)))
+}
+
+/// A shot from a pooltool `System.save` file (JSON or msgpack) at `path`, named `name`, its
+/// laws from the pooltool resolver file at `resolver` (YAML or JSON) when given, else the
+/// file's own `resolver` entry, else the pool preset; `description` is the shot's (default:
+/// the file's name). Returns the shot and what did not carry over (one line each).
+#[pyfunction]
+#[pyo3(signature = (path, name, resolver = None, description = None))]
+fn import_pooltool(
+    path: PathBuf,
+    name: &str,
+    resolver: Option<PathBuf>,
+    description: Option<String>,
+) -> PyResult<(Shot, Vec<String>)> {
+    let imported = pool_pooltool::import(&path, name, resolver.as_deref()).map_err(shot_error)?;
+    let description = description.unwrap_or_else(|| {
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        format!("Imported from pooltool ({})", file.unwrap_or_default())
+    });
+    Ok((
+        Shot {
+            setup: Arc::new(imported.setup),
+            description,
+        },
+        imported.notes,
+    ))
+}
+
+/// A run (or, for a shot, its set-up alone) as a pooltool 0.6.0 `System`, JSON text in
+/// pooltool's frame, which `pooltool.System.load` reads.
+#[pyfunction]
+fn export_pooltool(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let value = if let Ok(run) = obj.cast::<Run>() {
+        let run = run.get();
+        pool_pooltool::export(&run.setup, Some(&run.outcome))
+    } else if let Ok(shot) = obj.cast::<Shot>() {
+        pool_pooltool::export(&shot.get().setup, None)
+    } else {
+        return Err(ShotError::new_err("expected a Run or a Shot"));
+    };
+    let value = value.map_err(RunError::new_err)?;
+    serde_json::to_string(&value).map_err(|e| RunError::new_err(e.to_string()))
+}
+
 /// The extension module.
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -759,6 +809,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(strike_many, m)?)?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
+    m.add_function(wrap_pyfunction!(import_pooltool, m)?)?;
+    m.add_function(wrap_pyfunction!(export_pooltool, m)?)?;
     m.add("ShotError", py.get_type::<ShotError>())?;
     m.add("RunError", py.get_type::<RunError>())?;
     m.add("PRESETS", pool_physics::Model::PRESETS.to_vec())?;

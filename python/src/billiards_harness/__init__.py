@@ -14,6 +14,11 @@ is at z = R). Motion states are pooltool's codes: 0 stationary, 1 spinning, 2 sl
 3 rolling, 4 pocketed. Engines are named by the command line's specs: ``event``,
 ``event:<solver>``, ``discrete:<dt>[:<scheme>]``.
 
+pooltool users swap engines in one line: ``system = bh.simulate_pooltool(system)`` for
+``pt.simulate(system)`` (:mod:`billiards_harness.pooltool_io`). Long stress runs and sweeps
+split into shards on Ray: :mod:`billiards_harness.cluster`. The command line runs in-process:
+``bh.cli(["stress", "--shots", "1000"])``.
+
 Errors: :class:`ShotError` (a ``ValueError``) for input that cannot be simulated, with the same
 one-line messages as the command line; :class:`RunError` (a ``RuntimeError``) for a run that
 ended without a physical end (event budget, non-finite state).
@@ -29,6 +34,7 @@ import numpy as np
 
 from ._core import (
     PRESETS,
+    cli,
     Batch,
     Event,
     Run,
@@ -39,6 +45,7 @@ from ._core import (
 from ._core import simulate as _simulate
 from ._core import simulate_many as _simulate_many
 from ._core import strike_many as _strike_many
+from .pooltool_io import from_pooltool, simulate_pooltool, to_pooltool
 
 __all__ = [
     "PRESETS",
@@ -48,11 +55,15 @@ __all__ = [
     "RunError",
     "Shot",
     "ShotError",
+    "cli",
+    "from_pooltool",
     "load",
     "make_shot",
     "simulate",
     "simulate_many",
+    "simulate_pooltool",
     "strike_many",
+    "to_pooltool",
 ]
 
 ShotLike = Union[Shot, str, "os.PathLike[str]"]

@@ -20,6 +20,8 @@ mod run;
 mod scaling;
 mod scenarios;
 mod stress_shots;
+mod stress_tally;
+mod sweep;
 mod throw;
 mod variant;
 
@@ -52,6 +54,11 @@ pub use scenarios::{random_break, scatter, ScatterSpec, SplitMix};
 pub use stress_shots::{
     corner_shot, frozen_shot, graze_shot, rack_on_table, rail_shot, stress_scatter, stress_shot,
     ScenarioKind, CORNER_JAW_OFFSET_R, FROZEN_GAP_M, GRAZE_EPS, RAIL_MAX_ANGLE, RAIL_MAX_GAP,
+};
+pub use stress_tally::StressTally;
+pub use sweep::{
+    sweep_header, sweep_row, sweep_setup, Axis, SweepParam, SweepPlan, SweepTally, CUE_PARAMS,
+    MAX_POINTS,
 };
 pub use throw::{throw_curve, tp_a14_throw, ThrowRow, THROW_SPEEDS};
 pub use variant::with_physics;

@@ -70,6 +70,9 @@ impl DiscreteEngine {
 
 impl Engine for DiscreteEngine {
     fn run(&self, setup: &Setup) -> Outcome {
+        if let Some(mode) = self.scheme.in_step() {
+            return crate::located::run(self, setup, mode);
+        }
         let physics = &setup.physics;
         let table = &setup.table;
         let radius = physics.radius();
@@ -372,7 +375,12 @@ fn non_finite(s: &BallState) -> f64 {
 
 /// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
 /// `s.r` during the step, is in contact with the segment and approaching it.
-fn cushion_contact(c: &LinearSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
+pub(crate) fn cushion_contact(
+    c: &LinearSegment,
+    r0: Vec2,
+    s: &BallState,
+    radius: f64,
+) -> Option<Vec2> {
     let r1 = s.r.xy();
     let v = s.v.xy();
     let n = c.normal;

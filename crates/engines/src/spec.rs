@@ -12,7 +12,7 @@ use pool_sim::Engine;
 /// | spec | engine |
 /// | --- | --- |
 /// | `event[:<solver>[:unculled]]` | the event-based engine with a root solver (`isolator`, the default, `ferrari`, `alg1010`, `companion`); `unculled` turns culling off to judge a solver on its own |
-/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `exact` (default) or `euler` and broad phase `culled` (default) or `exhaustive` |
+/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `exact` (default), `euler`, `located` (events located inside the step) or `substep<k>` (k substeps on contact), and broad phase `culled` (default) or `exhaustive` |
 /// | `<family>[:<args>]` | an engine registered with [`crate::register`] |
 ///
 /// `Display` writes the full form (`event:isolator`, `discrete:1e-4:exact`, defaults of the
@@ -231,7 +231,10 @@ impl FromStr for EngineSpec {
                     }
                 };
                 let scheme = Scheme::from_name(scheme).ok_or_else(|| {
-                    bad(format!("unknown scheme {scheme:?}; valid: exact, euler"))
+                    bad(format!(
+                        "unknown scheme {scheme:?}; valid: {}",
+                        Scheme::NAMES
+                    ))
                 })?;
                 let broad_phase = BroadPhase::from_name(broad).ok_or_else(|| {
                     bad(format!(

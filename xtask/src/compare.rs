@@ -7,10 +7,13 @@ use indicatif::ProgressBar;
 use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
-    run_reference, EngineRun, ErrorRow, InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
+    ball_paths, check_outcome, event_marks, log_dt_sweep, one_step, reference_rows, run_engine,
+    run_reference, EngineRun, ErrorRow, InvariantReport, OneStepRow, OpsRow, Reference, ShotPaths,
+    SummaryRow,
 };
-use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling, SlopeRow};
+use pool_report::compare::{
+    self as report, EngineFailure, Regression, ResidualRow, Results, Scaling, SlopeRow,
+};
 use pool_report::plots;
 use pool_report::roots::{verdict_line, Evidence};
 use pool_sim::Setup;
@@ -38,16 +41,23 @@ pub struct CompareArgs {
     /// Log-spaced time steps per decade
     #[arg(long, default_value_t = 3)]
     pub per_decade: usize,
-    /// Discrete integration schemes, comma-separated: exact, euler
+    /// Discrete integration schemes, comma-separated: exact, euler, located (events located
+    /// inside the step), substep<k> (k substeps on contact, k in 2..=1000)
     #[arg(long, value_delimiter = ',', default_value = "exact,euler")]
     pub schemes: Vec<String>,
     /// Root solver of the event engine: isolator, ferrari, alg1010, companion
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
-    /// specs (e.g. --engines discrete:1e-3:euler,event:ferrari, or a registered engine)
+    /// specs: discrete:1e-3:euler, event:ferrari, pooltool (skipped with a note when pooltool
+    /// is not installed), exec:<command> (any program speaking docs/engine-protocol.md; its
+    /// command cannot contain a comma), or a registered engine
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
+    /// Skip the one-step agreement (every engine restarted from the reference's state before
+    /// each reference event; one_step.csv)
+    #[arg(long)]
+    pub no_one_step: bool,
     /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
     #[arg(long)]
     pub quick: bool,
@@ -84,16 +94,34 @@ struct Plan {
     path_dt: f64,
     /// The engine whose paths are drawn beside the reference: the first scheme at `path_dt`.
     drawn: Option<EngineSpec>,
+    /// Whether every engine (the reference too) is also restarted before every reference
+    /// event ([`one_step`]).
+    one_step: bool,
+}
+
+/// What a job computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// The whole shot, matched against the reference.
+    Whole,
+    /// One-step agreement.
+    OneStep,
 }
 
 impl Plan {
-    /// Every (shot index, engine) run of `n_shots` shots, longest runs (smallest dt) first, so
-    /// the last worker is not left with the slowest job.
-    fn jobs(&self, n_shots: usize) -> Vec<(usize, &EngineSpec)> {
-        let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
+    /// Every (shot index, engine, task) of `n_shots` shots, longest runs (smallest dt) first,
+    /// so the last worker is not left with the slowest job.
+    fn jobs(&self, n_shots: usize) -> Vec<(usize, &EngineSpec, Task)> {
+        let mut jobs: Vec<(usize, &EngineSpec, Task)> = Vec::new();
         for s in 0..n_shots {
             for e in &self.engines {
-                jobs.push((s, e));
+                jobs.push((s, e, Task::Whole));
+                if self.one_step {
+                    jobs.push((s, e, Task::OneStep));
+                }
+            }
+            if self.one_step {
+                jobs.push((s, &self.reference, Task::OneStep));
             }
         }
         jobs.sort_by(|a, b| {
@@ -128,7 +156,10 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         .iter()
         .map(|n| {
             Scheme::from_name(n).ok_or_else(|| {
-                CliError::Input(format!("--schemes = {n:?}: unknown scheme (exact, euler)"))
+                CliError::Input(format!(
+                    "--schemes = {n:?}: unknown scheme; valid: {}",
+                    Scheme::NAMES
+                ))
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -142,7 +173,16 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             );
         }
     }
-    engines.extend(crate::args::engine_specs("--engines", &args.engines)?);
+    for spec in crate::args::engine_specs("--engines", &args.engines)? {
+        // pooltool is optional: without it, its row is skipped with one line saying why.
+        if spec == EngineSpec::Pooltool {
+            if let Err(why) = pool_engines::pooltool::command() {
+                eprintln!("compare: skipping --engines pooltool: {why}");
+                continue;
+            }
+        }
+        engines.push(spec);
+    }
     let path_dt = dts.iter().copied().fold(0.0, f64::max);
     let drawn = schemes
         .first()
@@ -154,6 +194,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         engines,
         path_dt,
         drawn,
+        one_step: !args.no_one_step,
     })
 }
 
@@ -216,10 +257,13 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         out_root.join(&run_name).display()
     );
     let references = run_references(&setups, &plan, &pool, &bar)?;
-    let runs = run_engines(&setups, &references, &plan, &jobs, &pool, &bar)?;
+    let done = run_engines(&setups, &references, &plan, &jobs, &pool, &bar);
     bar.finish_and_clear();
+    for f in &done.failures {
+        eprintln!("compare: {f}");
+    }
 
-    let rows = Rows::collect(&setups, &references, &runs);
+    let rows = Rows::collect(&setups, &references, &done);
     let scaling = if args.no_scaling {
         None
     } else {
@@ -254,6 +298,9 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         regression,
         roots_verdict: None,
         scaling,
+        one_step: rows.one_step,
+        failures: done.failures,
+        engines: plan.engines.iter().map(ToString::to_string).collect(),
     };
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
@@ -269,7 +316,17 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             r.differences.len(),
             r.shots_changed()
         ))),
-        _ => Ok(()),
+        _ => {
+            let failed = results.failures.iter().filter(|f| !f.unsupported).count();
+            if failed > 0 {
+                Err(CliError::Run(format!(
+                    "{failed} engine run(s) failed (above, and in the report's \"Engines that \
+                     failed\" section); every other engine's results are written"
+                )))
+            } else {
+                Ok(())
+            }
+        }
     }
 }
 
@@ -293,35 +350,79 @@ fn run_references(
     })
 }
 
-/// Every job's run against its shot's reference, sorted by shot, then engine family and
-/// variant, then dt from largest to smallest. Only the drawn engine keeps snapshots.
+/// What the engine jobs produced: whole-shot runs, one-step rows and failures.
+struct Done<'a> {
+    /// Whole-shot runs, sorted by shot, then engine family and variant, then dt from largest
+    /// to smallest.
+    runs: Vec<(usize, &'a EngineSpec, EngineRun)>,
+    /// One-step rows, in job order sorted the same way.
+    one_step: Vec<OneStepRow>,
+    /// Engines that could not run a shot (or declined it).
+    failures: Vec<EngineFailure>,
+}
+
+/// Every job against its shot's reference. Only the drawn engine keeps snapshots. An engine
+/// that fails on a shot is recorded, and every other job still runs.
 fn run_engines<'a>(
     setups: &[Setup],
     references: &[(Reference, InvariantReport)],
     plan: &Plan,
-    jobs: &[(usize, &'a EngineSpec)],
+    jobs: &[(usize, &'a EngineSpec, Task)],
     pool: &rayon::ThreadPool,
     bar: &ProgressBar,
-) -> Result<Vec<(usize, &'a EngineSpec, EngineRun)>, CliError> {
-    let mut runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
+) -> Done<'a> {
+    type Output<'a> = (
+        usize,
+        &'a EngineSpec,
+        Result<Result<EngineRun, Vec<OneStepRow>>, EngineFailure>,
+    );
+    let mut outputs: Vec<Output<'a>> = pool.install(|| {
         jobs.par_iter()
-            .map(|&(s, spec)| {
-                let draw = Some(spec) == plan.drawn.as_ref();
-                let sample = draw.then_some(plan.path_dt.max(0.005));
-                let run = run_engine(&setups[s], &references[s].0, spec, sample)
-                    .map_err(CliError::Input)?;
-                bar.set_message(format!("{} {spec}", setups[s].name));
+            .map(|&(s, spec, task)| {
+                let (setup, reference) = (&setups[s], &references[s].0);
+                let result = match task {
+                    Task::Whole => {
+                        let draw = Some(spec) == plan.drawn.as_ref();
+                        let sample = draw.then_some(plan.path_dt.max(0.005));
+                        run_engine(setup, reference, spec, sample).map(Ok)
+                    }
+                    Task::OneStep => one_step(setup, reference, spec).map(Err),
+                };
+                let result = result.map_err(|e| EngineFailure {
+                    shot: setup.name.clone(),
+                    engine: spec.to_string(),
+                    task: match task {
+                        Task::Whole => "whole shot",
+                        Task::OneStep => "one-step",
+                    }
+                    .into(),
+                    message: e.message,
+                    unsupported: e.unsupported,
+                });
+                bar.set_message(format!("{} {spec}", setup.name));
                 bar.inc(1);
-                Ok((s, spec, run))
+                (s, spec, result)
             })
-            .collect::<Result<_, CliError>>()
-    })?;
-    runs.sort_by(|a, b| {
+            .collect()
+    });
+    outputs.sort_by(|a, b| {
         (a.0, a.1.family(), a.1.variant())
             .cmp(&(b.0, b.1.family(), b.1.variant()))
             .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
     });
-    Ok(runs)
+    let mut done = Done {
+        runs: Vec::new(),
+        one_step: Vec::new(),
+        failures: Vec::new(),
+    };
+    for (s, spec, result) in outputs {
+        match result {
+            Ok(Ok(run)) => done.runs.push((s, spec, run)),
+            Ok(Err(rows)) => done.one_step.extend(rows),
+            Err(f) => done.failures.push(f),
+        }
+    }
+    done
 }
 
 /// The rows and pictures of a run: the CSV tables, and a shot diagram per shot with a drawn
@@ -333,6 +434,7 @@ struct Rows {
     residuals: Vec<ResidualRow>,
     paths: Vec<ShotPaths>,
     marks: Vec<plots::ShotMarks>,
+    one_step: Vec<OneStepRow>,
 }
 
 impl Rows {
@@ -340,8 +442,9 @@ impl Rows {
     fn collect(
         setups: &[Setup],
         references: &[(Reference, InvariantReport)],
-        runs: &[(usize, &EngineSpec, EngineRun)],
+        done: &Done<'_>,
     ) -> Rows {
+        let runs = &done.runs;
         let mut summary: Vec<SummaryRow> = Vec::new();
         let mut errors: Vec<ErrorRow> = Vec::new();
         let mut ops: Vec<OpsRow> = Vec::new();
@@ -381,6 +484,7 @@ impl Rows {
             residuals,
             paths,
             marks,
+            one_step: done.one_step.clone(),
         }
     }
 
@@ -397,6 +501,7 @@ impl Rows {
         staging.write("ops.csv", &csv_bytes(&self.ops)?)?;
         staging.write("residuals.csv", &csv_bytes(&self.residuals)?)?;
         staging.write("slopes.csv", &csv_bytes(slopes)?)?;
+        staging.write("one_step.csv", &csv_bytes(&self.one_step)?)?;
         if let Some(sc) = scaling {
             staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
         }

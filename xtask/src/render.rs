@@ -85,7 +85,9 @@ fn run_engine(spec: &EngineSpec, setup: &Setup, sample_s: f64) -> Result<Outcome
     let engine = spec
         .build_with(&options)
         .map_err(|e| CliError::Input(format!("--engines = {e}")))?;
-    Ok(engine.run(setup))
+    engine
+        .try_run(setup)
+        .map_err(|e| CliError::Run(format!("--engines = {spec}: {e}")))
 }
 
 /// Checks the numeric options, the width and the number of engines.

@@ -94,7 +94,8 @@ fn log(setup: &Setup, spec: &EngineSpec) -> Result<LogOut, CliError> {
     let out = spec
         .build()
         .map_err(|e| CliError::Input(format!("--engine = {e}")))?
-        .run(setup);
+        .try_run(setup)
+        .map_err(|e| CliError::Run(format!("--engine = {spec}: {e}")))?;
     Ok(LogOut {
         shot: setup.name.clone(),
         engine: spec.family().to_string(),

@@ -25,6 +25,9 @@ pub struct DiscreteEngine {
     /// How the ball pairs, cushions and pockets to test are found each step (same events and
     /// states either way; only the work differs).
     pub broad_phase: BroadPhase,
+    /// Stop with [`Termination::Budget`] at the end of the step in which the log reached
+    /// this many events (`None`: no limit). For restarts that only want the next event.
+    pub max_events: Option<usize>,
 }
 
 /// The time steps (s) the integrator accepts, [`DT_MIN`, `DT_MAX`].
@@ -52,7 +55,14 @@ impl DiscreteEngine {
             max_time: 120.0,
             sample_interval: None,
             broad_phase: BroadPhase::default(),
+            max_events: None,
         })
+    }
+
+    /// Builder: stop after the step in which the log reached `limit` events.
+    pub fn with_max_events(mut self, limit: Option<usize>) -> Self {
+        self.max_events = limit;
+        self
     }
 
     /// Builder: how candidates are found ([`BroadPhase::Culled`] by default).
@@ -144,8 +154,8 @@ impl Engine for DiscreteEngine {
             if marks != 0.0 {
                 break Termination::NumericalError;
             }
-            if step >= max_steps {
-                break if setup.t_end.is_some() {
+            if step >= max_steps || self.max_events.is_some_and(|m| events.len() >= m) {
+                break if setup.t_end.is_some() && step >= max_steps {
                     Termination::TimeLimit
                 } else {
                     Termination::Budget

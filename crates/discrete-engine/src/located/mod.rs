@@ -147,8 +147,8 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
         if !x.iter().all(BallState::is_finite) {
             break Termination::NumericalError;
         }
-        if step >= max_steps {
-            break if setup.t_end.is_some() {
+        if step >= max_steps || engine.max_events.is_some_and(|m| r.events.len() >= m) {
+            break if setup.t_end.is_some() && step >= max_steps {
                 Termination::TimeLimit
             } else {
                 Termination::Budget
@@ -350,8 +350,8 @@ impl<P: Physics + ?Sized> Run<'_, P> {
         let table = self.world.table;
         let reach = self.world.radius + crate::cells::SLACK;
         let culled = self.culled;
-        for ball in 0..n {
-            if !x[ball].motion.is_translating() {
+        for (ball, s) in x.iter().enumerate() {
+            if !s.motion.is_translating() {
                 continue;
             }
             let span = self.spans[ball];
@@ -363,7 +363,7 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                 }
             }
             for (segment, seg) in table.segments().iter().enumerate() {
-                if meets(seg.bbox.grown(reach)) && faces(seg, &x[ball]) {
+                if meets(seg.bbox.grown(reach)) && faces(seg, s) {
                     self.ops.bump(LocatedOp::CushionTest);
                     offer(self, Contact::Face { ball, segment });
                 }

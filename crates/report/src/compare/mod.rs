@@ -5,7 +5,7 @@ mod markdown;
 
 use std::path::PathBuf;
 
-use pool_harness::{loglog_slope, InvariantReport, Reference, SummaryRow};
+use pool_harness::{loglog_slope, InvariantReport, OneStepRow, Reference, SummaryRow};
 use pool_sim::Setup;
 use serde::Serialize;
 
@@ -43,6 +43,44 @@ pub struct Results {
     pub roots_verdict: Option<String>,
     /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
     pub scaling: Option<Scaling>,
+    /// One-step agreement rows (`one_step.csv`): every engine, the reference too, restarted
+    /// before every reference event; empty with `--no-one-step`.
+    pub one_step: Vec<OneStepRow>,
+    /// Engines that could not run a shot, or declined it.
+    pub failures: Vec<EngineFailure>,
+    /// Every engine measured against the reference (the sweep's, then `--engines`), as specs.
+    pub engines: Vec<String>,
+}
+
+/// An engine that could not run a shot (a program that crashed, timed out or answered
+/// nonsense), or declined it as outside its model.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct EngineFailure {
+    /// Shot name.
+    pub shot: String,
+    /// The engine's spec.
+    pub engine: String,
+    /// `whole shot` or `one-step`.
+    pub task: String,
+    /// Why (the first line), then the program's stderr, if any.
+    pub message: String,
+    /// Declined (a model it does not have), not failed.
+    pub unsupported: bool,
+}
+
+impl std::fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.unsupported {
+            "declined"
+        } else {
+            "failed on"
+        };
+        write!(
+            f,
+            "{} {what} {} ({}): {}",
+            self.engine, self.shot, self.task, self.message
+        )
+    }
 }
 
 /// The scaling study of a run (`scaling.csv`, `scaling.png`).

@@ -43,7 +43,11 @@ pub struct CompareArgs {
     pub per_decade: usize,
     /// Discrete integration schemes, comma-separated: exact, euler, located (events located
     /// inside the step), substep<k> (k substeps on contact, k in 2..=1000)
-    #[arg(long, value_delimiter = ',', default_value = "exact,euler")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "exact,euler,located,substep8"
+    )]
     pub schemes: Vec<String>,
     /// Root solver of the event engine: isolator, ferrari, alg1010, companion
     #[arg(long, default_value = "isolator")]
@@ -58,7 +62,8 @@ pub struct CompareArgs {
     /// each reference event; one_step.csv)
     #[arg(long)]
     pub no_one_step: bool,
-    /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
+    /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, schemes exact and located
+    /// (unless --schemes is given)
     #[arg(long)]
     pub quick: bool,
     #[command(flatten)]
@@ -81,6 +86,9 @@ pub struct CompareArgs {
     #[arg(long)]
     pub no_scaling: bool,
 }
+
+/// `--schemes` when not given.
+const DEFAULT_SCHEMES: [&str; 4] = ["exact", "euler", "located", "substep8"];
 
 /// What a compare run runs.
 struct Plan {
@@ -147,8 +155,8 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         }
         log_dt_sweep(args.dt_max, args.dt_min, args.per_decade)
     };
-    let names: Vec<String> = if args.quick && args.schemes == ["exact", "euler"] {
-        vec!["exact".into()]
+    let names: Vec<String> = if args.quick && args.schemes == DEFAULT_SCHEMES {
+        vec!["exact".into(), "located".into()]
     } else {
         args.schemes.clone()
     };
@@ -515,6 +523,7 @@ impl Rows {
         plots::error_vs_dt(summary, floor, &staging.path("error_vs_dt"))?;
         plots::ops_vs_dt(summary, &staging.path("ops_vs_dt"))?;
         plots::error_vs_cost(summary, floor, &staging.path("error_vs_cost"))?;
+        plots::error_vs_wall(summary, floor, &staging.path("error_vs_wall"))?;
         if let Some(sc) = scaling {
             plots::scaling(&sc.rows, &staging.path("scaling"))?;
         }

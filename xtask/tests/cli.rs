@@ -186,6 +186,8 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
         "error_vs_dt.png",
         "ops_vs_dt.png",
         "error_vs_cost.png",
+        "error_vs_wall.png",
+        "one_step.csv",
         "paths_cut.png",
     ] {
         assert!(run.join(f).is_file(), "missing {f}");
@@ -212,8 +214,11 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
             "summary.csv lacks {col}"
         );
     }
-    // 2 shots x (1 event row + 2 schemes x 2 dt).
-    assert_eq!(summary.lines().count(), 1 + 2 * (1 + 4));
+    // 2 shots x (1 event row + 4 schemes x 2 dt).
+    assert_eq!(summary.lines().count(), 1 + 2 * (1 + 8));
+    // One-step rows: every engine (the reference too) on each of the shots' 19 events.
+    let one_step = std::fs::read_to_string(run.join("one_step.csv")).unwrap();
+    assert_eq!(one_step.lines().count(), 1 + 9 * 19);
     let before = std::fs::read(run.join("summary.csv")).unwrap();
     let again = xtask().args(args("r1")).output().unwrap();
     assert_eq!(again.status.code(), Some(2));
@@ -613,4 +618,62 @@ fn stress_kinds_selects_the_seeds_of_those_kinds_only() {
         stderr.contains("--kinds") && stderr.contains("bogus"),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_broken_program_is_reported_and_every_other_result_is_written() {
+    let dir = temp_dir("broken");
+    let out_dir = dir.join("reports");
+    // A program naming a ball the shot does not have (a script: --engines splits on commas).
+    let ghost = dir.join("ghost.sh");
+    std::fs::write(
+        &ghost,
+        "while read -r l; do echo '{\"events\": [{\"time\": 0.1, \"kind\": \"ball_ball\", \
+         \"agents\": [\"cue\", \"ghost\"]}], \"final_states\": []}'; done\n",
+    )
+    .unwrap();
+    let ghost = format!("exec:sh {}", ghost.display());
+    for (program, says) in [
+        ("exec:exit 3", "exit status: 3"),
+        (
+            "exec:timeout=0.5:sleep 20",
+            "no answer within the timeout of 0.5 s",
+        ),
+        (
+            "exec:while read -r l; do echo not-json; done",
+            "answer is not JSON",
+        ),
+        (ghost.as_str(), "no ball \"ghost\""),
+    ] {
+        let name = format!("run{}", program.len());
+        let out = xtask()
+            .args([
+                "compare",
+                &shots().join("straight.toml").display().to_string(),
+                "--dt",
+                "1e-2",
+                "--schemes",
+                "exact",
+                "--no-scaling",
+                "--engines",
+                program,
+                "--out",
+                &out_dir.display().to_string(),
+                "--run-name",
+                &name,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{program}: {stderr}");
+        assert!(stderr.contains(says), "{program}: {stderr}");
+        assert!(stderr.contains("engine run(s) failed"), "{stderr}");
+        let run = out_dir.join(&name);
+        let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+        assert!(report.contains("## Engines that failed"), "{program}");
+        assert!(report.contains(says), "{program}");
+        // The reference and the discrete run are there.
+        let summary = std::fs::read_to_string(run.join("summary.csv")).unwrap();
+        assert_eq!(summary.lines().count(), 1 + 2, "{program}");
+    }
 }

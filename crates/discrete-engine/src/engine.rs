@@ -378,7 +378,7 @@ fn position_written(
 /// with a NaN term is NaN). A few vector instructions, no branch.
 #[inline]
 #[allow(clippy::eq_op)] // x - x is the point: it is not 0 for an infinite or NaN x.
-fn non_finite(s: &BallState) -> f64 {
+pub(crate) fn non_finite(s: &BallState) -> f64 {
     let zero = |u: &pool_physics::Vec3| (u.x - u.x) + (u.y - u.y) + (u.z - u.z);
     zero(&s.r) + zero(&s.v) + zero(&s.w)
 }

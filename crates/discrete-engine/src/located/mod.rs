@@ -116,6 +116,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
         scratch: x.clone(),
         sweep: (0..n).collect(),
         spans: x.iter().map(|s| Aabb::of(&[s.r.xy()])).collect(),
+        reach: Reach::new(&setup.table, physics.radius()),
         pairs: Vec::new(),
         zeno: Vec::new(),
         held: Vec::new(),
@@ -144,7 +145,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
         if !x.iter().any(|s| s.motion.is_moving()) {
             break Termination::AtRest;
         }
-        if !x.iter().all(BallState::is_finite) {
+        if x.iter().map(crate::engine::non_finite).sum::<f64>() != 0.0 {
             break Termination::NumericalError;
         }
         if step >= max_steps || engine.max_events.is_some_and(|m| r.events.len() >= m) {
@@ -211,6 +212,8 @@ struct Run<'a, P: ?Sized> {
     /// Each slot's span over the interval: the box of its center's start and end (m), which
     /// holds the straight chord every test here looks at.
     spans: Vec<Aabb>,
+    /// The boxes a center must meet to touch each table element.
+    reach: Reach,
     /// Candidate pairs of the interval.
     pairs: Vec<(usize, usize)>,
     /// Resolutions of each contact since it last opened (see [`ZENO_LIMIT`]).
@@ -348,28 +351,30 @@ impl<P: Physics + ?Sized> Run<'_, P> {
         }
         self.swept_boxes(x, y);
         let table = self.world.table;
-        let reach = self.world.radius + crate::cells::SLACK;
         let culled = self.culled;
         for (ball, s) in x.iter().enumerate() {
             if !s.motion.is_translating() {
                 continue;
             }
             let span = self.spans[ball];
-            let meets = |b: Aabb| !culled || !span.apart_from(&b);
-            for (pocket, circle) in table.pocket_circles().iter().enumerate() {
-                if meets(circle.reach(crate::cells::SLACK)) {
+            if culled && self.reach.clear(&span) {
+                continue;
+            }
+            let meets = |b: &Aabb| !culled || !span.apart_from(b);
+            for pocket in 0..table.pocket_circles().len() {
+                if meets(&self.reach.pockets[pocket]) {
                     self.ops.bump(LocatedOp::PocketTest);
                     offer(self, Contact::Pocket { ball, pocket });
                 }
             }
             for (segment, seg) in table.segments().iter().enumerate() {
-                if meets(seg.bbox.grown(reach)) && faces(seg, s) {
+                if meets(&self.reach.segments[segment]) && faces(seg, s) {
                     self.ops.bump(LocatedOp::CushionTest);
                     offer(self, Contact::Face { ball, segment });
                 }
             }
-            for (point, e) in table.end_points().iter().enumerate() {
-                if meets(Aabb::of(&[e.p]).grown(reach)) {
+            for point in 0..table.end_points().len() {
+                if meets(&self.reach.points[point]) {
                     self.ops.bump(LocatedOp::CushionTest);
                     offer(self, Contact::EndPoint { ball, point });
                 }
@@ -546,6 +551,10 @@ impl<P: Physics + ?Sized> Run<'_, P> {
         let table = self.world.table;
         let radius = self.world.radius;
         let mut y = std::mem::take(&mut self.trial);
+        // Every test below looks at a ball's start and end centers (the laws keep positions),
+        // so the spans of the interval cull them as in `earliest`.
+        self.swept_boxes(x, &y);
+        let culled = self.culled;
         for k in 0..y.len() {
             if !x[k].motion.is_moving() {
                 continue;
@@ -559,7 +568,11 @@ impl<P: Physics + ?Sized> Run<'_, P> {
             if !x[k].motion.is_translating() {
                 continue;
             }
+            let span = self.spans[k];
             for (q, circle) in table.pocket_circles().iter().enumerate() {
+                if culled && span.apart_from(&self.reach.pockets[q]) {
+                    continue;
+                }
                 self.ops.bump(LocatedOp::PocketTest);
                 let p = y[k].r.xy();
                 if (p - circle.center).norm_squared() < circle.radius * circle.radius {
@@ -571,7 +584,6 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                 }
             }
         }
-        self.swept_boxes(&y, &y);
         self.candidate_pairs(&y);
         for p in 0..self.pairs.len() {
             let (a, b) = self.pairs[p];
@@ -589,7 +601,11 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                 continue;
             }
             let r0 = x[k].r.xy();
+            let span = self.spans[k];
             for (c, segment) in table.segments().iter().enumerate() {
+                if culled && span.apart_from(&self.reach.segments[c]) {
+                    continue;
+                }
                 self.ops.bump(LocatedOp::CushionTest);
                 if let Some(normal) = cushion_contact(segment, r0, &y[k], radius) {
                     self.ops.bump(LocatedOp::Resolve);
@@ -605,6 +621,42 @@ impl<P: Physics + ?Sized> Run<'_, P> {
         }
         std::mem::swap(x, &mut y);
         self.trial = y;
+    }
+}
+
+/// The boxes a ball's center must meet to touch each table element, computed once per run: a
+/// segment's box grown by R (plus [`crate::cells::SLACK`]), an end point's, a pocket circle's;
+/// and the cells' clear zone, a box no element's reaches into.
+struct Reach {
+    segments: Vec<Aabb>,
+    points: Vec<Aabb>,
+    pockets: Vec<Aabb>,
+    cells: crate::cells::TableCells,
+}
+
+impl Reach {
+    fn new(table: &pool_physics::PreparedTable, radius: f64) -> Self {
+        let reach = radius + crate::cells::SLACK;
+        Reach {
+            segments: table
+                .segments()
+                .iter()
+                .map(|s| s.bbox.grown(reach))
+                .collect(),
+            points: (table.end_points().iter())
+                .map(|e| Aabb::of(&[e.p]).grown(reach))
+                .collect(),
+            pockets: (table.pocket_circles().iter())
+                .map(|c| c.reach(crate::cells::SLACK))
+                .collect(),
+            cells: crate::cells::TableCells::new(table, radius),
+        }
+    }
+
+    /// Whether a span lies in the clear zone (both its corners do, and the zone is a box):
+    /// no table element can be touched from it.
+    fn clear(&self, span: &Aabb) -> bool {
+        self.cells.in_clear_zone(span.min) && self.cells.in_clear_zone(span.max)
     }
 }
 

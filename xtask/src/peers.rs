@@ -58,34 +58,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-fn find_python(args: &PeersArgs) -> Option<PathBuf> {
-    // An explicit --python is the only one tried.
-    let candidates: Vec<PathBuf> = match &args.python {
-        Some(p) => vec![p.clone()],
-        None => std::env::var_os("POOLTOOL_PYTHON")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(std::iter::once(
-                workspace_root().join(".venv-pooltool/bin/python"),
-            ))
-            .collect(),
-    };
-    for p in candidates {
-        let ok = Command::new(&p)
-            .args([
-                "-c",
-                "import pooltool, sys; sys.exit(pooltool.__version__ != '0.6.0')",
-            ])
-            .output()
-            .map(|o| o.status.success())
-            .unwrap_or(false);
-        if ok {
-            return Some(p);
-        }
-    }
-    None
-}
-
 /// (median s, events) per shot name from the script's CSV output.
 fn run_pooltool(
     python: &Path,
@@ -178,7 +150,7 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
             ratio: None,
         });
     }
-    let python = find_python(&args);
+    let python = pool_engines::pooltool::find_python(args.python.as_deref());
     match &python {
         Some(py) => {
             for (name, runs, med, events) in run_pooltool(py, &shots, args.peer_runs)? {

@@ -36,6 +36,8 @@ pub struct OneStepRow {
     pub kind: String,
     /// Its agents (`cue|1`).
     pub agents: String,
+    /// When the restart began: the previous reference event's time (s).
+    pub t_restart_s: f64,
     /// Its time (s).
     pub t_reference_s: f64,
     /// The kind of the first event the engine predicted (empty: none within the window).
@@ -156,6 +158,7 @@ fn judge(
         reference_index: k,
         kind: r.kind.name().into(),
         agents: agents_label(setup, &r.agents),
+        t_restart_s: t0,
         t_reference_s: r.time,
         predicted_kind: predicted.map_or(String::new(), |p| p.kind.name().into()),
         predicted_agents: predicted.map_or(String::new(), |p| agents_label(setup, &p.agents)),
@@ -175,6 +178,9 @@ pub struct OneStepStats {
     pub agree: usize,
     /// Agreeing events whose time is within [`ONE_STEP_TIME_TOL_S`].
     pub within_tol: usize,
+    /// Disagreeing events whose prediction came at the restart instant itself (within
+    /// [`TIE_S`]): an engine re-colliding a contact the reference had just resolved.
+    pub at_restart: usize,
     /// Median |error| of the agreeing events (s); NaN when none.
     pub error_median_s: f64,
     /// Largest |error| of the agreeing events (s); NaN when none.
@@ -184,12 +190,14 @@ pub struct OneStepStats {
 impl OneStepStats {
     /// The statistics of `rows`.
     pub fn of<'a>(rows: impl IntoIterator<Item = &'a OneStepRow>) -> Self {
-        let mut n = 0;
+        let (mut n, mut at_restart) = (0, 0);
         let mut errors = Vec::new();
         for r in rows {
             n += 1;
             if r.agree {
                 errors.push(r.error_s.abs());
+            } else if (r.t_predicted_s - r.t_restart_s).abs() <= TIE_S {
+                at_restart += 1;
             }
         }
         errors.sort_by(f64::total_cmp);
@@ -202,6 +210,7 @@ impl OneStepStats {
             n,
             agree: errors.len(),
             within_tol: errors.iter().filter(|&&e| e <= ONE_STEP_TIME_TOL_S).count(),
+            at_restart,
             error_median_s: median,
             error_max_s: errors.last().copied().unwrap_or(f64::NAN),
         }

@@ -154,12 +154,10 @@ impl Engine for DiscreteEngine {
             if marks != 0.0 {
                 break Termination::NumericalError;
             }
-            if step >= max_steps || self.max_events.is_some_and(|m| events.len() >= m) {
-                break if setup.t_end.is_some() && step >= max_steps {
-                    Termination::TimeLimit
-                } else {
-                    Termination::Budget
-                };
+            if let Some(stop) =
+                pool_sim::out_of_steps(setup, step, max_steps, events.len(), self.max_events)
+            {
+                break stop;
             }
             step += 1;
             ops.bump(DiscreteOp::Step);

@@ -254,12 +254,10 @@ impl Engine for RapierEngine {
             if !states.iter().all(BallState::is_finite) {
                 break Termination::NumericalError;
             }
-            if step >= max_steps || self.max_events.is_some_and(|m| events.len() >= m) {
-                break if setup.t_end.is_some() && step >= max_steps {
-                    Termination::TimeLimit
-                } else {
-                    Termination::Budget
-                };
+            if let Some(stop) =
+                pool_sim::out_of_steps(setup, step, max_steps, events.len(), self.max_events)
+            {
+                break stop;
             }
             step += 1;
             t = step as f64 * dt;

@@ -39,6 +39,29 @@ pub trait Engine: Send + Sync {
     }
 }
 
+/// Whether a fixed-step loop stops before its next step for want of time or budget: after
+/// `step` of its `max_steps` steps, or once its log holds `max_events` events. `TimeLimit` when
+/// the set-up's `t_end` ran out, `Budget` otherwise (the engine's own time budget or the event
+/// limit); `None` to go on.
+#[inline]
+pub fn out_of_steps(
+    setup: &Setup,
+    step: u64,
+    max_steps: u64,
+    events: usize,
+    max_events: Option<usize>,
+) -> Option<Termination> {
+    let timed_out = step >= max_steps;
+    if !timed_out && max_events.is_none_or(|m| events < m) {
+        return None;
+    }
+    Some(if setup.t_end.is_some() && timed_out {
+        Termination::TimeLimit
+    } else {
+        Termination::Budget
+    })
+}
+
 /// Why an engine could not run a shot: one line (an external program's stderr follows it,
 /// indented, when there is any).
 #[derive(Clone, Debug, PartialEq, Eq)]

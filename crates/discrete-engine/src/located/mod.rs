@@ -148,12 +148,10 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
         if x.iter().map(crate::engine::non_finite).sum::<f64>() != 0.0 {
             break Termination::NumericalError;
         }
-        if step >= max_steps || engine.max_events.is_some_and(|m| r.events.len() >= m) {
-            break if setup.t_end.is_some() && step >= max_steps {
-                Termination::TimeLimit
-            } else {
-                Termination::Budget
-            };
+        if let Some(stop) =
+            pool_sim::out_of_steps(setup, step, max_steps, r.events.len(), engine.max_events)
+        {
+            break stop;
         }
         let t0 = t;
         step += 1;

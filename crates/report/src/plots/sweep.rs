@@ -52,20 +52,8 @@ pub fn error_vs_dt(
             label: Some("event engine floor".into()),
         });
     }
-    for (e, _, y) in engines.unstepped(rows, |r| r.wall_time_s, |r| r.collision_time_error_median_s)
-    {
-        if e.reference {
-            continue;
-        }
-        if let Some(y) = y {
-            fig.hlines.push(Line {
-                at: y,
-                colour: e.colour,
-                kind: LineKind::Dashed(3),
-                label: Some(format!("{} (median)", e.label)),
-            });
-        }
-    }
+    fig.hlines
+        .extend(engines.median_lines(rows, |r| r.collision_time_error_median_s, false));
     render(stem, &fig)
 }
 
@@ -87,16 +75,8 @@ pub fn ops_vs_dt(rows: &[SummaryRow], stem: &Path) -> Result<(), PlotError> {
         "operations (total count)",
     );
     fig.series = engines.stepped(rows, |r| r.dt_s, |r| r.ops_total as f64);
-    for (e, _, y) in engines.unstepped(rows, |r| r.wall_time_s, |r| r.ops_total as f64) {
-        if let Some(y) = y {
-            fig.hlines.push(Line {
-                at: y,
-                colour: e.colour,
-                kind: LineKind::Dashed(3),
-                label: Some(format!("{} (median)", e.label)),
-            });
-        }
-    }
+    fig.hlines
+        .extend(engines.median_lines(rows, |r| r.ops_total as f64, true));
     render(stem, &fig)
 }
 
@@ -419,6 +399,30 @@ impl Engines {
                     .collect();
                 let m = |v: Vec<f64>| (!v.is_empty()).then(|| median(v.into_iter()));
                 (k, m(xs), m(ys))
+            })
+            .collect()
+    }
+}
+
+impl Engines {
+    /// A dashed horizontal line at each engine without a time step's median `y` over shots
+    /// (the reference's too, with `with_reference`).
+    fn median_lines(
+        &self,
+        rows: &[SummaryRow],
+        y: impl Fn(&SummaryRow) -> f64,
+        with_reference: bool,
+    ) -> Vec<Line> {
+        self.unstepped(rows, |r| r.wall_time_s, y)
+            .into_iter()
+            .filter(|(e, _, _)| with_reference || !e.reference)
+            .filter_map(|(e, _, y)| {
+                Some(Line {
+                    at: y?,
+                    colour: e.colour,
+                    kind: LineKind::Dashed(3),
+                    label: Some(format!("{} (median)", e.label)),
+                })
             })
             .collect()
     }

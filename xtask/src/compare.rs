@@ -53,9 +53,10 @@ pub struct CompareArgs {
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
-    /// specs: discrete:1e-3:euler, event:ferrari, pooltool (skipped with a note when pooltool
-    /// is not installed), exec:<command> (any program speaking docs/engine-protocol.md; its
-    /// command cannot contain a comma), or a registered engine
+    /// specs: discrete:1e-3:euler, event:ferrari, rapier:<dt> (the rapier2d game engine),
+    /// pooltool (skipped with a note when pooltool is not installed), exec:<command> (any
+    /// program speaking docs/engine-protocol.md; its command cannot contain a comma), or a
+    /// registered engine
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
     /// Skip the one-step agreement (every engine restarted from the reference's state before

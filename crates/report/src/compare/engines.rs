@@ -37,8 +37,11 @@ pub struct EngineSummary {
     pub ops_to_target: Option<f64>,
     /// The same in wall time (s).
     pub wall_to_target_s: Option<f64>,
-    /// Shots where it reached the target / followed shots with collisions.
-    pub target_shots: (usize, usize),
+    /// Followed shots where its operations reached the target / followed shots where it has
+    /// errors and counts operations.
+    pub ops_target_shots: (usize, usize),
+    /// The same in wall time.
+    pub wall_target_shots: (usize, usize),
     /// The dt its one-step and whole-shot figures are taken at (the one nearest 1e-3 s).
     pub dt_s: Option<f64>,
     /// One-step agreement over every shot at that dt.
@@ -171,7 +174,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 .collect();
             let (mut at_ops, mut at_wall, mut ops_hit, mut wall_hit) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-            let mut with_errors = 0;
+            let (mut with_ops, mut with_wall) = (0, 0);
             for shot in &followed {
                 let curve = |cost: &dyn Fn(&SummaryRow) -> f64| {
                     let mut pts: Vec<(f64, f64)> = mine
@@ -185,10 +188,8 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 };
                 let ops = curve(&|r| r.ops_total as f64);
                 let wall = curve(&|r| r.wall_time_s);
-                if ops.is_empty() && wall.is_empty() {
-                    continue;
-                }
-                with_errors += 1;
+                with_ops += usize::from(!ops.is_empty());
+                with_wall += usize::from(!wall.is_empty());
                 if let Some(e) = event_of(shot) {
                     at_ops.extend(interpolate(&ops, BUDGET_FACTOR * e.ops_total as f64));
                     at_wall.extend(interpolate(&wall, BUDGET_FACTOR * e.wall_time_s));
@@ -196,7 +197,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 ops_hit.extend(cost_to_reach(&ops, TARGET_ERROR_S));
                 wall_hit.extend(cost_to_reach(&wall, TARGET_ERROR_S));
             }
-            let reached = ops_hit.len().max(wall_hit.len());
+            let (ops_reached, wall_reached) = (ops_hit.len(), wall_hit.len());
             let one_step_rows: Vec<&OneStepRow> = res
                 .one_step
                 .iter()
@@ -218,7 +219,8 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 error_at_wall_budget_s: median(at_wall),
                 ops_to_target: median(ops_hit),
                 wall_to_target_s: median(wall_hit),
-                target_shots: (reached, with_errors),
+                ops_target_shots: (ops_reached, with_ops),
+                wall_target_shots: (wall_reached, with_wall),
                 dt_s: dt,
                 one_step: (!one_step_rows.is_empty())
                     .then(|| OneStepStats::of(one_step_rows.iter().copied())),

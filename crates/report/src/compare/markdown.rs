@@ -166,9 +166,9 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
          diverge and the errors measure the divergence. *Error at equal cost*: the median over \
          followed shots of the engine's median collision-time error when it spends {BUDGET_FACTOR}x \
          the event engine's operations, and {BUDGET_FACTOR}x its wall time, on the same shot \
-         (interpolated log-log along its dt sweep). *To reach {}*: the operations and wall time \
-         at which its error first gets there (shots where it does / followed shots with \
-         collisions). *One step* and *whole shot* at the dt nearest 1e-3 s: events predicted \
+         (interpolated log-log along its dt sweep). *To reach {}*: the median operations and \
+         wall time at which its error first gets there (shots where it does / followed shots \
+         with collisions it was timed on; pooltool and programs count no operations). *One step* and *whole shot* at the dt nearest 1e-3 s: events predicted \
          right (kind and agents) when restarted from the reference's state before each event, \
          and events matched over the whole shot. Wall times are one run's, with the run's \
          threads sharing the cores.\n",
@@ -198,18 +198,20 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
             None if e.stepped => "–".into(),
             None => "exact times".into(),
         };
-        let reach = |x: Option<f64>, f: &dyn Fn(f64) -> String| match x {
-            Some(v) => format!("{} ({}/{})", f(v), e.target_shots.0, e.target_shots.1),
-            None if e.target_shots.1 > 0 => format!("not reached (0/{})", e.target_shots.1),
-            None => "–".into(),
+        let reach = |x: Option<f64>, (hit, of): (usize, usize), f: &dyn Fn(f64) -> String| {
+            match x {
+                Some(v) => format!("{} ({hit}/{of})", f(v)),
+                None if of > 0 => format!("not reached (0/{of})"),
+                None => "–".into(),
+            }
         };
         let _ = writeln!(
             md,
             "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {:.2} |",
             or_dash(e.error_at_ops_budget_s, sci),
             or_dash(e.error_at_wall_budget_s, sci),
-            reach(e.ops_to_target, &|v| format!("{v:.2e}")),
-            reach(e.wall_to_target_s, &|v| format!("{v:.2e} s")),
+            reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
+            reach(e.wall_to_target_s, e.wall_target_shots, &|v| format!("{v:.2e} s")),
             or_dash(e.dt_s, sci),
             e.one_step.as_ref().map_or("–".into(), one_step_cell),
             e.matched.0,

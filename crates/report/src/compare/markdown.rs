@@ -198,12 +198,10 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
             None if e.stepped => "–".into(),
             None => "exact times".into(),
         };
-        let reach = |x: Option<f64>, (hit, of): (usize, usize), f: &dyn Fn(f64) -> String| {
-            match x {
-                Some(v) => format!("{} ({hit}/{of})", f(v)),
-                None if of > 0 => format!("not reached (0/{of})"),
-                None => "–".into(),
-            }
+        let reach = |x: Option<f64>, (hit, of): (usize, usize), f: &dyn Fn(f64) -> String| match x {
+            Some(v) => format!("{} ({hit}/{of})", f(v)),
+            None if of > 0 => format!("not reached (0/{of})"),
+            None => "–".into(),
         };
         let _ = writeln!(
             md,
@@ -211,7 +209,9 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
             or_dash(e.error_at_ops_budget_s, sci),
             or_dash(e.error_at_wall_budget_s, sci),
             reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
-            reach(e.wall_to_target_s, e.wall_target_shots, &|v| format!("{v:.2e} s")),
+            reach(e.wall_to_target_s, e.wall_target_shots, &|v| format!(
+                "{v:.2e} s"
+            )),
             or_dash(e.dt_s, sci),
             e.one_step.as_ref().map_or("–".into(), one_step_cell),
             e.matched.0,

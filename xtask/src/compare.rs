@@ -253,10 +253,11 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
 
     let jobs = plan.jobs(setups.len());
     let bar = crate::progress::bar((setups.len() + jobs.len()) as u64, "runs {msg}");
-    let extra = if args.engines.is_empty() {
+    let more = plan.engines.len() - plan.schemes.len() * plan.dts.len();
+    let extra = if more == 0 {
         String::new()
     } else {
-        format!(" + {} more engines", args.engines.len())
+        format!(" + {more} more engines")
     };
     eprintln!(
         "compare: {} shots x {} schemes x {} dt values{extra} on {threads} threads -> {}",

@@ -238,6 +238,14 @@ impl Contact {
         std::iter::once(a).chain(b)
     }
 
+    /// A collision with a ball or a cushion (a contact that can close again and be pressed).
+    pub fn collision(self) -> bool {
+        matches!(
+            self,
+            Contact::Pair { .. } | Contact::Face { .. } | Contact::EndPoint { .. }
+        )
+    }
+
     /// Transitions and pocket captures are resolved where their condition holds (the bracket's
     /// far end); collisions where the balls have not yet met (its near end), so that no law
     /// sees an overlap.

@@ -275,15 +275,21 @@ impl<P: Physics + ?Sized> Run<'_, P> {
             } else {
                 self.trial.copy_from_slice(x);
             }
-            let count = match self.zeno.iter_mut().find(|(k, _)| *k == c) {
-                Some((_, count)) => {
-                    *count += 1;
-                    *count
+            // Only collisions re-close; a transition or a capture happens once per motion
+            // segment and is never held (a held transition would be extrapolated past).
+            let count = if c.collision() {
+                match self.zeno.iter_mut().find(|(k, _)| *k == c) {
+                    Some((_, count)) => {
+                        *count += 1;
+                        *count
+                    }
+                    None => {
+                        self.zeno.push((c, 1));
+                        1
+                    }
                 }
-                None => {
-                    self.zeno.push((c, 1));
-                    1
-                }
+            } else {
+                1
             };
             let sustained = count > ZENO_LIMIT;
             if sustained {

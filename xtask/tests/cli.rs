@@ -633,7 +633,7 @@ fn a_broken_program_is_reported_and_every_other_result_is_written() {
     )
     .unwrap();
     let ghost = format!("exec:sh {}", ghost.display());
-    for (program, says) in [
+    for (k, (program, says)) in [
         ("exec:exit 3", "exit status: 3"),
         (
             "exec:timeout=0.5:sleep 20",
@@ -644,8 +644,11 @@ fn a_broken_program_is_reported_and_every_other_result_is_written() {
             "answer is not JSON",
         ),
         (ghost.as_str(), "no ball \"ghost\""),
-    ] {
-        let name = format!("run{}", program.len());
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("run{k}");
         let out = xtask()
             .args([
                 "compare",

@@ -368,6 +368,7 @@ fn unphysical(t: Termination) -> Option<&'static str> {
         Termination::AtRest | Termination::TimeLimit => None,
         Termination::Budget => Some("the engine's event budget ran out before the balls stopped"),
         Termination::NumericalError => Some("a state became non-finite (NaN or infinite)"),
+        Termination::Failed => Some("the engine could not run the shot"),
     }
 }
 

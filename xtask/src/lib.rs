@@ -1,7 +1,8 @@
 //! `cargo xtask`: the harness's command line.
 //!
-//! - `compare`: runs every shot through the event engine (reference) and the discrete integrator
-//!   over a dt sweep, and writes CSV, plots and a Markdown report to `reports/<run>/`.
+//! - `compare`: runs every shot through the event engine (reference), the discrete integrator's
+//!   schemes over a dt sweep and any other engines (rapier, pooltool, programs), whole shots and
+//!   one step at a time, and writes CSV, plots and a Markdown report to `reports/<run>/`.
 //! - `simulate`: prints one engine's event log and final states for one shot.
 //! - `render`: a top-down animation (GIF or PNG frames) of one or two engines' runs of a shot.
 //! - `roots`: the earliest-root backends against reference roots and in the engine.
@@ -67,7 +68,8 @@ naming the field or option and the value. Runs are written whole or not at all."
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Run shots through both engines over a dt sweep and write an accuracy/cost report.
+    /// Run shots through the event engine (the reference), the discrete integrator's schemes
+    /// over a dt sweep and any --engines, and write an accuracy/cost report.
     Compare(compare::CompareArgs),
     /// Print one engine's event log and final ball states for a shot.
     ///

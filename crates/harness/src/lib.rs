@@ -13,6 +13,7 @@ mod end;
 mod frames;
 mod marks;
 mod matching;
+mod one_step;
 mod paths;
 mod roots_eval;
 mod rows;
@@ -35,6 +36,7 @@ pub use end::{num, EndCheck};
 pub use frames::{advance, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
+pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
 pub use paths::ball_paths;
 pub use roots_eval::{
     answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,

@@ -10,8 +10,8 @@ engine, writes one answer per line (events, final states). What is mapped:
 - Table: our shot's own segments, as pooltool LinearCushionSegments (both sides checked) at our
   cushion heights, and our pockets; pooltool's linear segments have no end points, so each end a
   ball can touch is a CircularCushionSegment of radius 0 (its events are reported as
-  ball_linear_cushion with the segment that ends there, as ours are). pooltool's own 7-foot
-  table rounds its jaws with circles instead: this keeps the geometry ours.
+  ball_linear_cushion with the segment that ends there, as ours are); the shot's circular
+  cushions (rounded jaws, `pooltool_*` tables) are CircularCushionSegments of their radius.
 - Physics: the request's laws are pooltool's resolver.yaml entries verbatim (same model and
   parameter names, `cattrs`-structured into a Resolver); ball parameters by pooltool's names
   (mu_s -> u_s, mu_r -> u_r, mu_b -> u_b, mu_sp -> u_sp_proportionality = mu_sp / R).
@@ -111,6 +111,11 @@ def system_for(shot, frame):
             cid, center=np.array([p[0], p[1], heights[e["cushion"]]]), radius=0.0
         )
         corner_of[cid] = e["cushion"]
+    for a in t.get("circular_cushions", []):
+        c = frame.point(a["center"])
+        circular[a["id"]] = CircularCushionSegment(
+            a["id"], center=np.array([c[0], c[1], a["height"]]), radius=a["radius"]
+        )
     pockets = {}
     for q in t["pockets"]:
         c = frame.point(q["center"])
@@ -147,7 +152,7 @@ def simulate(shot):
         if kind in (EventType.NONE, EventType.STICK_BALL):
             continue
         ids = list(e.ids)
-        if kind == EventType.BALL_CIRCULAR_CUSHION:
+        if kind == EventType.BALL_CIRCULAR_CUSHION and ids[1] in corner_of:
             kind, ids = EventType.BALL_LINEAR_CUSHION, [ids[0], corner_of[ids[1]]]
         elif kind in TRANSITIONS:
             ids = ids[:1]

@@ -9,7 +9,8 @@ use crate::PROTOCOL;
 
 /// The request for `setup`: the model (preset name when it is one, motion, every event type's
 /// law with its parameters by pooltool's names, ball parameters), the table (cushion segments
-/// with their playing-side normal, the end points a ball can touch, pockets), every ball's
+/// with their playing-side normal, the end points a ball can touch, circular cushions, pockets),
+/// every ball's
 /// state at t = 0 with a cue strike already applied, `t_end` and `max_events` (null for none).
 pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
     let physics = &setup.physics;
@@ -46,6 +47,9 @@ pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
         .iter()
         .map(|e| json!({ "p": [e.p.x, e.p.y], "cushion": table.cushions[e.segment].id }))
         .collect();
+    let circular: Vec<Value> = (table.circular_cushions.iter())
+        .map(|c| json!({ "id": c.id, "center": c.center, "radius": c.radius, "height": c.height }))
+        .collect();
     let pockets: Vec<Value> = table
         .pockets
         .iter()
@@ -74,6 +78,7 @@ pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
             "width": table.width,
             "cushions": cushions,
             "end_points": end_points,
+            "circular_cushions": circular,
             "pockets": pockets,
         },
         "balls": balls,

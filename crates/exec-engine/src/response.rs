@@ -158,6 +158,12 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
                 .position(|k| k.id == *c)
                 .ok_or_else(|| wrong(format!("no cushion {c:?}")))?,
         },
+        (EventKind::BallCircularCushion, [b, c]) => Agents::BallCircularCushion {
+            ball: ball(b)?,
+            cushion: (setup.table.circular_cushions.iter())
+                .position(|k| k.id == *c)
+                .ok_or_else(|| wrong(format!("no circular cushion {c:?}")))?,
+        },
         (EventKind::BallPocket, [b, p]) => Agents::BallPocket {
             ball: ball(b)?,
             pocket: setup
@@ -172,6 +178,7 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
             let want = match k {
                 EventKind::BallBall => "two ball ids",
                 EventKind::BallLinearCushion => "a ball id and a cushion id",
+                EventKind::BallCircularCushion => "a ball id and a circular cushion id",
                 EventKind::BallPocket => "a ball id and a pocket id",
                 _ => "one ball id",
             };

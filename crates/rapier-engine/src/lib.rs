@@ -1,6 +1,7 @@
 //! rapier as an engine: the engine a game developer would pick instead of a billiards
 //! simulator. Balls are rigid discs (`rapier2d-f64` 0.36: rapier2d's f64 build, so that its
-//! numbers are not f32 rounding on a 2 m table) on the table's segments, with continuous
+//! numbers are not f32 rounding on a 2 m table) on the table's segments and fixed discs for its
+//! circular cushions (rounded jaws), with continuous
 //! collision detection on; restitution and friction come from the shot's laws; pockets are
 //! ours (a center inside a pocket's circle at the end of a step).
 //!
@@ -125,12 +126,22 @@ fn coefficients(setup: &Setup) -> ((f64, f64), (f64, f64)) {
     (ball, cushion)
 }
 
-/// One run's world: rapier's, and which collider is which ball or segment.
+/// What a collider is.
+#[derive(Clone, Copy, Debug)]
+enum Part {
+    /// A ball (set-up index).
+    Ball(usize),
+    /// A straight cushion segment (table index).
+    Segment(usize),
+    /// A circular cushion (table index), a fixed disc.
+    Arc(usize),
+}
+
+/// One run's world: rapier's, and which collider is which ball or cushion.
 struct World {
     rapier: PhysicsWorld,
     bodies: Vec<RigidBodyHandle>,
-    /// Collider -> `Ok(ball)` or `Err(segment)`.
-    colliders: std::collections::HashMap<ColliderHandle, Result<usize, usize>>,
+    colliders: std::collections::HashMap<ColliderHandle, Part>,
 }
 
 fn vector(x: f64, y: f64) -> Vector {
@@ -169,22 +180,34 @@ impl World {
                 .build();
             let (b, c) = rapier.insert(body, collider);
             bodies.push(b);
-            colliders.insert(c, Ok(i));
+            colliders.insert(c, Part::Ball(i));
         }
+        let cushion = |builder: ColliderBuilder| {
+            builder
+                .restitution(e_cushion)
+                .restitution_combine_rule(CoefficientCombineRule::Min)
+                .friction(mu_cushion)
+                .friction_combine_rule(CoefficientCombineRule::Max)
+                .active_events(ActiveEvents::COLLISION_EVENTS | ActiveEvents::CONTACT_FORCE_EVENTS)
+                .contact_force_event_threshold(0.0)
+                .build()
+        };
         for (k, seg) in setup.table.segments().iter().enumerate() {
-            let collider = ColliderBuilder::segment(
+            let collider = cushion(ColliderBuilder::segment(
                 vector(seg.start.x, seg.start.y),
                 vector(seg.end.x, seg.end.y),
-            )
-            .restitution(e_cushion)
-            .restitution_combine_rule(CoefficientCombineRule::Min)
-            .friction(mu_cushion)
-            .friction_combine_rule(CoefficientCombineRule::Max)
-            .active_events(ActiveEvents::COLLISION_EVENTS | ActiveEvents::CONTACT_FORCE_EVENTS)
-            .contact_force_event_threshold(0.0)
-            .build();
+            ));
             let c = rapier.colliders.insert(collider);
-            colliders.insert(c, Err(k));
+            colliders.insert(c, Part::Segment(k));
+        }
+        // A rounded jaw touches a ball where their centers are R + r apart: a fixed disc of
+        // radius r.
+        for (j, arc) in setup.table.circular_segments().iter().enumerate() {
+            let collider = cushion(
+                ColliderBuilder::ball(arc.radius).translation(vector(arc.center.x, arc.center.y)),
+            );
+            let c = rapier.colliders.insert(collider);
+            colliders.insert(c, Part::Arc(j));
         }
         World {
             rapier,
@@ -196,15 +219,25 @@ impl World {
     /// The event of a contact start between two colliders, if it is one we log.
     fn contact(&self, a: ColliderHandle, b: ColliderHandle) -> Option<(EventKind, Agents)> {
         match (self.colliders.get(&a)?, self.colliders.get(&b)?) {
-            (Ok(i), Ok(j)) => Some((EventKind::BallBall, Agents::pair(*i, *j))),
-            (Ok(ball), Err(cushion)) | (Err(cushion), Ok(ball)) => Some((
+            (Part::Ball(i), Part::Ball(j)) => Some((EventKind::BallBall, Agents::pair(*i, *j))),
+            (Part::Ball(ball), Part::Segment(cushion))
+            | (Part::Segment(cushion), Part::Ball(ball)) => Some((
                 EventKind::BallLinearCushion,
                 Agents::BallCushion {
                     ball: *ball,
                     cushion: *cushion,
                 },
             )),
-            (Err(_), Err(_)) => None,
+            (Part::Ball(ball), Part::Arc(cushion)) | (Part::Arc(cushion), Part::Ball(ball)) => {
+                Some((
+                    EventKind::BallCircularCushion,
+                    Agents::BallCircularCushion {
+                        ball: *ball,
+                        cushion: *cushion,
+                    },
+                ))
+            }
+            _ => None,
         }
     }
 }

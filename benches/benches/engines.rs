@@ -15,6 +15,9 @@
 //! - `discrete_engine_dt1e-3/<shot>`, `discrete_shot_dt1e-4/<shot>`: steps (steps/s).
 //! - `discrete_ball_step_dt1e-4/<shot>`: ball-steps; 1e9 / (elements/s) = ns per ball per step
 //!   (the target: <= 20 ns on the 15-ball break, 16 balls, at dt = 1e-4 s).
+//! - `fixed_step_schemes_dt1e-3/<spec>/<shot>`: `exact`, `located`, `substep8` and rapier at
+//!   dt = 1e-3 s on the 15-ball break and the ideal many-ball shot, in ball-steps (ns per ball
+//!   per step, comparable across them).
 //! - `earliest_entry/<family>/<solver>`: root queries.
 
 use std::path::Path;
@@ -292,6 +295,31 @@ fn discrete_steps(c: &mut Criterion) {
     g.finish();
 }
 
+/// The fixed-step engines side by side at dt = 1e-3 s, in ball-steps (ns per ball per step):
+/// what locating events inside the step, substepping near contacts, or a game engine's step
+/// cost against the end-of-step `exact` scheme on the same shots.
+fn fixed_step_schemes(c: &mut Criterion) {
+    let mut g = c.benchmark_group("fixed_step_schemes_dt1e-3");
+    g.sample_size(10);
+    for spec in [
+        "discrete:1e-3",
+        "discrete:1e-3:located",
+        "discrete:1e-3:substep8",
+        "rapier:1e-3",
+    ] {
+        let engine = engine(spec);
+        for name in ["break_15ball", "ideal_many"] {
+            let setup = shot(name);
+            let steps = engine.run(&setup).ops.get("step");
+            g.throughput(Throughput::Elements(steps * setup.balls.len() as u64));
+            g.bench_with_input(BenchmarkId::new(spec, name), &setup, |b, s| {
+                b.iter(|| engine.run(s))
+            });
+        }
+    }
+    g.finish();
+}
+
 /// Every backend on every family of `data/roots/cases.csv`: time per earliest-entry query
 /// (throughput = queries). The committed cases are the same ones `cargo xtask roots` judges.
 fn root_solvers(c: &mut Criterion) {
@@ -341,6 +369,7 @@ criterion_group!(
     predictions,
     discrete_engine,
     discrete_steps,
+    fixed_step_schemes,
     root_solvers
 );
 criterion_main!(benches);

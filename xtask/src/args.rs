@@ -107,6 +107,10 @@ pub fn in_range<T: PartialOrd + std::fmt::Display>(
     Ok(value)
 }
 
+/// Most events `--max-events` may allow a shot (stress, sweep): with a snapshot at every event,
+/// 16 balls take 1.3 GB at this budget.
+pub const MAX_EVENTS_OPTION: usize = 1_000_000;
+
 /// Most ball-steps (balls x steps) one fixed-step run may take: about half an hour at the
 /// discrete integrator's 18-37 ns per ball-step (README, Speed).
 pub const MAX_BALL_STEPS: f64 = 1e11;

@@ -7,11 +7,13 @@ use indicatif::ProgressBar;
 use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    ball_paths, check_outcome, event_marks, log_dt_sweep, reference_rows, run_engine,
+    ball_paths, check_outcome, event_marks, log_dt_sweep, one_step, reference_rows, run_engine,
     run_reference, snapshot_budget_note, snapshot_interval, EndCheck, EngineRun, ErrorRow,
-    InvariantReport, OpsRow, Reference, ShotPaths, SummaryRow,
+    InvariantReport, OneStepRow, OpsRow, Reference, ShotPaths, SummaryRow,
 };
-use pool_report::compare::{self as report, Regression, ResidualRow, Results, Scaling, SlopeRow};
+use pool_report::compare::{
+    self as report, EngineFailure, Regression, ResidualRow, Results, Scaling, SlopeRow,
+};
 use pool_report::plots;
 use pool_report::roots::{verdict_line, Evidence};
 use pool_sim::{Setup, Termination};
@@ -44,18 +46,30 @@ pub struct CompareArgs {
     /// above 1e12 ball-steps
     #[arg(long, default_value_t = 3)]
     pub per_decade: usize,
-    /// Discrete integration schemes, comma-separated: exact, euler
-    #[arg(long, value_delimiter = ',', default_value = "exact,euler")]
+    /// Discrete integration schemes, comma-separated: exact, euler, located (events located
+    /// inside the step), substep<k> (k substeps on contact, k in 2..=1000)
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "exact,euler,located,substep8"
+    )]
     pub schemes: Vec<String>,
     /// Root solver of the event engine: isolator, ferrari, alg1010, companion
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
-    /// specs, at most 16 (e.g. --engines discrete:1e-3:euler,event:ferrari, or a registered
-    /// engine)
+    /// specs: discrete:1e-3:euler, event:ferrari, rapier:<dt> (the rapier2d game engine),
+    /// pooltool (skipped with a note when pooltool is not installed), exec:<command> (any
+    /// program speaking docs/engine-protocol.md; its command cannot contain a comma), or a
+    /// registered engine; at most 16
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
-    /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, exact scheme only
+    /// Skip the one-step agreement (every engine restarted from the reference's state before
+    /// each reference event; one_step.csv)
+    #[arg(long)]
+    pub no_one_step: bool,
+    /// Quick run for CI: dt from 1e-2 to 1e-4 s, one per decade, schemes exact and located
+    /// (unless --schemes is given)
     #[arg(long)]
     pub quick: bool,
     #[command(flatten)]
@@ -83,6 +97,9 @@ pub struct CompareArgs {
     pub physics: Vec<String>,
 }
 
+/// `--schemes` when not given.
+const DEFAULT_SCHEMES: [&str; 4] = ["exact", "euler", "located", "substep8"];
+
 /// What a compare run runs.
 struct Plan {
     dts: Vec<f64>,
@@ -95,16 +112,34 @@ struct Plan {
     path_dt: f64,
     /// The engine whose paths are drawn beside the reference: the first scheme at `path_dt`.
     drawn: Option<EngineSpec>,
+    /// Whether every engine (the reference too) is also restarted before every reference
+    /// event ([`one_step`]).
+    one_step: bool,
+}
+
+/// What a job computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Task {
+    /// The whole shot, matched against the reference.
+    Whole,
+    /// One-step agreement.
+    OneStep,
 }
 
 impl Plan {
-    /// Every (shot index, engine) run of `n_shots` shots, longest runs (smallest dt) first, so
-    /// the last worker is not left with the slowest job.
-    fn jobs(&self, n_shots: usize) -> Vec<(usize, &EngineSpec)> {
-        let mut jobs: Vec<(usize, &EngineSpec)> = Vec::new();
+    /// Every (shot index, engine, task) of `n_shots` shots, longest runs (smallest dt) first,
+    /// so the last worker is not left with the slowest job.
+    fn jobs(&self, n_shots: usize) -> Vec<(usize, &EngineSpec, Task)> {
+        let mut jobs: Vec<(usize, &EngineSpec, Task)> = Vec::new();
         for s in 0..n_shots {
             for e in &self.engines {
-                jobs.push((s, e));
+                jobs.push((s, e, Task::Whole));
+                if self.one_step {
+                    jobs.push((s, e, Task::OneStep));
+                }
+            }
+            if self.one_step {
+                jobs.push((s, &self.reference, Task::OneStep));
             }
         }
         jobs.sort_by(|a, b| {
@@ -173,8 +208,8 @@ fn dt_sweep(args: &CompareArgs) -> Result<Vec<f64>, CliError> {
 
 fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
     let dts = dt_sweep(args)?;
-    let names: Vec<String> = if args.quick && args.schemes == ["exact", "euler"] {
-        vec!["exact".into()]
+    let names: Vec<String> = if args.quick && args.schemes == DEFAULT_SCHEMES {
+        vec!["exact".into(), "located".into()]
     } else {
         args.schemes.clone()
     };
@@ -182,7 +217,10 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         .iter()
         .map(|n| {
             Scheme::from_name(n).ok_or_else(|| {
-                CliError::Input(format!("--schemes = {n:?}: unknown scheme (exact, euler)"))
+                CliError::Input(format!(
+                    "--schemes = {n:?}: unknown scheme; valid: {}",
+                    Scheme::NAMES
+                ))
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -214,6 +252,13 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
                 "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
             )));
         }
+        // pooltool is optional: without it, its row is skipped with one line saying why.
+        if spec == EngineSpec::Pooltool {
+            if let Err(why) = pool_engines::pooltool::command() {
+                errln!("compare: skipping --engines pooltool: {why}");
+                continue;
+            }
+        }
         engines.push(spec);
     }
     let path_dt = dts.iter().copied().fold(0.0, f64::max);
@@ -227,6 +272,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         engines,
         path_dt,
         drawn,
+        one_step: !args.no_one_step,
     })
 }
 
@@ -288,10 +334,11 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
 
     let jobs = plan.jobs(setups.len());
     let bar = crate::progress::bar((setups.len() + jobs.len()) as u64, "runs {msg}");
-    let extra = if args.engines.is_empty() {
+    let more = plan.engines.len() - plan.schemes.len() * plan.dts.len();
+    let extra = if more == 0 {
         String::new()
     } else {
-        format!(" + {} more engines", args.engines.len())
+        format!(" + {more} more engines")
     };
     errln!(
         "compare: {} shots x {} schemes x {} dt values{extra} on {threads} threads -> {}",
@@ -302,10 +349,13 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     );
     let references = run_references(&setups, &plan, &pool, &bar)?;
     estimate_work(&setups, &references, &jobs)?;
-    let runs = run_engines(&setups, &references, &plan, &jobs, &pool, &bar)?;
+    let done = run_engines(&setups, &references, &plan, &jobs, &pool, &bar);
     bar.finish_and_clear();
+    for f in &done.failures {
+        errln!("compare: {f}");
+    }
 
-    let rows = Rows::collect(&setups, &references, &runs);
+    let rows = Rows::collect(&setups, &references, &done);
     let scaling = if args.no_scaling {
         None
     } else {
@@ -343,6 +393,9 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         scaling,
         physics: presets,
         throw,
+        one_step: rows.one_step,
+        failures: done.failures,
+        engines: plan.engines.iter().map(ToString::to_string).collect(),
     };
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
@@ -368,7 +421,17 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             r.differences.len(),
             r.shots_changed()
         ))),
-        _ => Ok(()),
+        _ => {
+            let failed = results.failures.iter().filter(|f| !f.unsupported).count();
+            if failed > 0 {
+                Err(CliError::Run(format!(
+                    "{failed} engine run(s) failed (above, and in the report's \"Engines that \
+                     failed\" section); every other engine's results are written"
+                )))
+            } else {
+                Ok(())
+            }
+        }
     }
 }
 
@@ -414,12 +477,14 @@ fn flag_ends(summary: &[SummaryRow]) -> usize {
 fn estimate_work(
     setups: &[Setup],
     references: &[(Reference, InvariantReport)],
-    jobs: &[(usize, &EngineSpec)],
+    jobs: &[(usize, &EngineSpec, Task)],
 ) -> Result<(), CliError> {
+    // One-step jobs restart before each reference event and run one step: negligible beside
+    // the whole shots.
     let work: f64 = jobs
         .iter()
-        .filter_map(|&(s, spec)| {
-            let dt = spec.dt()?;
+        .filter_map(|&(s, spec, task)| {
+            let dt = spec.dt().filter(|_| task == Task::Whole)?;
             let t = references[s].0.outcome.end_time.max(dt);
             Some((t / dt).ceil() * setups[s].balls.len() as f64)
         })
@@ -476,35 +541,80 @@ fn run_references(
     })
 }
 
-/// Every job's run against its shot's reference, sorted by shot, then engine family and
-/// variant, then dt from largest to smallest. Only the drawn engine keeps snapshots.
+/// What the engine jobs produced: whole-shot runs, one-step rows and failures.
+struct Done<'a> {
+    /// Whole-shot runs, sorted by shot, then engine family and variant, then dt from largest
+    /// to smallest.
+    runs: Vec<(usize, &'a EngineSpec, EngineRun)>,
+    /// One-step rows, in job order sorted the same way.
+    one_step: Vec<OneStepRow>,
+    /// Engines that could not run a shot (or declined it).
+    failures: Vec<EngineFailure>,
+}
+
+/// Every job against its shot's reference. Only the drawn engine keeps snapshots. An engine
+/// that fails on a shot is recorded, and every other job still runs.
 fn run_engines<'a>(
     setups: &[Setup],
     references: &[(Reference, InvariantReport)],
     plan: &Plan,
-    jobs: &[(usize, &'a EngineSpec)],
+    jobs: &[(usize, &'a EngineSpec, Task)],
     pool: &rayon::ThreadPool,
     bar: &ProgressBar,
-) -> Result<Vec<(usize, &'a EngineSpec, EngineRun)>, CliError> {
-    let mut runs: Vec<(usize, &EngineSpec, EngineRun)> = pool.install(|| {
+) -> Done<'a> {
+    type Output<'a> = (
+        usize,
+        &'a EngineSpec,
+        Result<Result<EngineRun, Vec<OneStepRow>>, EngineFailure>,
+    );
+    let mut outputs: Vec<Output<'a>> = pool.install(|| {
         jobs.par_iter()
-            .map(|&(s, spec)| {
-                let draw = Some(spec) == plan.drawn.as_ref();
-                let sample = draw.then(|| snapshot_interval(&setups[s], plan.path_dt.max(0.005)));
-                let run = run_engine(&setups[s], &references[s].0, spec, sample)
-                    .map_err(CliError::Input)?;
-                bar.set_message(format!("{} {spec}", setups[s].name));
+            .map(|&(s, spec, task)| {
+                let (setup, reference) = (&setups[s], &references[s].0);
+                let result = match task {
+                    Task::Whole => {
+                        let draw = Some(spec) == plan.drawn.as_ref();
+                        let sample =
+                            draw.then(|| snapshot_interval(setup, plan.path_dt.max(0.005)));
+                        run_engine(setup, reference, spec, sample).map(Ok)
+                    }
+                    Task::OneStep => one_step(setup, reference, spec).map(Err),
+                };
+                let result = result.map_err(|e| EngineFailure {
+                    shot: setup.name.clone(),
+                    engine: spec.to_string(),
+                    task: match task {
+                        Task::Whole => "whole shot",
+                        Task::OneStep => "one-step",
+                    }
+                    .into(),
+                    message: e.message,
+                    unsupported: e.unsupported,
+                });
+                bar.set_message(format!("{} {spec}", setup.name));
                 bar.inc(1);
-                Ok((s, spec, run))
+                (s, spec, result)
             })
-            .collect::<Result<_, CliError>>()
-    })?;
-    runs.sort_by(|a, b| {
+            .collect()
+    });
+    outputs.sort_by(|a, b| {
         (a.0, a.1.family(), a.1.variant())
             .cmp(&(b.0, b.1.family(), b.1.variant()))
             .then(b.1.dt().unwrap_or(0.0).total_cmp(&a.1.dt().unwrap_or(0.0)))
     });
-    Ok(runs)
+    let mut done = Done {
+        runs: Vec::new(),
+        one_step: Vec::new(),
+        failures: Vec::new(),
+    };
+    for (s, spec, result) in outputs {
+        match result {
+            Ok(Ok(run)) => done.runs.push((s, spec, run)),
+            Ok(Err(rows)) => done.one_step.extend(rows),
+            Err(f) => done.failures.push(f),
+        }
+    }
+    done
 }
 
 /// The rows and pictures of a run: the CSV tables, and a shot diagram per shot with a drawn
@@ -516,6 +626,7 @@ struct Rows {
     residuals: Vec<ResidualRow>,
     paths: Vec<ShotPaths>,
     marks: Vec<plots::ShotMarks>,
+    one_step: Vec<OneStepRow>,
 }
 
 impl Rows {
@@ -523,8 +634,9 @@ impl Rows {
     fn collect(
         setups: &[Setup],
         references: &[(Reference, InvariantReport)],
-        runs: &[(usize, &EngineSpec, EngineRun)],
+        done: &Done<'_>,
     ) -> Rows {
+        let runs = &done.runs;
         let mut summary: Vec<SummaryRow> = Vec::new();
         let mut errors: Vec<ErrorRow> = Vec::new();
         let mut ops: Vec<OpsRow> = Vec::new();
@@ -564,6 +676,7 @@ impl Rows {
             residuals,
             paths,
             marks,
+            one_step: done.one_step.clone(),
         }
     }
 
@@ -612,6 +725,7 @@ impl Rows {
         staging.write("ops.csv", &csv_bytes(&self.ops)?)?;
         staging.write("residuals.csv", &csv_bytes(&self.residuals)?)?;
         staging.write("slopes.csv", &csv_bytes(slopes)?)?;
+        staging.write("one_step.csv", &csv_bytes(&self.one_step)?)?;
         if let Some(sc) = scaling {
             staging.write("scaling.csv", &csv_bytes(&sc.rows)?)?;
         }
@@ -625,6 +739,7 @@ impl Rows {
         plots::error_vs_dt(summary, floor, &staging.path("error_vs_dt"))?;
         plots::ops_vs_dt(summary, &staging.path("ops_vs_dt"))?;
         plots::error_vs_cost(summary, floor, &staging.path("error_vs_cost"))?;
+        plots::error_vs_wall(summary, floor, &staging.path("error_vs_wall"))?;
         if let Some(sc) = scaling {
             plots::scaling(&sc.rows, &staging.path("scaling"))?;
         }

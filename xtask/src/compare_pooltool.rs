@@ -15,13 +15,14 @@ use crate::CliError;
 #[derive(clap::Args, Debug)]
 pub struct ComparePooltoolArgs {
     /// Random breaks (`pool_harness::random_break` of the 9-ball rack, seeds --seed, --seed + 1,
-    /// ...: the cue ball at 0.5-12 m/s within 0.15 rad of the head ball, random spin)
+    /// ...: the cue ball at 0.5-12 m/s within 0.15 rad of the head ball, random spin), 1 to
+    /// 10000
     #[arg(long, default_value_t = 20)]
     pub breaks: u64,
     /// Seed of the first break
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Events compared per break (fewer when a run has fewer)
+    /// Events compared per break (fewer when a run has fewer), 1 to 100000
     #[arg(long, default_value_t = 30)]
     pub events: usize,
     /// Largest time difference (s) an event may have and still agree
@@ -52,12 +53,19 @@ struct Row {
     name: String,
 }
 
+/// Most breaks `--breaks` may ask for.
+const MAX_BREAKS: u64 = 10_000;
+
 /// Runs `cargo xtask compare-pooltool`.
 pub fn run(args: ComparePooltoolArgs) -> Result<(), CliError> {
-    if args.breaks == 0 || args.events == 0 || !(args.tol > 0.0 && args.tol.is_finite()) {
-        return Err(CliError::Input(
-            "--breaks and --events must be at least 1, --tol positive".into(),
-        ));
+    // pooltool takes about 0.1 s a break: 10,000 breaks are a quarter of an hour per spacer.
+    crate::args::in_range("--breaks", args.breaks, 1, MAX_BREAKS)?;
+    crate::args::in_range("--events", args.events, 1, 100_000)?;
+    if !(args.tol > 0.0 && args.tol.is_finite()) {
+        return Err(CliError::Input(format!(
+            "--tol = {}: must be a positive time (s)",
+            args.tol
+        )));
     }
     let spacers: Vec<f64> = (args.spacers.split(','))
         .map(|s| {

@@ -99,7 +99,9 @@ fn run_engine(spec: &EngineSpec, setup: &Setup, sample_s: f64) -> Result<Outcome
     let engine = spec
         .build_with(&options)
         .map_err(|e| CliError::Input(format!("--engines = {e}")))?;
-    Ok(engine.run(setup))
+    engine
+        .try_run(setup)
+        .map_err(|e| CliError::Run(format!("--engines = {spec}: {e}")))
 }
 
 /// Checks the numeric options, the width and the number of engines.
@@ -194,7 +196,20 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     }
     let frames = outcomes
         .iter()
-        .map(|o| Frames::new(&setup, o).map_err(CliError::Run))
+        .zip(&specs)
+        .map(|(o, spec)| {
+            Frames::new(&setup, o).map_err(|e| {
+                if [pool_engines::EXEC, pool_engines::POOLTOOL].contains(&spec.family()) {
+                    // The protocol carries events and final states, not trajectories.
+                    CliError::Input(format!(
+                        "--engines = {spec}: cannot be drawn: a program reports events and \
+                         final states only, no trajectories"
+                    ))
+                } else {
+                    CliError::Run(format!("--engines = {spec}: {e}"))
+                }
+            })
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let t_shot = frames.iter().map(Frames::end_time).fold(0.0, f64::max);
     let t_end = t_shot.min(args.max_seconds);

@@ -156,7 +156,8 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let outcome = spec
         .build_with(&options)
         .map_err(|e| CliError::Input(format!("--engine = {e}")))?
-        .run(&setup);
+        .try_run(&setup)
+        .map_err(|e| CliError::Run(format!("--engine = {spec}: {e}")))?;
     let out = log(&setup, &spec, &outcome);
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match args.format {

@@ -3,13 +3,12 @@
 //! (`--replay`), with the invariants checked after every event; failing shots are written as
 //! shot files that reproduce them, and every shot gets a row in `stress/shots.csv`.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
     check_outcome, energy_rises, snapshot_interval, stress_shot, violations, EndCheck,
-    ScenarioKind, SNAPSHOT_STATES,
+    ScenarioKind, StressTally, SNAPSHOT_STATES,
 };
 use pool_sim::{Outcome, Setup};
 use rayon::prelude::*;
@@ -17,6 +16,7 @@ use serde::Serialize;
 
 use crate::console::{errln, outln};
 use crate::output::Staging;
+use crate::shard::{Manifest, Shard, MANIFEST};
 use crate::CliError;
 
 /// Options of `cargo xtask stress`.
@@ -69,6 +69,11 @@ pub struct StressArgs {
     /// pooltool_default, mathavan): same table, balls and ball parameters, other laws
     #[arg(long, value_name = "PRESET")]
     pub physics: Option<String>,
+    /// Run only the K-th (1-based) of N deterministic pieces of the run (for a cluster or a job
+    /// array); `cargo xtask merge` joins the N run directories into the unsharded run's files,
+    /// byte for byte
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
     /// Worker threads, 1 to 256 [default: all cores]
@@ -76,9 +81,18 @@ pub struct StressArgs {
     pub jobs: Option<usize>,
 }
 
-/// Most events `--max-events` may allow a shot: with a snapshot at every event, 16 balls take
-/// 1.3 GB at this budget.
-pub const MAX_EVENTS: usize = 1_000_000;
+/// The racks every generated break starts from, built into the binary so that stress runs
+/// anywhere (a cluster's worker has the program, not the workspace).
+const RACKS: [(&str, &str); 2] = [
+    (
+        "break_9ball",
+        include_str!("../../data/shots/break_9ball.toml"),
+    ),
+    (
+        "break_15ball",
+        include_str!("../../data/shots/break_15ball.toml"),
+    ),
+];
 
 /// Shots run at a time: the rows of one chunk are written before the next starts, so a run of
 /// any length holds at most this many shots (and one event-count histogram) in memory.
@@ -131,6 +145,27 @@ enum Source {
 }
 
 impl Source {
+    /// The jobs `[lo, hi)` of this source, as a source of their own.
+    fn range(self, lo: u64, hi: u64) -> Source {
+        match self {
+            Source::Seeds {
+                first,
+                count,
+                kinds,
+            } => Source::Seeds {
+                // The seed of job `lo` (checked in `source`: the last job's seed fits).
+                first: if lo < count {
+                    last_seed(first, lo + 1, &kinds).unwrap_or(u64::MAX)
+                } else {
+                    first
+                },
+                count: hi - lo,
+                kinds,
+            },
+            Source::Files(files) => Source::Files(files[lo as usize..hi as usize].to_vec()),
+        }
+    }
+
     fn len(&self) -> u64 {
         match self {
             Source::Seeds { count, .. } => *count,
@@ -218,10 +253,11 @@ fn source(args: &StressArgs, spec: &EngineSpec) -> Result<(Vec<Setup>, Source), 
             u64::MAX
         )));
     }
-    let root = crate::workspace::workspace_root()?;
-    let mut racks: Vec<Setup> = ["break_9ball", "break_15ball"]
+    let mut racks: Vec<Setup> = RACKS
         .iter()
-        .map(|n| pool_shots::load(&root.join(format!("data/shots/{n}.toml"))))
+        .map(|(name, text)| {
+            pool_shots::parse(text, name, Path::new(&format!("data/shots/{name}.toml")))
+        })
         .collect::<Result<_, _>>()?;
     if let Some(name) = &args.table {
         let table = pool_physics::Table::by_name(name).ok_or_else(|| {
@@ -289,97 +325,6 @@ fn broken(setup: &Setup, o: &Outcome, event_based: bool) -> Vec<&'static str> {
     out
 }
 
-/// The run's tallies, kept as it streams: bounded by the number of distinct event counts
-/// (at most `--max-events`), not by the number of shots.
-#[derive(Default)]
-struct Tally {
-    shots: u64,
-    events: u64,
-    failing: u64,
-    /// Shots by event count.
-    by_events: BTreeMap<usize, u64>,
-    by_invariant: BTreeMap<&'static str, u64>,
-    /// (failing, shots) per kind, in the mix's order, then `other`.
-    by_kind: Vec<(&'static str, u64, u64)>,
-}
-
-impl Tally {
-    fn new() -> Self {
-        Tally {
-            by_kind: ScenarioKind::ALL
-                .iter()
-                .map(|k| (k.name(), 0, 0))
-                .chain(std::iter::once(("other", 0, 0)))
-                .collect(),
-            ..Tally::default()
-        }
-    }
-
-    fn add(&mut self, r: &ShotRow, bad: &[&'static str]) {
-        self.shots += 1;
-        self.events += r.events as u64;
-        *self.by_events.entry(r.events).or_default() += 1;
-        self.failing += u64::from(!bad.is_empty());
-        for &b in bad {
-            *self.by_invariant.entry(b).or_default() += 1;
-        }
-        if let Some(e) = self.by_kind.iter_mut().find(|e| e.0 == r.kind) {
-            e.1 += u64::from(!bad.is_empty());
-            e.2 += 1;
-        }
-    }
-
-    /// The event count of the shot at rank `k` (0-based) in increasing order.
-    fn events_at(&self, k: u64) -> usize {
-        let mut seen = 0;
-        for (&events, &n) in &self.by_events {
-            seen += n;
-            if seen > k {
-                return events;
-            }
-        }
-        0
-    }
-
-    /// The summary line.
-    fn summary(&self, engine: &str, secs: f64) -> String {
-        // Whole numbers, but a slow replay of a few shots still shows a rate.
-        let rate = self.shots as f64 / secs;
-        let rate = if rate < 10.0 {
-            format!("{rate:.2}")
-        } else {
-            format!("{rate:.0}")
-        };
-        let invariants = if self.by_invariant.is_empty() {
-            String::new()
-        } else {
-            let list: Vec<String> = self
-                .by_invariant
-                .iter()
-                .map(|(k, v)| format!("{k}: {v}"))
-                .collect();
-            format!(" ({})", list.join(", "))
-        };
-        let kinds: Vec<String> = self
-            .by_kind
-            .iter()
-            .filter(|e| e.2 > 0)
-            .map(|(k, f, n)| format!("{k} {f}/{n}"))
-            .collect();
-        format!(
-            "stress: {} shots ({engine}), {} events, {} failing shots{invariants}; by \
-             kind (failing/shots): {}; events per shot median {} max {}; {rate} shots/s \
-             ({secs:.1} s)",
-            self.shots,
-            self.events,
-            self.failing,
-            kinds.join(", "),
-            self.events_at(self.shots / 2),
-            self.by_events.keys().next_back().copied().unwrap_or(0),
-        )
-    }
-}
-
 /// Runs one shot: its row, the invariants it broke, and its failure file when it broke any.
 fn run_job(
     job: &Job,
@@ -439,13 +384,40 @@ fn run_job(
     Ok((row, bad))
 }
 
+/// The options that decide a run's rows, for a shard's manifest (in a fixed order).
+fn manifest_options(args: &StressArgs, spec: &EngineSpec) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("--engine".to_string(), spec.to_string()),
+        ("--max-events".to_string(), args.max_events.to_string()),
+    ];
+    match &args.replay {
+        Some(dir) => out.push(("--replay".into(), dir.display().to_string())),
+        None => {
+            out.push(("--seed".into(), args.seed.to_string()));
+            out.push(("--shots".into(), args.shots.to_string()));
+            out.push(("--kinds".into(), args.kinds.join(",")));
+        }
+    }
+    for (option, value) in [("--physics", &args.physics), ("--table", &args.table)] {
+        if let Some(v) = value {
+            out.push((option.into(), v.clone()));
+        }
+    }
+    out
+}
+
 /// Runs `cargo xtask stress`: the shots stream through in chunks, each chunk's rows written
 /// to `stress/shots.csv` before the next starts.
 pub fn run(args: StressArgs) -> Result<(), CliError> {
     let spec = crate::args::engine_spec("--engine", &args.engine, args.dt, None, None)?;
     spec.build()
         .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
-    crate::args::in_range("--max-events", args.max_events, 1, MAX_EVENTS)?;
+    crate::args::in_range(
+        "--max-events",
+        args.max_events,
+        1,
+        crate::args::MAX_EVENTS_OPTION,
+    )?;
     if let Some(p) = &args.physics {
         if !pool_physics::Model::PRESETS.contains(&p.as_str()) || p == "ideal" {
             return Err(CliError::Input(format!(
@@ -454,13 +426,17 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         }
     }
     let (racks, source) = source(&args, &spec)?;
+    let total = source.len();
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let (lo, hi) = shard.range(total);
+    let source = source.range(lo, hi);
     let pool = crate::args::thread_pool(args.jobs)?;
     let staging = args.run.stage("stress")?;
     let csv_io = |e: csv::Error| CliError::Run(format!("writing stress/shots.csv: {e}"));
     let mut csv = csv::Writer::from_writer(staging.create("stress/shots.csv")?);
     let bar = crate::progress::bar(source.len(), "shots {per_sec}");
     let start = std::time::Instant::now();
-    let mut tally = Tally::new();
+    let mut tally = StressTally::default();
     let mut jobs = source.jobs();
     loop {
         let chunk: Vec<Job> = jobs.by_ref().take(CHUNK).collect();
@@ -485,7 +461,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                 .collect::<Result<Vec<_>, CliError>>()
         })?;
         for (row, bad) in &rows {
-            tally.add(row, bad);
+            tally.add(row.kind, row.events, bad);
             csv.serialize(row).map_err(csv_io)?;
         }
     }
@@ -498,10 +474,31 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
         Some(p) => format!("{} engine, {p} physics", spec.family()),
         None => format!("{} engine", spec.family()),
     };
-    let summary = tally.summary(&engine, start.elapsed().as_secs_f64());
+    let summary = tally.summary(&engine);
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;
+    if args.shard.is_some() {
+        let manifest = Manifest {
+            command: "stress".into(),
+            options: manifest_options(&args, &spec),
+            engine,
+            k: shard.k,
+            n: shard.n,
+            total,
+            lo,
+            hi,
+        };
+        staging.write(&format!("stress/{MANIFEST}"), manifest.to_json().as_bytes())?;
+    }
     let dir = staging.commit()?;
-    outln!("{summary}")?;
+    let secs = start.elapsed().as_secs_f64();
+    // Whole numbers, but a slow replay of a few shots still shows a rate.
+    let rate = tally.shots as f64 / secs;
+    let rate = if rate < 10.0 {
+        format!("{rate:.2}")
+    } else {
+        format!("{rate:.0}")
+    };
+    outln!("{summary}; {rate} shots/s ({secs:.1} s)")?;
     let failures = tally.failing;
     if failures > args.allow_failures as u64 {
         return Err(CliError::Run(format!(
@@ -579,35 +576,5 @@ mod tests {
             })
             .collect();
         assert_eq!(seeds, [13, 20, 27]);
-    }
-
-    #[test]
-    fn the_tally_reports_the_median_and_max_as_a_sorted_list_would() {
-        let mut tally = Tally::new();
-        let counts = [5usize, 1, 9, 9, 3, 120, 7, 7];
-        for (k, &events) in counts.iter().enumerate() {
-            let row = ShotRow {
-                shot: k.to_string(),
-                name: format!("scatter_{k}"),
-                kind: "scatter",
-                balls: 2,
-                events,
-                end_time_s: 1.0,
-                failures: String::new(),
-            };
-            tally.add(&row, if k == 2 { &["overlap"] } else { &[] });
-        }
-        let mut sorted = counts.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(tally.events_at(tally.shots / 2), sorted[sorted.len() / 2]);
-        let line = tally.summary("event engine", 2.0);
-        assert!(
-            line.contains("8 shots (event engine), 161 events, 1 failing shots (overlap: 1)"),
-            "{line}"
-        );
-        assert!(
-            line.contains("scatter 1/8") && line.contains("median 7 max 120"),
-            "{line}"
-        );
     }
 }

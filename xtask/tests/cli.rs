@@ -194,6 +194,8 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
         "error_vs_dt.png",
         "ops_vs_dt.png",
         "error_vs_cost.png",
+        "error_vs_wall.png",
+        "one_step.csv",
         "paths_cut.png",
         "paths_cut@pooltool_default.png",
         "error_vs_dt_pooltool_default.png",
@@ -224,8 +226,21 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
             "summary.csv lacks {col}"
         );
     }
-    // 2 shots, each also under pooltool_default, x (1 event row + 2 schemes x 2 dt).
-    assert_eq!(summary.lines().count(), 1 + 2 * 2 * (1 + 4));
+    // 2 shots, each also under pooltool_default, x (1 event row + 4 schemes x 2 dt).
+    assert_eq!(summary.lines().count(), 1 + 2 * 2 * (1 + 8));
+    // One-step rows: every engine (the reference too) on each of the reference's events.
+    let col = |name: &str| header.split(',').position(|c| c == name).unwrap();
+    let (engine, n_ref) = (col("engine"), col("n_reference_events"));
+    let reference_events: usize = summary
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[engine] == "event")
+        .map(|f| f[n_ref].parse::<usize>().unwrap())
+        .sum();
+    assert!(reference_events >= 19, "{summary}");
+    let one_step = std::fs::read_to_string(run.join("one_step.csv")).unwrap();
+    assert_eq!(one_step.lines().count(), 1 + 9 * reference_events);
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     assert!(report.contains("error under `pooltool_default` physics"));
     assert!(report.contains("| cut | 1.00e-2 |"));
@@ -235,7 +250,7 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
     own.extend(["--physics".into(), "none".into()]);
     assert!(xtask().args(&own).output().unwrap().status.success());
     let summary = std::fs::read_to_string(out_dir.join("r2/summary.csv")).unwrap();
-    assert_eq!(summary.lines().count(), 1 + 2 * (1 + 4));
+    assert_eq!(summary.lines().count(), 1 + 2 * (1 + 8));
     let mut bad = args("r3");
     bad.extend(["--physics".into(), "rubber".into()]);
     let out = xtask().args(&bad).output().unwrap();
@@ -359,7 +374,17 @@ fn stress_runs_seeded_shots_and_reports_them() {
         "{stdout}"
     );
     let summary = std::fs::read_to_string(dir.join("s/stress/summary.txt")).unwrap();
-    assert_eq!(summary.trim(), stdout.lines().next().unwrap().trim());
+    // The printed line is the summary and the run's rate; the file holds no timing (a run and
+    // its merged shards write the same summary).
+    let line = stdout.lines().next().unwrap().trim();
+    let rate = line
+        .strip_prefix(summary.trim())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        rate.starts_with("; ") && rate.contains(" shots/s ("),
+        "{line}"
+    );
+    assert!(!summary.contains("shots/s"), "{summary}");
     // Seven consecutive seeds: one shot of each kind, counted in the summary and the CSV.
     let kinds = [
         "break9", "break15", "scatter", "rail", "corner", "frozen", "graze",
@@ -675,4 +700,67 @@ fn stress_runs_shots_under_another_physics_and_refuses_an_unknown_one() {
     );
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--physics = \"ideal\""));
+}
+
+#[test]
+fn a_broken_program_is_reported_and_every_other_result_is_written() {
+    let dir = temp_dir("broken");
+    let out_dir = dir.join("reports");
+    // A program naming a ball the shot does not have (a script: --engines splits on commas).
+    let ghost = dir.join("ghost.sh");
+    std::fs::write(
+        &ghost,
+        "while read -r l; do echo '{\"events\": [{\"time\": 0.1, \"kind\": \"ball_ball\", \
+         \"agents\": [\"cue\", \"ghost\"]}], \"final_states\": []}'; done\n",
+    )
+    .unwrap();
+    let ghost = format!("exec:sh {}", ghost.display());
+    for (k, (program, says)) in [
+        ("exec:exit 3", "exit status: 3"),
+        (
+            "exec:timeout=0.5:sleep 20",
+            "no answer within the timeout of 0.5 s",
+        ),
+        (
+            "exec:while read -r l; do echo not-json; done",
+            "answer is not JSON",
+        ),
+        (ghost.as_str(), "no ball \"ghost\""),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("run{k}");
+        let out = xtask()
+            .args([
+                "compare",
+                &shots().join("straight.toml").display().to_string(),
+                "--dt",
+                "1e-2",
+                "--schemes",
+                "exact",
+                "--no-scaling",
+                "--physics",
+                "none",
+                "--engines",
+                program,
+                "--out",
+                &out_dir.display().to_string(),
+                "--run-name",
+                &name,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{program}: {stderr}");
+        assert!(stderr.contains(says), "{program}: {stderr}");
+        assert!(stderr.contains("engine run(s) failed"), "{stderr}");
+        let run = out_dir.join(&name);
+        let report = std::fs::read_to_string(run.join("report.md")).unwrap();
+        assert!(report.contains("## Engines that failed"), "{program}");
+        assert!(report.contains(says), "{program}");
+        // The reference and the discrete run are there.
+        let summary = std::fs::read_to_string(run.join("summary.csv")).unwrap();
+        assert_eq!(summary.lines().count(), 1 + 2, "{program}");
+    }
 }

@@ -134,8 +134,14 @@ fn stress_table_runs_on_pooltools_table_and_names_an_unknown_one() {
 
 #[test]
 fn compare_pooltool_without_pooltool_is_skipped_with_one_line() {
+    // A workspace without .venv-pooltool and a $POOLTOOL_PYTHON that cannot run: no pooltool.
+    let ws = std::env::temp_dir().join(format!("xtask-no-pooltool-{}", std::process::id()));
+    std::fs::create_dir_all(ws.join("data/shots")).unwrap();
+    std::fs::write(ws.join("Cargo.toml"), "[workspace]\n").unwrap();
     let out = xtask()
-        .args(["compare-pooltool", "--python", "/nonexistent/python"])
+        .current_dir(&ws)
+        .env("POOLTOOL_PYTHON", "/nonexistent/python")
+        .args(["compare-pooltool"])
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -145,4 +151,12 @@ fn compare_pooltool_without_pooltool_is_skipped_with_one_line() {
         "{said}"
     );
     assert_eq!(said.trim().lines().count(), 1);
+    // A --python given explicitly must work: one that cannot is bad input.
+    let out = xtask()
+        .args(["compare-pooltool", "--python", "/nonexistent/python"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("--python = /nonexistent/python: cannot run it"));
+    std::fs::remove_dir_all(&ws).ok();
 }

@@ -27,6 +27,9 @@ pub struct DiscreteEngine {
     /// How the ball pairs, cushions and pockets to test are found each step (same events and
     /// states either way; only the work differs).
     pub broad_phase: BroadPhase,
+    /// Stop with [`Termination::Budget`] at the end of the step in which the log reached
+    /// this many events (`None`: no limit). For restarts that only want the next event.
+    pub max_events: Option<usize>,
 }
 
 /// The simulated time (s) after which a run of a set-up without `t_end` stops with
@@ -58,7 +61,14 @@ impl DiscreteEngine {
             max_time: MAX_TIME,
             sample_interval: None,
             broad_phase: BroadPhase::default(),
+            max_events: None,
         })
+    }
+
+    /// Builder: stop after the step in which the log reached `limit` events.
+    pub fn with_max_events(mut self, limit: Option<usize>) -> Self {
+        self.max_events = limit;
+        self
     }
 
     /// Builder: how candidates are found ([`BroadPhase::Culled`] by default).
@@ -76,6 +86,9 @@ impl DiscreteEngine {
 
 impl Engine for DiscreteEngine {
     fn run(&self, setup: &Setup) -> Outcome {
+        if let Some(mode) = self.scheme.in_step() {
+            return crate::located::run(self, setup, mode);
+        }
         let physics = &setup.physics;
         let table = &setup.table;
         let dt = self.dt;
@@ -152,12 +165,10 @@ impl Engine for DiscreteEngine {
             if marks != 0.0 {
                 break Termination::NumericalError;
             }
-            if step >= max_steps {
-                break if setup.t_end.is_some() {
-                    Termination::TimeLimit
-                } else {
-                    Termination::Budget
-                };
+            if let Some(stop) =
+                pool_sim::out_of_steps(setup, step, max_steps, events.len(), self.max_events)
+            {
+                break stop;
             }
             step += 1;
             ops.bump(DiscreteOp::Step);
@@ -402,14 +413,19 @@ fn position_written(
 /// with a NaN term is NaN). A few vector instructions, no branch.
 #[inline]
 #[allow(clippy::eq_op)] // x - x is the point: it is not 0 for an infinite or NaN x.
-fn non_finite(s: &BallState) -> f64 {
+pub(crate) fn non_finite(s: &BallState) -> f64 {
     let zero = |u: &pool_physics::Vec3| (u.x - u.x) + (u.y - u.y) + (u.z - u.z);
     zero(&s.r) + zero(&s.v) + zero(&s.w)
 }
 
 /// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
 /// `s.r` during the step, is in contact with the segment and approaching it.
-fn cushion_contact(c: &LinearSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
+pub(crate) fn cushion_contact(
+    c: &LinearSegment,
+    r0: Vec2,
+    s: &BallState,
+    radius: f64,
+) -> Option<Vec2> {
     let r1 = s.r.xy();
     let v = s.v.xy();
     let n = c.normal;
@@ -439,7 +455,12 @@ fn cushion_contact(c: &LinearSegment, r0: Vec2, s: &BallState, radius: f64) -> O
 /// from `r0` to `s.r` during the step, is in contact with the circular cushion (its center
 /// closer than R + r to the circle's) and approaching it, or passed through it during the step:
 /// then the normal where its straight path from `r0` entered, if it was approaching there.
-fn arc_contact(a: &CircularSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
+pub(crate) fn arc_contact(
+    a: &CircularSegment,
+    r0: Vec2,
+    s: &BallState,
+    radius: f64,
+) -> Option<Vec2> {
     let (r1, v) = (s.r.xy(), s.v.xy());
     let reach = radius + a.radius;
     let to_center = a.center - r1;

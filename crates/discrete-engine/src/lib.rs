@@ -9,10 +9,12 @@
 mod broad;
 mod cells;
 mod engine;
+mod located;
 mod ops;
 mod scheme;
 
 pub use broad::BroadPhase;
 pub use engine::{DiscreteEngine, InvalidDt, DT_MAX, DT_MIN, MAX_TIME};
+pub use located::{LocatedOp, LocatedOps, LOCATE_TOL, ZENO_LIMIT};
 pub use ops::{DiscreteOp, DiscreteOps};
 pub use scheme::Scheme;

@@ -1,8 +1,13 @@
-//! Integration schemes: how one ball is advanced over one step.
+//! Integration schemes: how one ball is advanced over one step, and where in the step its
+//! events are put.
+
+use std::borrow::Cow;
 
 use pool_physics::{BallState, Physics};
 
-/// How a ball's state is advanced over one step.
+use crate::located::Mode;
+
+/// How a ball's state is advanced over one step, and when its events are found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
     /// The analytic solution of the ball's current motion state over dt (`Physics::evolve`),
@@ -11,23 +16,55 @@ pub enum Scheme {
     /// Semi-implicit (symplectic) Euler on `Physics::accelerations`: v and w first, then r with
     /// the new v.
     Euler,
+    /// `Exact` evolution with every event located inside its step (bracketed Illinois
+    /// refinement of the contact's gap to [`crate::LOCATE_TOL`]) and resolved there, the step
+    /// finished from that state; several events of one step in time order.
+    Located,
+    /// `Exact` evolution; a step that holds a contact is taken again as this many substeps
+    /// (2..=[`Scheme::MAX_SUBSTEPS`]), each with `exact`'s end-of-step detection.
+    Substep(u16),
 }
 
 impl Scheme {
-    /// Name used in reports and on the command line.
-    pub fn name(self) -> &'static str {
+    /// The most substeps `substep<k>` takes.
+    pub const MAX_SUBSTEPS: u16 = 1000;
+
+    /// The schemes' names, for help and error texts.
+    pub const NAMES: &'static str = "exact, euler, located, substep<k> (k in 2..=1000)";
+
+    /// Name used in reports and on the command line: `exact`, `euler`, `located`,
+    /// `substep<k>`.
+    pub fn name(self) -> Cow<'static, str> {
         match self {
-            Scheme::Exact => "exact",
-            Scheme::Euler => "euler",
+            Scheme::Exact => "exact".into(),
+            Scheme::Euler => "euler".into(),
+            Scheme::Located => "located".into(),
+            Scheme::Substep(k) => format!("substep{k}").into(),
         }
     }
 
-    /// Parses `exact` or `euler`.
+    /// Parses a name of [`Scheme::name`]'s form.
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
             "exact" => Some(Scheme::Exact),
             "euler" => Some(Scheme::Euler),
-            _ => None,
+            "located" => Some(Scheme::Located),
+            _ => {
+                let k: u16 = s.strip_prefix("substep")?.parse().ok()?;
+                (2..=Self::MAX_SUBSTEPS)
+                    .contains(&k)
+                    .then_some(Scheme::Substep(k))
+            }
+        }
+    }
+
+    /// How a scheme that finds events inside its steps does it (`None` for `exact` and
+    /// `euler`, which notice them at the step's end).
+    pub(crate) fn in_step(self) -> Option<Mode> {
+        match self {
+            Scheme::Located => Some(Mode::Locate),
+            Scheme::Substep(k) => Some(Mode::Substep(k)),
+            Scheme::Exact | Scheme::Euler => None,
         }
     }
 
@@ -42,7 +79,9 @@ impl Scheme {
         after: &mut [BallState],
     ) {
         match self {
-            Scheme::Exact => physics.evolve_all(before, dt, after),
+            Scheme::Exact | Scheme::Located | Scheme::Substep(_) => {
+                physics.evolve_all(before, dt, after)
+            }
             Scheme::Euler => {
                 for (b, a) in before.iter().zip(after) {
                     if b.motion.is_moving() {
@@ -57,7 +96,7 @@ impl Scheme {
     #[inline]
     pub fn step<P: Physics + ?Sized>(self, physics: &P, s: &BallState, dt: f64) -> BallState {
         match self {
-            Scheme::Exact => physics.evolve(s, dt),
+            Scheme::Exact | Scheme::Located | Scheme::Substep(_) => physics.evolve(s, dt),
             Scheme::Euler => {
                 let (dv, dw) = physics.accelerations(s);
                 let mut out = *s;

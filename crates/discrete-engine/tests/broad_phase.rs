@@ -120,14 +120,14 @@ fn scatter(n: usize, seed: u64, cluster: Option<f64>, t_end: f64) -> Setup {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
 
-    /// Random scatters of 2-64 balls, spread or packed, both schemes, dt from 1e-2 to 1e-3 s.
+    /// Random scatters of 2-64 balls, spread or packed, every scheme, dt from 1e-2 to 1e-3 s.
     #[test]
     fn culled_equals_exhaustive_on_random_scatters(
         n in 2usize..=64, seed in any::<u64>(), packed in any::<bool>(),
-        euler in any::<bool>(), dt_exp in 2.0f64..3.0,
+        scheme in 0usize..4, dt_exp in 2.0f64..3.0,
     ) {
         let dt = 10f64.powf(-dt_exp);
-        let scheme = if euler { Scheme::Euler } else { Scheme::Exact };
+        let scheme = [Scheme::Exact, Scheme::Euler, Scheme::Located, Scheme::Substep(4)][scheme];
         let s = scatter(n, seed, packed.then_some(packing(n)), 1.5);
         prop_assert_eq!(s.balls.len(), n);
         let (culled, exhaustive) = both(&s, dt, scheme);
@@ -158,7 +158,7 @@ fn scatters_collide_and_culling_saves_work() {
     );
 }
 
-/// Every default shot at the compare sweep's coarse and fine steps, both schemes.
+/// Every default shot at the compare sweep's coarse and fine steps, every scheme.
 #[test]
 fn culled_equals_exhaustive_on_the_default_shots() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
@@ -167,7 +167,12 @@ fn culled_equals_exhaustive_on_the_default_shots() {
     for path in shots {
         let setup = pool_shots::load(&path).expect("default shot loads");
         for dt in [1e-2, 1e-3, 1e-4] {
-            for scheme in [Scheme::Exact, Scheme::Euler] {
+            for scheme in [
+                Scheme::Exact,
+                Scheme::Euler,
+                Scheme::Located,
+                Scheme::Substep(4),
+            ] {
                 let (culled, exhaustive) = both(&setup, dt, scheme);
                 let what = format!("{} dt={dt:e} {}", setup.name, scheme.name());
                 assert_same_results(&culled, &exhaustive, &what);

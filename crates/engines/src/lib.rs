@@ -1,10 +1,11 @@
 //! Every evolution algorithm by name: an [`EngineSpec`] is what a user writes to choose one
-//! (`event`, `event:ferrari`, `discrete:1e-4`, `discrete:1e-3:euler`, or an engine registered
-//! at run time), parsed and validated in one place, and [`EngineSpec::build`] makes the
+//! (`event`, `event:ferrari`, `discrete:1e-4`, `discrete:1e-3:located`, `exec:<command>`,
+//! `pooltool`, `rapier:<dt>`, or an engine registered at run time), parsed and validated in one place, and [`EngineSpec::build`] makes the
 //! [`pool_sim::Engine`]. The harness, the command line, the benches and the examples all go
 //! through it, so an engine added here is available everywhere.
 #![warn(missing_docs)]
 
+pub mod pooltool;
 mod registry;
 mod spec;
 
@@ -14,4 +15,10 @@ pub use registry::{register, registered, Builder};
 pub const EVENT: &str = "event";
 /// The discrete-time integrator's family name.
 pub const DISCRETE: &str = "discrete";
+/// The family name of programs run through the protocol.
+pub const EXEC: &str = "exec";
+/// pooltool's family name.
+pub const POOLTOOL: &str = "pooltool";
+/// The rapier engine's family name.
+pub const RAPIER: &str = "rapier";
 pub use spec::{EngineSpec, RunOptions, SpecError};

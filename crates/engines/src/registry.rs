@@ -17,12 +17,21 @@ static REGISTERED: RwLock<Vec<(&'static str, Builder)>> = RwLock::new(Vec::new()
 /// [`crate::EngineSpec::Registered`] and builds with `build`.
 ///
 /// # Errors
-/// `family` is `event`, `discrete`, taken already, empty or contains `:`.
+/// `family` is a built-in family (`event`, `discrete`, `exec`, `pooltool`, `rapier`), taken
+/// already,
+/// empty or contains `:`.
 pub fn register(family: &'static str, build: Builder) -> Result<(), String> {
     let mut entries = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
     if family.is_empty()
         || family.contains(':')
-        || [crate::EVENT, crate::DISCRETE].contains(&family)
+        || [
+            crate::EVENT,
+            crate::DISCRETE,
+            crate::EXEC,
+            crate::POOLTOOL,
+            crate::RAPIER,
+        ]
+        .contains(&family)
         || entries.iter().any(|(f, _)| *f == family)
     {
         return Err(format!(

@@ -5,6 +5,7 @@ use std::str::FromStr;
 
 use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
 use pool_event::EventEngine;
+use pool_exec::ExecEngine;
 use pool_sim::Engine;
 
 /// An evolution algorithm with its settings, as written on the command line:
@@ -12,7 +13,10 @@ use pool_sim::Engine;
 /// | spec | engine |
 /// | --- | --- |
 /// | `event[:<solver>[:unculled]]` | the event-based engine with a root solver (`isolator`, the default, `ferrari`, `alg1010`, `companion`); `unculled` turns culling off to judge a solver on its own |
-/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `exact` (default) or `euler` and broad phase `culled` (default) or `exhaustive` |
+/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `exact` (default), `euler`, `located` (events located inside the step) or `substep<k>` (k substeps on contact), and broad phase `culled` (default) or `exhaustive` |
+/// | `exec[:timeout=<s>]:<command>` | any program speaking the harness's protocol (`docs/engine-protocol.md`), run by `sh -c` once per batch of shots, `<s>` seconds per shot (default [`pool_exec::DEFAULT_TIMEOUT_S`]) |
+/// | `pooltool` | pooltool 0.6.0 through `benches/peers/pooltool_engine.py` (an `exec` engine; see [`crate::pooltool`]) |
+/// | `rapier:<dt>` | the rapier2d game physics engine (f64 build, 0.36) at step dt (s, same range as the discrete integrator's), cloth friction as per-step forces (`pool-rapier`) |
 /// | `<family>[:<args>]` | an engine registered with [`crate::register`] |
 ///
 /// `Display` writes the full form (`event:isolator`, `discrete:1e-4:exact`, defaults of the
@@ -34,6 +38,20 @@ pub enum EngineSpec {
         scheme: Scheme,
         /// How candidate pairs, cushions and pockets are found (same log either way).
         broad_phase: BroadPhase,
+    },
+    /// A program speaking the protocol (`docs/engine-protocol.md`).
+    Exec {
+        /// The command line (`sh -c`).
+        command: String,
+        /// Seconds it may take to answer one shot.
+        timeout_s: f64,
+    },
+    /// pooltool 0.6.0 through its protocol adapter.
+    Pooltool,
+    /// rapier2d at a fixed step.
+    Rapier {
+        /// Time step (s).
+        dt: f64,
     },
     /// An engine registered at run time.
     Registered {
@@ -60,8 +78,9 @@ pub struct RunOptions {
     /// Record every ball's state at every event, and (fixed-step engines) about every this
     /// many seconds, for drawing and checking; `None` records nothing.
     pub snapshots: Option<f64>,
-    /// Stop with `Termination::Budget` after this many events (event engine; its default
-    /// otherwise).
+    /// Stop with `Termination::Budget` after this many events (the event engine's default
+    /// budget otherwise; fixed-step engines stop at the end of the step that reached it, and
+    /// external programs are asked to).
     pub max_events: Option<usize>,
 }
 
@@ -97,6 +116,9 @@ impl EngineSpec {
         match self {
             EngineSpec::Event { .. } => crate::EVENT,
             EngineSpec::Discrete { .. } => crate::DISCRETE,
+            EngineSpec::Exec { .. } => crate::EXEC,
+            EngineSpec::Pooltool => crate::POOLTOOL,
+            EngineSpec::Rapier { .. } => crate::RAPIER,
             EngineSpec::Registered { family, .. } => family,
         }
     }
@@ -107,12 +129,16 @@ impl EngineSpec {
         match self {
             EngineSpec::Event { solver, .. } => solver.clone(),
             EngineSpec::Discrete { scheme, .. } => scheme.name().to_string(),
+            EngineSpec::Exec { command, .. } => command.clone(),
+            EngineSpec::Pooltool => "0.6.0".into(),
+            EngineSpec::Rapier { .. } => "rapier2d-f64 0.36".into(),
             EngineSpec::Registered { args, .. } => args.clone(),
         }
     }
 
     /// A label for plots and frame headers: `event engine`, `event engine (ferrari)`,
-    /// `discrete exact dt=1e-3 s`, or a registered engine's spec.
+    /// `discrete exact dt=1e-3 s`, `pooltool 0.6.0`, `exec: <command>`, or a registered
+    /// engine's spec.
     pub fn label(&self) -> String {
         match self {
             EngineSpec::Event { solver, .. } if solver == "isolator" => "event engine".into(),
@@ -120,6 +146,9 @@ impl EngineSpec {
             EngineSpec::Discrete { dt, scheme, .. } => {
                 format!("discrete {} dt={dt:.0e} s", scheme.name())
             }
+            EngineSpec::Exec { command, .. } => format!("exec: {command}"),
+            EngineSpec::Pooltool => "pooltool 0.6.0".into(),
+            EngineSpec::Rapier { dt } => format!("rapier dt={dt:.0e} s"),
             EngineSpec::Registered { .. } => self.to_string(),
         }
     }
@@ -127,7 +156,7 @@ impl EngineSpec {
     /// The time step (s) of a fixed-step engine, `None` for an event-based one.
     pub fn dt(&self) -> Option<f64> {
         match self {
-            EngineSpec::Discrete { dt, .. } => Some(*dt),
+            EngineSpec::Discrete { dt, .. } | EngineSpec::Rapier { dt } => Some(*dt),
             _ => None,
         }
     }
@@ -169,8 +198,23 @@ impl EngineSpec {
                 DiscreteEngine::new(*dt, *scheme)
                     .map_err(|e| invalid(e.to_string()))?
                     .with_broad_phase(*broad_phase)
-                    .with_sampling(options.snapshots),
+                    .with_sampling(options.snapshots)
+                    .with_max_events(options.max_events),
             ),
+            EngineSpec::Exec { command, timeout_s } => Box::new(
+                ExecEngine::new(command, *timeout_s)
+                    .map_err(invalid)?
+                    .with_max_events(options.max_events),
+            ),
+            EngineSpec::Pooltool => Box::new(
+                ExecEngine::new(
+                    &crate::pooltool::command().map_err(invalid)?,
+                    crate::pooltool::TIMEOUT_S,
+                )
+                .map_err(invalid)?
+                .with_max_events(options.max_events),
+            ),
+            EngineSpec::Rapier { dt } => rapier(*dt, options).map_err(invalid)?,
             EngineSpec::Registered { family, args } => {
                 let build = crate::registry::builder(family)
                     .ok_or_else(|| invalid("no engine of this family is registered".into()))?;
@@ -195,6 +239,9 @@ impl FromStr for EngineSpec {
             spec: s.to_string(),
             why,
         };
+        if let Some(rest) = s.strip_prefix("exec:") {
+            return parse_exec(rest).map_err(bad);
+        }
         let parts: Vec<&str> = s.split(':').collect();
         match parts.as_slice() {
             ["event", rest @ ..] => {
@@ -231,7 +278,10 @@ impl FromStr for EngineSpec {
                     }
                 };
                 let scheme = Scheme::from_name(scheme).ok_or_else(|| {
-                    bad(format!("unknown scheme {scheme:?}; valid: exact, euler"))
+                    bad(format!(
+                        "unknown scheme {scheme:?}; valid: {}",
+                        Scheme::NAMES
+                    ))
                 })?;
                 let broad_phase = BroadPhase::from_name(broad).ok_or_else(|| {
                     bad(format!(
@@ -245,6 +295,21 @@ impl FromStr for EngineSpec {
                     broad_phase,
                 })
             }
+            ["exec"] => Err(bad("an exec engine needs a command: exec:<command>, e.g. \
+                 exec:python3 benches/peers/ideal_engine.py"
+                .into())),
+            ["pooltool"] => Ok(EngineSpec::Pooltool),
+            ["rapier", dt] => {
+                let dt: f64 = dt
+                    .parse()
+                    .map_err(|_| bad(format!("dt = {dt:?}: not a number (s)")))?;
+                DiscreteEngine::new(dt, Scheme::Exact).map_err(|e| bad(e.to_string()))?;
+                Ok(EngineSpec::Rapier { dt })
+            }
+            ["rapier", ..] => Err(bad(
+                "expected rapier:<dt>, e.g. rapier:1e-3 (a fixed step, s)".into(),
+            )),
+            ["pooltool", ..] => Err(bad("pooltool takes no arguments".into())),
             ["discrete"] => Err(bad(
                 "the discrete integrator needs a time step: discrete:<dt>, e.g. discrete:1e-4"
                     .into(),
@@ -259,6 +324,9 @@ impl FromStr for EngineSpec {
                 let mut families = vec![
                     "event[:<solver>]".to_string(),
                     "discrete:<dt>[:<scheme>]".to_string(),
+                    "exec:<command>".to_string(),
+                    "pooltool".to_string(),
+                    "rapier:<dt>".to_string(),
                 ];
                 families.extend(crate::registry::registered().into_iter().map(String::from));
                 Err(bad(format!(
@@ -291,8 +359,54 @@ impl fmt::Display for EngineSpec {
                 }
                 Ok(())
             }
+            EngineSpec::Exec { command, timeout_s } => {
+                if *timeout_s == pool_exec::DEFAULT_TIMEOUT_S {
+                    write!(f, "exec:{command}")
+                } else {
+                    write!(f, "exec:timeout={timeout_s}:{command}")
+                }
+            }
+            EngineSpec::Pooltool => f.write_str(crate::POOLTOOL),
+            EngineSpec::Rapier { dt } => write!(f, "rapier:{dt:e}"),
             EngineSpec::Registered { family, args } if args.is_empty() => f.write_str(family),
             EngineSpec::Registered { family, args } => write!(f, "{family}:{args}"),
         }
     }
+}
+
+/// The rapier engine at `dt` (s).
+#[cfg(feature = "rapier")]
+fn rapier(dt: f64, options: &RunOptions) -> Result<Box<dyn Engine>, String> {
+    Ok(Box::new(
+        pool_rapier::RapierEngine::new(dt)?
+            .with_sampling(options.snapshots)
+            .with_max_events(options.max_events),
+    ))
+}
+
+/// Without the `rapier` feature: why not.
+#[cfg(not(feature = "rapier"))]
+fn rapier(_dt: f64, _options: &RunOptions) -> Result<Box<dyn Engine>, String> {
+    Err("this build of pool-engines was made without its `rapier` feature".into())
+}
+
+/// `[timeout=<s>:]<command>` of an `exec:` spec.
+fn parse_exec(rest: &str) -> Result<EngineSpec, String> {
+    let (timeout_s, command) = match rest.strip_prefix("timeout=") {
+        Some(t) => {
+            let (t, command) = t
+                .split_once(':')
+                .ok_or("expected exec:timeout=<s>:<command>")?;
+            let t: f64 = t
+                .parse()
+                .map_err(|_| format!("timeout = {t:?}: not a number (s)"))?;
+            (t, command)
+        }
+        None => (pool_exec::DEFAULT_TIMEOUT_S, rest),
+    };
+    ExecEngine::new(command, timeout_s)?;
+    Ok(EngineSpec::Exec {
+        command: command.to_string(),
+        timeout_s,
+    })
 }

@@ -35,6 +35,19 @@ fn specs_parse_to_their_engine_and_settings() {
         (d.family(), d.variant(), d.dt()),
         ("discrete", "euler".into(), Some(2.5e-4))
     );
+    assert_eq!(
+        parse("discrete:1e-3:substep16:exhaustive"),
+        EngineSpec::Discrete {
+            dt: 1e-3,
+            scheme: Scheme::Substep(16),
+            broad_phase: BroadPhase::Exhaustive
+        }
+    );
+    let l = parse("discrete:1e-2:located");
+    assert_eq!(
+        (l.family(), l.variant(), l.dt()),
+        ("discrete", "located".into(), Some(1e-2))
+    );
     let e = parse("event:alg1010");
     assert_eq!(
         (e.family(), e.variant(), e.dt()),
@@ -51,6 +64,8 @@ fn every_spec_displays_as_a_string_that_parses_back_to_it() {
         "discrete:0.0021544346900318843:euler",
         "discrete:1:exact:exhaustive",
         "discrete:1e-7",
+        "discrete:1e-3:located",
+        "discrete:3e-3:substep8:exhaustive",
     ] {
         let spec: EngineSpec = s.parse().unwrap();
         let again: EngineSpec = spec.to_string().parse().unwrap();
@@ -71,6 +86,7 @@ fn bad_specs_are_one_line_errors_naming_the_spec() {
         ("discrete:1e-9", "must be in"),
         ("discrete:2", "must be in"),
         ("discrete:1e-3:rk4", "unknown scheme"),
+        ("discrete:1e-3:substep1", "substep<k> (k in 2..=1000)"),
         ("discrete:1e-3:exact:grid", "unknown broad phase"),
         ("discrete:1e-3:exact:culled:x", "expected discrete"),
         ("event:newton", "unknown root solver"),
@@ -113,6 +129,8 @@ fn a_built_engine_runs_the_shot_its_spec_names() {
         "event:alg1010",
         "discrete:1e-3",
         "discrete:1e-3:euler",
+        "discrete:1e-3:located",
+        "discrete:1e-3:substep4",
     ] {
         let spec: EngineSpec = s.parse().unwrap();
         let o = spec.build().unwrap().run(&setup);

@@ -142,7 +142,7 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
 pub const CONTACT_TOL_M: f64 = 1e-9;
 
 /// Names of the invariants a run broke (empty when it kept them all): `no_end` (event or step
-/// budget), `nan`, `time_reversed`, and, given its [`InvariantReport`], `overlap`,
+/// budget), `nan`, `engine_failed`, `time_reversed`, and, given its [`InvariantReport`], `overlap`,
 /// `cushion_penetration` (beyond [`CONTACT_TOL_M`]), `off_table`, `energy_rise`.
 pub fn violations(o: &Outcome, rep: Option<&InvariantReport>) -> Vec<&'static str> {
     let mut out = Vec::new();
@@ -150,6 +150,7 @@ pub fn violations(o: &Outcome, rep: Option<&InvariantReport>) -> Vec<&'static st
         Termination::AtRest | Termination::TimeLimit => {}
         Termination::Budget => out.push("no_end"),
         Termination::NumericalError => out.push("nan"),
+        Termination::Failed => out.push("engine_failed"),
     }
     if !out.contains(&"nan") && o.final_states.iter().any(|b| !b.is_finite()) {
         out.push("nan");

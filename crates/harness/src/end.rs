@@ -100,6 +100,11 @@ impl EndCheck {
                 num(self.end_time),
                 self.events
             )),
+            Termination::Failed => out.push(format!(
+                "the engine could not run the shot (after {} events, t = {} s)",
+                self.events,
+                num(self.end_time)
+            )),
         }
         if let Some(&i) = self.non_finite.first() {
             out.push(format!(

@@ -13,6 +13,7 @@ mod end;
 mod frames;
 mod marks;
 mod matching;
+mod one_step;
 mod paths;
 mod roots_eval;
 mod rows;
@@ -20,6 +21,8 @@ mod run;
 mod scaling;
 mod scenarios;
 mod stress_shots;
+mod stress_tally;
+mod sweep;
 mod throw;
 mod variant;
 
@@ -33,6 +36,7 @@ pub use end::{num, EndCheck};
 pub use frames::{advance, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
+pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
 pub use paths::ball_paths;
 pub use roots_eval::{
     answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,
@@ -52,6 +56,11 @@ pub use scenarios::{random_break, scatter, ScatterSpec, SplitMix};
 pub use stress_shots::{
     corner_shot, frozen_shot, graze_shot, rack_on_table, rail_shot, stress_scatter, stress_shot,
     ScenarioKind, CORNER_JAW_OFFSET_R, FROZEN_GAP_M, GRAZE_EPS, RAIL_MAX_ANGLE, RAIL_MAX_GAP,
+};
+pub use stress_tally::StressTally;
+pub use sweep::{
+    sweep_header, sweep_row, sweep_setup, Axis, SweepParam, SweepPlan, SweepTally, CUE_PARAMS,
+    MAX_POINTS,
 };
 pub use throw::{throw_curve, tp_a14_throw, ThrowRow, THROW_SPEEDS};
 pub use variant::with_physics;

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_sim::{Agents, Outcome, Setup, Termination};
+use pool_sim::{Agents, EngineError, Outcome, Setup, Termination};
 
 use crate::{match_events, EndCheck, ErrorRow, OpsRow, SummaryRow};
 
@@ -230,21 +230,22 @@ pub fn reference_rows(setup: &Setup, reference: &Reference) -> (SummaryRow, Vec<
 /// states for drawing paths (see [`RunOptions::snapshots`]).
 ///
 /// # Errors
-/// The spec does not build.
+/// The spec does not build, or the engine could not run the shot
+/// ([`pool_sim::Engine::try_run`]: an external program failed or declined it).
 pub fn run_engine(
     setup: &Setup,
     reference: &Reference,
     spec: &EngineSpec,
     snapshots: Option<f64>,
-) -> Result<EngineRun, String> {
+) -> Result<EngineRun, EngineError> {
     let engine = spec
         .build_with(&RunOptions {
             snapshots,
             ..RunOptions::default()
         })
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| EngineError::failed(e.to_string()))?;
     let start = Instant::now();
-    let outcome = engine.run(setup);
+    let outcome = engine.try_run(setup)?;
     let wall = start.elapsed().as_secs_f64();
     let refo = &reference.outcome;
     let pairs = match_events(&refo.events, &outcome.events, match_window(spec.dt()));
@@ -284,7 +285,7 @@ pub fn run_engine(
             crate::lg_discrete_ops(setup.balls.len(), outcome.ops.get("step"))
         }
         EngineSpec::Event { .. } => crate::lg_event_ops(setup.balls.len(), outcome.events.len()),
-        EngineSpec::Registered { .. } => f64::NAN,
+        _ => f64::NAN,
     };
     let summary = SummaryRow {
         shot: setup.name.clone(),

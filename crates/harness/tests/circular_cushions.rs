@@ -199,6 +199,60 @@ fn the_discrete_integrator_finds_the_same_jaw_tip_and_one_it_tunnels_through() {
 }
 
 #[test]
+fn the_in_step_schemes_and_rapier_find_the_same_jaw_tip() {
+    // The shot of `a_ball_rolled_into_a_side_jaws_tip_rebounds_off_it_by_han_2005`: located
+    // places the event at the event engine's time (to its 1e-12 s tolerance plus rounding),
+    // substep8 within one substep after it, rapier (the tip a fixed disc) within its first
+    // order error, a step or two; every one logs it as the ball_circular_cushion of tip 5t and
+    // sends the ball back onto the table.
+    let table = PreparedTable::from(Table::pooltool_pocket());
+    let k = (table.circular_cushions.iter())
+        .position(|c| c.id == "5t")
+        .unwrap();
+    let arc = table.circular_segments()[k];
+    let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
+    let v = Vec3::new(-out_dir.x * 2.0, -out_dir.y * 2.0, 0.0);
+    let s = setup(
+        (*table).clone(),
+        vec![(
+            arc.center + out_dir * 0.3,
+            v,
+            Vec3::new(-v.y / R, v.x / R, 0.0),
+        )],
+    );
+    let reference = EventEngine::default().run(&s);
+    let a = reference.events[0];
+    let dt = 1e-3;
+    for (spec, tol) in [
+        ("discrete:1e-3:located", 1e-11),
+        ("discrete:1e-3:substep8", dt / 8.0),
+        ("rapier:1e-3", 2.0 * dt),
+    ] {
+        let engine = spec
+            .parse::<pool_engines::EngineSpec>()
+            .unwrap()
+            .build()
+            .unwrap();
+        let out = engine.run(&s);
+        let first = (out.events.iter())
+            .find(|e| e.kind.is_collision())
+            .unwrap_or_else(|| panic!("{spec}: no collision in {:?}", out.events));
+        assert_eq!((first.kind, first.agents), (a.kind, a.agents), "{spec}");
+        assert!(
+            (first.time - a.time).abs() <= tol,
+            "{spec}: {} vs {}",
+            first.time,
+            a.time
+        );
+        let after = out.final_states[0];
+        assert!(
+            (after.r.xy() - arc.center).norm() > R + arc.radius - 1e-6,
+            "{spec}: ends in the tip: {after:?}"
+        );
+    }
+}
+
+#[test]
 fn random_breaks_on_pooltools_table_keep_every_invariant() {
     // The 9-ball rack on pooltool's table, broken at random (`random_break`): no ball inside an
     // arc or through a jaw, no overlap, no energy gained, every run ends.

@@ -2,7 +2,8 @@
 //! balls frozen together at their contact distance: the event engine keeps every invariant
 //! `check_outcome` checks (contact residuals and overlaps at each pair's own distance, cushion
 //! penetration at each ball's own R, energy, time order) and ends at rest; the discrete
-//! integrator ends physically without an energy rise.
+//! integrator (exact and located schemes) ends physically without an energy rise. The engines
+//! that take one set of ball parameters (rapier, exec) refuse such shots as unsupported.
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{check_outcome, energy_rises, violations, EndCheck};
@@ -82,13 +83,44 @@ proptest! {
         prop_assert!(rep.max_overlap_m < 1e-9, "{rep:?}");
         prop_assert!(EndCheck::of(&s, &event).failures(&s).is_empty());
 
-        let discrete = EngineSpec::discrete(1e-3, pool_discrete::Scheme::Exact)
-            .unwrap()
-            .build_with(&RunOptions { snapshots: Some(0.01), max_events: None })
-            .unwrap()
-            .run(&s);
-        prop_assert_eq!(discrete.termination, Termination::AtRest);
-        prop_assert!(violations(&discrete, None).is_empty());
-        prop_assert_eq!(energy_rises(&s.physics, &discrete.snapshots), 0);
+        for scheme in [pool_discrete::Scheme::Exact, pool_discrete::Scheme::Located] {
+            let discrete = EngineSpec::discrete(1e-3, scheme)
+                .unwrap()
+                .build_with(&RunOptions { snapshots: Some(0.01), max_events: None })
+                .unwrap()
+                .run(&s);
+            prop_assert_eq!(discrete.termination, Termination::AtRest, "{:?}", scheme);
+            prop_assert!(violations(&discrete, None).is_empty(), "{:?}", scheme);
+            prop_assert_eq!(energy_rises(&s.physics, &discrete.snapshots), 0, "{:?}", scheme);
+        }
     }
+}
+
+#[test]
+fn engines_of_one_ball_parameter_set_refuse_unequal_balls_as_unsupported() {
+    let s = setup(0, false, &[((0.0, 0.0), (1.0, 0.0), (0.2, 0.03, 0.2)); 2]);
+    let mut equal = s.clone();
+    for b in &mut equal.balls {
+        b.state.set = 0;
+        b.state.r.z = BallParams::pool().radius;
+    }
+    equal.physics = Model::preset("pool", BallParams::pool()).unwrap();
+    for spec in ["rapier:1e-3", "exec:/nonexistent/program"] {
+        let engine: EngineSpec = spec.parse().unwrap();
+        let engine = engine.build().unwrap();
+        let e = engine.try_run(&s).unwrap_err();
+        assert!(e.unsupported, "{spec}: {e}");
+        assert!(
+            e.to_string().contains("parameters of their own"),
+            "{spec}: {e}"
+        );
+        assert_eq!(engine.run(&s).termination, Termination::Failed, "{spec}");
+    }
+    // Equal balls still go through (rapier runs them).
+    let engine = "rapier:1e-3"
+        .parse::<EngineSpec>()
+        .unwrap()
+        .build()
+        .unwrap();
+    assert!(engine.try_run(&equal).is_ok());
 }

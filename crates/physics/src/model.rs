@@ -89,6 +89,21 @@ pub trait Physics: Send + Sync {
     /// the step (u reversed for sliding, v reversed for rolling, w_z reversed for spinning).
     fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind>;
 
+    /// A number whose sign says what [`transition_crossed`](Physics::transition_crossed)
+    /// says: positive while the ball's transition condition has not changed sign between
+    /// `before` and `after` (a state evolved from it in its motion state), zero or negative
+    /// exactly when `transition_crossed` returns `Some`; +inf for a ball with no transition.
+    /// Continuous in the time between the two states, so that an engine can locate the
+    /// transition inside a step by root refinement. The default, +1 or -1 from
+    /// `transition_crossed`, is a step function: it can only be bisected.
+    fn transition_margin(&self, before: &BallState, after: &BallState) -> f64 {
+        if self.transition_crossed(before, after).is_some() {
+            -1.0
+        } else {
+            1.0
+        }
+    }
+
     /// Applies a transition: sets the new motion state and makes velocities agree with it
     /// exactly (u = 0 when rolling starts, v = 0 when a ball stops, w = 0 when spinning stops).
     fn apply_transition(&self, s: &BallState, kind: EventKind) -> BallState;
@@ -438,6 +453,11 @@ impl Physics for Model {
     #[inline]
     fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind> {
         (self.motion).transition_crossed(self.params_of(before), before, after)
+    }
+
+    fn transition_margin(&self, before: &BallState, after: &BallState) -> f64 {
+        self.motion
+            .transition_margin(self.params_of(before), before, after)
     }
 
     fn apply_transition(&self, s: &BallState, kind: EventKind) -> BallState {

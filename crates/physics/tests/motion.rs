@@ -175,6 +175,34 @@ proptest! {
         }
         prop_assert!(matches!(s.motion, MotionState::Stationary));
     }
+
+    /// The transition margin has the sign of the fixed-step rule at every time along a motion
+    /// segment, and is linear in time: the secant through two points before the transition
+    /// lands on the predicted time (what makes in-step event location converge at once).
+    #[test]
+    fn transition_margin_signs_the_crossing_and_is_linear_in_time(
+        s in sliding_state(), f in 0.0f64..2.0, g in 0.0f64..0.5
+    ) {
+        let p = pool();
+        let mut s = s;
+        while let Some(tr) = p.next_transition(&s) {
+            for t in [f * tr.dt, g * tr.dt, tr.dt * (1.0 + 1e-6) + 1e-12] {
+                let after = p.evolve(&s, t);
+                let m = p.transition_margin(&s, &after);
+                prop_assert_eq!(m <= 0.0, p.transition_crossed(&s, &after).is_some(), "t = {}", t);
+            }
+            prop_assert!(p.transition_margin(&s, &s) > 0.0);
+            if tr.dt > 1e-6 {
+                let (t0, t1) = (0.1 * tr.dt, 0.6 * tr.dt);
+                let m0 = p.transition_margin(&s, &p.evolve(&s, t0));
+                let m1 = p.transition_margin(&s, &p.evolve(&s, t1));
+                let root = t0 - m0 * (t1 - t0) / (m1 - m0);
+                prop_assert!((root - tr.dt).abs() <= 1e-9 * tr.dt, "{} vs {}", root, tr.dt);
+            }
+            s = p.apply_transition(&p.evolve(&s, tr.dt), tr.kind);
+        }
+        prop_assert_eq!(p.transition_margin(&s, &s), f64::INFINITY);
+    }
 }
 
 /// A ball in any motion state: 0 sliding, 1 rolling, 2 spinning, 3 stationary, 4 pocketed.

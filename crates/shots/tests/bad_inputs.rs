@@ -197,6 +197,7 @@ fn bad_inputs_name_the_field_and_value() {
         ("cue: off the ball", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = 0.0\na = 0.8\nb = 0.7\n"), "cue.b", "0.7", "a^2 + b^2"),
         ("cue: vertical stick", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = 0.0\ntheta = 90.0\n"), "cue.theta", "90", "[0, 90)"),
         ("cue: no speed", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 0.0\nphi = 0.0\n"), "cue.V0", "0", "positive"),
+        ("cue: a strike past the speed limit", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2000.0\nphi = 0.0\n"), "cue.V0", "2000", "at most 1000 m/s"),
         ("cue: nan aim", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = nan\n"), "cue.phi", "nan", "NaN"),
         ("cue: unknown field", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = 0.0\nspin = 3\n"), "cue.spin", "3", "unknown field"),
         ("cue: negative stick mass", format!("{GOOD}\n[cue]\nball = \"1\"\nV0 = 2.0\nphi = 0.0\n[cue.specs]\nM = -1.0\n"), "cue.specs.M", "-1", "positive"),

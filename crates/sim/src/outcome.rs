@@ -98,6 +98,9 @@ pub enum Termination {
     Budget,
     /// A state became non-finite (NaN or infinite): a defect to investigate.
     NumericalError,
+    /// The engine could not run the shot (an external program failed; see
+    /// [`crate::Engine::try_run`] for why).
+    Failed,
 }
 
 impl Termination {
@@ -108,6 +111,7 @@ impl Termination {
             Termination::TimeLimit => "time_limit",
             Termination::Budget => "budget",
             Termination::NumericalError => "numerical_error",
+            Termination::Failed => "failed",
         }
     }
 }

@@ -272,6 +272,22 @@ impl Setup {
             if let Err((field, value, why)) = strike.cue.validate() {
                 return err(format!("cue.{field}"), value.to_string(), why);
             }
+            // The struck ball leaves the cue within the speeds a given state may have.
+            let struck = self
+                .physics
+                .strike(&self.balls[strike.ball].state, &strike.cue);
+            let speed = struck.v.norm().max(radius * struck.w.norm());
+            if !(speed <= MAX_SPEED) {
+                return err(
+                    "cue.V0".into(),
+                    strike.cue.v0.to_string(),
+                    &format!(
+                        "the strike would send the ball off at {} m/s (|v| or R |w|); at most \
+                         {MAX_SPEED} m/s",
+                        short(speed)
+                    ),
+                );
+            }
         }
         if let Some(t) = self.t_end {
             // No ball ever moves faster than all the kinetic energy in the lightest ball (spin

@@ -212,6 +212,34 @@ impl Cloth<'_> {
     }
 }
 
+impl Cloth<'_> {
+    /// See [`crate::Physics::transition_margin`]: the product [`Cloth::transition_crossed`]
+    /// tests (u0 . u1 sliding, v0 . v1 rolling, w_z0 w_z1 spinning), at most 0 where that test
+    /// reports a crossing because the speed fell below [`SPEED_EPS`]; +inf for a ball with no
+    /// transition. Linear in the time between the two states along one motion segment (seed
+    /// 004, Section I: u, v and w_z change linearly), so a secant step finds its zero at once.
+    pub fn transition_margin(&self, before: &BallState, after: &BallState) -> f64 {
+        let r = self.0.radius;
+        let (dot, small) = match before.motion {
+            MotionState::Sliding => {
+                let (u0, u1) = (before.contact_velocity(r), after.contact_velocity(r));
+                (u0.dot(&u1), below_speed_eps(u1.x, u1.y))
+            }
+            MotionState::Rolling => (
+                before.v.x * after.v.x + before.v.y * after.v.y,
+                below_speed_eps(after.v.x, after.v.y),
+            ),
+            MotionState::Spinning => (before.w.z * after.w.z, (after.w.z * r).abs() < SPEED_EPS),
+            MotionState::Stationary | MotionState::Pocketed => return f64::INFINITY,
+        };
+        if small {
+            dot.min(0.0)
+        } else {
+            dot
+        }
+    }
+}
+
 /// Unit direction of a planar vector, or zero for a zero vector.
 #[inline]
 fn unit_xy(u: &Vec3) -> Vec3 {

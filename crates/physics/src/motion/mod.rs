@@ -130,6 +130,14 @@ impl Motion {
         }
     }
 
+    /// See [`crate::Physics::transition_margin`].
+    pub fn transition_margin(self, p: &BallParams, before: &BallState, after: &BallState) -> f64 {
+        match self {
+            Motion::Cloth => cloth::Cloth(p).transition_margin(before, after),
+            Motion::Frictionless => f64::INFINITY,
+        }
+    }
+
     /// See [`crate::Physics::transition_crossed`].
     #[inline]
     pub fn transition_crossed(

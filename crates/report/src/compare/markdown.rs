@@ -2,9 +2,10 @@
 
 use std::fmt::Write;
 
-use pool_harness::SummaryRow;
+use pool_harness::{OneStepStats, SummaryRow, ONE_STEP_TIME_TOL_S};
 
-use super::{Regression, Results, Scaling};
+use super::engines::{engine_summaries, followed_shots, nearest_dt, EngineSummary};
+use super::{Regression, Results, Scaling, BUDGET_FACTOR, TARGET_ERROR_S};
 
 fn sci(x: f64) -> String {
     if x.is_finite() {
@@ -23,11 +24,16 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
-/// Fitted slopes of the (shot, scheme) series with at least two points.
+/// Fitted slopes of the (shot, scheme) series with at least two points of the end-of-step
+/// schemes (`exact`, `euler`: the first-order baseline the report's headline is about).
 fn fitted_slopes(res: &Results) -> Vec<f64> {
     res.slopes
         .iter()
-        .filter(|s| s.points >= 2)
+        .filter(|s| {
+            s.points >= 2
+                && s.engine == pool_engines::DISCRETE
+                && (s.scheme == "exact" || s.scheme == "euler")
+        })
         .map(|s| s.slope)
         .collect()
 }
@@ -63,11 +69,15 @@ pub fn markdown(res: &Results) -> String {
     let mut md = String::new();
     let shots: Vec<&str> = res.residuals.iter().map(|r| r.shot.as_str()).collect();
     intro(&mut md, res);
+    let engines = engine_summaries(res);
+    glance_section(&mut md, res, &engines);
     ends_section(&mut md, res);
     accuracy_section(&mut md, res);
     cost_section(&mut md, res, &shots);
+    one_step_section(&mut md, res);
     event_engine_section(&mut md, res);
     discrete_section(&mut md, res, &shots);
+    failures_section(&mut md, res);
     paths_section(&mut md, res);
     if let Some(r) = &res.regression {
         regression_section(&mut md, r);
@@ -106,11 +116,28 @@ fn intro(md: &mut String, res: &Results) {
         res.wall_time_s,
         res.threads
     );
+    if !res.engines.is_empty() {
+        let extra: Vec<String> = res
+            .engines
+            .iter()
+            .filter(|e| !e.starts_with("discrete:"))
+            .map(|e| format!("`{e}`"))
+            .collect();
+        if !extra.is_empty() {
+            let _ = writeln!(
+                md,
+                "More engines measured against it: {}.\n",
+                extra.join(", ")
+            );
+        }
+    }
     let _ = writeln!(
         md,
         "Files: `summary.csv` (one row per shot x engine x scheme x dt), `errors.csv` (one row per \
-         matched event), `ops.csv` (operation counts by category), `residuals.csv` (event-engine \
-         contact residuals and invariants), `slopes.csv` (fitted convergence slopes).\n"
+         matched event), `one_step.csv` (one row per engine and reference event: what the engine \
+         restarted just before it predicted), `ops.csv` (operation counts by category), \
+         `residuals.csv` (event-engine contact residuals and invariants), `slopes.csv` (fitted \
+         convergence slopes per shot and fixed-step engine).\n"
     );
 }
 
@@ -161,6 +188,258 @@ fn ends_section(md: &mut String, res: &Results) {
     let _ = writeln!(md);
 }
 
+fn or_dash(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    x.filter(|v| v.is_finite()).map_or("–".into(), f)
+}
+
+/// A one-step cell: agreeing share, share within the time tolerance, median |error|.
+fn one_step_cell(s: &OneStepStats) -> String {
+    if s.n == 0 {
+        return "–".into();
+    }
+    format!(
+        "{}/{} ({:.0}%), {:.0}% within 1e-9 s, median {}",
+        s.agree,
+        s.n,
+        100.0 * s.agree_fraction(),
+        100.0 * s.within_tol as f64 / s.n as f64,
+        sci(s.error_median_s)
+    )
+}
+
+/// The summary table: every engine's order, error at equal cost, cost to 1e-6 s, one-step
+/// agreement beside whole-shot matching, wall time.
+fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
+    let followed = followed_shots(&res.summary);
+    let _ = writeln!(md, "## Every engine at a glance\n");
+    let _ = writeln!(
+        md,
+        "*Order*: the median over the followed shots ({}) of the fitted log-log slope of median \
+         collision-time error against dt. *Followed* shots are those some fixed-step run at the \
+         smallest dt matched event for event; in the others (breaks, many balls) the runs \
+         diverge and the errors measure the divergence. *Error at equal cost*: the median over \
+         followed shots of the engine's median collision-time error when it spends {BUDGET_FACTOR}x \
+         the event engine's operations, and {BUDGET_FACTOR}x its wall time, on the same shot \
+         (interpolated log-log along its dt sweep). *To reach {}*: the median operations and \
+         wall time at which its error first gets there (shots where it does / followed shots \
+         with collisions it was timed on; pooltool and programs count no operations). *One step* and *whole shot* at the dt nearest 1e-3 s: events predicted \
+         right (kind and agents) when restarted from the reference's state before each event, \
+         and events matched over the whole shot. Wall times are one run's, with the run's \
+         threads sharing the cores.\n",
+        if followed.is_empty() {
+            "none".to_string()
+        } else {
+            followed.join(", ")
+        },
+        sci(TARGET_ERROR_S)
+    );
+    let _ = writeln!(
+        md,
+        "| engine | order | error at {BUDGET_FACTOR}x event ops | error at {BUDGET_FACTOR}x event wall | ops to reach {} | wall to reach {} | dt (s) | one step | whole shot | wall per shot (ms) |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        sci(TARGET_ERROR_S),
+        sci(TARGET_ERROR_S)
+    );
+    for e in engines {
+        let name = if e.engine == pool_engines::DISCRETE {
+            format!("discrete `{}`", e.scheme)
+        } else if e.engine == pool_engines::EXEC {
+            format!("exec `{}`", e.scheme)
+        } else {
+            format!("{} `{}`", e.engine, e.scheme)
+        };
+        let order = match e.slope {
+            Some(s) => format!("{s:.2} ({} shots)", e.slope_shots),
+            None if e.stepped => "–".into(),
+            None => "exact times".into(),
+        };
+        let reach = |x: Option<f64>, (hit, of): (usize, usize), f: &dyn Fn(f64) -> String| match x {
+            Some(v) => format!("{} ({hit}/{of})", f(v)),
+            None if of > 0 => format!("not reached (0/{of})"),
+            None => "–".into(),
+        };
+        let _ = writeln!(
+            md,
+            "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {:.2} |",
+            or_dash(e.error_at_ops_budget_s, sci),
+            or_dash(e.error_at_wall_budget_s, sci),
+            reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
+            reach(e.wall_to_target_s, e.wall_target_shots, &|v| format!(
+                "{v:.2e} s"
+            )),
+            or_dash(e.dt_s, sci),
+            e.one_step.as_ref().map_or("–".into(), one_step_cell),
+            e.matched.0,
+            e.matched.1,
+            e.wall_s * 1e3
+        );
+    }
+    let _ = writeln!(
+        md,
+        "\nThe event engine and every engine without a time step have no order: their times come \
+         from the equations of motion (to rounding, or to their own tolerances). `located` puts \
+         each event at the root of its contact's gap along the evolved trajectories, to the \
+         locator's tolerance (1e-12 s): its error does not fall with dt, it is flat there (a \
+         slope near 0), and a coarse step costs fewer operations. `substep<k>` and `rapier` are \
+         first order like `exact`, `substep<k>` with a k-times smaller step near contacts.\n"
+    );
+}
+
+/// One-step agreement per engine and dt, then per event kind.
+fn one_step_section(md: &mut String, res: &Results) {
+    if res.one_step.is_empty() {
+        return;
+    }
+    let rows = &res.one_step;
+    let _ = writeln!(md, "## One-step agreement\n");
+    let _ = writeln!(
+        md,
+        "For every event of the reference run, each engine is restarted from the reference's \
+         state just after the event before it (with a budget of one event) and its first event \
+         is compared with the reference's: same kind and agents (or those of an event tied with \
+         it to 1e-12 s), and the time difference. A whole break diverges after a few \
+         collisions; restarted every time from the reference's state, an engine is judged on \
+         the algorithm alone. `one_step.csv` has every row. The reference restarted from its \
+         own states shows that the restarts are exact. *Other, at the restart instant*: a \
+         different event predicted at the very time of the restart, typically a contact the \
+         reference had just resolved (balls exactly 2R apart and separating) collided again by \
+         an engine that does not check the approach. In the breaks' pressed-contact trains the \
+         reference collides a pressed pair when friction has closed it by 2e-10 m \
+         (`CONTACT_SLOP`), where an engine colliding at contact is about 6e-5 s earlier.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| engine | dt (s) | events | same next event | within {} | other, at the restart instant | median \\|error\\| (s) | max \\|error\\| (s) | whole shot matched |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        sci(ONE_STEP_TIME_TOL_S)
+    );
+    // (engine, scheme, dt) in row order; fixed-step engines at the headline dt values.
+    let mut keys: Vec<(String, String, Option<f64>)> = Vec::new();
+    for r in rows {
+        let k = (r.engine.clone(), r.scheme.clone(), r.dt_s);
+        if !keys.contains(&k) {
+            keys.push(k);
+        }
+    }
+    let headline = headline_dts(&res.dts);
+    let shown: Vec<&(String, String, Option<f64>)> = keys
+        .iter()
+        .filter(|(_, _, dt)| {
+            dt.is_none_or(|d| {
+                headline.iter().any(|h| (h - d).abs() <= 1e-12 * h)
+                    || !res.dts.iter().any(|x| (x - d).abs() <= 1e-12 * d)
+            })
+        })
+        .collect();
+    for (engine, scheme, dt) in &shown {
+        let mine = || {
+            rows.iter()
+                .filter(|r| &r.engine == engine && &r.scheme == scheme && r.dt_s == *dt)
+        };
+        let s = OneStepStats::of(mine());
+        let whole = res
+            .summary
+            .iter()
+            .filter(|r| &r.engine == engine && &r.scheme == scheme && r.dt_s == *dt);
+        let (m, n) = whole.fold((0, 0), |(m, n), r| {
+            (m + r.n_matched, n + r.n_reference_events)
+        });
+        let _ = writeln!(
+            md,
+            "| {engine} `{scheme}` | {} | {} | {} ({:.1}%) | {} | {} | {} | {} | {m}/{n} |",
+            dt.map_or("–".into(), sci),
+            s.n,
+            s.agree,
+            100.0 * s.agree_fraction(),
+            s.within_tol,
+            s.at_restart,
+            sci(s.error_median_s),
+            sci(s.error_max_s)
+        );
+    }
+    // Per event kind, at dt nearest 1e-3 s for the fixed-step engines.
+    let mut kinds: Vec<&str> = rows.iter().map(|r| r.kind.as_str()).collect();
+    kinds.sort();
+    kinds.dedup();
+    let _ = writeln!(
+        md,
+        "\nPer event kind (same next event / events, and the median |error| of those; fixed-step \
+         engines at the dt nearest 1e-3 s):\n"
+    );
+    let _ = writeln!(
+        md,
+        "| engine | {} |\n|---|{}",
+        kinds.join(" | "),
+        "---|".repeat(kinds.len())
+    );
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for (engine, scheme, _) in &keys {
+        if seen.contains(&(engine.clone(), scheme.clone())) {
+            continue;
+        }
+        seen.push((engine.clone(), scheme.clone()));
+        let dts: Vec<f64> = keys
+            .iter()
+            .filter(|(e, s, _)| e == engine && s == scheme)
+            .filter_map(|k| k.2)
+            .collect();
+        let dt = nearest_dt(&dts, 1e-3);
+        let cells: Vec<String> = kinds
+            .iter()
+            .map(|k| {
+                let s = OneStepStats::of(rows.iter().filter(|r| {
+                    &r.engine == engine
+                        && &r.scheme == scheme
+                        && r.kind == *k
+                        && match (r.dt_s, dt) {
+                            (Some(a), Some(b)) => (a - b).abs() <= 1e-12 * b,
+                            (None, None) => true,
+                            _ => false,
+                        }
+                }));
+                if s.n == 0 {
+                    "–".into()
+                } else {
+                    format!("{}/{} ({})", s.agree, s.n, sci(s.error_median_s))
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {engine} `{scheme}`{} | {} |",
+            dt.map_or(String::new(), |d| format!(" dt={}", sci(d))),
+            cells.join(" | ")
+        );
+    }
+    let _ = writeln!(md);
+}
+
+/// Engines that could not run a shot, or declined it.
+fn failures_section(md: &mut String, res: &Results) {
+    if res.failures.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "\n## Engines that failed\n");
+    let _ = writeln!(
+        md,
+        "Each engine run that did not produce a log, with the engine's own account (for a \
+         program, the end of its stderr). *Declined*: a shot outside the engine's model (not \
+         a defect). Every other result of the run is in the tables above.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| engine | shot | task | what happened |\n|---|---|---|---|"
+    );
+    for f in &res.failures {
+        let what = if f.unsupported { "declined: " } else { "" };
+        let msg = f.message.replace('\n', "<br>").replace('|', "\\|");
+        let _ = writeln!(
+            md,
+            "| `{}` | {} | {} | {what}{msg} |",
+            f.engine, f.shot, f.task
+        );
+    }
+    let _ = writeln!(md);
+}
+
 /// Collision-time error against dt: the plot, the fitted slopes and the event engine's floor.
 fn accuracy_section(md: &mut String, res: &Results) {
     let rows = &res.summary;
@@ -169,9 +448,11 @@ fn accuracy_section(md: &mut String, res: &Results) {
     let slopes = fitted_slopes(res);
     let _ = writeln!(
         md,
-        "The discrete integrator notices a collision at the end of the step in which it happened, \
-         so its collision-time error is between 0 and dt and falls linearly with dt: the fitted \
-         log-log slopes have median **{:.2}** (per shot and scheme below; 1 is first order). The \
+        "The discrete integrator's `exact` and `euler` schemes notice a collision at the end of \
+         the step in which it happened, so their collision-time error is between 0 and dt and \
+         falls linearly with dt: their fitted log-log slopes have median **{:.2}** (every shot \
+         and fixed-step engine below; 1 is first order). Each colour is one engine: the bold \
+         line is the median over shots at each dt, the thin ones are the shots. The \
          event engine computes each contact time from the equations of motion; its error floor \
          (contact residual divided by approach speed) is the horizontal line, at most {} s.\n",
         median(slopes.clone()),
@@ -184,13 +465,13 @@ fn accuracy_section(md: &mut String, res: &Results) {
     );
     let _ = writeln!(
         md,
-        "| shot | scheme | slope | points |\n|---|---|---:|---:|"
+        "| shot | engine | scheme | slope | points |\n|---|---|---|---:|---:|"
     );
     for s in &res.slopes {
         let _ = writeln!(
             md,
-            "| {} | {} | {:.2} | {} |",
-            s.shot, s.scheme, s.slope, s.points
+            "| {} | {} | {} | {:.2} | {} |",
+            s.shot, s.engine, s.scheme, s.slope, s.points
         );
     }
 }
@@ -257,8 +538,16 @@ fn cost_section(md: &mut String, res: &Results, shots: &[&str]) {
     let _ = writeln!(md, "![error vs cost](error_vs_cost.png)\n");
     let _ = writeln!(
         md,
-        "Error against cost: each discrete series buys accuracy linearly with operations; the \
-         event engine's diamonds sit at its floor for a fixed cost.\n"
+        "Error against cost: each end-of-step series buys accuracy linearly with operations; \
+         `located` sits at its tolerance whatever it spends; engines without a time step are \
+         diamonds (the event engine at its floor).\n"
+    );
+    let _ = writeln!(md, "![error vs wall time](error_vs_wall.png)\n");
+    let _ = writeln!(
+        md,
+        "The same against wall time per run, every engine included (pooltool and programs count \
+         no operations; their wall time includes starting the program). One run, the run's \
+         threads sharing the cores: compare orders of magnitude, not percentages.\n"
     );
 }
 
@@ -296,7 +585,7 @@ fn event_engine_section(md: &mut String, res: &Results) {
 /// The discrete integrator's matches, errors and cost at the headline dt values.
 fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
     let rows = &res.summary;
-    let _ = writeln!(md, "\n## Discrete integrator at selected dt\n");
+    let _ = writeln!(md, "\n## Fixed-step engines at selected dt\n");
     let _ = writeln!(
         md,
         "Events are matched to the reference by kind and agents, in order (longest common \
@@ -312,16 +601,21 @@ fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
     for shot in shots {
         let event_ops = event_row(rows, shot).map_or(0, |e| e.ops_total).max(1);
         for r in rows.iter().filter(|r| {
-            r.engine == pool_engines::DISCRETE
+            r.dt_s.is_some()
                 && r.shot == *shot
                 && r.dt_s
                     .is_some_and(|d| picks.iter().any(|p| (p - d).abs() < 1e-15))
         }) {
+            let scheme = if r.engine == pool_engines::DISCRETE {
+                r.scheme.clone()
+            } else {
+                format!("{} {}", r.engine, r.scheme)
+            };
             let _ = writeln!(
                 md,
                 "| {} | {} | {} | {}/{} | {} | {} | {} | {} | {} | {} | {:.0} | {:.1} |",
                 r.shot,
-                r.scheme,
+                scheme,
                 sci(r.dt_s.unwrap_or(f64::NAN)),
                 r.n_matched,
                 r.n_reference_events,
@@ -451,10 +745,16 @@ pub fn console_summary(res: &Results) -> String {
         .map(|r| r.max_overlap_m)
         .fold(0.0, f64::max);
     let off: usize = res.residuals.iter().map(|r| r.off_table_samples).sum();
+    let failed = res.failures.iter().filter(|f| !f.unsupported).count();
+    let failed = if failed > 0 {
+        format!("; {failed} engine run(s) FAILED")
+    } else {
+        String::new()
+    };
     format!(
-        "{} shots, {} reference events; median fitted slope {:.2} (min {:.2}, max {:.2}); \
-         event engine max residual: ball-ball {} m, cushion {} m; max overlap {} m; off-table \
-         samples {}; wall time {:.1} s",
+        "{} shots, {} reference events; median fitted slope of exact/euler {:.2} (min {:.2}, max \
+         {:.2}); event engine max residual: ball-ball {} m, cushion {} m; max overlap {} m; \
+         off-table samples {}; wall time {:.1} s{failed}",
         res.residuals.len(),
         events,
         median(slopes.clone()),

@@ -1,14 +1,18 @@
 //! What a compare run produced, as the report reads it, and the report itself
 //! ([`markdown`], [`console_summary`]).
 
+mod engines;
 mod markdown;
 
 use std::path::PathBuf;
 
-use pool_harness::{loglog_slope, InvariantReport, Reference, SummaryRow};
+use pool_harness::{loglog_slope, InvariantReport, OneStepRow, Reference, SummaryRow};
 use pool_sim::Setup;
 use serde::Serialize;
 
+pub use engines::{
+    engine_summaries, followed_shots, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
+};
 pub use markdown::{console_summary, markdown};
 
 /// Everything a compare run produced that its report shows.
@@ -43,11 +47,49 @@ pub struct Results {
     pub roots_verdict: Option<String>,
     /// The scaling study's rows, slopes and wall time (s), unless `--no-scaling`.
     pub scaling: Option<Scaling>,
+    /// One-step agreement rows (`one_step.csv`): every engine, the reference too, restarted
+    /// before every reference event; empty with `--no-one-step`.
+    pub one_step: Vec<OneStepRow>,
+    /// Engines that could not run a shot, or declined it.
+    pub failures: Vec<EngineFailure>,
+    /// Every engine measured against the reference (the sweep's, then `--engines`), as specs.
+    pub engines: Vec<String>,
     /// Physics presets every shot with cloth motion also ran under (`--physics`); those runs'
     /// shots are named `<shot>@<preset>` ([`variant_name`]).
     pub physics: Vec<String>,
     /// TP A-14's throw curve of `frictional_inelastic` (`throw.csv`, `throw.png`), if drawn.
     pub throw: Vec<pool_harness::ThrowRow>,
+}
+
+/// An engine that could not run a shot (a program that crashed, timed out or answered
+/// nonsense), or declined it as outside its model.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct EngineFailure {
+    /// Shot name.
+    pub shot: String,
+    /// The engine's spec.
+    pub engine: String,
+    /// `whole shot` or `one-step`.
+    pub task: String,
+    /// Why (the first line), then the program's stderr, if any.
+    pub message: String,
+    /// Declined (a model it does not have), not failed.
+    pub unsupported: bool,
+}
+
+impl std::fmt::Display for EngineFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.unsupported {
+            "declined"
+        } else {
+            "failed on"
+        };
+        write!(
+            f,
+            "{} {what} {} ({}): {}",
+            self.engine, self.shot, self.task, self.message
+        )
+    }
 }
 
 /// The name of shot `shot` run under physics preset `preset` (`compare --physics`).
@@ -121,37 +163,38 @@ impl ResidualRow {
     }
 }
 
-/// Fitted log-log slope of median collision-time error against dt, per shot and scheme.
+/// Fitted log-log slope of median collision-time error against dt, per shot and fixed-step
+/// engine (each discrete scheme, rapier).
 #[derive(Serialize, Clone, Debug)]
 pub struct SlopeRow {
     /// Shot name.
     pub shot: String,
-    /// Scheme.
+    /// Scheme (or the engine's variant).
     pub scheme: String,
     /// Least-squares slope of log10(median error) vs log10(dt).
     pub slope: f64,
     /// Points used (dt values with a finite, positive median error).
     pub points: usize,
+    /// Engine family (`discrete`, `rapier`).
+    pub engine: String,
 }
 
-/// Slopes for every (shot, scheme) of the discrete rows of `summary.csv`, sorted by shot and
-/// scheme. The points are the rows' (dt, median collision-time error) where that error is
+/// Slopes for every (shot, engine, scheme) of the rows with a time step, sorted by shot, engine
+/// and scheme. The points are the rows' (dt, median collision-time error) where that error is
 /// finite and positive; with fewer than two of them the slope is NaN.
 pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
-    let mut keys: Vec<(String, String)> = rows
+    let mut keys: Vec<(String, String, String)> = rows
         .iter()
-        .filter(|r| r.engine == pool_engines::DISCRETE)
-        .map(|r| (r.shot.clone(), r.scheme.clone()))
+        .filter(|r| r.dt_s.is_some())
+        .map(|r| (r.shot.clone(), r.engine.clone(), r.scheme.clone()))
         .collect();
     keys.sort();
     keys.dedup();
     keys.into_iter()
-        .map(|(shot, scheme)| {
+        .map(|(shot, engine, scheme)| {
             let pts: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| {
-                    r.engine == pool_engines::DISCRETE && r.shot == shot && r.scheme == scheme
-                })
+                .filter(|r| r.engine == engine && r.shot == shot && r.scheme == scheme)
                 .filter_map(|r| Some((r.dt_s?, r.collision_time_error_median_s)))
                 .filter(|&(_, e)| e.is_finite() && e > 0.0)
                 .collect();
@@ -160,6 +203,7 @@ pub fn slopes(rows: &[SummaryRow]) -> Vec<SlopeRow> {
                 scheme,
                 slope: loglog_slope(&pts),
                 points: pts.len(),
+                engine,
             }
         })
         .collect()

@@ -16,10 +16,12 @@ use super::{render, Figure, PlotError, WIDTH};
 
 /// Draws median collision-time error against time step, log-log.
 ///
-/// One series (markers joined by lines, sorted by dt) per (shot, scheme) of the `discrete`
-/// rows, coloured by shot (by scheme when there is a single shot) with one marker shape per
-/// scheme; a grey dashed guide `error = dt` (slope 1); and, when `floor_s` is a positive finite
-/// value, a black horizontal line labelled "event engine floor". Writes `<stem>.svg` and
+/// One colour and marker per engine with a time step (each discrete scheme, rapier): a thin
+/// line per shot and a bold line with markers through the median over shots at each dt (the
+/// legend lists engines, not shots, so it stays readable with many of both); a grey dashed
+/// guide `error = dt` (slope 1); the event engine's floor (`floor_s`, when positive and finite)
+/// as a black line, and every other engine without a time step (pooltool, a program, another
+/// root solver) as a dashed line at its median error over shots. Writes `<stem>.svg` and
 /// `<stem>.png`.
 ///
 /// # Errors
@@ -30,13 +32,13 @@ pub fn error_vs_dt(
     floor_s: Option<f64>,
     stem: &Path,
 ) -> Result<(), PlotError> {
-    let keys = Keys::of(rows);
+    let engines = Engines::of(rows);
     let mut fig = LogLog::new(
         "Collision-time error vs time step",
         "time step dt (s)",
         "median collision-time error (s)",
     );
-    fig.series = keys.discrete_series(rows, |r| r.dt_s, |r| r.collision_time_error_median_s);
+    fig.series = engines.stepped(rows, |r| r.dt_s, |r| r.collision_time_error_median_s);
     fig.guides.push(Guide {
         factor: 1.0,
         colour: RGBColor(120, 120, 120),
@@ -51,44 +53,41 @@ pub fn error_vs_dt(
             label: Some("event engine floor".into()),
         });
     }
+    fig.hlines
+        .extend(engines.median_lines(rows, |r| r.collision_time_error_median_s, false));
     render(stem, &fig)
 }
 
 /// Draws total operation count against time step, log-log.
 ///
-/// One series per (shot, scheme) of the `discrete` rows (colours and markers as in
-/// [`error_vs_dt`]), and for each `event` row a horizontal dashed line at its `ops_total` in its
-/// shot's colour (black when there is a single shot). Writes `<stem>.svg` and `<stem>.png`.
+/// Engines with a time step as in [`error_vs_dt`] (median over shots bold, each shot thin);
+/// each engine without one (the event engine, other root solvers) as a dashed line at its
+/// median count over shots. Engines that count no operations (pooltool, programs) are left out:
+/// their cost is wall time ([`error_vs_wall`]). Writes `<stem>.svg` and `<stem>.png`.
 ///
 /// # Errors
 /// A file that cannot be created or written; drawing problems in the data are not errors
 /// (see [`crate::plots`]).
 pub fn ops_vs_dt(rows: &[SummaryRow], stem: &Path) -> Result<(), PlotError> {
-    let keys = Keys::of(rows);
+    let engines = Engines::of(rows);
     let mut fig = LogLog::new(
         "Cost vs time step",
         "time step dt (s)",
         "operations (total count)",
     );
-    fig.series = keys.discrete_series(rows, |r| r.dt_s, |r| r.ops_total as f64);
-    for r in rows.iter().filter(|r| r.engine == pool_engines::EVENT) {
-        fig.hlines.push(Line {
-            at: r.ops_total as f64,
-            colour: keys.event_colour(&r.shot),
-            kind: LineKind::Dashed(3),
-            label: Some(keys.event_label(rows, r)),
-        });
-    }
+    fig.series = engines.stepped(rows, |r| r.dt_s, |r| r.ops_total as f64);
+    fig.hlines
+        .extend(engines.median_lines(rows, |r| r.ops_total as f64, true));
     render(stem, &fig)
 }
 
 /// Draws median collision-time error against total operation count, log-log.
 ///
-/// One series per (shot, scheme) of the `discrete` rows (colours and markers as in
-/// [`error_vs_dt`], joined in dt order), and each `event` row as a large diamond at
-/// (`ops_total`, error) where the error is the row's own median collision-time error if positive,
-/// else `floor_s`. An event row with neither is drawn as a vertical dashed line at its
-/// `ops_total`. Writes `<stem>.svg` and `<stem>.png`.
+/// Engines with a time step as in [`error_vs_dt`], joined in dt order (the bold line through
+/// the medians over shots of both coordinates at each dt); each engine without one as a large
+/// diamond at its median count and median error (the event engine's error: its own when
+/// positive, else `floor_s`; with neither, a vertical dashed line at its count). Engines that
+/// count no operations are left out. Writes `<stem>.svg` and `<stem>.png`.
 ///
 /// # Errors
 /// A file that cannot be created or written; drawing problems in the data are not errors
@@ -98,41 +97,76 @@ pub fn error_vs_cost(
     floor_s: Option<f64>,
     stem: &Path,
 ) -> Result<(), PlotError> {
-    let keys = Keys::of(rows);
-    let mut fig = LogLog::new(
+    cost_figure(
+        rows,
+        floor_s,
+        stem,
         "Collision-time error vs cost",
         "operations (total count)",
-        "median collision-time error (s)",
-    );
-    fig.series = keys.discrete_series(
+        |r| r.ops_total as f64,
+    )
+}
+
+/// Draws median collision-time error against wall time per run, log-log, as
+/// [`error_vs_cost`] does against operations: every engine, pooltool and programs included
+/// (wall times measured in one run, on the machine's cores shared by the run's threads).
+/// Writes `<stem>.svg` and `<stem>.png`.
+///
+/// # Errors
+/// A file that cannot be created or written; drawing problems in the data are not errors
+/// (see [`crate::plots`]).
+pub fn error_vs_wall(
+    rows: &[SummaryRow],
+    floor_s: Option<f64>,
+    stem: &Path,
+) -> Result<(), PlotError> {
+    cost_figure(
         rows,
-        |r| Some(r.ops_total as f64),
-        |r| r.collision_time_error_median_s,
-    );
-    let positive = |v: f64| v.is_finite() && v > 0.0;
-    for r in rows.iter().filter(|r| r.engine == pool_engines::EVENT) {
-        let x = r.ops_total as f64;
-        let y = Some(r.collision_time_error_median_s)
-            .filter(|v| positive(*v))
-            .or(floor_s.filter(|v| positive(*v)));
-        let colour = keys.event_colour(&r.shot);
-        let label = keys.event_label(rows, r);
+        floor_s,
+        stem,
+        "Collision-time error vs wall time",
+        "wall time per run (s)",
+        |r| r.wall_time_s,
+    )
+}
+
+/// [`error_vs_cost`] and [`error_vs_wall`] with cost `cost`.
+fn cost_figure(
+    rows: &[SummaryRow],
+    floor_s: Option<f64>,
+    stem: &Path,
+    title: &str,
+    x_desc: &str,
+    cost: impl Fn(&SummaryRow) -> f64 + Copy,
+) -> Result<(), PlotError> {
+    let engines = Engines::of(rows);
+    let mut fig = LogLog::new(title, x_desc, "median collision-time error (s)");
+    fig.series = engines.stepped(rows, |r| Some(cost(r)), |r| r.collision_time_error_median_s);
+    let floor = floor_s.filter(|v| positive(*v));
+    for (e, x, y) in engines.unstepped(rows, cost, |r| r.collision_time_error_median_s) {
+        let Some(x) = x else { continue };
+        let y = y.or(if e.reference { floor } else { None });
         match y {
             Some(y) => fig.big_points.push(BigPoint {
                 x,
                 y,
-                colour,
-                label,
+                colour: e.colour,
+                label: e.label.clone(),
             }),
-            None => fig.vlines.push(Line {
+            None if e.reference => fig.vlines.push(Line {
                 at: x,
-                colour,
+                colour: e.colour,
                 kind: LineKind::Dashed(3),
-                label: Some(format!("{label} ops")),
+                label: Some(format!("{} cost", e.label)),
             }),
+            None => {}
         }
     }
     render(stem, &fig)
+}
+
+fn positive(v: f64) -> bool {
+    v.is_finite() && v > 0.0
 }
 
 /// Draws cost per unit of work against the number of balls, log-log: for each engine of the
@@ -164,6 +198,7 @@ pub fn scaling(rows: &[pool_harness::ScalingRow], stem: &Path) -> Result<(), Plo
             marker: Marker::nth(k),
             points: measured,
             dashed: false,
+            thin: false,
         });
         let lg = pool_harness::medians_by_n(&mine, |r| r.lg_ops_per_unit);
         if lg.len() >= 2 && k < 2 {
@@ -174,110 +209,244 @@ pub fn scaling(rows: &[pool_harness::ScalingRow], stem: &Path) -> Result<(), Plo
                 marker: Marker::nth(k),
                 points: lg,
                 dashed: true,
+                thin: false,
             });
         }
     }
     render(stem, &fig)
 }
 
-/// Shot and scheme order (first appearance) and the colour/marker rules derived from it.
-struct Keys {
-    shots: Vec<String>,
-    schemes: Vec<String>,
+/// One engine of the figures: a family and variant (a discrete scheme, a root solver,
+/// pooltool, a program, rapier), with its colour and marker.
+struct EngineKey {
+    /// `summary.csv`'s engine and scheme columns.
+    engine: String,
+    scheme: String,
+    /// Legend label.
+    label: String,
+    colour: RGBColor,
+    marker: Marker,
+    /// The rows have a time step.
+    stepped: bool,
+    /// The reference (the first event-engine rows: compare writes the reference first).
+    reference: bool,
 }
 
-impl Keys {
-    fn of(rows: &[SummaryRow]) -> Keys {
+/// The engines of the rows, in order of first appearance, and their shots.
+struct Engines {
+    keys: Vec<EngineKey>,
+    shots: Vec<String>,
+}
+
+/// A short legend label for an engine.
+fn engine_label(engine: &str, scheme: &str) -> String {
+    match engine {
+        pool_engines::DISCRETE => scheme.to_string(),
+        pool_engines::EVENT if scheme == "isolator" => "event engine".into(),
+        pool_engines::EVENT => format!("event ({scheme})"),
+        pool_engines::POOLTOOL => format!("pooltool {scheme}"),
+        pool_engines::RAPIER => "rapier".into(),
+        pool_engines::EXEC => {
+            let short: String = scheme.chars().take(36).collect();
+            let more = if scheme.chars().count() > 36 {
+                "…"
+            } else {
+                ""
+            };
+            format!("exec: {short}{more}")
+        }
+        other => format!("{other} {scheme}"),
+    }
+}
+
+impl Engines {
+    fn of(rows: &[SummaryRow]) -> Engines {
+        let mut keys: Vec<EngineKey> = Vec::new();
         let mut shots: Vec<String> = Vec::new();
-        let mut schemes: Vec<String> = Vec::new();
         for r in rows {
             if !shots.contains(&r.shot) {
                 shots.push(r.shot.clone());
             }
-            if r.engine == pool_engines::DISCRETE && !schemes.contains(&r.scheme) {
-                schemes.push(r.scheme.clone());
+            if keys
+                .iter()
+                .any(|k| k.engine == r.engine && k.scheme == r.scheme)
+            {
+                continue;
             }
+            // The reference is the first event-engine row's (compare writes it first).
+            let reference = r.engine == pool_engines::EVENT && !keys.iter().any(|k| k.reference);
+            let k = keys.iter().filter(|k| !k.reference).count();
+            let label = match (reference, r.scheme.as_str()) {
+                (true, "isolator") => "event engine".to_string(),
+                (true, solver) => format!("event engine ({solver})"),
+                (false, _) => engine_label(&r.engine, &r.scheme),
+            };
+            keys.push(EngineKey {
+                engine: r.engine.clone(),
+                scheme: r.scheme.clone(),
+                label,
+                colour: if reference { INK } else { palette(k) },
+                marker: if reference {
+                    Marker::Diamond
+                } else {
+                    Marker::nth(k)
+                },
+                stepped: r.dt_s.is_some(),
+                reference,
+            });
         }
-        Keys { shots, schemes }
+        Engines { keys, shots }
     }
 
-    fn shot_index(&self, shot: &str) -> usize {
-        self.shots.iter().position(|s| s == shot).unwrap_or(0)
+    fn rows_of<'a>(
+        key: &'a EngineKey,
+        rows: &'a [SummaryRow],
+    ) -> impl Iterator<Item = &'a SummaryRow> + 'a {
+        rows.iter()
+            .filter(move |r| r.engine == key.engine && r.scheme == key.scheme)
     }
 
-    fn scheme_index(&self, scheme: &str) -> usize {
-        self.schemes.iter().position(|s| s == scheme).unwrap_or(0)
-    }
-
-    /// Colour of a discrete series: by shot, or by scheme when there is only one shot.
-    fn series_colour(&self, shot: &str, scheme: &str) -> RGBColor {
-        if self.shots.len() <= 1 {
-            palette(self.scheme_index(scheme))
-        } else {
-            palette(self.shot_index(shot))
-        }
-    }
-
-    /// Colour of a shot's event-engine line or marker.
-    fn event_colour(&self, shot: &str) -> RGBColor {
-        if self.shots.len() <= 1 {
-            INK
-        } else {
-            palette(self.shot_index(shot))
-        }
-    }
-
-    /// Legend label of an event row: `shot · event engine`, with the root solver when the shot
-    /// has several event rows.
-    fn event_label(&self, rows: &[SummaryRow], r: &SummaryRow) -> String {
-        let n = rows
-            .iter()
-            .filter(|o| o.engine == pool_engines::EVENT && o.shot == r.shot)
-            .count();
-        if n > 1 {
-            format!("{} · event ({})", r.shot, r.scheme)
-        } else {
-            format!("{} · event engine", r.shot)
-        }
-    }
-
-    /// One series per (shot, scheme) of the discrete rows, points sorted by dt, keeping only
-    /// positive finite coordinates.
-    fn discrete_series(
+    /// For each engine with a time step: a thin series per shot (when there are several) and
+    /// a bold one through the medians over shots at each dt, points sorted by dt, positive
+    /// finite coordinates only.
+    fn stepped(
         &self,
         rows: &[SummaryRow],
         x: impl Fn(&SummaryRow) -> Option<f64>,
         y: impl Fn(&SummaryRow) -> f64,
     ) -> Vec<Series> {
-        let ok = |v: f64| v.is_finite() && v > 0.0;
-        let mut out = Vec::new();
-        for shot in &self.shots {
-            for scheme in &self.schemes {
-                let mut pts: Vec<(f64, f64, f64)> = rows
-                    .iter()
-                    .filter(|r| {
-                        r.engine == pool_engines::DISCRETE && &r.shot == shot && &r.scheme == scheme
-                    })
+        let mut thin = Vec::new();
+        let mut bold = Vec::new();
+        for key in self.keys.iter().filter(|k| k.stepped) {
+            // (dt, x, y) of each shot's rows.
+            let mut by_dt: Vec<(f64, Vec<(f64, f64)>)> = Vec::new();
+            let mut shots_drawn = 0;
+            for shot in &self.shots {
+                let mut pts: Vec<(f64, f64, f64)> = Self::rows_of(key, rows)
+                    .filter(|r| &r.shot == shot)
                     .filter_map(|r| {
                         let (x, y) = (x(r)?, y(r));
-                        (ok(x) && ok(y)).then_some((r.dt_s.unwrap_or(f64::NAN), x, y))
+                        (positive(x) && positive(y)).then_some((r.dt_s?, x, y))
                     })
                     .collect();
                 if pts.is_empty() {
                     continue;
                 }
+                shots_drawn += 1;
                 pts.sort_by(|a, b| a.0.total_cmp(&b.0));
-                out.push(Series {
-                    label: format!("{shot} · {scheme}"),
-                    colour: self.series_colour(shot, scheme),
-                    marker: Marker::nth(self.scheme_index(scheme)),
+                for &(dt, x, y) in &pts {
+                    match by_dt.iter_mut().find(|(d, _)| (d - dt).abs() <= 1e-12 * dt) {
+                        Some((_, v)) => v.push((x, y)),
+                        None => by_dt.push((dt, vec![(x, y)])),
+                    }
+                }
+                thin.push(Series {
+                    label: format!("{shot} · {}", key.label),
+                    colour: lighter(key.colour),
+                    marker: key.marker,
                     points: pts.into_iter().map(|(_, x, y)| (x, y)).collect(),
                     dashed: false,
+                    thin: true,
                 });
             }
+            if by_dt.is_empty() {
+                continue;
+            }
+            by_dt.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let points = by_dt
+                .into_iter()
+                .map(|(_, v)| (median(v.iter().map(|p| p.0)), median(v.iter().map(|p| p.1))))
+                .collect();
+            let label = if shots_drawn > 1 {
+                format!("{} (median of {shots_drawn} shots)", key.label)
+            } else {
+                key.label.clone()
+            };
+            bold.push(Series {
+                label,
+                colour: key.colour,
+                marker: key.marker,
+                points,
+                dashed: false,
+                thin: false,
+            });
         }
-        out
+        if self.shots.len() <= 1 {
+            thin.clear();
+        }
+        thin.extend(bold);
+        thin
     }
+
+    /// For each engine without a time step: its median `x` and `y` over shots (positive finite
+    /// values only; `None` when there is none).
+    fn unstepped(
+        &self,
+        rows: &[SummaryRow],
+        x: impl Fn(&SummaryRow) -> f64,
+        y: impl Fn(&SummaryRow) -> f64,
+    ) -> Vec<(&EngineKey, Option<f64>, Option<f64>)> {
+        self.keys
+            .iter()
+            .filter(|k| !k.stepped)
+            .map(|k| {
+                let xs: Vec<f64> = Self::rows_of(k, rows)
+                    .map(&x)
+                    .filter(|v| positive(*v))
+                    .collect();
+                let ys: Vec<f64> = Self::rows_of(k, rows)
+                    .map(&y)
+                    .filter(|v| positive(*v))
+                    .collect();
+                let m = |v: Vec<f64>| (!v.is_empty()).then(|| median(v.into_iter()));
+                (k, m(xs), m(ys))
+            })
+            .collect()
+    }
+}
+
+impl Engines {
+    /// A dashed horizontal line at each engine without a time step's median `y` over shots
+    /// (the reference's too, with `with_reference`).
+    fn median_lines(
+        &self,
+        rows: &[SummaryRow],
+        y: impl Fn(&SummaryRow) -> f64,
+        with_reference: bool,
+    ) -> Vec<Line> {
+        self.unstepped(rows, |r| r.wall_time_s, y)
+            .into_iter()
+            .filter(|(e, _, _)| with_reference || !e.reference)
+            .filter_map(|(e, _, y)| {
+                Some(Line {
+                    at: y?,
+                    colour: e.colour,
+                    kind: LineKind::Dashed(3),
+                    label: Some(format!("{} (median)", e.label)),
+                })
+            })
+            .collect()
+    }
+}
+
+/// The median of some values (the mean of the middle two for an even count).
+fn median(values: impl Iterator<Item = f64>) -> f64 {
+    let mut v: Vec<f64> = values.collect();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        0.5 * (v[n / 2 - 1] + v[n / 2])
+    }
+}
+
+/// `c` mixed 60% toward white: the thin per-shot lines under the medians.
+fn lighter(c: RGBColor) -> RGBColor {
+    let mix = |v: u8| (f64::from(v) + 0.6 * (255.0 - f64::from(v))) as u8;
+    RGBColor(mix(c.0), mix(c.1), mix(c.2))
 }
 
 /// Markers joined by a solid line.
@@ -288,6 +457,8 @@ struct Series {
     points: Vec<(f64, f64)>,
     /// A model curve: dashed, no markers.
     dashed: bool,
+    /// One shot under an engine's median: a thin line, no markers, not in the legend.
+    thin: bool,
 }
 
 /// A horizontal (y = at) or vertical (x = at) line across the plot.
@@ -343,7 +514,7 @@ impl LogLog {
             vlines: Vec::new(),
             guides: Vec::new(),
             big_points: Vec::new(),
-            legend_title: "shot · scheme".into(),
+            legend_title: "engine".into(),
         }
     }
 
@@ -385,6 +556,7 @@ impl LogLog {
         let mut entries: Vec<LegendEntry> = self
             .series
             .iter()
+            .filter(|s| !s.thin)
             .map(|s| LegendEntry {
                 label: s.label.clone(),
                 colour: s.colour,
@@ -396,6 +568,14 @@ impl LogLog {
                 marker: (!s.dashed).then_some((s.marker, MARKER_R)),
             })
             .collect();
+        if self.series.iter().any(|s| s.thin) {
+            entries.push(LegendEntry {
+                label: "thin: one shot each".into(),
+                colour: RGBColor(150, 150, 150),
+                line: Some(LineKind::Solid(1)),
+                marker: None,
+            });
+        }
         entries.extend(self.big_points.iter().map(|p| LegendEntry {
             label: p.label.clone(),
             colour: p.colour,
@@ -518,10 +698,10 @@ impl Figure for LogLog {
         for s in self.series.iter().filter(|s| !s.dashed) {
             chart.draw_series(LineSeries::new(
                 s.points.iter().copied(),
-                s.colour.stroke_width(3),
+                s.colour.stroke_width(if s.thin { 1 } else { 3 }),
             ))?;
         }
-        for s in self.series.iter().filter(|s| !s.dashed) {
+        for s in self.series.iter().filter(|s| !s.dashed && !s.thin) {
             for p in &s.points {
                 draw_marker(root, chart.backend_coord(p), s.marker, MARKER_R, s.colour)?;
             }

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""pooltool 0.6.0 as an engine of the harness (docs/engine-protocol.md): `--engines pooltool`.
+
+Reads one shot per line of stdin (JSON request), simulates it with pooltool's event-based
+engine, writes one answer per line (events, final states). What is mapped:
+
+- Coordinates: pooltool runs a table's long side along y. Our frame (x along the long side) is
+  turned by +90 degrees about z, (x, y) -> (W - y, x) with W our table's width, a proper
+  rotation, so spins keep their meaning; answers are turned back.
+- Table: our shot's own segments, as pooltool LinearCushionSegments (both sides checked) at our
+  cushion heights, and our pockets; pooltool's linear segments have no end points, so each end a
+  ball can touch is a CircularCushionSegment of radius 0 (its events are reported as
+  ball_linear_cushion with the segment that ends there, as ours are); the shot's circular
+  cushions (rounded jaws, `pooltool_*` tables) are CircularCushionSegments of their radius.
+- Physics: the request's laws are pooltool's resolver.yaml entries verbatim (same model and
+  parameter names, `cattrs`-structured into a Resolver); ball parameters by pooltool's names
+  (mu_s -> u_s, mu_r -> u_r, mu_b -> u_b, mu_sp -> u_sp_proportionality = mu_sp / R).
+  Frictionless motion (our `ideal` model) has no pooltool counterpart: declined as unsupported.
+- Balls: positions, velocities, spins and motion states set directly at t = 0 (a cue strike
+  arrives already applied).
+
+pooltool moves a colliding pair 2R + 1e-6 m apart before resolving it, so its whole-shot times
+drift from ours by about 1e-6 m / closing speed per collision; the harness's one-step agreement
+restarts it from our states before every event to compare the algorithm without that drift.
+
+Usage: .venv-pooltool/bin/python benches/peers/pooltool_engine.py < requests.jsonl
+"""
+
+import json
+import math
+import sys
+
+import numpy as np
+import pooltool as pt
+from pooltool.events.datatypes import EventType
+from pooltool.objects.ball.datatypes import BallParams, BallState
+from pooltool.objects.table.components import (
+    CircularCushionSegment,
+    CushionSegments,
+    LinearCushionSegment,
+    Pocket,
+)
+from pooltool.objects.table.specs import TableType
+from pooltool.physics.engine import PhysicsEngine
+from pooltool.physics.resolve.resolver import VERSION, Resolver
+from pooltool.serialize import SerializeFormat, conversion
+
+STATES = ["stationary", "spinning", "sliding", "rolling", "pocketed"]
+TRANSITIONS = {
+    EventType.SLIDING_ROLLING,
+    EventType.ROLLING_STATIONARY,
+    EventType.ROLLING_SPINNING,
+    EventType.SPINNING_STATIONARY,
+}
+
+
+class Frame:
+    """Our table frame <-> pooltool's (long side along y): a +90 degree turn about z."""
+
+    def __init__(self, width):
+        self.w = width
+
+    def point(self, p):
+        return [self.w - p[1], p[0]] + list(p[2:])
+
+    def vector(self, v):
+        return [-v[1], v[0]] + list(v[2:])
+
+    def point_back(self, p):
+        return [p[1], self.w - p[0]] + list(p[2:])
+
+    def vector_back(self, v):
+        return [v[1], -v[0]] + list(v[2:])
+
+
+def engine_for(model):
+    """A PhysicsEngine with the request's laws, or the reason pooltool cannot run them."""
+    if model["motion"] != "cloth":
+        return None, f"pooltool has no {model['motion']} motion (only seed 004's cloth)"
+    laws = dict(model["laws"], version=VERSION)
+    try:
+        resolver = conversion[SerializeFormat.YAML].structure(laws, Resolver)
+    except Exception as e:  # cattrs reports unknown models and parameters this way
+        return None, f"pooltool 0.6.0 cannot build these laws: {type(e).__name__}: {e}"
+    return PhysicsEngine(resolver=resolver), None
+
+
+def params_for(p):
+    return BallParams(
+        m=p["m"], R=p["R"], u_s=p["mu_s"], u_r=p["mu_r"], u_b=p["mu_b"],
+        u_sp_proportionality=p["mu_sp"] / p["R"], e_b=p["e_b"], e_c=p["e_c"], f_c=p["f_c"],
+        g=p["g"],
+    )
+
+
+def system_for(shot, frame):
+    """The pooltool System of a request, and pooltool's circular-segment ids -> our cushion ids."""
+    t = shot["table"]
+    linear, circular, corner_of = {}, {}, {}
+    for c in t["cushions"]:
+        h = c["height"]
+        p1, p2 = frame.point(c["p1"]), frame.point(c["p2"])
+        linear[c["id"]] = LinearCushionSegment(
+            c["id"], p1=np.array([p1[0], p1[1], h]), p2=np.array([p2[0], p2[1], h])
+        )
+    heights = {c["id"]: c["height"] for c in t["cushions"]}
+    for k, e in enumerate(t["end_points"]):
+        cid = f"{e['cushion']}#end{k}"
+        p = frame.point(e["p"])
+        circular[cid] = CircularCushionSegment(
+            cid, center=np.array([p[0], p[1], heights[e["cushion"]]]), radius=0.0
+        )
+        corner_of[cid] = e["cushion"]
+    for a in t.get("circular_cushions", []):
+        c = frame.point(a["center"])
+        circular[a["id"]] = CircularCushionSegment(
+            a["id"], center=np.array([c[0], c[1], a["height"]]), radius=a["radius"]
+        )
+    pockets = {}
+    for q in t["pockets"]:
+        c = frame.point(q["center"])
+        pockets[q["id"]] = Pocket(q["id"], center=np.array([c[0], c[1], 0.0]), radius=q["radius"])
+    table = pt.Table(
+        cushion_segments=CushionSegments(linear=linear, circular=circular),
+        pockets=pockets,
+        table_type=TableType.OTHER,
+    )
+    params = params_for(shot["model"]["params"])
+    balls = {}
+    for b in shot["balls"]:
+        rvw = np.array([frame.point(b["r"]), frame.vector(b["v"]), frame.vector(b["w"])], float)
+        balls[b["id"]] = pt.Ball(
+            b["id"], state=BallState(rvw=rvw, s=STATES.index(b["state"]), t=0.0), params=params
+        )
+    cue = pt.Cue(cue_ball_id=shot["balls"][0]["id"])
+    return pt.System(cue=cue, table=table, balls=balls), corner_of
+
+
+def simulate(shot):
+    engine, why = engine_for(shot["model"])
+    if engine is None:
+        return {"unsupported": why}
+    frame = Frame(shot["table"]["width"])
+    system, corner_of = system_for(shot, frame)
+    t_end, limit = shot["t_end"], shot["max_events"]
+    out = pt.simulate(
+        system, engine=engine, inplace=True, t_final=t_end, max_events=limit or 0
+    )
+    events = []
+    for e in out.events:
+        kind = e.event_type
+        if kind in (EventType.NONE, EventType.STICK_BALL):
+            continue
+        ids = list(e.ids)
+        if kind == EventType.BALL_CIRCULAR_CUSHION and ids[1] in corner_of:
+            kind, ids = EventType.BALL_LINEAR_CUSHION, [ids[0], corner_of[ids[1]]]
+        elif kind in TRANSITIONS:
+            ids = ids[:1]
+        events.append({"time": float(e.time), "kind": str(kind), "agents": ids})
+        if limit and len(events) >= limit:
+            break
+    R = shot["model"]["params"]["R"]
+    final = []
+    for b in shot["balls"]:
+        ball = out.balls[b["id"]]
+        r, v, w = (frame.point_back([float(x) for x in row]) if i == 0
+                   else frame.vector_back([float(x) for x in row])
+                   for i, row in enumerate(ball.state.rvw))
+        state = STATES[int(ball.state.s)]
+        if state == "pocketed":
+            r[2] = R  # pooltool drops a pocketed ball into the pocket; ours stays at z = R
+        final.append({"id": b["id"], "r": r, "v": v, "w": w, "state": state})
+    end = float(out.t)
+    if limit and len(events) >= limit:
+        termination = "budget"
+    elif t_end is not None and end >= t_end:
+        termination = "time_limit"
+    else:
+        termination = "at_rest"
+    return {"events": events, "final_states": final, "end_time": max(end, events[-1]["time"] if events else 0.0),
+            "termination": termination}
+
+
+def main():
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        shot = json.loads(line)
+        try:
+            answer = simulate(shot)
+        except Exception as e:  # one shot's failure is that shot's answer, not the session's end
+            answer = {"error": f"{type(e).__name__}: {e}"}
+        print(json.dumps(answer), flush=True)
+
+
+if __name__ == "__main__":
+    main()

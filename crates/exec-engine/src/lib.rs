@@ -1,0 +1,138 @@
+//! Any program as an engine: the harness starts the program, writes each shot as one line of
+//! JSON on its stdin, and reads one line of JSON per shot from its stdout: the event log (kind,
+//! agents by id, time) and every ball's final state. The protocol is
+//! `docs/engine-protocol.md`; `benches/peers/ideal_engine.py` is a complete example in under
+//! 100 lines, `benches/peers/pooltool_engine.py` the adapter that runs pooltool 0.6.0.
+//!
+//! A program that cannot be started, crashes, prints something that is not an answer, names
+//! an agent the shot does not have, or does not answer within the timeout gives an
+//! [`EngineError`] whose message names the shot and the field, followed by the end of the
+//! program's stderr.
+#![warn(missing_docs)]
+
+mod process;
+mod request;
+mod response;
+
+use std::time::Duration;
+
+use pool_sim::{Engine, EngineError, Outcome, Setup, Termination};
+
+pub use request::request;
+pub use response::parse_answer;
+
+/// The protocol's name and version, sent in every request's `protocol` field.
+pub const PROTOCOL: &str = "pool-harness-engine/1";
+
+/// Seconds a program may take to answer one shot unless told otherwise.
+pub const DEFAULT_TIMEOUT_S: f64 = 60.0;
+
+/// Longest timeout accepted (s): a day.
+pub const MAX_TIMEOUT_S: f64 = 86_400.0;
+
+/// A program run as an engine.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExecEngine {
+    /// The command line, run by `sh -c` (`cmd /C` on Windows) in the current directory.
+    pub command: String,
+    /// How long the program may take to answer each shot.
+    pub timeout: Duration,
+    /// Sent as the request's `max_events` (the program should stop after that many events).
+    pub max_events: Option<usize>,
+}
+
+impl ExecEngine {
+    /// The program `command` with a timeout of `timeout_s` seconds per shot.
+    ///
+    /// # Errors
+    /// An empty command, or a timeout not in (0, [`MAX_TIMEOUT_S`]] s.
+    pub fn new(command: &str, timeout_s: f64) -> Result<Self, String> {
+        if command.trim().is_empty() {
+            return Err("the command is empty".into());
+        }
+        if !(timeout_s > 0.0 && timeout_s <= MAX_TIMEOUT_S) {
+            return Err(format!(
+                "timeout = {timeout_s} s: must be in (0, {MAX_TIMEOUT_S}] s"
+            ));
+        }
+        Ok(ExecEngine {
+            command: command.to_string(),
+            timeout: Duration::from_secs_f64(timeout_s),
+            max_events: None,
+        })
+    }
+
+    /// Builder: ask the program to stop after `limit` events.
+    pub fn with_max_events(mut self, limit: Option<usize>) -> Self {
+        self.max_events = limit;
+        self
+    }
+}
+
+impl Engine for ExecEngine {
+    /// The program's outcome, or, when it failed, no events, the initial states and
+    /// [`Termination::Failed`] (the reason is [`Engine::try_run`]'s).
+    fn run(&self, setup: &Setup) -> Outcome {
+        self.try_run(setup).unwrap_or_else(|_| {
+            let (states, _) = setup.initial_states();
+            Outcome {
+                events: Vec::new(),
+                final_states: states,
+                end_time: 0.0,
+                termination: Termination::Failed,
+                ops: Default::default(),
+                snapshots: Vec::new(),
+            }
+        })
+    }
+
+    fn try_run(&self, setup: &Setup) -> Result<Outcome, EngineError> {
+        self.try_run_all(std::slice::from_ref(setup))
+            .pop()
+            .unwrap_or_else(|| Err(EngineError::failed("no answer")))
+    }
+
+    /// One program process for all the set-ups, answered in order. A set-up whose balls have
+    /// parameters of their own is unsupported, not sent: the protocol gives the program one
+    /// set of ball parameters (`model.params`, `model.radius`), and a program that read it
+    /// would run equal balls.
+    fn try_run_all(&self, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
+        if setups.iter().all(|s| s.physics.ball_sets().is_empty()) {
+            return if setups.is_empty() {
+                Vec::new()
+            } else {
+                process::session(self, setups)
+            };
+        }
+        let sent: Vec<Setup> = (setups.iter())
+            .filter(|s| s.physics.ball_sets().is_empty())
+            .cloned()
+            .collect();
+        let mut answers = if sent.is_empty() {
+            Vec::new()
+        } else {
+            process::session(self, &sent)
+        }
+        .into_iter();
+        setups
+            .iter()
+            .map(|s| {
+                if s.physics.ball_sets().is_empty() {
+                    answers
+                        .next()
+                        .unwrap_or_else(|| Err(EngineError::failed("no answer")))
+                } else {
+                    Err(unequal_balls())
+                }
+            })
+            .collect()
+    }
+}
+
+/// Why a set-up with per-ball parameters is not sent to the program.
+pub fn unequal_balls() -> EngineError {
+    EngineError::unsupported(
+        "balls with parameters of their own (per-ball m, R or coefficients): the exec \
+         protocol gives the program one set of ball parameters",
+    )
+}

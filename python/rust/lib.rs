@@ -1,0 +1,832 @@
+//! `billiards_harness._core`: the harness's shots and engines as a Python extension module.
+//!
+//! The Python package (`python/src/billiards_harness/`) wraps this module; its docstrings and
+//! type stubs are the user-facing documentation. Everything here is a thin layer over the
+//! workspace crates: a shot is parsed and validated by `pool-shots`, an engine is built from its
+//! spec by `pool-engines`, and states between events come from `pool-harness`'s `Frames`. So a
+//! run from Python is the CLI's run, bit for bit.
+//!
+//! Arrays use pooltool's layout: a ball's state is `rvw`, shape (3, 3): rows position r (m),
+//! velocity v (m/s), angular velocity w (rad/s), columns x, y, z in the table frame. Motion
+//! states are pooltool's codes: 0 stationary, 1 spinning, 2 sliding, 3 rolling, 4 pocketed.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use numpy::ndarray::{Array1, Array2, Array3, Array4, ArrayView3};
+use numpy::{
+    IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1, PyReadonlyArray4,
+};
+use pool_engines::{EngineSpec, RunOptions};
+use pool_harness::{agents_label, Frames};
+use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
+use pool_physics::{BallState, MotionState, Physics, Vec3};
+use pool_sim::{Outcome, Setup, Strike, Termination};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use rayon::prelude::*;
+
+create_exception!(
+    _core,
+    ShotError,
+    PyValueError,
+    "A shot, its states or its options cannot be simulated: the message names the file or \
+     argument, the field and the value, as the command line does."
+);
+create_exception!(
+    _core,
+    RunError,
+    PyRuntimeError,
+    "A run ended without a physical end (event budget, non-finite state); the message says which."
+);
+
+/// pooltool's motion-state code of a state.
+fn motion_code(m: MotionState) -> u8 {
+    match m {
+        MotionState::Stationary => 0,
+        MotionState::Spinning => 1,
+        MotionState::Sliding => 2,
+        MotionState::Rolling => 3,
+        MotionState::Pocketed => 4,
+    }
+}
+
+/// A shot: the physics, the table, the balls and their states at t = 0 (a validated set-up).
+#[pyclass(module = "billiards_harness._core", frozen)]
+pub struct Shot {
+    setup: Arc<Setup>,
+    description: String,
+}
+
+fn shot_error(e: impl std::fmt::Display) -> PyErr {
+    ShotError::new_err(e.to_string())
+}
+
+/// The `description` key of a shot file's text, or an empty string.
+fn description_of(text: &str) -> String {
+    text.parse::<toml::Table>()
+        .ok()
+        .and_then(|t| {
+            t.get("description")
+                .and_then(|d| d.as_str().map(String::from))
+        })
+        .unwrap_or_default()
+}
+
+impl Shot {
+    fn from_text(text: &str, name: &str, file: &Path) -> PyResult<Self> {
+        let setup = pool_shots::parse(text, name, file).map_err(shot_error)?;
+        Ok(Shot {
+            setup: Arc::new(setup),
+            description: description_of(text),
+        })
+    }
+
+    fn load_path(path: &Path) -> PyResult<Self> {
+        let setup = pool_shots::load(path).map_err(shot_error)?;
+        // `load` has read and checked the file; read it again only for its description.
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        Ok(Shot {
+            setup: Arc::new(setup),
+            description: description_of(&text),
+        })
+    }
+
+    /// This shot's set-up with `cue` striking ball `ball` at t = 0, validated; `what` names
+    /// the strike in errors.
+    fn struck(&self, ball: &str, cue: Cue, what: &str) -> PyResult<Setup> {
+        let index = self
+            .setup
+            .balls
+            .iter()
+            .position(|x| x.id == ball)
+            .ok_or_else(|| {
+                ShotError::new_err(format!(
+                    "ball = {ball:?}: no such ball in shot {:?}",
+                    self.setup.name
+                ))
+            })?;
+        let state = &self.setup.balls[index].state;
+        if state.v != Vec3::zeros() || state.w != Vec3::zeros() {
+            return Err(ShotError::new_err(format!(
+                "ball = {ball:?}: the struck ball must be at rest (its v and w come from the \
+                 strike), as a shot file's [cue] requires"
+            )));
+        }
+        let mut setup = (*self.setup).clone();
+        setup.strike = Some(Strike { ball: index, cue });
+        setup
+            .validate()
+            .map_err(|e| ShotError::new_err(format!("{what}: {e}")))?;
+        Ok(setup)
+    }
+
+    /// This shot's set-up with ball states from `rvw` (n, 3, 3), validated; `what` names the
+    /// array in errors (e.g. `states[12]`).
+    fn with_rvw(&self, rvw: ArrayView3<'_, f64>, what: &str) -> Result<Setup, String> {
+        let n = self.setup.balls.len();
+        if rvw.shape() != [n, 3, 3] {
+            return Err(format!(
+                "{what}: shape {:?}, expected ({n}, 3, 3) for this shot's {n} balls",
+                rvw.shape()
+            ));
+        }
+        let mut setup = (*self.setup).clone();
+        for (i, ball) in setup.balls.iter_mut().enumerate() {
+            let row = |k: usize| Vec3::new(rvw[[i, k, 0]], rvw[[i, k, 1]], rvw[[i, k, 2]]);
+            let (r, v, w) = (row(0), row(1), row(2));
+            // The ball's own radius (a ball may have parameters of its own).
+            let radius = self.setup.physics.radius(&ball.state);
+            if r.z != radius {
+                return Err(format!(
+                    "{what}[{i}, 0, 2] (ball {:?}) = {}: z must equal the ball radius R = {radius} m",
+                    ball.id, r.z
+                ));
+            }
+            if v.z != 0.0 {
+                return Err(format!(
+                    "{what}[{i}, 1, 2] (ball {:?}) = {}: vz must be 0 (balls stay on the cloth)",
+                    ball.id, v.z
+                ));
+            }
+            let set = ball.state.set;
+            let mut state = BallState::new(r, v, w, radius).with_set(set);
+            state.motion = setup.physics.infer_motion(&state);
+            ball.state = state;
+        }
+        setup
+            .validate()
+            .map_err(|e| format!("{what}: {} (shot {:?})", e, self.setup.name))?;
+        Ok(setup)
+    }
+}
+
+#[pymethods]
+impl Shot {
+    /// Reads a shot file (TOML); the shot's name is the file's stem.
+    #[staticmethod]
+    fn load(path: PathBuf) -> PyResult<Self> {
+        Self::load_path(&path)
+    }
+
+    /// Parses the text of a shot file; `name` names the shot in logs and errors.
+    #[staticmethod]
+    #[pyo3(signature = (text, name = "shot"))]
+    fn from_toml(text: &str, name: &str) -> PyResult<Self> {
+        Self::from_text(text, name, &PathBuf::from(format!("<{name}>")))
+    }
+
+    /// The shot as shot-file text; `from_toml(shot.to_toml())` gives the same shot, bit for bit.
+    fn to_toml(&self) -> String {
+        pool_shots::to_toml(&self.setup, &self.description)
+    }
+
+    /// The shot with new ball states `rvw`, shape (n_balls, 3, 3), validated like a shot file
+    /// (motion states inferred from v and w).
+    fn with_states(&self, rvw: numpy::PyReadonlyArray3<'_, f64>) -> PyResult<Self> {
+        let setup = self
+            .with_rvw(rvw.as_array(), "states")
+            .map_err(ShotError::new_err)?;
+        Ok(Shot {
+            setup: Arc::new(setup),
+            description: self.description.clone(),
+        })
+    }
+
+    /// The shot with a cue strike at t = 0 (a shot file's `[cue]`): stick speed `V0` (m/s),
+    /// aim `phi` and elevation `theta` (degrees), tip offsets `a`, `b` (ball radii), on ball
+    /// `ball`, which must be at rest; pooltool's default cue unless `cue_mass` / `end_mass`
+    /// (kg) are given.
+    #[pyo3(signature = (V0, phi, theta = 0.0, a = 0.0, b = 0.0, *, ball = "cue", cue_mass = None, end_mass = None))]
+    #[allow(non_snake_case, clippy::too_many_arguments)]
+    fn with_strike(
+        &self,
+        V0: f64,
+        phi: f64,
+        theta: f64,
+        a: f64,
+        b: f64,
+        ball: &str,
+        cue_mass: Option<f64>,
+        end_mass: Option<f64>,
+    ) -> PyResult<Self> {
+        let cue = Cue {
+            v0: V0,
+            phi,
+            theta,
+            a,
+            b,
+            specs: cue_specs(cue_mass, end_mass),
+        };
+        Ok(Shot {
+            setup: Arc::new(self.struck(ball, cue, "strike")?),
+            description: self.description.clone(),
+        })
+    }
+
+    /// The shot's name.
+    #[getter]
+    fn name(&self) -> &str {
+        &self.setup.name
+    }
+
+    /// What the shot tests (its `description`).
+    #[getter]
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// Ball ids, in the shot's order (the order of every array's ball axis).
+    #[getter]
+    fn ball_ids(&self) -> Vec<String> {
+        self.setup.balls.iter().map(|b| b.id.clone()).collect()
+    }
+
+    /// Ball states at t = 0, shape (n_balls, 3, 3): r (m), v (m/s), w (rad/s) per ball.
+    #[getter]
+    fn states<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<f64>> {
+        rvw_array(self.setup.balls.iter().map(|b| &b.state)).into_pyarray(py)
+    }
+
+    /// Motion states at t = 0 as pooltool's codes, shape (n_balls,).
+    #[getter]
+    fn motion_states<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        Array1::from_iter(self.setup.balls.iter().map(|b| motion_code(b.state.motion)))
+            .into_pyarray(py)
+    }
+
+    /// The table's name.
+    #[getter]
+    fn table(&self) -> &str {
+        &self.setup.table.name
+    }
+
+    /// The physics preset the shot's model is, or None for a custom set of laws.
+    #[getter]
+    fn physics(&self) -> Option<&'static str> {
+        self.setup.physics.preset_name()
+    }
+
+    /// Every event type's law as {event type: {"model": name, parameter: value, ...}}.
+    fn laws<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (event_type, spec) in self.setup.physics.resolver().specs() {
+            out.set_item(event_type, law_dict(py, &spec)?)?;
+        }
+        Ok(out)
+    }
+
+    /// The shot's ball radius R (m): every ball's but those with a radius of their own
+    /// (`radii`).
+    #[getter]
+    fn radius(&self) -> f64 {
+        self.setup.physics.params().radius
+    }
+
+    /// Each ball's radius R (m), in the shot's order.
+    #[getter]
+    fn radii(&self) -> Vec<f64> {
+        (self.setup.balls.iter())
+            .map(|b| self.setup.physics.radius(&b.state))
+            .collect()
+    }
+
+    /// Time limit (s), or None.
+    #[getter]
+    fn t_end(&self) -> Option<f64> {
+        self.setup.t_end
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Shot(name={:?}, table={:?}, physics={:?}, balls={})",
+            self.setup.name,
+            self.setup.table.name,
+            self.setup.physics.preset_name().unwrap_or("custom"),
+            self.setup.balls.len()
+        )
+    }
+
+    fn __eq__(&self, other: &Self) -> bool {
+        self.setup == other.setup && self.description == other.description
+    }
+}
+
+/// A law spec as {"model": name, parameter: value, ...}; nested laws (pooltool's friction
+/// models) as nested dicts.
+fn law_dict<'py>(py: Python<'py>, spec: &LawSpec) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("model", spec.model.as_str())?;
+    for (name, value) in &spec.params {
+        match value {
+            Param::Bool(x) => d.set_item(name.as_str(), *x)?,
+            Param::Number(x) => d.set_item(name.as_str(), *x)?,
+            Param::Text(x) => d.set_item(name.as_str(), x.as_str())?,
+            Param::Law(inner) => d.set_item(name.as_str(), law_dict(py, inner)?)?,
+        }
+    }
+    Ok(d)
+}
+
+/// States as an (n, 3, 3) rvw array.
+fn rvw_array<'s>(states: impl ExactSizeIterator<Item = &'s BallState>) -> Array3<f64> {
+    let n = states.len();
+    let mut out = Array3::<f64>::zeros((n, 3, 3));
+    for (i, s) in states.enumerate() {
+        for (k, x) in [s.r, s.v, s.w].iter().enumerate() {
+            for c in 0..3 {
+                out[[i, k, c]] = x[c];
+            }
+        }
+    }
+    out
+}
+
+/// One event of a run.
+#[pyclass(module = "billiards_harness._core", frozen, get_all)]
+#[derive(Clone)]
+pub struct Event {
+    /// Event kind: ball_ball, ball_linear_cushion, ball_pocket, sliding_rolling, stick_ball, ...
+    kind: &'static str,
+    /// Ids of what took part: one ball, or a ball and a ball, cushion or pocket.
+    agents: Vec<String>,
+    /// Time (s).
+    time: f64,
+}
+
+#[pymethods]
+impl Event {
+    fn __repr__(&self) -> String {
+        format!(
+            "Event(kind={:?}, agents={:?}, time={:?})",
+            self.kind, self.agents, self.time
+        )
+    }
+}
+
+/// A finished run of one shot by one engine.
+#[pyclass(module = "billiards_harness._core", frozen)]
+pub struct Run {
+    setup: Arc<Setup>,
+    outcome: Outcome,
+    engine: String,
+}
+
+/// Why a termination is not a physical end, or None for at_rest / time_limit.
+fn unphysical(t: Termination) -> Option<&'static str> {
+    match t {
+        Termination::AtRest | Termination::TimeLimit => None,
+        Termination::Budget => Some("the engine's event budget ran out before the balls stopped"),
+        Termination::NumericalError => Some("a state became non-finite (NaN or infinite)"),
+        Termination::Failed => Some("the engine could not run the shot"),
+    }
+}
+
+fn engine_spec(engine: &str) -> PyResult<EngineSpec> {
+    engine
+        .parse::<EngineSpec>()
+        .map_err(|e| ShotError::new_err(format!("engine = {e}")))
+}
+
+/// Runs `setup` with the engine of `spec`.
+fn run_one(setup: &Setup, spec: &EngineSpec, options: &RunOptions) -> Result<Outcome, String> {
+    let engine = spec
+        .build_with(options)
+        .map_err(|e| format!("engine = {e}"))?;
+    Ok(engine.run(setup))
+}
+
+#[pymethods]
+impl Run {
+    /// The events in the order the engine resolved them.
+    #[getter]
+    fn events(&self) -> Vec<Event> {
+        self.outcome
+            .events
+            .iter()
+            .map(|ev| Event {
+                kind: ev.kind.name(),
+                agents: agents_label(&self.setup, &ev.agents)
+                    .split('|')
+                    .map(String::from)
+                    .collect(),
+                time: ev.time,
+            })
+            .collect()
+    }
+
+    /// Event times (s), shape (n_events,).
+    #[getter]
+    fn event_times<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        Array1::from_iter(self.outcome.events.iter().map(|e| e.time)).into_pyarray(py)
+    }
+
+    /// Ball states when the run stopped, shape (n_balls, 3, 3).
+    #[getter]
+    fn final_states<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray3<f64>> {
+        rvw_array(self.outcome.final_states.iter()).into_pyarray(py)
+    }
+
+    /// Motion states when the run stopped (pooltool's codes), shape (n_balls,).
+    #[getter]
+    fn final_motion_states<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<u8>> {
+        Array1::from_iter(
+            self.outcome
+                .final_states
+                .iter()
+                .map(|s| motion_code(s.motion)),
+        )
+        .into_pyarray(py)
+    }
+
+    /// Ball ids, the order of every ball axis.
+    #[getter]
+    fn ball_ids(&self) -> Vec<String> {
+        self.setup.balls.iter().map(|b| b.id.clone()).collect()
+    }
+
+    /// Why the run stopped: at_rest, time_limit, budget or numerical_error.
+    #[getter]
+    fn termination(&self) -> &'static str {
+        self.outcome.termination.name()
+    }
+
+    /// Time (s) when the run stopped.
+    #[getter]
+    fn end_time(&self) -> f64 {
+        self.outcome.end_time
+    }
+
+    /// The engine spec that ran the shot (e.g. `event:isolator`, `discrete:0.0001:exact`).
+    #[getter]
+    fn engine(&self) -> &str {
+        &self.engine
+    }
+
+    /// The engine's work by counter name.
+    #[getter]
+    fn ops(&self) -> Vec<(&'static str, u64)> {
+        self.outcome.ops.iter().collect()
+    }
+
+    /// Ball states at time(s) `t` (s, within [0, end_time]): shape (n_balls, 3, 3) for a number,
+    /// (len(t), n_balls, 3, 3) for a 1-d array. Between events each ball follows the physics'
+    /// own equations of motion from the latest recorded state.
+    fn states_at<'py>(&self, py: Python<'py>, t: &Bound<'py, PyAny>) -> PyResult<Py<PyAny>> {
+        let frames = Frames::new(&self.setup, &self.outcome).map_err(RunError::new_err)?;
+        let end = self.outcome.end_time;
+        let one = |t: f64| -> PyResult<Array3<f64>> {
+            if !(0.0..=end).contains(&t) {
+                return Err(PyValueError::new_err(format!(
+                    "t = {t}: outside the run's time span [0, {end}] s"
+                )));
+            }
+            let states: Vec<BallState> = frames.at(t).into_iter().map(|f| f.state).collect();
+            Ok(rvw_array(states.iter()))
+        };
+        if let Ok(t) = t.extract::<f64>() {
+            return Ok(one(t)?.into_pyarray(py).into_any().unbind());
+        }
+        let ts: PyReadonlyArray1<'py, f64> = t.extract().map_err(|_| {
+            PyValueError::new_err("t: expected a number or a 1-d float64 array of times (s)")
+        })?;
+        let ts = ts.as_array();
+        let n = self.setup.balls.len();
+        let mut out = Array4::<f64>::zeros((ts.len(), n, 3, 3));
+        for (k, &t) in ts.iter().enumerate() {
+            out.index_axis_mut(numpy::ndarray::Axis(0), k)
+                .assign(&one(t)?);
+        }
+        Ok(out.into_pyarray(py).into_any().unbind())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Run(shot={:?}, engine={:?}, events={}, termination={:?}, end_time={})",
+            self.setup.name,
+            self.engine,
+            self.outcome.events.len(),
+            self.outcome.termination.name(),
+            self.outcome.end_time
+        )
+    }
+}
+
+/// Runs one shot. `check`: raise RunError when the run did not end physically.
+#[pyfunction]
+#[pyo3(signature = (shot, engine = "event", *, max_events = None, check = true))]
+fn simulate(
+    py: Python<'_>,
+    shot: &Shot,
+    engine: &str,
+    max_events: Option<usize>,
+    check: bool,
+) -> PyResult<Run> {
+    let spec = engine_spec(engine)?;
+    let options = RunOptions {
+        snapshots: Some(f64::INFINITY),
+        max_events,
+    };
+    let setup = Arc::clone(&shot.setup);
+    let outcome = py
+        .detach(|| run_one(&setup, &spec, &options))
+        .map_err(ShotError::new_err)?;
+    if check {
+        if let Some(why) = unphysical(outcome.termination) {
+            return Err(RunError::new_err(format!(
+                "shot {:?}, engine {spec}: run ended at t = {} s with termination {}: {why}",
+                setup.name,
+                outcome.end_time,
+                outcome.termination.name()
+            )));
+        }
+    }
+    Ok(Run {
+        setup,
+        outcome,
+        engine: spec.to_string(),
+    })
+}
+
+/// A cue: pooltool's default unless the masses are given.
+fn cue_specs(cue_mass: Option<f64>, end_mass: Option<f64>) -> CueSpecs {
+    let defaults = CueSpecs::default();
+    CueSpecs {
+        mass: cue_mass.unwrap_or(defaults.mass),
+        end_mass: end_mass.unwrap_or(defaults.end_mass),
+    }
+}
+
+/// The outcome of a batch, one row per shot.
+#[pyclass(module = "billiards_harness._core", frozen, get_all)]
+pub struct Batch {
+    /// Ball states when each run stopped, shape (n_shots, n_balls, 3, 3).
+    final_states: Py<PyArray4<f64>>,
+    /// Motion states when each run stopped (pooltool's codes), shape (n_shots, n_balls).
+    final_motion_states: Py<PyArray2<u8>>,
+    /// Number of events of each run (the cue strike included), shape (n_shots,).
+    n_events: Py<PyArray1<u64>>,
+    /// Time (s) of each run's first event other than the cue strike, NaN if none, shape (n_shots,).
+    first_event_time: Py<PyArray1<f64>>,
+    /// Time (s) each run stopped, shape (n_shots,).
+    end_time: Py<PyArray1<f64>>,
+    /// Why each run stopped: at_rest, time_limit, budget or numerical_error, one per shot.
+    termination: Vec<&'static str>,
+    /// The engine spec that ran the batch.
+    engine: String,
+}
+
+/// A batch's rows, computed without the GIL.
+struct Rows {
+    outcomes: Vec<Outcome>,
+}
+
+impl Rows {
+    fn into_batch(self, py: Python<'_>, n_balls: usize, engine: String) -> Batch {
+        let n = self.outcomes.len();
+        let mut fin = Array4::<f64>::zeros((n, n_balls, 3, 3));
+        let mut motion = Array2::<u8>::zeros((n, n_balls));
+        for (k, o) in self.outcomes.iter().enumerate() {
+            fin.index_axis_mut(numpy::ndarray::Axis(0), k)
+                .assign(&rvw_array(o.final_states.iter()));
+            for (i, s) in o.final_states.iter().enumerate() {
+                motion[[k, i]] = motion_code(s.motion);
+            }
+        }
+        let first = |o: &Outcome| {
+            o.events
+                .iter()
+                .find(|e| e.kind != pool_physics::EventKind::StickBall)
+                .map_or(f64::NAN, |e| e.time)
+        };
+        Batch {
+            final_states: fin.into_pyarray(py).unbind(),
+            final_motion_states: motion.into_pyarray(py).unbind(),
+            n_events: Array1::from_iter(self.outcomes.iter().map(|o| o.events.len() as u64))
+                .into_pyarray(py)
+                .unbind(),
+            first_event_time: Array1::from_iter(self.outcomes.iter().map(first))
+                .into_pyarray(py)
+                .unbind(),
+            end_time: Array1::from_iter(self.outcomes.iter().map(|o| o.end_time))
+                .into_pyarray(py)
+                .unbind(),
+            termination: self.outcomes.iter().map(|o| o.termination.name()).collect(),
+            engine,
+        }
+    }
+}
+
+#[pymethods]
+impl Batch {
+    fn __len__(&self) -> usize {
+        self.termination.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Batch(shots={}, engine={:?})",
+            self.termination.len(),
+            self.engine
+        )
+    }
+}
+
+/// Runs `setups` on `threads` worker threads (all cores when None), in order.
+fn run_rows(
+    setups: Vec<Setup>,
+    spec: &EngineSpec,
+    options: &RunOptions,
+    threads: Option<usize>,
+) -> Result<Rows, String> {
+    let work = || -> Result<Vec<Outcome>, String> {
+        setups
+            .par_iter()
+            .map(|s| run_one(s, spec, options))
+            .collect()
+    };
+    let outcomes = match threads {
+        Some(0) => return Err("threads = 0: must be at least 1".into()),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| format!("threads = {n}: {e}"))?
+            .install(work)?,
+        None => work()?,
+    };
+    Ok(Rows { outcomes })
+}
+
+/// Runs one shot per row of `states` (n_shots, n_balls, 3, 3) with `template`'s table, physics,
+/// ball ids and time limit.
+#[pyfunction]
+#[pyo3(signature = (template, states, engine = "event", *, max_events = None, threads = None))]
+fn simulate_many(
+    py: Python<'_>,
+    template: &Shot,
+    states: PyReadonlyArray4<'_, f64>,
+    engine: &str,
+    max_events: Option<usize>,
+    threads: Option<usize>,
+) -> PyResult<Batch> {
+    let spec = engine_spec(engine)?;
+    let arr = states.as_array();
+    let n_balls = template.setup.balls.len();
+    if arr.shape()[1..] != [n_balls, 3, 3] {
+        return Err(ShotError::new_err(format!(
+            "states: shape {:?}, expected (n_shots, {n_balls}, 3, 3) for the template's {n_balls} balls",
+            arr.shape()
+        )));
+    }
+    let setups = (0..arr.shape()[0])
+        .map(|k| {
+            template.with_rvw(
+                arr.index_axis(numpy::ndarray::Axis(0), k),
+                &format!("states[{k}]"),
+            )
+        })
+        .collect::<Result<Vec<Setup>, String>>()
+        .map_err(ShotError::new_err)?;
+    let options = RunOptions {
+        snapshots: None,
+        max_events,
+    };
+    let rows = py
+        .detach(|| run_rows(setups, &spec, &options, threads))
+        .map_err(ShotError::new_err)?;
+    Ok(rows.into_batch(py, n_balls, spec.to_string()))
+}
+
+/// Runs one cue strike per entry of the broadcast arrays V0 (m/s), phi, theta (degrees), a, b
+/// (ball radii) on `template`'s balls, striking ball `ball`.
+#[pyfunction]
+#[pyo3(signature = (template, v0, phi, theta, a, b, *, ball = "cue", cue_mass = None, end_mass = None, engine = "event", max_events = None, threads = None))]
+#[allow(clippy::too_many_arguments)]
+fn strike_many(
+    py: Python<'_>,
+    template: &Shot,
+    v0: PyReadonlyArray1<'_, f64>,
+    phi: PyReadonlyArray1<'_, f64>,
+    theta: PyReadonlyArray1<'_, f64>,
+    a: PyReadonlyArray1<'_, f64>,
+    b: PyReadonlyArray1<'_, f64>,
+    ball: &str,
+    cue_mass: Option<f64>,
+    end_mass: Option<f64>,
+    engine: &str,
+    max_events: Option<usize>,
+    threads: Option<usize>,
+) -> PyResult<Batch> {
+    let spec = engine_spec(engine)?;
+    let cols = [
+        v0.as_array(),
+        phi.as_array(),
+        theta.as_array(),
+        a.as_array(),
+        b.as_array(),
+    ];
+    let n = cols[0].len();
+    if let Some((k, c)) = cols.iter().enumerate().find(|(_, c)| c.len() != n) {
+        let names = ["v0", "phi", "theta", "a", "b"];
+        return Err(ShotError::new_err(format!(
+            "{}: length {}, expected {n} (the length of v0)",
+            names[k],
+            c.len()
+        )));
+    }
+    let specs = cue_specs(cue_mass, end_mass);
+    let setups = (0..n)
+        .map(|k| {
+            let cue = Cue {
+                v0: cols[0][k],
+                phi: cols[1][k],
+                theta: cols[2][k],
+                a: cols[3][k],
+                b: cols[4][k],
+                specs,
+            };
+            template.struck(ball, cue, &format!("strike {k}"))
+        })
+        .collect::<PyResult<Vec<Setup>>>()?;
+    let options = RunOptions {
+        snapshots: None,
+        max_events,
+    };
+    let n_balls = template.setup.balls.len();
+    let rows = py
+        .detach(|| run_rows(setups, &spec, &options, threads))
+        .map_err(ShotError::new_err)?;
+    Ok(rows.into_batch(py, n_balls, spec.to_string()))
+}
+
+/// Runs the harness's command line in this process: `cli(["stress", "--shots", "100"])` is
+/// `cargo xtask stress --shots 100`; returns its exit code (0 right, 1 failed run, 2 bad
+/// input). Output goes to this process's standard output and error. The GIL is released.
+#[pyfunction]
+fn cli(py: Python<'_>, args: Vec<String>) -> u8 {
+    py.detach(|| xtask::run_cli(std::iter::once("cargo xtask".to_string()).chain(args)))
+}
+
+/// A shot from a pooltool `System.save` file (JSON or msgpack) at `path`, named `name`, its
+/// laws from the pooltool resolver file at `resolver` (YAML or JSON) when given, else the
+/// file's own `resolver` entry, else the pool preset; `description` is the shot's (default:
+/// the file's name). Returns the shot and what did not carry over (one line each).
+#[pyfunction]
+#[pyo3(signature = (path, name, resolver = None, description = None))]
+fn import_pooltool(
+    path: PathBuf,
+    name: &str,
+    resolver: Option<PathBuf>,
+    description: Option<String>,
+) -> PyResult<(Shot, Vec<String>)> {
+    let imported = pool_pooltool::import(&path, name, resolver.as_deref()).map_err(shot_error)?;
+    let description = description.unwrap_or_else(|| {
+        let file = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        format!("Imported from pooltool ({})", file.unwrap_or_default())
+    });
+    Ok((
+        Shot {
+            setup: Arc::new(imported.setup),
+            description,
+        },
+        imported.notes,
+    ))
+}
+
+/// A run (or, for a shot, its set-up alone) as a pooltool 0.6.0 `System`, JSON text in
+/// pooltool's frame, which `pooltool.System.load` reads.
+#[pyfunction]
+fn export_pooltool(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let value = if let Ok(run) = obj.cast::<Run>() {
+        let run = run.get();
+        pool_pooltool::export(&run.setup, Some(&run.outcome))
+    } else if let Ok(shot) = obj.cast::<Shot>() {
+        pool_pooltool::export(&shot.get().setup, None)
+    } else {
+        return Err(ShotError::new_err("expected a Run or a Shot"));
+    };
+    let value = value.map_err(RunError::new_err)?;
+    serde_json::to_string(&value).map_err(|e| RunError::new_err(e.to_string()))
+}
+
+/// The extension module.
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Shot>()?;
+    m.add_class::<Run>()?;
+    m.add_class::<Event>()?;
+    m.add_class::<Batch>()?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_many, m)?)?;
+    m.add_function(wrap_pyfunction!(strike_many, m)?)?;
+    m.add_function(wrap_pyfunction!(cli, m)?)?;
+    m.add_function(wrap_pyfunction!(import_pooltool, m)?)?;
+    m.add_function(wrap_pyfunction!(export_pooltool, m)?)?;
+    m.add("ShotError", py.get_type::<ShotError>())?;
+    m.add("RunError", py.get_type::<RunError>())?;
+    m.add("PRESETS", pool_physics::Model::PRESETS.to_vec())?;
+    Ok(())
+}

@@ -1,0 +1,144 @@
+"""Type stubs of the extension module (python/rust/lib.rs). Shapes in brackets; SI units."""
+
+from os import PathLike
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
+
+import numpy as np
+import numpy.typing as npt
+
+PRESETS: List[str]
+
+class ShotError(ValueError):
+    """A shot, its states or options cannot be simulated (the CLI's one-line message)."""
+
+class RunError(RuntimeError):
+    """A run ended without a physical end (event budget, non-finite state)."""
+
+@final
+class Shot:
+    """A validated shot: physics, table, balls and their states at t = 0."""
+
+    @staticmethod
+    def load(path: Union[str, PathLike[str]]) -> Shot: ...
+    @staticmethod
+    def from_toml(text: str, name: str = "shot") -> Shot: ...
+    def to_toml(self) -> str: ...
+    def with_states(self, rvw: npt.NDArray[np.float64]) -> Shot:
+        """New states, shape [n_balls, 3, 3] (r m, v m/s, w rad/s)."""
+    def with_strike(
+        self,
+        V0: float,
+        phi: float,
+        theta: float = 0.0,
+        a: float = 0.0,
+        b: float = 0.0,
+        *,
+        ball: str = "cue",
+        cue_mass: Optional[float] = None,
+        end_mass: Optional[float] = None,
+    ) -> Shot: ...
+    def laws(self) -> Dict[str, Dict[str, Any]]: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def ball_ids(self) -> List[str]: ...
+    @property
+    def states(self) -> npt.NDArray[np.float64]:
+        """[n_balls, 3, 3]"""
+    @property
+    def motion_states(self) -> npt.NDArray[np.uint8]:
+        """[n_balls], pooltool's codes (0 stationary, 1 spinning, 2 sliding, 3 rolling, 4 pocketed)"""
+    @property
+    def table(self) -> str: ...
+    @property
+    def physics(self) -> Optional[str]: ...
+    @property
+    def radius(self) -> float:
+        """the shot's ball radius R (m); a ball with its own is in `radii`"""
+    @property
+    def radii(self) -> list[float]:
+        """[n_balls], each ball's radius R (m)"""
+    @property
+    def t_end(self) -> Optional[float]: ...
+
+@final
+class Event:
+    @property
+    def kind(self) -> str: ...
+    @property
+    def agents(self) -> List[str]: ...
+    @property
+    def time(self) -> float: ...
+
+@final
+class Run:
+    @property
+    def events(self) -> List[Event]: ...
+    @property
+    def event_times(self) -> npt.NDArray[np.float64]:
+        """[n_events] (s)"""
+    @property
+    def final_states(self) -> npt.NDArray[np.float64]:
+        """[n_balls, 3, 3]"""
+    @property
+    def final_motion_states(self) -> npt.NDArray[np.uint8]:
+        """[n_balls]"""
+    @property
+    def ball_ids(self) -> List[str]: ...
+    @property
+    def termination(self) -> str: ...
+    @property
+    def end_time(self) -> float: ...
+    @property
+    def engine(self) -> str: ...
+    @property
+    def ops(self) -> List[Tuple[str, int]]: ...
+    def states_at(
+        self, t: Union[float, npt.NDArray[np.float64]]
+    ) -> npt.NDArray[np.float64]:
+        """[n_balls, 3, 3] for a number, [len(t), n_balls, 3, 3] for an array of times (s)."""
+
+@final
+class Batch:
+    final_states: npt.NDArray[np.float64]
+    """[n_shots, n_balls, 3, 3]"""
+    final_motion_states: npt.NDArray[np.uint8]
+    """[n_shots, n_balls]"""
+    n_events: npt.NDArray[np.uint64]
+    """[n_shots]"""
+    first_event_time: npt.NDArray[np.float64]
+    """[n_shots] (s), NaN when a run has no event besides the strike"""
+    end_time: npt.NDArray[np.float64]
+    """[n_shots] (s)"""
+    termination: List[str]
+    engine: str
+    def __len__(self) -> int: ...
+
+def simulate(
+    shot: Shot, engine: str = "event", *, max_events: Optional[int] = None, check: bool = True
+) -> Run: ...
+def simulate_many(
+    template: Shot,
+    states: npt.NDArray[np.float64],
+    engine: str = "event",
+    *,
+    max_events: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Batch: ...
+def strike_many(
+    template: Shot,
+    v0: npt.NDArray[np.float64],
+    phi: npt.NDArray[np.float64],
+    theta: npt.NDArray[np.float64],
+    a: npt.NDArray[np.float64],
+    b: npt.NDArray[np.float64],
+    *,
+    ball: str = "cue",
+    cue_mass: Optional[float] = None,
+    end_mass: Optional[float] = None,
+    engine: str = "event",
+    max_events: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> Batch: ...

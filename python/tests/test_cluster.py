@@ -1,0 +1,64 @@
+"""Sharded runs: N shards merged are the unsharded run, byte for byte, locally and on Ray."""
+
+import filecmp
+import pathlib
+
+import pytest
+
+import billiards_harness as bh
+from billiards_harness import cluster
+
+
+def same_tree(a: pathlib.Path, b: pathlib.Path) -> bool:
+    """Every file of a and b equal, byte for byte, and the same file names."""
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    if files_a != files_b:
+        return False
+    return all(filecmp.cmp(a / f, b / f, shallow=False) for f in files_a)
+
+
+STRESS = ["stress", "--shots", "300", "--seed", "11"]
+SWEEP = [
+    "sweep",
+    str(pathlib.Path(__file__).resolve().parents[2] / "data/sweeps/break_9ball_cue.toml"),
+    "--param", "V0=2:8",
+    "--param", "b=-0.3:0.3",
+    "--samples", "60",
+    "--seed", "4",
+]
+
+
+@pytest.mark.parametrize("command", [STRESS, SWEEP], ids=["stress", "sweep"])
+def test_local_shards_merge_into_the_unsharded_run(tmp_path, command):
+    assert bh.cli([*command, "--out", str(tmp_path), "--run-name", "whole"]) == 0
+    code = cluster.run_sharded(command, 4, str(tmp_path), "merged", local=True)
+    assert code == 0
+    assert same_tree(tmp_path / "whole", tmp_path / "merged")
+    # Shards never leave their staging behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["merged", "whole"]
+
+
+def test_a_shard_rerun_gives_the_same_bytes():
+    first = cluster.run_shard(STRESS, 2, 3)
+    again = cluster.run_shard(STRESS, 2, 3)
+    assert first == again
+    assert "stress/shots.csv" in first and "stress/shard.json" in first
+
+
+def test_bad_shard_commands_fail_with_the_clis_exit_codes(tmp_path):
+    assert bh.cli(["stress", "--shard", "4/3"]) == 2
+    assert bh.cli(["merge", str(tmp_path)]) == 2
+    with pytest.raises(RuntimeError, match="failed"):
+        cluster.run_shard(["stress", "--shots", "0"], 1, 2)
+
+
+def test_ray_shards_merge_into_the_unsharded_run(tmp_path):
+    ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'ray>=2.9'")
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    try:
+        assert bh.cli([*STRESS, "--out", str(tmp_path), "--run-name", "whole"]) == 0
+        assert cluster.run_sharded(STRESS, 8, str(tmp_path), "merged") == 0
+        assert same_tree(tmp_path / "whole", tmp_path / "merged")
+    finally:
+        ray.shutdown()

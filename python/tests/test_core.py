@@ -1,0 +1,185 @@
+"""The Python package against the Rust crates it wraps: same shots, same runs, same errors."""
+
+import pathlib
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import billiards_harness as bh
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "data" / "shots"
+DEFAULT_SHOTS = sorted(SHOTS.glob("*.toml"))
+
+
+def test_every_default_shot_round_trips_through_toml_bit_for_bit():
+    assert len(DEFAULT_SHOTS) >= 10
+    for path in DEFAULT_SHOTS:
+        shot = bh.load(path)
+        again = bh.Shot.from_toml(shot.to_toml(), shot.name)
+        assert again == shot, path.name
+        assert np.array_equal(again.states, shot.states)
+        assert again.ball_ids == shot.ball_ids
+
+
+def test_a_shot_is_given_as_a_path_text_or_object_with_the_same_run():
+    path = SHOTS / "cut.toml"
+    runs = [
+        bh.simulate(path),
+        bh.simulate(str(path)),
+        bh.simulate(bh.load(path)),
+        bh.simulate(bh.Shot.from_toml(path.read_text(), "cut")),
+    ]
+    for run in runs[1:]:
+        assert [(e.kind, e.agents, e.time) for e in run.events] == [
+            (e.kind, e.agents, e.time) for e in runs[0].events
+        ]
+        assert np.array_equal(run.final_states, runs[0].final_states)
+
+
+def test_make_shot_gives_the_shot_file_it_describes():
+    shot = bh.load(SHOTS / "straight.toml")
+    made = bh.make_shot(
+        shot.states, table=shot.table, physics="pool", ball_ids=shot.ball_ids, name=shot.name
+    )
+    assert np.array_equal(made.states, shot.states)
+    a = bh.simulate(made)
+    b = bh.simulate(shot)
+    assert np.array_equal(a.event_times, b.event_times)
+    assert np.array_equal(a.final_states, b.final_states)
+
+
+def test_states_at_follows_the_run():
+    run = bh.simulate(SHOTS / "break_9ball.toml")
+    start = run.states_at(0.0)
+    assert np.array_equal(start, bh.load(SHOTS / "break_9ball.toml").states)
+    end = run.states_at(run.end_time)
+    assert np.allclose(end[:, 0, :2], run.final_states[:, 0, :2], atol=1e-12)
+    many = run.states_at(np.linspace(0.0, run.end_time, 7))
+    assert many.shape == (7, len(run.ball_ids), 3, 3)
+    # Balls stay on the cloth: z = R at every time.
+    assert np.all(many[:, :, 0, 2] == bh.load(SHOTS / "break_9ball.toml").radius)
+    with pytest.raises(ValueError, match="outside the run's time span"):
+        run.states_at(run.end_time + 1.0)
+
+
+def random_breaks(n, seed=7):
+    """n 9-ball racks with the cue ball struck in random directions and speeds."""
+    shot = bh.load(SHOTS / "break_9ball.toml")
+    rng = np.random.default_rng(seed)
+    states = np.repeat(shot.states[None], n, axis=0)
+    speed = rng.uniform(2.0, 10.0, n)
+    angle = rng.uniform(-0.08, 0.08, n)
+    cue = shot.ball_ids.index("cue")
+    states[:, cue, 1, 0] = speed * np.cos(angle)
+    states[:, cue, 1, 1] = speed * np.sin(angle)
+    states[:, cue, 2, :] = 0.0
+    return shot, states
+
+
+def test_simulate_many_is_simulate_row_by_row_bit_for_bit():
+    shot, states = random_breaks(24)
+    for engine in ["event", "discrete:1e-3"]:
+        batch = bh.simulate_many(states, template=shot, engine=engine, threads=2)
+        assert len(batch) == 24
+        for k in range(24):
+            run = bh.simulate(shot.with_states(states[k]), engine)
+            assert np.array_equal(batch.final_states[k], run.final_states), (engine, k)
+            assert np.array_equal(batch.final_motion_states[k], run.final_motion_states)
+            assert batch.n_events[k] == len(run.events)
+            assert batch.end_time[k] == run.end_time
+            assert batch.first_event_time[k] == run.events[0].time
+            assert batch.termination[k] == run.termination
+
+
+def test_the_batch_does_not_depend_on_the_thread_count():
+    shot, states = random_breaks(16, seed=11)
+    one = bh.simulate_many(states, template=shot, threads=1)
+    two = bh.simulate_many(states, template=shot, threads=2)
+    assert np.array_equal(one.final_states, two.final_states)
+    assert np.array_equal(one.n_events, two.n_events)
+
+
+def at_rest(shot):
+    """The shot with every ball at rest where it is."""
+    states = shot.states.copy()
+    states[:, 1:, :] = 0.0
+    return shot.with_states(states)
+
+
+def test_strike_many_is_the_shot_files_cue_strike():
+    shot = at_rest(bh.load(SHOTS / "straight.toml"))
+    V0 = np.array([1.0, 2.5, 4.0])
+    phi, theta, a, b = 3.0, 5.0, 0.2, -0.3
+    batch = bh.strike_many(V0, phi, theta, a, b, template=shot)
+    for k, v0 in enumerate(V0.tolist()):
+        struck = shot.with_strike(v0, phi, theta, a, b)
+        assert bh.Shot.from_toml(struck.to_toml(), shot.name) == struck
+        run = bh.simulate(struck)
+        assert run.events[0].kind == "stick_ball" and run.events[0].time == 0.0
+        assert batch.n_events[k] == len(run.events)
+        assert np.array_equal(batch.final_states[k], run.final_states)
+        assert batch.first_event_time[k] == run.events[1].time
+
+
+def test_bad_input_raises_the_command_lines_one_line_errors():
+    with pytest.raises(bh.ShotError, match=r"nope\.toml: file = \(unreadable\)"):
+        bh.load("nope.toml")
+    with pytest.raises(bh.ShotError, match=r"balls\[1\]\.r .*overlap"):
+        bh.simulate(
+            'description = "x"\ntable = "seven_foot"\n'
+            "[[balls]]\nid = \"a\"\nr = [0.5, 0.5]\n[[balls]]\nid = \"b\"\nr = [0.52, 0.5]\n"
+        )
+    shot, states = random_breaks(3)
+    states[2, 0, 0, 0] = np.nan
+    with pytest.raises(bh.ShotError, match=r"states\[2\]: balls\[0\]\.r"):
+        bh.simulate_many(states, template=shot)
+    with pytest.raises(bh.ShotError, match=r"engine = \"warp\""):
+        bh.simulate(SHOTS / "cut.toml", "warp")
+    with pytest.raises(bh.ShotError, match=r"discrete:0"):
+        bh.simulate(SHOTS / "cut.toml", "discrete:0")
+    with pytest.raises(bh.ShotError, match=r"states: shape"):
+        bh.simulate_many(np.zeros((2, 3, 3)), template=shot)
+    with pytest.raises(bh.ShotError, match=r"V0"):
+        bh.strike_many([-1.0], 0.0, template=at_rest(bh.load(SHOTS / "straight.toml")))
+    with pytest.raises(bh.ShotError, match=r"must be at rest"):
+        bh.strike_many([1.0], 0.0, template=bh.load(SHOTS / "straight.toml"))
+    with pytest.raises(bh.ShotError, match=r"params\.R"):
+        bh.make_shot(shot.states, params={"R": -1.0})
+    assert issubclass(bh.ShotError, ValueError)
+    assert issubclass(bh.RunError, RuntimeError)
+
+
+def test_a_run_without_a_physical_end_raises_unless_asked_not_to():
+    with pytest.raises(bh.RunError, match="budget"):
+        bh.simulate(SHOTS / "break_15ball.toml", max_events=5)
+    run = bh.simulate(SHOTS / "break_15ball.toml", max_events=5, check=False)
+    assert run.termination == "budget" and len(run.events) == 5
+
+
+def test_a_batch_releases_the_gil():
+    shot, states = random_breaks(400, seed=3)
+    counter = [0]
+    stop = threading.Event()
+
+    def spin():
+        while not stop.is_set():
+            counter[0] += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    try:
+        time.sleep(0.05)
+        before = counter[0]
+        t0 = time.perf_counter()
+        bh.simulate_many(states, template=shot, threads=1)
+        elapsed = time.perf_counter() - t0
+        during = counter[0] - before
+    finally:
+        stop.set()
+        t.join()
+    # With the GIL held for the whole batch the other thread could not count at all.
+    assert elapsed > 0.01
+    assert during > 1000, f"the Python thread counted {during} times in {elapsed:.3f} s"

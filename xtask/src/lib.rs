@@ -1,0 +1,240 @@
+//! `cargo xtask`: the harness's command line.
+//!
+//! - `compare`: runs every shot through the event engine (reference), the discrete integrator's
+//!   schemes over a dt sweep and any other engines (rapier, pooltool, programs), whole shots and
+//!   one step at a time, and writes CSV, plots and a Markdown report to `reports/<run>/`.
+//! - `simulate`: prints one engine's event log and final states for one shot.
+//! - `render`: a top-down animation (GIF or PNG frames) of one or two engines' runs of a shot.
+//! - `roots`: the earliest-root backends against reference roots and in the engine.
+//! - `stress`: many random realistic shots, the invariants checked after every event.
+//! - `bench-peers`: our event engine and pooltool (if installed) on the same shots.
+//! - `import-pooltool`: a pooltool `System.save` file as a shot file.
+//! - `compare-pooltool`: random breaks through pooltool and our event engine, event by event.
+//! - `sweep`: one shot per point of a grid or random sample of cue and ball parameters.
+//! - `merge`: the shards of a `stress` or `sweep` run (`--shard K/N`) joined into one run.
+//!
+//! The commands are a library ([`run_cli`]) so that the Python package can run them in-process
+//! (a Ray worker needs no checkout and no toolchain); `main.rs` only calls it.
+
+// The doc comments of the command-line types are clap's --help text, whose <placeholders> are
+// meant for the terminal, not HTML.
+#![allow(rustdoc::invalid_html_tags)]
+
+mod args;
+mod baselines;
+mod compare;
+mod compare_pooltool;
+mod console;
+mod merge;
+mod output;
+mod peers;
+mod pooltool;
+mod progress;
+mod python;
+mod render;
+mod roots;
+mod roots_dir;
+mod shard;
+mod simulate;
+mod stress;
+mod sweep;
+mod workspace;
+
+use clap::{Parser, Subcommand};
+
+use crate::console::errln;
+
+/// The reference harness for pool/billiards physics: an event-based engine and a discrete-time
+/// integrator over the same physics, compared on identical shots.
+#[derive(Parser, Debug)]
+#[command(name = "cargo xtask", version, about, long_about = None, after_help = AFTER_HELP)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// What every command shares: its workspace and its exit codes.
+const AFTER_HELP: &str = "\
+Workspace: the default shots, baselines and root cases (data/) and the default --out (reports/)
+are those of the workspace of the current directory: the nearest directory at or above it with
+Cargo.toml and data/shots/ (as cargo and git find theirs), whatever directory the binary was built
+in. Outside one, name every file and --out.
+
+Exit codes: 0 the answer is right (a run flagged for its method's own errors, such as the
+discrete integrator's overlaps, warns on stderr and still exits 0); 1 a run failed or did not end
+physically (an engine's budget, a non-finite state, a ball off the table), or output could not be
+written (quietly on a closed pipe); 2 bad input (a shot file, an option value or limit), one line
+naming the field or option and the value. Runs are written whole or not at all.";
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Run shots through the event engine (the reference), the discrete integrator's schemes
+    /// over a dt sweep and any --engines, and write an accuracy/cost report.
+    Compare(compare::CompareArgs),
+    /// Print one engine's event log and final ball states for a shot.
+    ///
+    /// Then judges the run's end: exit 1 (after the log) when it did not end physically (the
+    /// engine's budget, a non-finite state, a ball off the table), a warning on stderr when balls
+    /// end overlapping (the discrete integrator's or another root solver's own error, measured).
+    /// A fixed-step run that could take more than 1e11 ball-steps is refused before it starts.
+    Simulate(simulate::SimulateArgs),
+    /// Watch a shot: a top-down animation (GIF or PNG frames) of one or two engines' runs.
+    Render(render::RenderArgs),
+    /// Evaluate the earliest-root backends against reference roots and in the engine.
+    Roots(roots::RootsArgs),
+    /// Run many random realistic shots and check the invariants after every event.
+    ///
+    /// Shot seed s (s = --seed, --seed + 1, ...) is of kind s mod 7, in turn: 0 break9 (the
+    /// 9-ball rack, cue struck at 0.5-12 m/s within 0.15 rad of the nearest ball, random spin),
+    /// 1 break15 (the same on the 15-ball rack), 2 scatter (2-16 balls anywhere, 0-6 m/s, random
+    /// spins), 3 rail (a ball running along a rail 0-3 mm from it at 0-5 degrees into it,
+    /// 0.5-12 m/s, sometimes toward balls frozen to the rail), 4 corner (a ball sent at a pocket
+    /// or a jaw point from 0.05-1.2 m, 0.2-12 m/s, sometimes an object ball struck into it),
+    /// 5 frozen (2-7 balls touching at 2R, 2R + 1-8 ulps or 2R + 1e-12..1e-9 m, pairs,
+    /// clusters or against a rail, one struck at 0.1-12 m/s), 6 graze (a ball passing another at
+    /// a center distance of 2R(1 +- eps), eps 1e-12..1e-3 log-uniform). The shot's name starts
+    /// with its kind. Writes reports/<run>/stress/: summary.txt (failures by invariant and by
+    /// kind), shots.csv (one row per shot) and failures/<name>.toml (each failing shot, a shot
+    /// file that reproduces it). --replay DIR runs the shot files of DIR instead. The event
+    /// engine is checked after every event; another engine (discrete, registered) on its end:
+    /// no_end, nan, balls off the table or overlapping at the end count as its failures. Shots
+    /// stream through in chunks: any --shots runs in constant memory.
+    Stress(stress::StressArgs),
+    /// Time our event engine and pooltool 0.6.0 (if installed) on the same shots; ratio table.
+    ///
+    /// Looks for pooltool in --python, $POOLTOOL_PYTHON, then .venv-pooltool/bin/python at the
+    /// workspace root; without it, times our engine only and says how to set pooltool up
+    /// (benches/peers/README.md). Writes reports/peers-<time>/peers.{csv,md}.
+    BenchPeers(peers::PeersArgs),
+    /// Write a shot file from a pooltool 0.6.0 `System.save` file (.json or .msgpack).
+    ///
+    /// pooltool's (x, y) is our (y, x) (its long side runs along y); spins change sign, the
+    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Carries the table
+    /// (straight and circular cushions, pockets and their depth; named `pooltool_pocket` etc.
+    /// when it is that built-in), the balls in play (pocketed ones are left out, with a note),
+    /// their parameters (one set per shot), the cue as a strike when pooltool would strike
+    /// (t = 0, nothing moving, V0 > 0) and the laws of a resolver entry or --resolver file.
+    /// A simulated system gives its balls' first history states. `simulate --format pooltool`
+    /// writes the other way.
+    ImportPooltool(pooltool::ImportArgs),
+    /// Random 9-ball breaks on pooltool's 7-foot table through pooltool 0.6.0 and our event
+    /// engine, event by event (needs pooltool, skipped with one line without it).
+    ///
+    /// Each break (`pool_harness::random_break`, as `stress` makes them) starts from the same
+    /// states in both (our export, read by pooltool's `System.load`); pooltool runs with its
+    /// seed laws set explicitly, and with its contact spacer at each --spacers value. Compares
+    /// the first --events events (kinds and agents in order, allowing events less than --tol
+    /// apart to trade places; times within --tol); exits 1 if a break differs at the first
+    /// spacer. Our runs are also read back by pooltool's own `System.load` and `continuize`.
+    /// Writes reports/pooltool-compare-<time>/: breaks/ (shot files), systems/ and ours/
+    /// (pooltool files), compare.csv, summary.md.
+    ComparePooltool(compare_pooltool::ComparePooltoolArgs),
+    /// One shot per point of a grid or random sample over a base shot's cue strike and ball
+    /// parameters; one outcome row per point in sweep/rows.csv.
+    ///
+    /// Point k depends only on the options and k (a grid is read with the last --param
+    /// fastest; a random point is drawn from its own generator, seeded by --seed and k), so
+    /// --shard K/N runs points [(K-1) n / N, K n / N) and `merge` joins the shards into the
+    /// unsharded run's files byte for byte. Columns: point, the parameters, events, end_time_s,
+    /// termination, first_contact (kind|agents), first_contact_time_s, pocketed (ids in the
+    /// order they fell), x_<id> and y_<id> of every ball at the end (m). The corners of the
+    /// swept box are validated before any work (a point that cannot be played is bad input).
+    Sweep(sweep::SweepArgs),
+    /// Join the run directories of a sharded stress or sweep (`--shard K/N`) into the files the
+    /// unsharded run writes, byte for byte (rows in shard order, failing shots' files, the
+    /// summary tallied again).
+    ///
+    /// Each shard's manifest (stress/shard.json or sweep/shard.json) must name the same command,
+    /// options and shard count, and every shard must be given once. Exit 1 when the merged run
+    /// has failing shots (stress) or points that did not end physically (sweep).
+    Merge(merge::MergeArgs),
+}
+
+/// Runs the command line `args` (the first item is the program's name, as in
+/// `std::env::args_os`) and returns its exit code: 0 the answer is right, 1 a run failed or
+/// did not end physically, 2 bad input. Never panics on bad input; what it prints goes to this
+/// process's standard output and error.
+pub fn run_cli<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        // --help and --version (exit 0 unless standard output fails), or a usage error (exit 2;
+        // clap names the option).
+        Err(e) => {
+            let code = match (e.print(), e.exit_code()) {
+                (Err(io), 0) => {
+                    if let CliError::Run(m) = console::stdout_error(io) {
+                        errln!("error: {m}");
+                    }
+                    1
+                }
+                (_, code) => code,
+            };
+            return u8::try_from(code).unwrap_or(1);
+        }
+    };
+    let result = match cli.command {
+        Command::Compare(args) => compare::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Roots(args) => roots::run(args),
+        Command::Stress(args) => stress::run(args),
+        Command::BenchPeers(args) => peers::run(args),
+        Command::ImportPooltool(args) => pooltool::run(args),
+        Command::ComparePooltool(args) => compare_pooltool::run(args),
+        Command::Sweep(args) => sweep::run(args),
+        Command::Merge(args) => merge::run(args),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(CliError::BrokenPipe) => 1,
+        Err(e) => {
+            errln!("error: {e}");
+            e.exit_code()
+        }
+    }
+}
+
+/// A failure the user should read: bad input (exit 2) or a failed run (exit 1).
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: a shot file, an option value. Exit code 2.
+    Input(String),
+    /// Something went wrong while running or writing. Exit code 1.
+    Run(String),
+    /// Standard output was closed by its reader (e.g. `| head`): exit code 1, quietly.
+    BrokenPipe,
+}
+
+impl CliError {
+    fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Run(_) | CliError::BrokenPipe => 1,
+        }
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+            CliError::BrokenPipe => f.write_str("standard output closed"),
+        }
+    }
+}
+
+impl From<pool_report::plots::PlotError> for CliError {
+    fn from(e: pool_report::plots::PlotError) -> Self {
+        CliError::Run(format!("plot: {}", e.message()))
+    }
+}
+
+impl From<pool_shots::ShotError> for CliError {
+    fn from(e: pool_shots::ShotError) -> Self {
+        CliError::Input(e.to_string())
+    }
+}

@@ -1,0 +1,169 @@
+//! `cargo xtask merge`: the run directories of a sharded `stress` or `sweep` (`--shard K/N`)
+//! joined into the files the unsharded run writes, byte for byte: the shards' rows in shard
+//! order under one header, the failing shots' files, and the summary tallied again from the
+//! rows.
+
+use std::path::{Path, PathBuf};
+
+use pool_harness::{StressTally, SweepTally};
+
+use crate::console::outln;
+use crate::shard::{in_order, Manifest};
+use crate::CliError;
+
+/// Options of `cargo xtask merge`.
+#[derive(clap::Args, Debug)]
+pub struct MergeArgs {
+    /// The shards' run directories (each holding stress/shard.json or sweep/shard.json), in
+    /// any order; every shard of the run exactly once
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    #[command(flatten)]
+    pub run: crate::output::RunArgs,
+}
+
+/// A shard's table: its header and its rows, as text.
+fn read_table(dir: &Path, file: &str) -> Result<(String, String), CliError> {
+    let path = dir.join(file);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+    let (header, rows) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+    Ok((header.to_string(), rows.to_string()))
+}
+
+/// The column `name` of a CSV header.
+fn column(header: &str, name: &str, file: &Path) -> Result<usize, CliError> {
+    header
+        .split(',')
+        .position(|c| c == name)
+        .ok_or_else(|| CliError::Input(format!("{}: no column {name:?}", file.display())))
+}
+
+/// Runs `cargo xtask merge`.
+pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    let shards = args
+        .dirs
+        .iter()
+        .map(|d| Manifest::read(d).map(|m| (m, d.clone())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let shards = in_order(shards)?;
+    let command = shards[0].0.command.clone();
+    let engine = shards[0].0.engine.clone();
+    let (table, summary_file) = match command.as_str() {
+        "stress" => ("stress/shots.csv", "stress/summary.txt"),
+        _ => ("sweep/rows.csv", "sweep/summary.txt"),
+    };
+    let staging = args.run.stage(&format!("{command}-merged"))?;
+    let mut out = std::io::BufWriter::new(staging.create(table)?);
+    let mut header0: Option<String> = None;
+    let mut stress = StressTally::default();
+    let mut sweep = SweepTally::default();
+    let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
+    for (_, dir) in &shards {
+        let (header, rows) = read_table(dir, table)?;
+        let file = dir.join(table);
+        match &header0 {
+            None => {
+                use std::io::Write;
+                writeln!(out, "{header}").map_err(write_err)?;
+                header0 = Some(header.clone());
+            }
+            Some(h) if *h != header => {
+                return Err(CliError::Input(format!(
+                    "{}: its columns differ from the first shard's",
+                    file.display()
+                )))
+            }
+            Some(_) => {}
+        }
+        {
+            use std::io::Write;
+            out.write_all(rows.as_bytes()).map_err(write_err)?;
+        }
+        // Tally the rows again, as the unsharded run tallied them while it ran.
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(rows.as_bytes());
+        let bad_row = |e: csv::Error| CliError::Input(format!("{}: {e}", file.display()));
+        if command == "stress" {
+            let (kind, events, failures) = (
+                column(&header, "kind", &file)?,
+                column(&header, "events", &file)?,
+                column(&header, "failures", &file)?,
+            );
+            for rec in reader.records() {
+                let rec = rec.map_err(bad_row)?;
+                let n: usize = rec[events].parse().map_err(|_| {
+                    CliError::Input(format!("{}: events = {:?}", file.display(), &rec[events]))
+                })?;
+                let broken: Vec<&str> =
+                    rec[failures].split(';').filter(|b| !b.is_empty()).collect();
+                stress.add(&rec[kind], n, &broken);
+            }
+            // The failing shots' files: one per shot, named by the shot.
+            let failures_dir = dir.join("stress/failures");
+            if failures_dir.is_dir() {
+                let mut files: Vec<PathBuf> = std::fs::read_dir(&failures_dir)
+                    .map_err(|e| CliError::Input(format!("{}: {e}", failures_dir.display())))?
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .collect();
+                files.sort();
+                for f in files {
+                    let bytes = std::fs::read(&f)
+                        .map_err(|e| CliError::Input(format!("{}: {e}", f.display())))?;
+                    let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
+                    staging.write(
+                        &format!("stress/failures/{}", name.unwrap_or_default()),
+                        &bytes,
+                    )?;
+                }
+            }
+        } else {
+            let (events, termination) = (
+                column(&header, "events", &file)?,
+                column(&header, "termination", &file)?,
+            );
+            for rec in reader.records() {
+                let rec = rec.map_err(bad_row)?;
+                let n: u64 = rec[events].parse().map_err(|_| {
+                    CliError::Input(format!("{}: events = {:?}", file.display(), &rec[events]))
+                })?;
+                sweep.add(n, &rec[termination]);
+            }
+        }
+    }
+    {
+        use std::io::Write;
+        out.flush().map_err(write_err)?;
+    }
+    drop(out);
+    let summary = if command == "stress" {
+        stress.summary(&engine)
+    } else {
+        sweep.summary(&engine)
+    };
+    staging.write(summary_file, format!("{summary}\n").as_bytes())?;
+    let dir = staging.commit()?;
+    outln!(
+        "merged {} shards: {summary} -> {}",
+        shards.len(),
+        dir.display()
+    )?;
+    let failing = if command == "stress" {
+        stress.failing
+    } else {
+        sweep.unphysical()
+    };
+    if failing > 0 {
+        return Err(CliError::Run(format!(
+            "{failing} {} (see {})",
+            if command == "stress" {
+                "failing shots"
+            } else {
+                "points did not end physically"
+            },
+            dir.join(table).display()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,271 @@
+//! Shards: a long run (stress, sweep) split into deterministic pieces that run anywhere (one
+//! machine, a Ray cluster, a Slurm or Kubernetes job array) and merge back into the unsharded
+//! run's files, byte for byte.
+//!
+//! A run of `total` jobs (shots, sweep points) in a fixed order is cut into `n` contiguous
+//! ranges; shard `k` (1-based) runs jobs `[(k - 1) total / n, k total / n)`. Every job depends
+//! only on the run's options and its own index (its seed or point), never on the shard, so the
+//! shards' rows, concatenated in shard order, are the unsharded run's rows. Each shard writes a
+//! manifest (`shard.json`) with the command, its options (those that change the answer) and its
+//! range; `cargo xtask merge` checks that the shards belong together and cover the run once.
+
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::CliError;
+
+/// Largest number of shards.
+pub const MAX_SHARDS: u64 = 100_000;
+
+/// The manifest's file name, next to the command's outputs (`stress/`, `sweep/`).
+pub const MANIFEST: &str = "shard.json";
+
+/// `--shard K/N`: the K-th (1-based) of N shards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which shard, 1 to `n`.
+    pub k: u64,
+    /// How many.
+    pub n: u64,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || {
+            format!(
+                "{s:?}: expected K/N with 1 <= K <= N <= {MAX_SHARDS}, e.g. 3/8 (the third of \
+                 eight shards)"
+            )
+        };
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let k: u64 = k.trim().parse().map_err(|_| bad())?;
+        let n: u64 = n.trim().parse().map_err(|_| bad())?;
+        if !(1..=n).contains(&k) || n > MAX_SHARDS {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.k, self.n)
+    }
+}
+
+impl Shard {
+    /// The whole run as one shard.
+    pub const WHOLE: Shard = Shard { k: 1, n: 1 };
+
+    /// This shard's jobs among `total`: `[lo, hi)`.
+    pub fn range(&self, total: u64) -> (u64, u64) {
+        let at = |k: u64| (u128::from(total) * u128::from(k) / u128::from(self.n)) as u64;
+        (at(self.k - 1), at(self.k))
+    }
+}
+
+/// What a shard was: written as `<command>/shard.json`, read back by `merge`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The command (`stress`, `sweep`).
+    pub command: String,
+    /// The options that decide the rows, as `--name value` pairs in a fixed order (not the
+    /// shard, output place or thread count).
+    pub options: Vec<(String, String)>,
+    /// The engine family, which the summary names.
+    pub engine: String,
+    /// This shard, 1-based.
+    pub k: u64,
+    /// The number of shards.
+    pub n: u64,
+    /// Jobs of the whole run.
+    pub total: u64,
+    /// This shard's first job.
+    pub lo: u64,
+    /// One past its last job.
+    pub hi: u64,
+}
+
+impl Manifest {
+    /// Reads `<dir>/<command>/shard.json` for whichever command the run directory holds.
+    ///
+    /// # Errors
+    /// No manifest (not a shard's run directory) or an unreadable one (exit 2).
+    pub fn read(dir: &Path) -> Result<Self, CliError> {
+        for command in ["stress", "sweep"] {
+            let path = dir.join(command).join(MANIFEST);
+            if path.is_file() {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+                let m: Manifest = serde_json::from_str(&text).map_err(|e| {
+                    CliError::Input(format!("{}: not a shard manifest: {e}", path.display()))
+                })?;
+                if m.command != command {
+                    return Err(CliError::Input(format!(
+                        "{}: command = {:?}, expected {command:?}",
+                        path.display(),
+                        m.command
+                    )));
+                }
+                return Ok(m);
+            }
+        }
+        Err(CliError::Input(format!(
+            "{}: not a shard's run directory (no stress/{MANIFEST} or sweep/{MANIFEST}): run \
+             the command with --shard K/N",
+            dir.display()
+        )))
+    }
+
+    /// JSON text of the manifest.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+}
+
+/// Checks that `shards` (each with the directory it came from) are the 1st to n-th shard of one
+/// run, each once, and returns them in shard order.
+///
+/// # Errors
+/// Shards of different commands, options or counts, a shard missing or given twice (exit 2).
+pub fn in_order<T>(mut shards: Vec<(Manifest, T)>) -> Result<Vec<(Manifest, T)>, CliError> {
+    let Some((first, _)) = shards.first() else {
+        return Err(CliError::Input("merge: no shard directories given".into()));
+    };
+    let first = first.clone();
+    for (m, _) in &shards {
+        let same = m.command == first.command
+            && m.options == first.options
+            && m.engine == first.engine
+            && m.n == first.n
+            && m.total == first.total;
+        if !same {
+            return Err(CliError::Input(format!(
+                "merge: shard {}/{} of `{}` ({}) is not of the same run as shard {}/{} of `{}` \
+                 ({}): the command, options and shard count must agree",
+                m.k,
+                m.n,
+                m.command,
+                describe(&m.options),
+                first.k,
+                first.n,
+                first.command,
+                describe(&first.options)
+            )));
+        }
+        let want = Shard { k: m.k, n: m.n }.range(m.total);
+        if (m.lo, m.hi) != want {
+            return Err(CliError::Input(format!(
+                "merge: shard {}/{} covers jobs {}..{}, expected {}..{}",
+                m.k, m.n, m.lo, m.hi, want.0, want.1
+            )));
+        }
+    }
+    shards.sort_by_key(|(m, _)| m.k);
+    for (i, (m, _)) in shards.iter().enumerate() {
+        let expected = i as u64 + 1;
+        if m.k != expected {
+            let what = if m.k < expected {
+                "given twice"
+            } else {
+                "missing"
+            };
+            let k = if m.k < expected { m.k } else { expected };
+            return Err(CliError::Input(format!(
+                "merge: shard {k}/{} is {what} (give each of the {} shards once)",
+                first.n, first.n
+            )));
+        }
+    }
+    if shards.len() as u64 != first.n {
+        return Err(CliError::Input(format!(
+            "merge: {} of {} shards given; shard {}/{} is missing",
+            shards.len(),
+            first.n,
+            shards.len() + 1,
+            first.n
+        )));
+    }
+    Ok(shards)
+}
+
+fn describe(options: &[(String, String)]) -> String {
+    options
+        .iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_cut_the_run_into_contiguous_ranges_that_cover_it_once() {
+        for total in [0u64, 1, 7, 100, 100_001, u64::MAX] {
+            for n in [1u64, 2, 3, 8, 13] {
+                let mut next = 0;
+                for k in 1..=n {
+                    let (lo, hi) = Shard { k, n }.range(total);
+                    assert_eq!(lo, next, "total {total}, shard {k}/{n}");
+                    assert!(hi >= lo);
+                    next = hi;
+                }
+                assert_eq!(next, total);
+            }
+        }
+    }
+
+    #[test]
+    fn shard_options_parse_and_refuse_in_one_line() {
+        assert_eq!("3/8".parse::<Shard>(), Ok(Shard { k: 3, n: 8 }));
+        for bad in ["0/8", "9/8", "3", "a/b", "1/0", "1/1000000", "-1/2"] {
+            assert!(
+                bad.parse::<Shard>().unwrap_err().contains("expected K/N"),
+                "{bad}"
+            );
+        }
+    }
+
+    fn manifest(k: u64, n: u64, total: u64) -> Manifest {
+        let (lo, hi) = Shard { k, n }.range(total);
+        Manifest {
+            command: "stress".into(),
+            options: vec![("--seed".into(), "1".into())],
+            engine: "event".into(),
+            k,
+            n,
+            total,
+            lo,
+            hi,
+        }
+    }
+
+    #[test]
+    fn merge_takes_each_shard_of_one_run_once_in_order() {
+        let shards = vec![
+            (manifest(2, 3, 10), 'b'),
+            (manifest(1, 3, 10), 'a'),
+            (manifest(3, 3, 10), 'c'),
+        ];
+        let order: Vec<char> = in_order(shards).unwrap().into_iter().map(|s| s.1).collect();
+        assert_eq!(order, ['a', 'b', 'c']);
+        let missing = in_order(vec![(manifest(1, 3, 10), ()), (manifest(3, 3, 10), ())]);
+        assert!(matches!(missing, Err(CliError::Input(m)) if m.contains("2/3 is missing")));
+        let twice = in_order(vec![
+            (manifest(1, 2, 10), ()),
+            (manifest(1, 2, 10), ()),
+            (manifest(2, 2, 10), ()),
+        ]);
+        assert!(matches!(twice, Err(CliError::Input(m)) if m.contains("1/2 is given twice")));
+        let mut other = manifest(2, 2, 10);
+        other.options[0].1 = "2".into();
+        let mixed = in_order(vec![(manifest(1, 2, 10), ()), (other, ())]);
+        assert!(matches!(mixed, Err(CliError::Input(m)) if m.contains("not of the same run")));
+    }
+}

@@ -1,0 +1,178 @@
+//! `cargo xtask sweep`: one shot per point of a grid or random sample over a base shot's cue
+//! strike and ball parameters (`pool_harness::SweepPlan`), one outcome row each, streamed to
+//! `sweep/rows.csv`; `--shard K/N` runs one deterministic piece of it (see `shard.rs`).
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use pool_engines::{EngineSpec, RunOptions};
+use pool_harness::{sweep_header, sweep_row, sweep_setup, SweepParam, SweepPlan, SweepTally};
+use pool_sim::Setup;
+use rayon::prelude::*;
+
+use crate::console::outln;
+use crate::shard::{Manifest, Shard, MANIFEST};
+use crate::CliError;
+
+/// Options of `cargo xtask sweep`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// Base shot: a shot file, or the name of a default shot. Cue parameters need its [cue]
+    pub shot: PathBuf,
+    /// A swept parameter (repeat for more): NAME=LO:HI:N (N values from LO to HI), NAME=V1,V2,...
+    /// or, with --samples, NAME=LO:HI (uniform). NAME: a cue parameter (V0, phi, theta, a, b)
+    /// or a ball parameter (m, R, mu_s, mu_r, mu_sp, mu_b, e_b, e_c, f_c, g) the physics reads
+    #[arg(long = "param", value_name = "NAME=SPEC", required = true)]
+    pub params: Vec<String>,
+    /// A random sample of this many points instead of a grid (each point drawn from its own
+    /// generator, seeded by --seed and the point's index)
+    #[arg(long)]
+    pub samples: Option<u64>,
+    /// Seed of a random sample
+    #[arg(long, default_value_t = 1, requires = "samples")]
+    pub seed: u64,
+    /// Evolution algorithm (an engine spec)
+    #[arg(long, default_value = "event")]
+    pub engine: String,
+    /// Event budget per shot (event engine; 1 to 1000000): a run stopped by it has
+    /// termination `budget` in its row, and the command exits 1
+    #[arg(long, default_value_t = 100_000)]
+    pub max_events: usize,
+    /// Run only the K-th (1-based) of N deterministic pieces; `cargo xtask merge` joins them
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    #[command(flatten)]
+    pub run: crate::output::RunArgs,
+    /// Worker threads, 1 to 256 [default: all cores]
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Points run at a time; each chunk's rows are written before the next starts.
+const CHUNK: u64 = 4096;
+
+/// The options that decide the rows, for the manifest (in a fixed order).
+fn manifest_options(args: &SweepArgs, base: &Setup, spec: &EngineSpec) -> Vec<(String, String)> {
+    let mut out = vec![
+        ("shot".to_string(), base.name.clone()),
+        ("--engine".to_string(), spec.to_string()),
+        ("--max-events".to_string(), args.max_events.to_string()),
+    ];
+    for p in &args.params {
+        out.push(("--param".into(), p.clone()));
+    }
+    if let Some(n) = args.samples {
+        out.push(("--samples".into(), n.to_string()));
+        out.push(("--seed".into(), args.seed.to_string()));
+    }
+    out
+}
+
+/// Runs `cargo xtask sweep`.
+pub fn run(args: SweepArgs) -> Result<(), CliError> {
+    let spec = crate::args::engine_spec("--engine", &args.engine, None, None, None)?;
+    spec.build()
+        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
+    crate::args::in_range(
+        "--max-events",
+        args.max_events,
+        1,
+        crate::args::MAX_EVENTS_OPTION,
+    )?;
+    let path = crate::workspace::resolve_shot(&args.shot)?;
+    let base = pool_shots::load(&path)?;
+    let params = args
+        .params
+        .iter()
+        .map(|p| SweepParam::parse(p).map_err(|e| CliError::Input(format!("--param {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    let sample = args.samples.map(|n| (n, args.seed));
+    let plan =
+        SweepPlan::new(params, sample).map_err(|e| CliError::Input(format!("sweep: {e}")))?;
+    let names: Vec<String> = plan.params.iter().map(|p| p.name.clone()).collect();
+    // Bounds on one parameter are crossed first at the box's corners: check them before any
+    // work (another point that cannot be played still stops the run, exit 2, nothing written).
+    for corner in plan.corners() {
+        let s = sweep_setup(&base, &names, &corner)
+            .map_err(|e| CliError::Input(format!("sweep of {}: {e}", path.display())))?;
+        crate::args::check_work("--engine", &spec, &s)?;
+    }
+    let total = plan.len().unwrap_or(0);
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let (lo, hi) = shard.range(total);
+    let pool = crate::args::thread_pool(args.jobs)?;
+    let staging = args.run.stage("sweep")?;
+    let csv_io = |e: csv::Error| CliError::Run(format!("writing sweep/rows.csv: {e}"));
+    let mut csv = csv::Writer::from_writer(staging.create("sweep/rows.csv")?);
+    csv.write_record(sweep_header(&base, &names))
+        .map_err(csv_io)?;
+    let bar = crate::progress::bar(hi - lo, "points {per_sec}");
+    let options = RunOptions {
+        snapshots: None,
+        max_events: Some(args.max_events),
+    };
+    let mut tally = SweepTally::default();
+    let mut at = lo;
+    while at < hi {
+        let end = hi.min(at + CHUNK);
+        let rows = pool.install(|| {
+            (at..end)
+                .into_par_iter()
+                .map(|k| {
+                    let values = plan.point(k);
+                    let s = sweep_setup(&base, &names, &values).map_err(|e| {
+                        CliError::Input(format!("sweep of {}, point {k}: {e}", path.display()))
+                    })?;
+                    let o = spec
+                        .build_with(&options)
+                        .map_err(|e| CliError::Input(format!("--engine = {e}")))?
+                        .run(&s);
+                    bar.inc(1);
+                    Ok((
+                        o.events.len() as u64,
+                        o.termination.name(),
+                        sweep_row(k, &values, &s, &o),
+                    ))
+                })
+                .collect::<Result<Vec<_>, CliError>>()
+        })?;
+        for (events, termination, row) in rows {
+            tally.add(events, termination);
+            csv.write_record(&row).map_err(csv_io)?;
+        }
+        at = end;
+    }
+    bar.finish_and_clear();
+    let mut file = csv
+        .into_inner()
+        .map_err(|e| CliError::Run(format!("writing sweep/rows.csv: {}", e.error())))?;
+    file.flush()
+        .map_err(|e| CliError::Run(format!("writing sweep/rows.csv: {e}")))?;
+    let engine = format!("{} engine", spec.family());
+    let summary = tally.summary(&engine);
+    staging.write("sweep/summary.txt", format!("{summary}\n").as_bytes())?;
+    if args.shard.is_some() {
+        let manifest = Manifest {
+            command: "sweep".into(),
+            options: manifest_options(&args, &base, &spec),
+            engine,
+            k: shard.k,
+            n: shard.n,
+            total,
+            lo,
+            hi,
+        };
+        staging.write(&format!("sweep/{MANIFEST}"), manifest.to_json().as_bytes())?;
+    }
+    let dir = staging.commit()?;
+    outln!("{summary} -> {}", dir.display())?;
+    let bad = tally.unphysical();
+    if bad > 0 {
+        return Err(CliError::Run(format!(
+            "{bad} points did not end physically (termination budget or numerical_error in \
+             {})",
+            dir.join("sweep/rows.csv").display()
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,215 @@
+//! `sweep`, `--shard K/N` and `merge`: N shards merged are the unsharded run, byte for byte.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{root, temp_dir, texts, xtask};
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(base: &Path, d: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.push((
+                    p.strip_prefix(base).unwrap().into(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// Runs `xtask <args> --out <out> --run-name <name>`; its exit code and texts.
+fn run(args: &[&str], out: &Path, name: &str) -> (i32, String, String) {
+    let o = xtask()
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .args(["--run-name", name])
+        .output()
+        .unwrap();
+    let (so, se) = texts(&o);
+    (o.status.code().unwrap(), so, se)
+}
+
+fn cue_shot() -> String {
+    root()
+        .join("data/sweeps/break_9ball_cue.toml")
+        .display()
+        .to_string()
+}
+
+/// The run `args` whole and in `n` shards (given to merge in reverse order) merge the same.
+fn shards_merge_to_the_whole(args: &[&str], n: usize, dir: &Path, expect: i32) {
+    let (code, _, err) = run(args, dir, "whole");
+    assert_eq!(code, expect, "{args:?}: {err}");
+    let mut shard_dirs = Vec::new();
+    for k in 1..=n {
+        let mut a = args.to_vec();
+        let shard = format!("{k}/{n}");
+        a.extend(["--shard", &shard]);
+        let name = format!("shard{k}");
+        let (code, _, err) = run(&a, dir, &name);
+        assert!(code == 0 || code == expect, "{a:?}: {err}");
+        shard_dirs.push(dir.join(name));
+    }
+    shard_dirs.reverse();
+    let mut merge = xtask();
+    merge.arg("merge").args(&shard_dirs).arg("--out").arg(dir);
+    let o = merge.args(["--run-name", "merged"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(expect), "{}", texts(&o).1);
+    assert_eq!(
+        tree(&dir.join("whole")),
+        tree(&dir.join("merged")),
+        "{args:?}"
+    );
+}
+
+#[test]
+fn stress_shards_merge_into_the_unsharded_run_byte_for_byte() {
+    let dir = temp_dir("shards-stress");
+    shards_merge_to_the_whole(&["stress", "--shots", "140", "--seed", "3"], 3, &dir, 0);
+    // Failing shots (the discrete integrator's own errors at dt = 1e-2): rows, failure files
+    // and the summary's counts all merge.
+    let dir = temp_dir("shards-stress-failing");
+    let args = [
+        "stress",
+        "--shots",
+        "200",
+        "--seed",
+        "5",
+        "--engine",
+        "discrete:1e-2",
+    ];
+    shards_merge_to_the_whole(&args, 2, &dir, 1);
+    assert!(
+        std::fs::read_dir(dir.join("merged/stress/failures"))
+            .unwrap()
+            .count()
+            > 0
+    );
+    // A shard of breaks only starts at its first job's seed.
+    let dir = temp_dir("shards-breaks");
+    let args = [
+        "stress", "--kinds", "break9", "--shots", "30", "--seed", "8",
+    ];
+    shards_merge_to_the_whole(&args, 4, &dir, 0);
+}
+
+#[test]
+fn sweep_grids_and_samples_shard_and_merge_byte_for_byte() {
+    let shot = cue_shot();
+    let dir = temp_dir("shards-grid");
+    let grid = [
+        "sweep",
+        &shot,
+        "--param",
+        "V0=2:6:3",
+        "--param",
+        "b=-0.3,0,0.3",
+    ];
+    shards_merge_to_the_whole(&grid, 2, &dir, 0);
+    let rows = std::fs::read_to_string(dir.join("whole/sweep/rows.csv")).unwrap();
+    let mut lines = rows.lines();
+    let header = lines.next().unwrap();
+    assert!(header.starts_with("point,V0,b,events,end_time_s,termination,first_contact"));
+    let points: Vec<(String, String)> = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[1].to_string(), f[2].to_string())
+        })
+        .collect();
+    assert_eq!(points.len(), 9);
+    assert_eq!(points[0], ("2".into(), "-0.3".into()));
+    assert_eq!(points[1], ("2".into(), "0".into()));
+    assert_eq!(points[8], ("6".into(), "0.3".into()));
+    let dir = temp_dir("shards-sample");
+    let sample = [
+        "sweep",
+        &shot,
+        "--param",
+        "phi=-4:-2",
+        "--param",
+        "mu_s=0.15:0.25",
+        "--samples",
+        "40",
+        "--seed",
+        "7",
+    ];
+    shards_merge_to_the_whole(&sample, 3, &dir, 0);
+}
+
+#[test]
+fn bad_sweeps_shards_and_merges_are_refused_in_one_line() {
+    let shot = cue_shot();
+    let dir = temp_dir("shards-bad");
+    let cut = root().join("data/shots/cut.toml").display().to_string();
+    for (args, what) in [
+        (
+            vec!["sweep", cut.as_str(), "--param", "V0=1:2:2"],
+            "has no [cue]",
+        ),
+        (
+            vec!["sweep", &shot, "--param", "V0=1:2000:3"],
+            "at most 1000 m/s",
+        ),
+        (
+            vec!["sweep", &shot, "--param", "e_b=0.9:0.95:2"],
+            "does not read",
+        ),
+        (
+            vec!["sweep", &shot, "--param", "V0=1:2"],
+            "needs a random sample",
+        ),
+        (
+            vec!["sweep", &shot, "--param", "spin=1:2:2"],
+            "unknown parameter",
+        ),
+        (vec!["stress", "--shard", "0/3"], "expected K/N"),
+        (vec!["stress", "--shard", "4/3"], "expected K/N"),
+    ] {
+        let (code, _, err) = run(&args, &dir, "x");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        // One line says it all (clap adds its "--help" hint below a usage error).
+        let first = err.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with("error: ") && first.contains(what),
+            "{args:?}: {err}"
+        );
+    }
+    // Merges: a shard missing, given twice, or of another run.
+    let a = ["stress", "--shots", "20", "--seed", "1"];
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let mut args = a.to_vec();
+        args.extend(["--shard", &shard]);
+        assert_eq!(run(&args, &dir, &format!("s{k}")).0, 0);
+    }
+    let mut other = a.to_vec();
+    other[4] = "2";
+    other.extend(["--shard", "3/3"]);
+    assert_eq!(run(&other, &dir, "other3").0, 0);
+    for (shards, what) in [
+        (vec!["s1", "s2"], "shard 3/3 is missing"),
+        (vec!["s1", "s2", "s2", "s3"], "shard 2/3 is given twice"),
+        (vec!["s1", "s2", "other3"], "not of the same run"),
+        (vec!["s1", "nowhere"], "not a shard's run directory"),
+    ] {
+        let mut m = xtask();
+        m.arg("merge");
+        for s in &shards {
+            m.arg(dir.join(s));
+        }
+        let o = m.arg("--out").arg(&dir).output().unwrap();
+        assert_eq!(o.status.code(), Some(2), "{shards:?}");
+        assert!(texts(&o).1.contains(what), "{shards:?}: {}", texts(&o).1);
+    }
+}

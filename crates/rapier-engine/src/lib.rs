@@ -22,7 +22,10 @@
 //! step whose solve first gave the contact a force (rapier exposes no time of impact; its
 //! "contact started" events come when the contact enters its prediction distance, before the
 //! touch), transitions and pockets at the end of the step that crossed them. rapier's length
-//! unit is set to a ball's diameter, the typical object size its tolerances scale with.
+//! unit is set to a ball's diameter, the typical object size its tolerances scale with. Balls
+//! with parameters of their own (per-ball m, R or coefficients) it does not run: its discs of
+//! radii R_a, R_b touch at R_a + R_b on the plane (balls on the cloth touch at 2 sqrt(R_a R_b))
+//! and its coefficients are the shot's ([`Engine::try_run`] says unsupported).
 #![warn(missing_docs)]
 
 mod cloth;

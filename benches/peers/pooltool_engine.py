@@ -28,7 +28,9 @@ Usage: .venv-pooltool/bin/python benches/peers/pooltool_engine.py < requests.jso
 
 import json
 import math
+import os
 import sys
+import traceback
 
 import numpy as np
 import pooltool as pt
@@ -189,7 +191,10 @@ def main():
         try:
             answer = simulate(shot)
         except Exception as e:  # one shot's failure is that shot's answer, not the session's end
-            answer = {"error": f"{type(e).__name__}: {e}"}
+            # Where it was raised (often inside pooltool itself, e.g. one of its assertions).
+            where = traceback.extract_tb(e.__traceback__)[-1]
+            at = f"{os.path.basename(where.filename)}:{where.lineno} in {where.name}"
+            answer = {"error": f"{type(e).__name__}: {e} (raised at {at})"}
         print(json.dumps(answer), flush=True)
 
 

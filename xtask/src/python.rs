@@ -13,28 +13,6 @@ pub const SETUP_HINT: &str =
 with pooltool-billiards 0.6.0. To set it up (a plain `pip install pooltool-billiards` gets the old \
 0.3.3), follow benches/peers/README.md.";
 
-/// Whether `python` runs and imports pooltool 0.6.0: `Err` says why not.
-fn check_python(python: &Path) -> Result<(), String> {
-    let out = Command::new(python)
-        .args([
-            "-c",
-            "import pooltool, sys; sys.exit(0 if pooltool.__version__ == '0.6.0' else 3)",
-        ])
-        .output()
-        .map_err(|e| format!("cannot run it: {e}"))?;
-    match out.status.code() {
-        Some(0) => Ok(()),
-        Some(3) => Err("its pooltool is not version 0.6.0".into()),
-        _ => Err(format!(
-            "it cannot import pooltool ({})",
-            String::from_utf8_lossy(&out.stderr)
-                .lines()
-                .last()
-                .unwrap_or("no message")
-        )),
-    }
-}
-
 /// The Python to run pooltool with: `explicit` (the `--python` option, which must work: bad
 /// input otherwise), else the first of `$POOLTOOL_PYTHON` and the workspace's
 /// `.venv-pooltool/bin/python` that does, else none.
@@ -43,7 +21,7 @@ fn check_python(python: &Path) -> Result<(), String> {
 /// An explicit Python that cannot run or import pooltool 0.6.0 (exit 2, naming `--python`).
 pub fn find_pooltool(explicit: Option<&Path>) -> Result<Option<PathBuf>, CliError> {
     if let Some(p) = explicit {
-        return check_python(p)
+        return pool_engines::pooltool::check_python(p)
             .map(|()| Some(p.to_path_buf()))
             .map_err(|why| CliError::Input(format!("--python = {}: {why}", p.display())));
     }
@@ -54,7 +32,7 @@ pub fn find_pooltool(explicit: Option<&Path>) -> Result<Option<PathBuf>, CliErro
         .map(PathBuf::from)
         .into_iter()
         .chain(venv)
-        .find(|p| check_python(p).is_ok()))
+        .find(|p| pool_engines::pooltool::imports_pooltool(p)))
 }
 
 /// Runs `benches/peers/<script>` with `python` and `args`; its standard output.

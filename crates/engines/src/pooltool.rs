@@ -25,13 +25,33 @@ pub const HOW_TO_INSTALL: &str = "pooltool 0.6.0 not found (set $POOLTOOL_PYTHON
 
 /// Whether `python` runs and imports pooltool 0.6.0.
 pub fn imports_pooltool(python: &Path) -> bool {
-    Command::new(python)
+    check_python(python).is_ok()
+}
+
+/// Whether `python` runs and imports pooltool 0.6.0: `Err` says why not (it cannot be run, it
+/// cannot import pooltool: the import's last line, or its pooltool is another version).
+///
+/// # Errors
+/// The reason, one line.
+pub fn check_python(python: &Path) -> Result<(), String> {
+    let out = Command::new(python)
         .args([
             "-c",
-            "import pooltool, sys; sys.exit(pooltool.__version__ != '0.6.0')",
+            "import pooltool, sys; sys.exit(0 if pooltool.__version__ == '0.6.0' else 3)",
         ])
         .output()
-        .is_ok_and(|o| o.status.success())
+        .map_err(|e| format!("cannot run it: {e}"))?;
+    match out.status.code() {
+        Some(0) => Ok(()),
+        Some(3) => Err("its pooltool is not version 0.6.0".into()),
+        _ => Err(format!(
+            "it cannot import pooltool ({})",
+            String::from_utf8_lossy(&out.stderr)
+                .lines()
+                .last()
+                .unwrap_or("no message")
+        )),
+    }
 }
 
 /// The first of `explicit` (alone, when given), `$POOLTOOL_PYTHON` and

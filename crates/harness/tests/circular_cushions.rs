@@ -6,7 +6,8 @@
 use pool_event::EventEngine;
 use pool_harness::check_outcome;
 use pool_physics::{
-    BallParams, BallState, EventKind, Model, Physics, PreparedTable, Table, Vec2, Vec3,
+    BallParams, BallState, CircularSegment, EventKind, Model, Physics, PreparedTable, Table, Vec2,
+    Vec3,
 };
 use pool_sim::{Agents, Ball, Engine, Setup, Termination};
 
@@ -34,6 +35,27 @@ fn setup(table: Table, balls: Vec<(Vec2, Vec3, Vec3)>) -> Setup {
     };
     s.validate().unwrap();
     s
+}
+
+/// A ball rolling at `v0` (m/s) at pooltool's side jaw tip 5t from 0.3 m away, along the line
+/// through the tip's center at 130 degrees (clear of every straight segment); and the tip.
+fn rolled_at_tip(v0: f64) -> (Setup, CircularSegment) {
+    let table = PreparedTable::from(Table::pooltool_pocket());
+    let k = (table.circular_cushions.iter())
+        .position(|c| c.id == "5t")
+        .unwrap();
+    let arc = table.circular_segments()[k];
+    let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
+    let v = Vec3::new(-out_dir.x * v0, -out_dir.y * v0, 0.0);
+    let s = setup(
+        (*table).clone(),
+        vec![(
+            arc.center + out_dir * 0.3,
+            v,
+            Vec3::new(-v.y / R, v.x / R, 0.0),
+        )],
+    );
+    (s, arc)
 }
 
 #[test]
@@ -152,21 +174,7 @@ fn the_discrete_integrator_finds_the_same_jaw_tip_and_one_it_tunnels_through() {
     // The shot of `a_ball_rolled_into_a_side_jaws_tip_rebounds_off_it_by_han_2005`, at
     // dt = 1e-4 s: the same event (kind and agents), noticed within one step of the event
     // engine's time.
-    let table = PreparedTable::from(Table::pooltool_pocket());
-    let k = (table.circular_cushions.iter())
-        .position(|c| c.id == "5t")
-        .unwrap();
-    let arc = table.circular_segments()[k];
-    let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
-    let start = arc.center + out_dir * 0.3;
-    let shot = |v0: f64| {
-        let v = Vec3::new(-out_dir.x * v0, -out_dir.y * v0, 0.0);
-        setup(
-            (*table).clone(),
-            vec![(start, v, Vec3::new(-v.y / R, v.x / R, 0.0))],
-        )
-    };
-    let s = shot(2.0);
+    let s = rolled_at_tip(2.0).0;
     let reference = EventEngine::default().run(&s);
     let dt = 1e-4;
     let discrete = pool_discrete::DiscreteEngine::new(dt, pool_discrete::Scheme::Exact)
@@ -182,7 +190,7 @@ fn the_discrete_integrator_finds_the_same_jaw_tip_and_one_it_tunnels_through() {
     );
     // At 60 m/s and dt = 2e-3 s the ball moves 0.12 m a step, more than the tip's reach
     // across (2 (R + r) = 0.073 m): it is noticed where its path entered the circle.
-    let fast = shot(60.0);
+    let fast = rolled_at_tip(60.0).0;
     let step = 2e-3;
     let discrete = pool_discrete::DiscreteEngine::new(step, pool_discrete::Scheme::Exact)
         .unwrap()
@@ -205,21 +213,7 @@ fn the_in_step_schemes_and_rapier_find_the_same_jaw_tip() {
     // substep8 within one substep after it, rapier (the tip a fixed disc) within its first
     // order error, a step or two; every one logs it as the ball_circular_cushion of tip 5t and
     // sends the ball back onto the table.
-    let table = PreparedTable::from(Table::pooltool_pocket());
-    let k = (table.circular_cushions.iter())
-        .position(|c| c.id == "5t")
-        .unwrap();
-    let arc = table.circular_segments()[k];
-    let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
-    let v = Vec3::new(-out_dir.x * 2.0, -out_dir.y * 2.0, 0.0);
-    let s = setup(
-        (*table).clone(),
-        vec![(
-            arc.center + out_dir * 0.3,
-            v,
-            Vec3::new(-v.y / R, v.x / R, 0.0),
-        )],
-    );
+    let (s, arc) = rolled_at_tip(2.0);
     let reference = EventEngine::default().run(&s);
     let a = reference.events[0];
     let dt = 1e-3;

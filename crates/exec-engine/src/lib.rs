@@ -16,7 +16,7 @@ mod response;
 
 use std::time::Duration;
 
-use pool_sim::{Engine, EngineError, Outcome, Setup, Termination};
+use pool_sim::{Engine, EngineError, Outcome, Setup};
 
 pub use request::request;
 pub use response::parse_answer;
@@ -71,19 +71,10 @@ impl ExecEngine {
 
 impl Engine for ExecEngine {
     /// The program's outcome, or, when it failed, no events, the initial states and
-    /// [`Termination::Failed`] (the reason is [`Engine::try_run`]'s).
+    /// [`pool_sim::Termination::Failed`] (the reason is [`Engine::try_run`]'s).
     fn run(&self, setup: &Setup) -> Outcome {
-        self.try_run(setup).unwrap_or_else(|_| {
-            let (states, _) = setup.initial_states();
-            Outcome {
-                events: Vec::new(),
-                final_states: states,
-                end_time: 0.0,
-                termination: Termination::Failed,
-                ops: Default::default(),
-                snapshots: Vec::new(),
-            }
-        })
+        self.try_run(setup)
+            .unwrap_or_else(|_| Outcome::failed(setup))
     }
 
     fn try_run(&self, setup: &Setup) -> Result<Outcome, EngineError> {

@@ -269,15 +269,7 @@ impl Engine for RapierEngine {
     fn run(&self, setup: &Setup) -> Outcome {
         let physics = &setup.physics;
         if !physics.ball_sets().is_empty() {
-            let (states, _) = setup.initial_states();
-            return Outcome {
-                events: Vec::new(),
-                final_states: states,
-                end_time: 0.0,
-                termination: Termination::Failed,
-                ops: Default::default(),
-                snapshots: Vec::new(),
-            };
+            return Outcome::failed(setup);
         }
         // Every ball has the shot's parameters.
         let radius = physics.params().radius;

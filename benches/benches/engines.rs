@@ -116,7 +116,7 @@ fn laws(c: &mut Criterion) {
     for name in BallBallModel::BUILT_IN {
         let law = BallBallModel::from_spec(&LawSpec::named(name)).expect("built in");
         g.bench_function(format!("ball_ball/{name}"), |bench| {
-            bench.iter(|| law.resolve(&p, std::hint::black_box(&a), &b))
+            bench.iter(|| law.resolve(&p, std::hint::black_box(&a), &p, &b))
         });
     }
     for name in BallCushionModel::BUILT_IN {

@@ -59,6 +59,11 @@ def system_for(shot):
         )
     if "params" in shot:
         raise ValueError("custom [params] are not mapped to pooltool")
+    own = sorted({k for b in shot["balls"] for k in b} - {"id", "r", "v", "w", "state"})
+    if own:
+        # pooltool 0.6.0's System asserts equal masses and radii (its ball-ball detection and
+        # resolver assume equal balls).
+        raise ValueError(f"per-ball parameters ({', '.join(own)}) are not mapped to pooltool")
     balls = {}
     for b in shot["balls"]:
         r = list(b["r"])[:2] + [R]

@@ -133,11 +133,12 @@ impl Shot {
                 rvw.shape()
             ));
         }
-        let radius = self.setup.physics.radius();
         let mut setup = (*self.setup).clone();
         for (i, ball) in setup.balls.iter_mut().enumerate() {
             let row = |k: usize| Vec3::new(rvw[[i, k, 0]], rvw[[i, k, 1]], rvw[[i, k, 2]]);
             let (r, v, w) = (row(0), row(1), row(2));
+            // The ball's own radius (a ball may have parameters of its own).
+            let radius = self.setup.physics.radius(&ball.state);
             if r.z != radius {
                 return Err(format!(
                     "{what}[{i}, 0, 2] (ball {:?}) = {}: z must equal the ball radius R = {radius} m",
@@ -150,8 +151,10 @@ impl Shot {
                     ball.id, v.z
                 ));
             }
-            let motion = setup.physics.infer_motion(&v, &w);
-            ball.state = BallState { r, v, w, motion };
+            let set = ball.state.set;
+            let mut state = BallState::new(r, v, w, radius).with_set(set);
+            state.motion = setup.physics.infer_motion(&state);
+            ball.state = state;
         }
         setup
             .validate()
@@ -275,10 +278,19 @@ impl Shot {
         Ok(out)
     }
 
-    /// Ball radius R (m).
+    /// The shot's ball radius R (m): every ball's but those with a radius of their own
+    /// (`radii`).
     #[getter]
     fn radius(&self) -> f64 {
-        self.setup.physics.radius()
+        self.setup.physics.params().radius
+    }
+
+    /// Each ball's radius R (m), in the shot's order.
+    #[getter]
+    fn radii(&self) -> Vec<f64> {
+        (self.setup.balls.iter())
+            .map(|b| self.setup.physics.radius(&b.state))
+            .collect()
     }
 
     /// Time limit (s), or None.

@@ -183,3 +183,22 @@ def test_a_batch_releases_the_gil():
     # With the GIL held for the whole batch the other thread could not count at all.
     assert elapsed > 0.01
     assert during > 1000, f"the Python thread counted {during} times in {elapsed:.3f} s"
+
+
+def test_balls_with_their_own_radius_keep_it_through_states_and_runs():
+    # heavy_cue: a bar-box cue ball (R = 30.163 mm) and a pool ball (28.575 mm).
+    shot = bh.load(SHOTS / "heavy_cue.toml")
+    assert shot.radii == [0.030163, 0.028575]
+    assert shot.radius == 0.028575
+    assert list(shot.states[:, 0, 2]) == shot.radii
+    same = shot.with_states(shot.states)
+    assert same == shot
+    a, b = bh.simulate(same), bh.simulate(shot)
+    assert np.array_equal(a.event_times, b.event_times)
+    # Each ball stays at its own height, and z must be the ball's own R.
+    run = bh.simulate(shot)
+    assert np.all(run.states_at(np.linspace(0.0, run.end_time, 5))[:, :, 0, 2] == shot.radii)
+    wrong = shot.states.copy()
+    wrong[0, 0, 2] = 0.028575
+    with pytest.raises(bh.ShotError, match="z must equal the ball radius R = 0.030163"):
+        shot.with_states(wrong)

@@ -658,7 +658,7 @@ impl Rows {
                 paths.push(ShotPaths {
                     shot: setup.name.clone(),
                     table: setup.table.table().clone(),
-                    radius: pool_physics::Physics::radius(&setup.physics),
+                    radius: setup.physics.radius_range().1,
                     reference: ball_paths(setup, &references[*s].0.outcome, true, 0.01),
                     discrete: ball_paths(setup, &run.outcome, false, 0.01),
                     discrete_label: spec.label(),

@@ -152,7 +152,9 @@ pub fn run(args: RenderArgs) -> Result<(), CliError> {
     let scene = plots::Scene {
         shot: &setup.name,
         table: &setup.table,
-        radius: pool_physics::Physics::radius(&setup.physics),
+        radii: (setup.balls.iter())
+            .map(|b| pool_physics::Physics::radius(&setup.physics, &b.state))
+            .collect(),
         looks: plots::ball_looks(&ids),
         width: args.width,
         panels: if ghosts { 1 } else { specs.len() as u32 },

@@ -237,13 +237,13 @@ fn capture(args: &RootsArgs) -> Result<(), CliError> {
             .expect("the reference builds")
             .run(s);
         let physics = &s.physics;
-        let radius = physics.radius();
         for snap in &o.snapshots {
             let moving: Vec<usize> = (0..snap.states.len())
                 .filter(|&i| snap.states[i].motion.is_translating())
                 .collect();
             for &i in &moving {
                 let ti = physics.trajectory(&snap.states[i]);
+                let radius = physics.radius(&snap.states[i]);
                 for (j, sj) in snap.states.iter().enumerate() {
                     if j == i
                         || sj.motion == MotionState::Pocketed
@@ -252,7 +252,8 @@ fn capture(args: &RootsArgs) -> Result<(), CliError> {
                         continue;
                     }
                     let tj = physics.trajectory(sj);
-                    let c = distance_quartic(&ti, &tj, 2.0 * radius);
+                    let touch = physics.contact_distance(&snap.states[i], sj);
+                    let c = distance_quartic(&ti, &tj, touch);
                     push(&mut pools[0], names[0], c, ti.valid_for.min(tj.valid_for));
                 }
                 for p in &s.table.pockets {

@@ -183,6 +183,13 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
                 }
             })?;
             stdout.write_all(b"\n").map_err(stdout_error)?;
+            if let Some(why) = pool_pooltool::unequal_balls(&setup) {
+                errln!(
+                    "warning: {}: {why}: pooltool 0.6.0's System refuses such balls (it asserts \
+                     equal masses and radii); import-pooltool reads the file back",
+                    args.shot.display()
+                );
+            }
         }
     }
     stdout.flush().map_err(stdout_error)?;

@@ -50,6 +50,26 @@ fn bad_shot_files_exit_2_naming_file_and_field() {
             GOOD.replace("r = [1.0, 0.5]", "r = [2.5, 0.5]"),
             "balls[1].r",
         ),
+        (
+            "ball_radius",
+            GOOD.replace("r = [1.0, 0.5]", "R = 0.0\nr = [1.0, 0.5]"),
+            "balls[1].R",
+        ),
+        (
+            "ball_mass_nan",
+            GOOD.replace("r = [1.0, 0.5]", "m = nan\nr = [1.0, 0.5]"),
+            "balls[1].m",
+        ),
+        (
+            "ball_unknown_key",
+            GOOD.replace("r = [1.0, 0.5]", "radius = 0.03\nr = [1.0, 0.5]"),
+            "balls[1].radius",
+        ),
+        (
+            "ball_overlap_own_radius",
+            GOOD.replace("r = [1.0, 0.5]", "R = 0.04\nr = [0.56, 0.5]"),
+            "balls[1].r",
+        ),
     ];
     for (name, text, field) in cases {
         let f = dir.join(format!("{name}.toml"));

@@ -47,7 +47,7 @@ fn meets(a: &Aabb, b: &Aabb) -> bool {
 }
 
 impl TableCells {
-    /// Cells for `table` and balls of radius `radius` (m).
+    /// Cells for `table` and balls of radius up to `radius` (m).
     pub fn new(table: &PreparedTable, radius: f64) -> Self {
         let corners = |b: pool_physics::Aabb| [b.min.x, b.min.y, b.max.x, b.max.y];
         let reach = radius + SLACK;

@@ -91,7 +91,6 @@ impl Engine for DiscreteEngine {
         }
         let physics = &setup.physics;
         let table = &setup.table;
-        let radius = physics.radius();
         let dt = self.dt;
         let n = setup.balls.len();
         let culled = self.broad_phase == BroadPhase::Culled;
@@ -113,6 +112,12 @@ impl Engine for DiscreteEngine {
         };
         let (initial, strike) = setup.initial_states();
         let mut now: Vec<BallState> = order.iter().map(|&i| initial[i]).collect();
+        // Each slot's radius (a ball's parameters never change), and the largest contact
+        // distance, which bounds the broad phase's and the cells' reach; balls of one radius
+        // touch at exactly 2R, the pair test's constant.
+        let radii: Vec<f64> = now.iter().map(|s| physics.radius(s)).collect();
+        let largest = radii.iter().fold(0.0f64, |m, &r| m.max(r));
+        let one_radius = radii.iter().all(|&r| r == largest);
         // The states at the start of the step: the two buffers trade places each step, and the
         // advance writes every slot of the new one (a moving ball's evolved state in place, a
         // resting ball's copied long before anything reads it: a state copied field by field and
@@ -129,7 +134,7 @@ impl Engine for DiscreteEngine {
         let max_steps = (t_limit / dt).ceil() as u64;
         // Built once per run; every per-step buffer below is reused (no allocation per step
         // except for the event log and snapshots).
-        let cells = TableCells::new(table, radius);
+        let cells = TableCells::new(table, largest);
         let mut sweep = PairSweep::default();
         // Whether a ball moved outside its box of the last sweep (see `PairSweep::holds`).
         let mut stale = true;
@@ -240,9 +245,10 @@ impl Engine for DiscreteEngine {
             }
 
             // Ball pairs: overlapping and approaching, visited in id order (lower slot first,
-            // then the other's slot). The culled search yields the pairs closer than 2R in x
-            // and in y, in that same order; the states they are tested on are the same.
-            let two_r = 2.0 * radius;
+            // then the other's slot). The culled search yields the pairs closer than the
+            // largest contact distance in x and in y, in that same order; the states they are
+            // tested on are the same.
+            let two_r = 2.0 * largest;
             let found = if culled {
                 let state = &now;
                 let listed = sweep.candidates(
@@ -279,7 +285,12 @@ impl Engine for DiscreteEngine {
                 }
                 ops.bump(DiscreteOp::PairTest);
                 let d = now[j].r.xy() - now[i].r.xy();
-                if d.norm_squared() < two_r * two_r && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
+                let touch = if one_radius {
+                    two_r
+                } else {
+                    pool_physics::contact_distance(radii[i], radii[j])
+                };
+                if d.norm_squared() < touch * touch && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
                 {
                     ops.bump(DiscreteOp::Resolve);
                     let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
@@ -303,6 +314,7 @@ impl Engine for DiscreteEngine {
                 if !slot.motion.is_translating() {
                     continue;
                 }
+                let radius = radii[k];
                 let (r0, r1) = (before[k].r.xy(), slot.r.xy());
                 if culled && clear_before[k] && clear[k] {
                     continue;

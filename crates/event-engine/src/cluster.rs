@@ -61,8 +61,9 @@ pub(crate) struct Cluster {
 
 impl Cluster {
     /// Resolves every sustained contact in the touching cluster of `seeds`: the balls reachable
-    /// from them through contacts (ball–ball distance ≤ 2R + [`TOUCH_TOL`], ball–cushion distance
-    /// ≤ R + [`TOUCH_TOL`]), pocketed balls excluded. Each closing contact gets the physics'
+    /// from them through contacts (ball–ball distance ≤ their contact distance (2R for equal
+    /// balls) + [`TOUCH_TOL`], ball–cushion distance ≤ R + [`TOUCH_TOL`]), pocketed balls
+    /// excluded. Each closing contact gets the physics'
     /// sustained law until none closes faster than [`PUSH_MARGIN`] times [`approach_tolerance`]
     /// (or [`MAX_SWEEPS`]), with members that would stop within [`TOUCH_TOL`] anyway, or that
     /// are wedged between walls, stopped and treated as walls ([`Cluster::push_until_still`]);
@@ -125,8 +126,9 @@ impl Cluster {
                         s.r,
                         Vec3::zeros(),
                         Vec3::new(0.0, 0.0, s.w.z),
-                        physics.radius(),
-                    );
+                        physics.radius(s),
+                    )
+                    .with_set(s.set);
                     self.stopped[i] = true;
                 }
             }
@@ -205,8 +207,6 @@ impl Cluster {
         now: &[BallState],
         seeds: &[usize],
     ) {
-        let touch = 2.0 * physics.radius() + TOUCH_TOL;
-        let radius = physics.radius();
         self.members.clear();
         self.links.clear();
         self.in_cluster.clear();
@@ -222,8 +222,13 @@ impl Cluster {
             let i = self.members[next];
             next += 1;
             let ri = now[i].r.xy();
+            let radius = physics.radius(&now[i]);
             for (j, s) in now.iter().enumerate() {
-                if j == i || s.motion == MotionState::Pocketed || (s.r.xy() - ri).norm() > touch {
+                if j == i || s.motion == MotionState::Pocketed {
+                    continue;
+                }
+                let touch = physics.contact_distance(&now[i], s) + TOUCH_TOL;
+                if (s.r.xy() - ri).norm() > touch {
                     continue;
                 }
                 // Each pair once: when its first ball is taken from the queue.
@@ -325,12 +330,11 @@ fn push(
             if closing <= PUSH_MARGIN * approach_tolerance(scale) {
                 return false;
             }
-            // A stopped ball is a wall touched at its center's height, R.
-            let height = physics.radius();
+            // A stopped ball is a wall touched at the pushing ball's center height, its R.
             if stopped[b] {
-                now[a] = physics.resolve_sustained_cushion(sa, n, height);
+                now[a] = physics.resolve_sustained_cushion(sa, n, physics.radius(sa));
             } else if stopped[a] {
-                now[b] = physics.resolve_sustained_cushion(sb, -n, height);
+                now[b] = physics.resolve_sustained_cushion(sb, -n, physics.radius(sb));
             } else {
                 let (na, nb) = physics.resolve_sustained_ball_ball(sa, sb);
                 now[a] = na;
@@ -363,11 +367,10 @@ fn push(
 
 /// Moves the balls of `link` apart along its normal if they overlap. Returns whether it did.
 fn separate(physics: &Model, table: &PreparedTable, now: &mut [BallState], link: Link) -> bool {
-    let radius = physics.radius();
     match link {
         Link::Balls(a, b) => {
             let gap = now[b].r.xy() - now[a].r.xy();
-            let overlap = 2.0 * radius - gap.norm();
+            let overlap = physics.contact_distance(&now[a], &now[b]) - gap.norm();
             if overlap <= OVERLAP_EPS {
                 return false;
             }
@@ -379,6 +382,7 @@ fn separate(physics: &Model, table: &PreparedTable, now: &mut [BallState], link:
             true
         }
         Link::Wall(i, k, contact) => {
+            let radius = physics.radius(&now[i]);
             let (normal, depth) = wall_contact(&table.segments()[k], &now[i], contact, radius);
             if depth <= OVERLAP_EPS {
                 return false;
@@ -390,7 +394,7 @@ fn separate(physics: &Model, table: &PreparedTable, now: &mut [BallState], link:
         Link::Arc(i, k) => {
             let arc = &table.circular_segments()[k];
             let r = now[i].r.xy();
-            let depth = radius - arc.gap(r);
+            let depth = physics.radius(&now[i]) - arc.gap(r);
             if depth <= OVERLAP_EPS {
                 return false;
             }
@@ -413,7 +417,7 @@ mod tests {
     }
 
     fn rolling(physics: &Model, x: f64, y: f64, vx: f64, vy: f64) -> BallState {
-        let r = physics.radius();
+        let r = physics.params().radius;
         let v = Vec3::new(vx, vy, 0.0);
         BallState::settled(Vec3::new(x, y, r), v, Vec3::new(-vy / r, vx / r, 0.0), r)
     }
@@ -443,7 +447,7 @@ mod tests {
     #[test]
     fn a_creeping_ball_pressing_a_frozen_row_brings_the_row_to_rest_at_once() {
         let p = pool();
-        let two_r = 2.0 * p.radius();
+        let two_r = 2.0 * p.params().radius;
         let table = pool_physics::PreparedTable::from(pool_physics::Table::seven_foot());
         let mut now: Vec<BallState> = (0..6)
             .map(|k| rolling(&p, 0.5 + k as f64 * two_r, 0.6, 0.0, 0.0))
@@ -478,7 +482,7 @@ mod tests {
         )
         .prop_map(|links| {
             let p = pool();
-            let r = p.radius();
+            let r = p.params().radius;
             let mut out: Vec<BallState> = Vec::new();
             let (mut x, mut y) = (1.0, 0.6);
             for (angle, overlap, vx, vy, wz, rolls) in links {
@@ -498,7 +502,7 @@ mod tests {
             out
         })
         .prop_filter("balls overlap by more than the slop", |balls| {
-            let two_r = 2.0 * pool().radius();
+            let two_r = 2.0 * pool().params().radius;
             balls.iter().enumerate().all(|(i, a)| {
                 balls[i + 1..]
                     .iter()
@@ -518,7 +522,7 @@ mod tests {
             let members = c.settle(&p, &table, &rank, &mut now, &[0, 1]).to_vec();
             let energy = |s: &[BallState]| s.iter().map(|b| p.kinetic_energy(b)).sum::<f64>();
             prop_assert!(energy(&now) <= energy(&start) * (1.0 + 1e-12) + 1e-18);
-            let r = p.radius();
+            let r = p.params().radius;
             for &i in &members {
                 // Positions move only to close the slop overlaps.
                 prop_assert!((now[i].r - start[i].r).norm() <= 1e-9);

@@ -168,7 +168,8 @@ impl<'a> Loop<'a> {
         let n = setup.balls.len();
         let (states, strike) = setup.initial_states();
         let reference_trajectory = states.iter().map(|s| setup.physics.trajectory(s)).collect();
-        let reach = setup.physics.radius() + BOX_SLACK;
+        // Every ball's reach: the largest radius.
+        let reach = setup.physics.radius_range().1 + BOX_SLACK;
         let table = &setup.table;
         Loop {
             engine,
@@ -657,7 +658,8 @@ impl<'a> Loop<'a> {
     fn pair_clear(&self, i: usize, j: usize, limit: f64) -> bool {
         if let (Some(p), Some(q)) = (&self.swept[i], &self.swept[j]) {
             // A contact before both balls' own candidates puts both centers in their boxes,
-            // within 2R of each other: boxes grown by R + `BOX_SLACK` each would overlap.
+            // within the contact distance (<= R_i + R_j) of each other: boxes grown by their
+            // radii + `BOX_SLACK` would overlap.
             if p.apart_from(q) {
                 return true;
             }
@@ -676,8 +678,8 @@ impl<'a> Loop<'a> {
         let (ci, bi, ai, hi) = shifted(i);
         let (cj, bj, aj, hj) = shifted(j);
         let h = crate::cull::horizon(widened(hi.min(hj)), limit);
-        let two_r = 2.0 * self.physics.radius();
-        crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, two_r + 1e-9)
+        let touch = (self.physics).contact_distance(&self.reference[i], &self.reference[j]);
+        crate::cull::path_clear(ai - aj, bi - bj, ci - cj, h, touch + 1e-9)
     }
 
     /// The box of ball `i`'s path from now (it has just changed) until its earliest own
@@ -688,7 +690,7 @@ impl<'a> Loop<'a> {
     /// position a pair prediction can care about until the ball changes again.
     fn swept_box(&self, i: usize) -> Option<Aabb> {
         let tr = &self.reference_trajectory[i];
-        let reach = self.physics.radius() + BOX_SLACK;
+        let reach = self.physics.radius(&self.reference[i]) + BOX_SLACK;
         if !self.reference[i].motion.is_translating() {
             return Some(Aabb::of(&[tr.c.xy()]).grown(reach));
         }

@@ -152,7 +152,8 @@ impl<'a> Predictor<'a> {
     }
 
     /// Time from now (s) until balls `a` and `b` first touch while approaching, within both
-    /// trajectories' validity: the earliest entry of |d(t)|^2 - (2R)^2, a quartic in t.
+    /// trajectories' validity: the earliest entry of |d(t)|^2 - D^2, a quartic in t, D their
+    /// contact distance (`Physics::contact_distance`: 2R for equal balls).
     pub fn ball_ball(
         &mut self,
         a: &BallState,
@@ -179,7 +180,7 @@ impl<'a> Predictor<'a> {
             return Ok(None);
         }
         let horizon = ta.valid_for.min(tb.valid_for);
-        let two_r = 2.0 * self.physics.radius();
+        let two_r = self.physics.contact_distance(a, b);
         let gap = (ta.c - tb.c).xy();
         let relative = (ta.b - tb.b).xy();
         if self.culled_apart((ta.a - tb.a).xy(), relative, gap, horizon, limit, two_r) {
@@ -349,7 +350,7 @@ impl<'a> Predictor<'a> {
         if !self.moving(s, EventOp::PredictBallCushion, ops) {
             return Ok(None);
         }
-        let radius = self.physics.radius();
+        let radius = self.physics.radius(s);
         let n = face.normal;
         let center_side = n.dot(&(Vec2::new(t.c.x, t.c.y) - face.start));
         let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
@@ -419,7 +420,7 @@ impl<'a> Predictor<'a> {
         limit: f64,
         ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
-        let radius = self.physics.radius();
+        let radius = self.physics.radius(s);
         self.ball_circle_within(s, t, p, radius, limit, ops)
     }
 
@@ -448,7 +449,7 @@ impl<'a> Predictor<'a> {
         limit: f64,
         ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
-        let reach = self.physics.radius() + arc.radius;
+        let reach = self.physics.radius(s) + arc.radius;
         self.ball_circle_within(s, t, arc.center, reach, limit, ops)
     }
 

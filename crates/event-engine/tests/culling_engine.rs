@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use pool_event::EventEngine;
-use pool_physics::{BallState, Physics, Vec3};
+use pool_physics::{BallState, Vec3};
 use pool_sim::{Engine, Setup};
 use proptest::prelude::*;
 
@@ -18,7 +18,7 @@ fn rack(name: &str) -> Setup {
 
 fn with_cue(rack: &Setup, speed: f64, angle: f64, spin: [f64; 3]) -> Setup {
     let mut s = rack.clone();
-    let radius = s.physics.radius();
+    let radius = s.physics.params().radius;
     let cue = s.balls[0].state;
     let target = s.balls[1].state.r;
     let dir = (target - cue.r).xy().normalize();

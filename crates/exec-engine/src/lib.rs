@@ -16,7 +16,7 @@ mod response;
 
 use std::time::Duration;
 
-use pool_sim::{Engine, EngineError, Outcome, Setup, Termination};
+use pool_sim::{Engine, EngineError, Outcome, Setup};
 
 pub use request::request;
 pub use response::parse_answer;
@@ -71,19 +71,10 @@ impl ExecEngine {
 
 impl Engine for ExecEngine {
     /// The program's outcome, or, when it failed, no events, the initial states and
-    /// [`Termination::Failed`] (the reason is [`Engine::try_run`]'s).
+    /// [`pool_sim::Termination::Failed`] (the reason is [`Engine::try_run`]'s).
     fn run(&self, setup: &Setup) -> Outcome {
-        self.try_run(setup).unwrap_or_else(|_| {
-            let (states, _) = setup.initial_states();
-            Outcome {
-                events: Vec::new(),
-                final_states: states,
-                end_time: 0.0,
-                termination: Termination::Failed,
-                ops: Default::default(),
-                snapshots: Vec::new(),
-            }
-        })
+        self.try_run(setup)
+            .unwrap_or_else(|_| Outcome::failed(setup))
     }
 
     fn try_run(&self, setup: &Setup) -> Result<Outcome, EngineError> {
@@ -92,11 +83,47 @@ impl Engine for ExecEngine {
             .unwrap_or_else(|| Err(EngineError::failed("no answer")))
     }
 
-    /// One program process for all the set-ups, answered in order.
+    /// One program process for all the set-ups, answered in order. A set-up whose balls have
+    /// parameters of their own is unsupported, not sent: the protocol gives the program one
+    /// set of ball parameters (`model.params`, `model.radius`), and a program that read it
+    /// would run equal balls.
     fn try_run_all(&self, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
-        if setups.is_empty() {
-            return Vec::new();
+        if setups.iter().all(|s| s.physics.ball_sets().is_empty()) {
+            return if setups.is_empty() {
+                Vec::new()
+            } else {
+                process::session(self, setups)
+            };
         }
-        process::session(self, setups)
+        let sent: Vec<Setup> = (setups.iter())
+            .filter(|s| s.physics.ball_sets().is_empty())
+            .cloned()
+            .collect();
+        let mut answers = if sent.is_empty() {
+            Vec::new()
+        } else {
+            process::session(self, &sent)
+        }
+        .into_iter();
+        setups
+            .iter()
+            .map(|s| {
+                if s.physics.ball_sets().is_empty() {
+                    answers
+                        .next()
+                        .unwrap_or_else(|| Err(EngineError::failed("no answer")))
+                } else {
+                    Err(unequal_balls())
+                }
+            })
+            .collect()
     }
+}
+
+/// Why a set-up with per-ball parameters is not sent to the program.
+pub fn unequal_balls() -> EngineError {
+    EngineError::unsupported(
+        "balls with parameters of their own (per-ball m, R or coefficients): the exec \
+         protocol gives the program one set of ball parameters",
+    )
 }

@@ -1,7 +1,7 @@
 //! A set-up as the protocol's request: one JSON object (docs/engine-protocol.md, "Request").
 
 use pool_physics::resolve::{LawSpec, Param};
-use pool_physics::{BallParams, BallState, Physics, Vec3};
+use pool_physics::{BallParams, BallState, Vec3};
 use pool_sim::Setup;
 use serde_json::{json, Map, Value};
 
@@ -70,7 +70,7 @@ pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
             "motion": physics.motion().name(),
             "laws": laws,
             "params": values,
-            "radius": physics.radius(),
+            "radius": physics.params().radius,
         },
         "table": {
             "name": table.name,

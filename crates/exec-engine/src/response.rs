@@ -190,7 +190,6 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
 
 /// Every ball's final state, in set-up order.
 fn final_states(list: &[Value], setup: &Setup) -> Result<Vec<BallState>, EngineError> {
-    let radius = setup.physics.radius();
     let mut out: Vec<Option<BallState>> = vec![None; setup.balls.len()];
     for (k, b) in list.iter().enumerate() {
         let at = |f: &str| format!("final_states[{k}].{f}");
@@ -206,6 +205,9 @@ fn final_states(list: &[Value], setup: &Setup) -> Result<Vec<BallState>, EngineE
         if out[i].is_some() {
             return Err(bad(&at("id"), id, "given twice"));
         }
+        // The ball's own radius (its center's height) and parameter set.
+        let own = &setup.balls[i].state;
+        let radius = setup.physics.radius(own);
         let vec3 = |f: &str, z: f64| -> Result<Vec3, EngineError> {
             let v = get(f)?;
             let xs: Option<Vec<f64>> = v.as_array().and_then(|a| a.iter().map(number).collect());
@@ -228,6 +230,7 @@ fn final_states(list: &[Value], setup: &Setup) -> Result<Vec<BallState>, EngineE
             v: vec3("v", 0.0)?,
             w: vec3("w", 0.0)?,
             motion,
+            set: own.set,
         });
     }
     out.into_iter()

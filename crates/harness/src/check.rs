@@ -8,12 +8,14 @@ use pool_sim::{Agents, Outcome, Setup, Snapshot, Termination};
 pub struct InvariantReport {
     /// Collisions examined.
     pub n_collisions: usize,
-    /// Max over ball-ball collisions of | |r_a - r_b| - 2R | at the event time.
+    /// Max over ball-ball collisions of | |r_a - r_b| - D | at the event time, D the pair's
+    /// contact distance (2R for equal balls).
     pub max_ball_ball_residual_m: f64,
     /// Max over ball-cushion collisions of |distance to the face or end point - R| (straight
     /// cushions) or |distance to the circle - R| (circular ones).
     pub max_cushion_residual_m: f64,
-    /// Largest overlap between two balls (2R - |d|) seen at any sample, 0 if none.
+    /// Largest overlap between two balls (D - |d|, D their contact distance) seen at any sample,
+    /// 0 if none.
     pub max_overlap_m: f64,
     /// Largest penetration of a ball into a cushion, straight or circular (R - distance), at
     /// any sample, 0 if none.
@@ -46,7 +48,6 @@ pub fn energy_rises(physics: &impl Physics, snapshots: &[Snapshot]) -> usize {
 pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> InvariantReport {
     let physics = &setup.physics;
     let table = &setup.table;
-    let radius = physics.radius();
     let mut rep = InvariantReport::default();
     let snaps = &outcome.snapshots;
     for (k, e) in outcome.events.iter().enumerate() {
@@ -57,14 +58,16 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
         match e.agents {
             Agents::BallBall { a, b } => {
                 rep.n_collisions += 1;
-                let d = (snap.states[a].r.xy() - snap.states[b].r.xy()).norm();
-                rep.max_ball_ball_residual_m =
-                    rep.max_ball_ball_residual_m.max((d - 2.0 * radius).abs());
+                let (sa, sb) = (&snap.states[a], &snap.states[b]);
+                let d = (sa.r.xy() - sb.r.xy()).norm();
+                let touch = physics.contact_distance(sa, sb);
+                rep.max_ball_ball_residual_m = rep.max_ball_ball_residual_m.max((d - touch).abs());
             }
             Agents::BallCushion { ball, cushion } if e.kind == EventKind::BallLinearCushion => {
                 rep.n_collisions += 1;
                 let c = &table.segments()[cushion];
                 let p = snap.states[ball].r.xy();
+                let radius = physics.radius(&snap.states[ball]);
                 let mut best = ((p - c.start).norm() - radius)
                     .abs()
                     .min(((p - c.end).norm() - radius).abs());
@@ -75,7 +78,9 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
             }
             Agents::BallCircularCushion { ball, cushion } => {
                 rep.n_collisions += 1;
-                let gap = table.circular_segments()[cushion].gap(snap.states[ball].r.xy());
+                let s = &snap.states[ball];
+                let gap = table.circular_segments()[cushion].gap(s.r.xy());
+                let radius = physics.radius(s);
                 rep.max_cushion_residual_m = rep.max_cushion_residual_m.max((gap - radius).abs());
             }
             _ => {}
@@ -101,6 +106,7 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                     continue;
                 }
                 let r = s.r.xy();
+                let radius = physics.radius(s);
                 if !table.contains(r, 1e-9) && rep.off_table.len() < 100 {
                     rep.off_table.push((setup.balls[i].id.clone(), t));
                 }
@@ -121,7 +127,8 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                         continue;
                     }
                     let d = (other.r.xy() - r).norm();
-                    rep.max_overlap_m = rep.max_overlap_m.max(2.0 * radius - d);
+                    let touch = physics.contact_distance(s, other);
+                    rep.max_overlap_m = rep.max_overlap_m.max(touch - d);
                 }
             }
         }

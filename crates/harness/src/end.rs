@@ -24,8 +24,8 @@ pub struct EndCheck {
     /// rectangle and every pocket's neighbourhood, as [`pool_physics::Table::contains`] with
     /// a 1e-9 m tolerance), with that center (m).
     pub off_table: Vec<(usize, [f64; 2])>,
-    /// Largest overlap 2R - |r_a - r_b| between two unpocketed balls at the end (m); 0 when
-    /// none overlap.
+    /// Largest overlap D - |r_a - r_b| between two unpocketed balls at the end (m), D their
+    /// contact distance (2R for equal balls); 0 when none overlap.
     pub max_overlap_m: f64,
     /// The pair (indices) with that overlap, when it is positive.
     pub overlap_pair: Option<(usize, usize)>,
@@ -34,7 +34,6 @@ pub struct EndCheck {
 impl EndCheck {
     /// Checks the end of `outcome`, a run of `setup`.
     pub fn of(setup: &Setup, outcome: &Outcome) -> Self {
-        let radius = setup.physics.radius();
         let states = &outcome.final_states;
         let non_finite: Vec<usize> = (0..states.len())
             .filter(|&i| !states[i].is_finite())
@@ -50,7 +49,8 @@ impl EndCheck {
         let (mut max_overlap_m, mut overlap_pair) = (0.0, None);
         for (k, &i) in on_cloth.iter().enumerate() {
             for &j in &on_cloth[k + 1..] {
-                let overlap = 2.0 * radius - (states[i].r.xy() - states[j].r.xy()).norm();
+                let touch = setup.physics.contact_distance(&states[i], &states[j]);
+                let overlap = touch - (states[i].r.xy() - states[j].r.xy()).norm();
                 if overlap > max_overlap_m {
                     (max_overlap_m, overlap_pair) = (overlap, Some((i, j)));
                 }

@@ -50,6 +50,7 @@ pub fn ball_paths(
                 id: b.id.clone(),
                 points,
                 pocketed: fin.motion == MotionState::Pocketed,
+                radius: physics.radius(&b.state),
             }
         })
         .collect()

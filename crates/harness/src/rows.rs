@@ -119,6 +119,8 @@ pub struct BallPath {
     pub points: Vec<(f64, f64)>,
     /// True if the ball ended in a pocket.
     pub pocketed: bool,
+    /// The ball's radius (m).
+    pub radius: f64,
 }
 
 /// Everything needed to draw one shot top-down with both engines' paths overlaid.
@@ -128,7 +130,8 @@ pub struct ShotPaths {
     pub shot: String,
     /// Table geometry (cushion segments and pockets).
     pub table: Table,
-    /// Ball radius (m).
+    /// The largest ball radius (m): the margin around the paths the view keeps, the size of
+    /// the labels; each ball is drawn with its own ([`BallPath::radius`]).
     pub radius: f64,
     /// Event engine paths, one per ball.
     pub reference: Vec<BallPath>,

@@ -176,7 +176,6 @@ pub const FLOOR_MIN_APPROACH: f64 = 1e-3;
 /// at [`FLOOR_MIN_APPROACH`] or faster.
 pub fn reference_rows(setup: &Setup, reference: &Reference) -> (SummaryRow, Vec<OpsRow>) {
     let o = &reference.outcome;
-    let radius = pool_physics::Physics::radius(&setup.physics);
     let mut floors = Vec::new();
     for (k, e) in o.events.iter().enumerate() {
         let (Agents::BallBall { a, b }, Some(snap), Some(prev)) =
@@ -195,7 +194,8 @@ pub fn reference_rows(setup: &Setup, reference: &Reference) -> (SummaryRow, Vec<
         let approach = (sa.v.xy() - sb.v.xy()).dot(&d.normalize()).abs();
         // Slow pushes (approach below 1 mm/s) turn a tiny residual into a meaningless time.
         if approach >= FLOOR_MIN_APPROACH {
-            floors.push((d.norm() - 2.0 * radius).abs() / approach);
+            let touch = pool_physics::Physics::contact_distance(physics, &sa, &sb);
+            floors.push((d.norm() - touch).abs() / approach);
         }
     }
     let (median, max) = median_and_max(floors);

@@ -49,10 +49,10 @@ pub fn random_break(rack: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0xB4EA_4B4E_A4B4_EA4B);
     let mut s = rack.clone();
     s.name = format!("{}_random_{seed}", rack.name);
-    let radius = s.physics.radius();
     let Some(cue) = s.balls.first().map(|b| b.state) else {
         return s;
     };
+    let radius = s.physics.radius(&cue);
     let target = s.balls[1..]
         .iter()
         .filter(|b| b.state.motion != MotionState::Pocketed)
@@ -70,7 +70,7 @@ pub fn random_break(rack: &Setup, seed: u64) -> Setup {
         rng.range(-1.0, 1.0),
         rng.range(-1.0, 1.0),
     ) * spin;
-    s.balls[0].state = BallState::new(cue.r, v, w, radius);
+    s.balls[0].state = BallState::new(cue.r, v, w, radius).with_set(cue.set);
     s
 }
 

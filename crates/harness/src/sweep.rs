@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use pool_physics::{Model, Physics};
+use pool_physics::{BallParams, Model, Physics};
 use pool_sim::{Outcome, Setup};
 
 use crate::{agents_label, SplitMix};
@@ -302,9 +302,22 @@ pub fn sweep_setup(base: &Setup, names: &[String], values: &[f64]) -> Result<Set
             base.physics.motion(),
             base.physics.resolver().clone(),
         );
-        let radius = setup.physics.radius();
+        // A ball with parameters of its own keeps the fields it has of its own (those that
+        // differ from the base shot's) and takes the new shot's for the rest.
+        let old = base.physics.params();
         for b in &mut setup.balls {
-            b.state.r.z = radius;
+            let mine = base.physics.params_of(&b.state);
+            let mut own = params;
+            for name in BallParams::PER_BALL {
+                if let (Some(x), Some(slot)) = (mine.field(name), own.field_mut(name)) {
+                    if old.field(name) != Some(x) {
+                        *slot = x;
+                    }
+                }
+            }
+            b.state.set = (setup.physics.add_ball_params(&own))
+                .map_err(|e| format!("ball {:?}: {e}", b.id))?;
+            b.state.r.z = setup.physics.radius(&b.state);
         }
     }
     setup

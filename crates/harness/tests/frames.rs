@@ -6,7 +6,7 @@ use nalgebra::{Unit, UnitQuaternion};
 use pool_discrete::{DiscreteEngine, Scheme};
 use pool_event::EventEngine;
 use pool_harness::{latest_event, Frames};
-use pool_physics::{EventKind, Physics, Vec3};
+use pool_physics::{EventKind, Vec3};
 use pool_sim::{Engine, Outcome, Setup};
 
 fn shot(name: &str) -> Setup {
@@ -133,7 +133,7 @@ fn rolling_object_ball_turns_distance_over_r_across_other_balls_events() {
     let v = f1.state.v;
     assert!(v.y.abs() < 1e-9 && v.x > 0.0, "rolling along +x: {v:?}");
     let dist = (f2.state.r - f1.state.r).norm();
-    let r = setup.physics.radius();
+    let r = setup.physics.params().radius;
     let expected =
         UnitQuaternion::from_axis_angle(&Unit::new_normalize(Vec3::z().cross(&v)), dist / r);
     let inc = f2.orientation * f1.orientation.inverse();
@@ -170,7 +170,7 @@ fn event_marks_sit_where_the_events_happen() {
     let o = event_run(&setup);
     let marks = pool_harness::event_marks(&setup, &o);
     assert_eq!(marks.len(), o.events.len());
-    let r = setup.physics.radius();
+    let r = setup.physics.params().radius;
     let first = marks[0];
     assert_eq!(first.kind, EventKind::BallBall);
     let cue_at = frames_at(&setup, &o, first.time, "cue");

@@ -8,7 +8,7 @@ use std::sync::{Arc, Once};
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{run_engine, run_reference};
 use pool_physics::resolve::{BallCushionLaw, BallCushionModel, Law, LawSpec, Param};
-use pool_physics::{BallParams, BallState, Physics, Vec2, Vec3};
+use pool_physics::{BallParams, BallState, Vec2, Vec3};
 use pool_sim::{Engine, Outcome, Setup, Termination};
 
 /// A cushion that takes all of the normal velocity and keeps the rest (e = 0, no friction):
@@ -98,7 +98,7 @@ fn a_law_registered_here_is_chosen_by_name_in_a_shot_file_and_run_by_both_engine
 
     // The event engine: the right rail takes v_x, the ball runs up along it at 0.5 m/s into
     // the top rail, which takes v_y: at rest in the top-right corner, R from both rails.
-    let r = setup.physics.radius();
+    let r = setup.physics.params().radius;
     let (l, w) = (setup.table.length, setup.table.width);
     let reference = run_reference(&setup, &EngineSpec::reference()).unwrap();
     let o = &reference.outcome;

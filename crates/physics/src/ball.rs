@@ -48,10 +48,16 @@ impl MotionState {
 }
 
 /// The kinematic state of one ball: position r (m), velocity v (m/s), angular velocity w (rad/s),
-/// all in the table frame, plus its motion state.
+/// all in the table frame, plus its motion state and which of its model's ball-parameter sets
+/// it has.
 ///
 /// The ball's center sits at z = R on the cloth; v_z and the z-component of r never change in the
 /// table-bound models here.
+///
+/// Why the parameter set travels with the state: a ball's m, R and friction coefficients are
+/// the ball's, like its position, so every [`crate::Physics`] method finds them from the state
+/// alone ([`crate::Model::params_of`]) and an engine that moves states around (sorts them,
+/// evolves them, hands them to a law) carries them without bookkeeping of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BallState {
     /// Center position (m).
@@ -62,19 +68,41 @@ pub struct BallState {
     pub w: Vec3,
     /// Motion state; must agree with v and w (see [`BallState::infer_motion`]).
     pub motion: MotionState,
+    /// The ball's parameter set in its model ([`crate::Model::params_of`]): 0 is the shot's
+    /// `[params]`, k >= 1 the model's k-th per-ball set ([`crate::Model::ball_sets`]). Balls
+    /// whose parameters are the shot's all have 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub set: u16,
+}
+
+fn is_zero(set: &u16) -> bool {
+    *set == 0
 }
 
 impl BallState {
-    /// A state with the motion state inferred from v and w for a ball of radius `radius` (m).
+    /// A state with the motion state inferred from v and w for a ball of radius `radius` (m),
+    /// with the shot's parameter set (0).
     pub fn new(r: Vec3, v: Vec3, w: Vec3, radius: f64) -> Self {
         let motion = Self::infer_motion(&v, &w, radius);
-        BallState { r, v, w, motion }
+        BallState {
+            r,
+            v,
+            w,
+            motion,
+            set: 0,
+        }
+    }
+
+    /// The same state with parameter set `set` (see [`BallState::set`]).
+    pub fn with_set(self, set: u16) -> Self {
+        BallState { set, ..self }
     }
 
     /// A state whose velocities agree exactly with its inferred motion state: below
     /// [`SPEED_EPS`] a ball is at rest (v = 0 and w_xy = 0, and w_z = 0 unless spinning); a
     /// rolling ball has u = 0 exactly (w_xy = k x v / R). Collision laws end with this, so no
-    /// ball is ever left in a state its velocities contradict.
+    /// ball is ever left in a state its velocities contradict. Parameter set 0 (see
+    /// [`BallState::with_set`]).
     pub fn settled(r: Vec3, v: Vec3, w: Vec3, radius: f64) -> Self {
         let motion = Self::infer_motion(&v, &w, radius);
         let (mut v, mut w) = (v, w);
@@ -95,7 +123,13 @@ impl BallState {
             }
             MotionState::Sliding | MotionState::Pocketed => {}
         }
-        BallState { r, v, w, motion }
+        BallState {
+            r,
+            v,
+            w,
+            motion,
+            set: 0,
+        }
     }
 
     /// Motion state implied by the velocities (pooltool's rule): zero v and zero u with w_z != 0
@@ -135,6 +169,20 @@ impl BallState {
             .chain(self.v.iter())
             .chain(self.w.iter())
             .all(|x| x.is_finite())
+    }
+}
+
+/// The distance (m) between the centers of two balls of radii `ra` and `rb` (m) on the cloth
+/// when they touch: their centers, at heights `ra` and `rb`, are `ra + rb` apart in space, so
+/// on the cloth sqrt((ra + rb)^2 - (ra - rb)^2) = 2 sqrt(ra rb) apart; `ra + rb` (= 2R exactly)
+/// for equal balls. A snooker ball (R = 26.25 mm) touches a pool ball (28.575 mm) 0.049 mm
+/// nearer than ra + rb on the cloth.
+#[inline]
+pub fn contact_distance(ra: f64, rb: f64) -> f64 {
+    if ra == rb {
+        ra + rb
+    } else {
+        2.0 * (ra * rb).sqrt()
     }
 }
 
@@ -203,6 +251,12 @@ impl BallParams {
     /// Every field's name as shot files write it, in declaration order.
     pub const NAMES: [&'static str; 10] = [
         "m", "R", "mu_s", "mu_r", "mu_sp", "mu_b", "e_b", "e_c", "f_c", "g",
+    ];
+
+    /// The fields a ball may have of its own (every one but `g`, the table's gravity), as shot
+    /// files write them in `[[balls]]`.
+    pub const PER_BALL: [&'static str; 9] = [
+        "m", "R", "mu_s", "mu_r", "mu_sp", "mu_b", "e_b", "e_c", "f_c",
     ];
 
     /// The field named `name` (as in [`BallParams::NAMES`]), or `None`.

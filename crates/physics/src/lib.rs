@@ -35,7 +35,7 @@ mod table;
 mod trajectory;
 
 pub use aabb::Aabb;
-pub use ball::{BallParams, BallState, MotionState};
+pub use ball::{contact_distance, BallParams, BallState, MotionState};
 pub use event::EventKind;
 pub use hypot::hypot;
 pub use model::{Model, Physics, Transition};

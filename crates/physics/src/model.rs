@@ -20,19 +20,33 @@ pub struct Transition {
 /// is due to the evolution algorithm alone. Implementations are pure functions of their inputs:
 /// no hidden state, no randomness, bit-identical results for identical inputs.
 ///
-/// The methods come in three groups: the balls (`radius`, `mass`, `kinetic_energy`); the
-/// equations of motion between events (`infer_motion` to `transition_crossed`: where a ball
-/// is, when its motion state changes); and what happens at an event (`apply_transition` and the
-/// `resolve_*` laws, which return *settled* states: velocities agree with the motion state).
+/// The methods come in three groups: the balls (`radius`, `mass`, `contact_distance`,
+/// `kinetic_energy`); the equations of motion between events (`infer_motion` to
+/// `transition_crossed`: where a ball is, when its motion state changes); and what happens at
+/// an event (`apply_transition` and the `resolve_*` laws, which return *settled* states:
+/// velocities agree with the motion state).
+///
+/// Balls may differ (mass, radius, friction): every method reads the parameters of the ball
+/// whose state it is given (its [`BallState::set`]), and a state a law returns keeps its set.
+/// Contacts are where balls touch: ball–ball at [`Physics::contact_distance`], ball–cushion
+/// with the center at the ball's own R from a face or an end point, R + r from a circular
+/// cushion's center.
 pub trait Physics: Send + Sync {
-    /// Ball radius R (m).
-    fn radius(&self) -> f64;
+    /// The radius R (m) of the ball in state `s`.
+    fn radius(&self, s: &BallState) -> f64;
 
-    /// Ball mass m (kg).
-    fn mass(&self) -> f64;
+    /// The mass m (kg) of the ball in state `s`.
+    fn mass(&self, s: &BallState) -> f64;
 
-    /// The motion state implied by a ball's velocities (seed 004 conditions).
-    fn infer_motion(&self, v: &Vec3, w: &Vec3) -> crate::MotionState;
+    /// The distance (m) between the centers of balls `a` and `b` on the cloth when they touch
+    /// ([`crate::contact_distance`] of their radii: 2R for equal balls).
+    fn contact_distance(&self, a: &BallState, b: &BallState) -> f64 {
+        crate::contact_distance(self.radius(a), self.radius(b))
+    }
+
+    /// The motion state the velocities of `s` imply for its ball (seed 004 conditions; the
+    /// motion state `s` has is not read).
+    fn infer_motion(&self, s: &BallState) -> crate::MotionState;
 
     /// The center's trajectory coefficients r(t) = a t^2 + b t + c in the ball's current motion
     /// state and how long they stay valid (until its next transition).
@@ -133,10 +147,11 @@ pub trait Physics: Send + Sync {
     /// Pocket capture: the ball leaves play.
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState;
 
-    /// Kinetic energy, translational plus rotational, 1/2 m v^2 + 1/2 I w^2 (J).
+    /// Kinetic energy, translational plus rotational, 1/2 m v^2 + 1/2 I w^2 (J), with the
+    /// ball's own m and I = 2/5 m R^2.
     fn kinetic_energy(&self, s: &BallState) -> f64 {
-        let m = self.mass();
-        let i = 0.4 * m * self.radius() * self.radius();
+        let (m, r) = (self.mass(s), self.radius(s));
+        let i = 0.4 * m * r * r;
         0.5 * m * s.v.norm_squared() + 0.5 * i * s.w.norm_squared()
     }
 }
@@ -145,9 +160,15 @@ pub trait Physics: Send + Sync {
 ///
 /// Built by [`Model::new`], which resets the ball parameters nothing reads to the pool
 /// defaults, so two models that compute the same things compare equal.
+///
+/// The ball parameters are the shot's set ([`Model::params`], set 0) and, only when some balls
+/// differ from it, a table of per-ball sets ([`Model::ball_sets`], sets 1, 2, ...; added with
+/// [`Model::add_ball_params`]) that a ball's [`BallState::set`] names. A shot of equal balls has
+/// no table, and its arithmetic is the single set's, bit for bit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
     params: BallParams,
+    balls: Vec<BallParams>,
     motion: Motion,
     resolver: Resolver,
 }
@@ -163,6 +184,7 @@ impl Model {
     pub fn new(params: BallParams, motion: Motion, resolver: Resolver) -> Self {
         let mut m = Model {
             params,
+            balls: Vec::new(),
             motion,
             resolver,
         };
@@ -222,9 +244,81 @@ impl Model {
         })
     }
 
-    /// Ball parameters.
+    /// The shot's ball parameters (set 0: every ball's unless it has its own).
     pub fn params(&self) -> &BallParams {
         &self.params
+    }
+
+    /// The parameters of the ball in state `s` (its [`BallState::set`]; the shot's for a set
+    /// this model does not have, which [`Model::set_params`] tells apart).
+    #[inline]
+    pub fn params_of(&self, s: &BallState) -> &BallParams {
+        // A model of equal balls answers without reading the state: the engines ask per ball
+        // per step, and the test on the model hoists out of their loops.
+        if self.balls.is_empty() {
+            return &self.params;
+        }
+        match s.set {
+            0 => &self.params,
+            k => self.balls.get(usize::from(k) - 1).unwrap_or(&self.params),
+        }
+    }
+
+    /// Parameter set `set` (0: the shot's), or `None` if the model has no such set.
+    pub fn set_params(&self, set: u16) -> Option<&BallParams> {
+        match set {
+            0 => Some(&self.params),
+            k => self.balls.get(usize::from(k) - 1),
+        }
+    }
+
+    /// The per-ball parameter sets, sets 1, 2, ... in order (empty when every ball has the
+    /// shot's).
+    pub fn ball_sets(&self) -> &[BallParams] {
+        &self.balls
+    }
+
+    /// Every parameter set, the shot's first: the radii, masses ... of all the balls there
+    /// can be.
+    pub fn all_params(&self) -> impl Iterator<Item = &BallParams> {
+        std::iter::once(&self.params).chain(&self.balls)
+    }
+
+    /// The set for a ball with parameters `p`: its id for [`BallState::set`]. The fields
+    /// neither the motion nor a law reads, and `g` (the table's gravity, every ball's), are
+    /// taken from the shot's set ([`Model::params`]), so a ball whose read parameters are the
+    /// shot's gets 0 and equal balls share one set.
+    ///
+    /// # Errors
+    /// More than 65 535 distinct per-ball sets.
+    pub fn add_ball_params(&mut self, p: &BallParams) -> Result<u16, String> {
+        let mut own = self.params;
+        for name in self.ball_params() {
+            if name == "g" {
+                continue;
+            }
+            if let (Some(slot), Some(x)) = (own.field_mut(name), p.field(name)) {
+                *slot = x;
+            }
+        }
+        if own == self.params {
+            return Ok(0);
+        }
+        if let Some(k) = self.balls.iter().position(|q| *q == own) {
+            return Ok(k as u16 + 1);
+        }
+        let id = u16::try_from(self.balls.len() + 1)
+            .map_err(|_| format!("more than {} different ball parameter sets", u16::MAX))?;
+        self.balls.push(own);
+        Ok(id)
+    }
+
+    /// The smallest and the largest ball radius of every set (m).
+    pub fn radius_range(&self) -> (f64, f64) {
+        self.all_params()
+            .fold((f64::INFINITY, 0.0f64), |(lo, hi), p| {
+                (lo.min(p.radius), hi.max(p.radius))
+            })
     }
 
     /// Equations of motion.
@@ -247,30 +341,39 @@ impl Model {
             .collect()
     }
 
-    /// Whether the cushion laws can resolve contacts at `height` (m) for this model's balls.
+    /// Whether the cushion laws can resolve contacts at `height` (m) for every ball of this
+    /// model (every parameter set's radius).
     ///
     /// # Errors
-    /// Why not, naming the law and the range.
+    /// Why not, naming the law, the range and the radius.
     pub fn check_cushion_height(&self, height: f64) -> Result<(), String> {
-        let r = self.params.radius;
-        self.resolver.ball_linear_cushion.check_height(height, r)?;
-        self.resolver.ball_circular_cushion.check_height(height, r)
+        for p in self.all_params() {
+            let r = p.radius;
+            let linear = self.resolver.ball_linear_cushion.check_height(height, r);
+            linear
+                .and_then(|()| self.resolver.ball_circular_cushion.check_height(height, r))
+                .map_err(|why| format!("{why}; R = {r} m"))?;
+        }
+        Ok(())
     }
 
-    /// The ball `s` after the cue's stroke `cue` ([`Resolver::stick_ball`]'s law), settled.
+    /// The ball `s` after the cue's stroke `cue` ([`Resolver::stick_ball`]'s law, with the
+    /// struck ball's parameters), settled.
     pub fn strike(&self, s: &BallState, cue: &crate::resolve::Cue) -> BallState {
-        let new = self.resolver.stick_ball.strike(&self.params, s, cue);
-        self.settle(s.r, new)
+        let new = self.resolver.stick_ball.strike(self.params_of(s), s, cue);
+        self.settle(s, new)
     }
 
-    fn settle(&self, r: Vec3, (v, w): (Vec3, Vec3)) -> BallState {
-        self.motion.settle(&self.params, r, v, w)
+    /// The ball `s` with a law's new velocities, settled with its own parameters.
+    #[inline]
+    fn settle(&self, s: &BallState, (v, w): (Vec3, Vec3)) -> BallState {
+        self.motion.settle(self.params_of(s), s, v, w)
     }
 
     /// A cushion `law` (the linear or the circular one) at `normal` and `height`, settled.
     #[inline]
     fn cushion(&self, law: &BallCushionModel, s: &BallState, normal: Vec2, h: f64) -> BallState {
-        self.settle(s.r, law.resolve(&self.params, s, normal, h))
+        self.settle(s, law.resolve(self.params_of(s), s, normal, h))
     }
 
     /// A cushion `law`'s sustained partner, settled; the state unchanged if it has none.
@@ -281,45 +384,66 @@ impl Model {
         normal: Vec2,
         h: f64,
     ) -> BallState {
-        match law.sustained(&self.params, self.motion, s, normal, h) {
-            Some(new) => self.settle(s.r, new),
+        match law.sustained(self.params_of(s), self.motion, s, normal, h) {
+            Some(new) => self.settle(s, new),
             None => *s,
         }
     }
 }
 
 impl Physics for Model {
-    fn radius(&self) -> f64 {
-        self.params.radius
+    #[inline]
+    fn radius(&self, s: &BallState) -> f64 {
+        self.params_of(s).radius
     }
 
-    fn mass(&self) -> f64 {
-        self.params.m
+    fn mass(&self, s: &BallState) -> f64 {
+        self.params_of(s).m
     }
 
-    fn infer_motion(&self, v: &Vec3, w: &Vec3) -> crate::MotionState {
-        self.motion.infer_motion(&self.params, v, w)
+    /// [`crate::contact_distance`] of the balls' radii; 2R without looking at the balls when
+    /// they all have the shot's parameters (the engines ask for every pair they predict).
+    #[inline]
+    fn contact_distance(&self, a: &BallState, b: &BallState) -> f64 {
+        if self.balls.is_empty() {
+            let r = self.params.radius;
+            return r + r;
+        }
+        crate::contact_distance(self.radius(a), self.radius(b))
+    }
+
+    fn infer_motion(&self, s: &BallState) -> crate::MotionState {
+        self.motion.infer_motion(self.params_of(s), &s.v, &s.w)
     }
 
     fn trajectory(&self, s: &BallState) -> Trajectory {
-        self.motion.trajectory(&self.params, s)
+        self.motion.trajectory(self.params_of(s), s)
     }
 
     fn next_transition(&self, s: &BallState) -> Option<Transition> {
-        self.motion.next_transition(&self.params, s)
+        self.motion.next_transition(self.params_of(s), s)
     }
 
     #[inline]
     fn evolve(&self, s: &BallState, t: f64) -> BallState {
-        self.motion.evolve(&self.params, s, t)
+        self.motion.evolve(self.params_of(s), s, t)
     }
 
+    #[inline]
     fn evolve_all(&self, states: &[BallState], t: f64, out: &mut [BallState]) {
-        self.motion.evolve_all(&self.params, states, t, out)
+        if self.balls.is_empty() {
+            self.motion.evolve_all(&self.params, states, t, out)
+        } else {
+            for (s, o) in states.iter().zip(out) {
+                if s.motion.is_moving() {
+                    *o = self.evolve(s, t);
+                }
+            }
+        }
     }
 
     fn accelerations(&self, s: &BallState) -> (Vec3, Vec3) {
-        self.motion.accelerations(&self.params, s)
+        self.motion.accelerations(self.params_of(s), s)
     }
 
     fn spin_decay_stops(&self, s: &BallState) -> bool {
@@ -328,11 +452,12 @@ impl Physics for Model {
 
     #[inline]
     fn transition_crossed(&self, before: &BallState, after: &BallState) -> Option<EventKind> {
-        self.motion.transition_crossed(&self.params, before, after)
+        (self.motion).transition_crossed(self.params_of(before), before, after)
     }
 
     fn transition_margin(&self, before: &BallState, after: &BallState) -> f64 {
-        self.motion.transition_margin(&self.params, before, after)
+        self.motion
+            .transition_margin(self.params_of(before), before, after)
     }
 
     fn apply_transition(&self, s: &BallState, kind: EventKind) -> BallState {
@@ -340,12 +465,13 @@ impl Physics for Model {
             // Frictionless balls have no transitions: nothing to apply.
             return *s;
         }
-        self.resolver.transition.apply(&self.params, s, kind)
+        self.resolver.transition.apply(self.params_of(s), s, kind)
     }
 
     fn resolve_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
-        let [na, nb] = self.resolver.ball_ball.resolve(&self.params, a, b);
-        (self.settle(a.r, na), self.settle(b.r, nb))
+        let (pa, pb) = (self.params_of(a), self.params_of(b));
+        let [na, nb] = self.resolver.ball_ball.resolve(pa, a, pb, b);
+        (self.settle(a, na), self.settle(b, nb))
     }
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
@@ -353,9 +479,9 @@ impl Physics for Model {
     }
 
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
-        let law = &self.resolver.ball_ball;
-        match law.sustained(&self.params, self.motion, a, b) {
-            Some([na, nb]) => (self.settle(a.r, na), self.settle(b.r, nb)),
+        let (pa, pb) = (self.params_of(a), self.params_of(b));
+        match (self.resolver.ball_ball).sustained(self.motion, pa, a, pb, b) {
+            Some([na, nb]) => (self.settle(a, na), self.settle(b, nb)),
             None => (*a, *b),
         }
     }
@@ -378,6 +504,8 @@ impl Physics for Model {
     }
 
     fn resolve_ball_pocket(&self, s: &BallState, pocket: &Pocket) -> BallState {
-        self.resolver.ball_pocket.resolve(&self.params, s, pocket)
+        self.resolver
+            .ball_pocket
+            .resolve(self.params_of(s), s, pocket)
     }
 }

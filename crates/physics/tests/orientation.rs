@@ -173,6 +173,7 @@ fn rotations_compose_over_segments_in_time_order() {
         v: Vec3::new(1.0, 0.0, 0.0),
         w: Vec3::new(0.0, 1.0 / R, 0.0),
         motion: MotionState::Sliding,
+        set: 0,
     };
     let t = quarter * R;
     let b = BallState {
@@ -197,6 +198,7 @@ fn ideal_ball_keeps_its_constant_spin() {
         v: Vec3::new(1.0, 0.0, 0.0),
         w,
         motion: MotionState::Sliding,
+        set: 0,
     };
     let t = 0.7;
     let expected = UnitQuaternion::from_scaled_axis(w * t);

@@ -109,20 +109,35 @@ fn every_ball_ball_parameter_changes_the_collision() {
     for spec in specs {
         let law = BallBallModel::from_spec(&spec).unwrap();
         let full = law.spec();
-        let base = law.resolve(&p, &a, &b);
+        let base = law.resolve(&p, &a, &p, &b);
         for k in names(&full) {
             let other = BallBallModel::from_spec(&perturbed(&full, &k).unwrap()).unwrap();
             assert!(
-                differ(&base, &other.resolve(&p, &a, &b)),
+                differ(&base, &other.resolve(&p, &a, &p, &b)),
                 "{}: {k} changes nothing",
                 full.model
             );
             checked += 1;
         }
-        for &name in law.ball_params() {
+        // Each ball's own: a parameter of the first ball alone changes the collision, and so
+        // does one of the second ball alone (for Mathavan's cloth friction mu_s, in the pair
+        // taken the other way round too: only the ball the collision presses into the cloth
+        // feels its own).
+        let swapped = law.resolve(&p, &b, &p, &a);
+        for &name in law.ball_params().iter().chain(&["m"]) {
+            let q = scaled(&p, name);
+            let first = differ(&base, &law.resolve(&q, &a, &p, &b))
+                || differ(&swapped, &law.resolve(&q, &b, &p, &a));
+            let second = differ(&base, &law.resolve(&p, &a, &q, &b))
+                || differ(&swapped, &law.resolve(&p, &b, &q, &a));
             assert!(
-                differ(&base, &law.resolve(&scaled(&p, name), &a, &b)),
-                "{}: ball parameter {name} changes nothing",
+                first,
+                "{}: the first ball's {name} changes nothing",
+                full.model
+            );
+            assert!(
+                second,
+                "{}: the second ball's {name} changes nothing",
                 full.model
             );
             checked += 1;
@@ -132,9 +147,10 @@ fn every_ball_ball_parameter_changes_the_collision() {
             .unwrap_err();
         assert_eq!(e.param, "omega_ratio", "{}", full.model);
     }
-    // frictional_inelastic: a, b, c, e_b; with average e_b, mu_b. frictional_mathavan: a, b,
-    // c, num_iterations, mu_s, e_b; with average num_iterations, mu_s, mu_b, e_b.
-    assert_eq!(checked, 4 + 2 + 6 + 4);
+    // Every law (five specs): m. frictionless_elastic: nothing else. frictional_inelastic: a, b, c, e_b;
+    // with average e_b, mu_b. frictional_mathavan: a, b, c, num_iterations, mu_s, e_b; with
+    // average num_iterations, mu_s, mu_b, e_b.
+    assert_eq!(checked, 5 + (4 + 2 + 6 + 4));
 }
 
 /// The same for every cushion law; mathavan_2010's step is the larger of M v_y / max_steps

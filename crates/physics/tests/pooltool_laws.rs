@@ -48,6 +48,7 @@ fn state(row: &HashMap<String, f64>, r: &str, v: &str, w: &str) -> BallState {
         v: v3(row, v),
         w: v3(row, w),
         motion: MotionState::Sliding,
+        set: 0,
     }
 }
 
@@ -92,7 +93,7 @@ fn ball_ball(
         let mut p = params(row);
         adjust(row, &mut p);
         let scale = a.v.norm() + b.v.norm() + p.radius * (a.w.norm() + b.w.norm());
-        let [(va, wa), (vb, wb)] = law.resolve(&p, &a, &b);
+        let [(va, wa), (vb, wb)] = law.resolve(&p, &a, &p, &b);
         for (ours, col) in [(va, "v1_out"), (vb, "v2_out")] {
             worst = worst.max(agree(file, k, ours, v3(row, col), scale, tol));
         }
@@ -282,8 +283,8 @@ fn mathavan_laws_agree_with_pooltool_step_for_step() {
         let (a, b) = (state(row, "r1", "v1", "w1"), state(row, "r2", "v2", "w2"));
         let p = params(row);
         let scale = a.v.norm() + b.v.norm() + p.radius * (a.w.norm() + b.w.norm());
-        let theirs = law.resolve_pooltool_0_6(&p, &a, &b);
-        let ours = pool_physics::resolve::BallBallLaw::resolve(&law, &p, &a, &b);
+        let theirs = law.resolve_pooltool_0_6(&p, &a, &p, &b);
+        let ours = pool_physics::resolve::BallBallLaw::resolve(&law, &p, &a, &p, &b);
         for (i, (v, w)) in theirs.iter().enumerate() {
             let col = |q: &str| format!("{q}{}_out", i + 1);
             worst = worst.max(agree(

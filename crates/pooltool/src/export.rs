@@ -23,8 +23,8 @@ const DEFAULT_DEPTH: f64 = 0.08;
 /// Two entries pooltool does not read travel with it: `resolver` (our laws, as pooltool's
 /// resolver file) and `harness` (what pooltool has no place for: the table's name, length
 /// and width, the pockets whose depth it does not give (written as pooltool's default,
-/// 0.08 m), the motion model and `t_end`), so that [`crate::import`] gives back the same
-/// set-up.
+/// 0.08 m), the motion model, `t_end` and which parameters are the shot's, `params`: each
+/// ball carries its own), so that [`crate::import`] gives back the same set-up.
 ///
 /// An event's `initial` states are the snapshot before it evolved to the event's time by the
 /// set-up's physics: the engine's own states for the event engine (to rounding), the analytic
@@ -34,15 +34,13 @@ const DEFAULT_DEPTH: f64 = 0.08;
 /// A snapshot is missing for an event, or a number is not finite (a failed run).
 pub fn export(setup: &Setup, outcome: Option<&Outcome>) -> Result<Value, String> {
     let physics = &setup.physics;
-    let params = *physics.params();
-    let radius = physics.radius();
     let table = &setup.table;
     let cue = cue_out(setup);
     let mut system = Map::new();
     system.insert("cue".into(), cue.clone());
     let initial: Vec<BallState> = setup.balls.iter().map(|b| b.state).collect();
     let ball_obj = |i: usize, s: &BallState, t: f64, depth: Option<f64>| {
-        ball_out(&setup.balls[i].id, s, t, &params, depth, radius)
+        ball_out(&setup.balls[i].id, s, t, physics.params_of(s), depth)
     };
     let Some(out) = outcome else {
         system.insert("table".into(), table_out(setup, &[]));
@@ -243,34 +241,52 @@ fn ball_state(s: &BallState, t: f64, depth: Option<f64>) -> Value {
     })
 }
 
-/// A pooltool `Ball`: id, state, parameters, no history yet.
-fn ball_out(
-    id: &str,
-    s: &BallState,
-    t: f64,
-    p: &BallParams,
-    depth: Option<f64>,
-    radius: f64,
-) -> Value {
+/// Why pooltool 0.6.0 cannot take `setup`'s balls, if it cannot: balls of unequal mass or
+/// radius (its `System` asserts equal ones: its ball–ball detection uses the first ball's R
+/// for the pair and its `frictionless_elastic` exchanges velocities as for equal masses).
+/// Per-ball friction coefficients and restitutions it takes. `None` when every ball has the
+/// same m and R.
+pub fn unequal_balls(setup: &Setup) -> Option<String> {
+    let physics = &setup.physics;
+    let first = setup.balls.first()?;
+    let (m0, r0) = (physics.mass(&first.state), physics.radius(&first.state));
+    setup.balls.iter().find_map(|b| {
+        let (m, r) = (physics.mass(&b.state), physics.radius(&b.state));
+        (m != m0 || r != r0).then(|| {
+            format!(
+                "ball {:?} has m = {m} kg, R = {r} m, ball {:?} m = {m0} kg, R = {r0} m",
+                b.id, first.id
+            )
+        })
+    })
+}
+
+/// A pooltool `Ball`: id, state, its own parameters `p`, no history yet.
+fn ball_out(id: &str, s: &BallState, t: f64, p: &BallParams, depth: Option<f64>) -> Value {
     json!({
         "id": id,
         "state": ball_state(s, t, depth),
-        "params": {
-            "m": p.m,
-            "R": radius,
-            "u_s": p.mu_s,
-            "u_r": p.mu_r,
-            "u_sp_proportionality": proportion(p.mu_sp, radius),
-            "u_b": p.mu_b,
-            "e_b": p.e_b,
-            "e_c": p.e_c,
-            "f_c": p.f_c,
-            "g": p.g,
-        },
+        "params": params_out(p),
         "ballset": null,
         "initial_orientation": {"pos": [1.0, 1.0, 1.0, 1.0], "sphere": [1.0, 0.0, 0.0, 0.0]},
         "history": {"states": []},
         "history_cts": {"states": []},
+    })
+}
+
+/// pooltool's `BallParams` for ours (`u_sp_proportionality` = mu_sp / R, see [`proportion`]).
+fn params_out(p: &BallParams) -> Value {
+    json!({
+        "m": p.m,
+        "R": p.radius,
+        "u_s": p.mu_s,
+        "u_r": p.mu_r,
+        "u_sp_proportionality": proportion(p.mu_sp, p.radius),
+        "u_b": p.mu_b,
+        "e_b": p.e_b,
+        "e_c": p.e_c,
+        "f_c": p.f_c,
+        "g": p.g,
     })
 }
 
@@ -362,6 +378,7 @@ fn extras(system: &mut Map<String, Value>, setup: &Setup) {
             "no_depth": no_depth,
             "motion": setup.physics.motion().name(),
             "t_end": setup.t_end,
+            "params": params_out(setup.physics.params()),
         }),
     );
 }

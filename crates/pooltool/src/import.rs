@@ -91,7 +91,7 @@ pub fn import_tree(
         })?,
         Some(other) => return Err(r.bad("harness.motion", short(other), "must be a name")),
     };
-    let (balls, params, notes) = r.balls(tree, motion)?;
+    let (balls, params, notes) = r.balls(tree, motion, harness)?;
     let base = Model::pool(params).resolver().clone();
     let laws = match resolver {
         Some((file, laws)) => crate::resolver_in(&base, laws)
@@ -102,15 +102,18 @@ pub fn import_tree(
             None => base,
         },
     };
-    let physics = Model::new(params, motion, laws);
+    let mut physics = Model::new(params, motion, laws);
     let t_end = match tree.pointer("/harness/t_end") {
         None | Some(Value::Null) => None,
         Some(v) => Some(r.number(v, "harness.t_end")?),
     };
-    let balls: Vec<Ball> = balls
-        .into_iter()
-        .map(|(id, state)| Ball { id, state })
-        .collect();
+    let mut out = Vec::with_capacity(balls.len());
+    for (id, mut state, own, at) in balls {
+        state.set =
+            (physics.add_ball_params(&own)).map_err(|why| r.bad(at, "(parameters)", why))?;
+        out.push(Ball { id, state });
+    }
+    let balls = out;
     // pooltool's own rule for the strike (`get_next_stick_ball_collision`): at t = 0, no ball
     // with energy, V0 > 0.
     let at_rest = balls
@@ -350,21 +353,31 @@ impl Reader<'_> {
         Ok(table)
     }
 
-    /// The balls in play (id and state in our frame, motion state as `motion` infers it, which
-    /// must be pooltool's), the shot's one set of parameters, and notes on the balls left out.
+    /// The balls in play (id, state in our frame with the motion state `motion` infers for the
+    /// ball's own parameters, which must be pooltool's, those parameters and where they are),
+    /// the shot's set of parameters (`harness.params`, which our export writes; else the set
+    /// most balls in play have, the first of them on a tie) and notes on the balls left out.
+    /// Balls may differ in every parameter but `g`, the table's in this harness.
     #[allow(clippy::type_complexity)]
     fn balls(
         &self,
         tree: &Value,
         motion: Motion,
-    ) -> Result<(Vec<(String, BallState)>, BallParams, Vec<String>), PooltoolError> {
+        harness: &Value,
+    ) -> Result<
+        (
+            Vec<(String, BallState, BallParams, String)>,
+            BallParams,
+            Vec<String>,
+        ),
+        PooltoolError,
+    > {
         let simulated = tree
             .get("events")
             .and_then(Value::as_array)
             .is_some_and(|e| !e.is_empty());
         let mut out = Vec::new();
         let mut notes = Vec::new();
-        let mut shared: Option<(String, BallParams)> = None;
         let all = self.object(self.get(tree, "balls", "")?, "balls")?;
         for (key, b) in all {
             let here = format!("balls.{key}");
@@ -380,20 +393,6 @@ impl Reader<'_> {
                 Some(p) => self.params(p, &format!("{here}.params"))?,
                 None => BallParams::pool(),
             };
-            match &shared {
-                None => shared = Some((id.clone(), params)),
-                Some((first, p)) if *p != params => {
-                    return Err(self.bad(
-                        format!("{here}.params"),
-                        "(differs)",
-                        format!(
-                            "ball {id:?} has other parameters than ball {first:?}: a shot has \
-                             one set of ball parameters"
-                        ),
-                    ))
-                }
-                Some(_) => {}
-            }
             // A simulated system's balls are at their end: its first history state is the
             // shot's start.
             let first = if simulated { first_state(b) } else { None };
@@ -440,11 +439,10 @@ impl Reader<'_> {
             }
             let (v, w) = (vector_in(v), spin_in(w));
             let inferred = motion.infer_motion(&params, &v, &w);
+            let state = BallState::new(vector_in(r), v, w, params.radius);
             let state = BallState {
-                r: vector_in(r),
-                v,
-                w,
                 motion: inferred,
+                ..state
             };
             let theirs = [
                 MotionState::Stationary,
@@ -463,13 +461,34 @@ impl Reader<'_> {
                     ),
                 ));
             }
-            out.push((id, state));
+            out.push((id, state, params, format!("{here}.params")));
         }
         if out.is_empty() {
             return Err(self.bad("balls", "{}", "no ball in play"));
         }
-        let params = shared.map_or_else(BallParams::pool, |(_, p)| p);
-        Ok((out, params, notes))
+        let shared = match harness.get("params") {
+            Some(p) => self.params(p, "harness.params")?,
+            None => {
+                let count = |p: &BallParams| out.iter().filter(|b| b.2 == *p).count();
+                let most = out.iter().map(|b| count(&b.2)).max().unwrap_or(0);
+                out.iter()
+                    .map(|b| b.2)
+                    .find(|p| count(p) == most)
+                    .unwrap_or_else(BallParams::pool)
+            }
+        };
+        if let Some((id, _, p, at)) = out.iter().find(|b| b.2.g != shared.g) {
+            return Err(self.bad(
+                format!("{at}.g"),
+                p.g.to_string(),
+                format!(
+                    "ball {id:?} has another gravity than the shot's ({} m/s^2): gravity is \
+                     the table's here, the same for every ball",
+                    shared.g
+                ),
+            ));
+        }
+        Ok((out, shared, notes))
     }
 
     /// pooltool's `BallParams` as ours (mu_sp = u_sp_proportionality R).

@@ -36,7 +36,7 @@ mod resolver;
 
 use std::path::{Path, PathBuf};
 
-pub use export::export;
+pub use export::{export, unequal_balls};
 pub use import::{import, import_tree, Imported};
 pub use read::{read_tree, MAX_FILE_BYTES};
 pub use resolver::{resolver_in, resolver_out, VERSION};

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use pool_event::EventEngine;
 use pool_physics::resolve::Resolver;
-use pool_physics::{MotionState, Vec3};
+use pool_physics::{MotionState, Physics, Vec3};
 use pool_pooltool::{export, import, read_tree};
 use pool_sim::{Agents, Engine, Setup};
 use serde_json::Value;
@@ -261,11 +261,29 @@ fn what_cannot_carry_over_is_refused_or_reported() {
         e.field.ends_with("linear.3.direction") && e.why.contains("two-sided"),
         "{e}"
     );
-    // Per-ball parameters (one set per shot).
+    // Per-ball parameters: a heavier ball keeps its own mass (its own set), the others the
+    // shot's; gravity is the table's, so a ball with its own is refused by name.
     let mut heavy = tree.clone();
     heavy["balls"]["2"]["params"]["m"] = 0.2.into();
+    let imported = pool_pooltool::import_tree(&heavy, "x", Path::new("x.json"), None).unwrap();
+    let s = &imported.setup;
+    let masses: Vec<(String, f64)> = (s.balls.iter())
+        .map(|b| (b.id.clone(), s.physics.mass(&b.state)))
+        .collect();
+    let shot = s.physics.params().m;
+    assert!(
+        shot != 0.2 && s.physics.ball_sets().len() == 1,
+        "{masses:?}"
+    );
+    for (id, m) in &masses {
+        assert_eq!(*m, if id == "2" { 0.2 } else { shot }, "{id}");
+    }
+    heavy["balls"]["2"]["params"]["g"] = 9.7.into();
     let e = try_import(&heavy).unwrap_err();
-    assert!(e.why.contains("one set of ball parameters"), "{e}");
+    assert!(
+        e.field.ends_with("balls.2.params.g") && e.why.contains("gravity"),
+        "{e}"
+    );
     // Not a System file.
     let e = try_import(&serde_json::json!({"balls": {}})).unwrap_err();
     assert_eq!(e.field, "table");

@@ -128,3 +128,24 @@ fn a_pocketed_ball_sits_at_its_pockets_depth_in_pooltools_frame() {
             .contains(id));
     }
 }
+
+#[test]
+fn each_ball_carries_its_own_parameters_and_unequal_masses_or_radii_are_named() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
+    let heavy = pool_shots::load(&root.join("heavy_cue.toml")).unwrap();
+    let (back, tree) = through_pooltool(&heavy, true);
+    assert_eq!(back, heavy);
+    // In pooltool's structure each ball has its own BallParams, and the shot's set travels in
+    // `harness.params` (the set a ball without its own has).
+    let own = &tree["balls"]["cue"]["params"];
+    assert_eq!(
+        (own["m"].as_f64(), own["R"].as_f64()),
+        (Some(0.1985), Some(0.030163))
+    );
+    assert_eq!(tree["balls"]["1"]["params"]["R"].as_f64(), Some(0.028575));
+    assert_eq!(tree["harness"]["params"]["R"].as_f64(), Some(0.028575));
+    let why = pool_pooltool::unequal_balls(&heavy).unwrap();
+    assert!(why.contains("\"1\"") && why.contains("0.030163"), "{why}");
+    let straight = pool_shots::load(&root.join("straight.toml")).unwrap();
+    assert_eq!(pool_pooltool::unequal_balls(&straight), None);
+}

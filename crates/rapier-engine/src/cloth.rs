@@ -32,7 +32,7 @@ pub(crate) fn forces<P: Physics + ?Sized>(p: &P, states: &[BallState], dt: f64) 
                 w.z = 0.0;
             }
             Planned {
-                force: dv * p.mass(),
+                force: dv * p.mass(s),
                 w,
                 v: s.v + dv * dt,
             }
@@ -54,7 +54,7 @@ pub(crate) fn settle<P: Physics + ?Sized>(
 ) -> (BallState, Option<EventKind>) {
     let scale = 1.0 + by_friction.norm();
     if (moved.v - by_friction).norm() > 1e-9 * scale {
-        let motion = p.infer_motion(&moved.v, &moved.w);
+        let motion = p.infer_motion(moved);
         return (BallState { motion, ..*moved }, None);
     }
     if let Some(kind) = p.transition_crossed(before, moved) {

@@ -22,7 +22,10 @@
 //! step whose solve first gave the contact a force (rapier exposes no time of impact; its
 //! "contact started" events come when the contact enters its prediction distance, before the
 //! touch), transitions and pockets at the end of the step that crossed them. rapier's length
-//! unit is set to a ball's diameter, the typical object size its tolerances scale with.
+//! unit is set to a ball's diameter, the typical object size its tolerances scale with. Balls
+//! with parameters of their own (per-ball m, R or coefficients) it does not run: its discs of
+//! radii R_a, R_b touch at R_a + R_b on the plane (balls on the cloth touch at 2 sqrt(R_a R_b))
+//! and its coefficients are the shot's ([`Engine::try_run`] says unsupported).
 #![warn(missing_docs)]
 
 mod cloth;
@@ -30,7 +33,7 @@ mod cloth;
 use std::sync::mpsc;
 
 use pool_physics::{BallState, EventKind, MotionState, Physics, Vec3};
-use pool_sim::{Agents, Engine, Event, Outcome, Setup, Snapshot, Termination};
+use pool_sim::{Agents, Engine, EngineError, Event, Outcome, Setup, Snapshot, Termination};
 use rapier2d_f64::prelude::*;
 
 pool_sim::counters! {
@@ -151,7 +154,7 @@ fn vector(x: f64, y: f64) -> Vector {
 impl World {
     fn new(setup: &Setup, states: &[BallState], dt: f64) -> Self {
         let mut rapier = PhysicsWorld::new();
-        let radius = setup.physics.radius();
+        let radius = setup.physics.params().radius;
         rapier.gravity = vector(0.0, 0.0);
         rapier.integration_parameters.dt = dt;
         // rapier's tolerances (2 cm of contact prediction, 5 mm of slop) scale with its
@@ -170,7 +173,7 @@ impl World {
                 .enabled(s.motion != MotionState::Pocketed)
                 .build();
             let collider = ColliderBuilder::ball(radius)
-                .mass(setup.physics.mass())
+                .mass(setup.physics.params().m)
                 .restitution(e_ball)
                 .restitution_combine_rule(CoefficientCombineRule::Min)
                 .friction(mu_ball)
@@ -242,10 +245,34 @@ impl World {
     }
 }
 
+/// Why rapier does not run a set-up whose balls have parameters of their own: its balls are
+/// discs on one plane (two of radii R_a, R_b touch at R_a + R_b, not at 2 sqrt(R_a R_b) as
+/// balls on the cloth do), and its coefficients are the shot's.
+fn unequal_balls() -> EngineError {
+    EngineError::unsupported(
+        "balls with parameters of their own (per-ball m, R or coefficients): rapier's discs \
+         take the shot's one set",
+    )
+}
+
 impl Engine for RapierEngine {
+    /// [`Engine::run`], refusing balls with parameters of their own ([`unequal_balls`]).
+    fn try_run(&self, setup: &Setup) -> Result<Outcome, EngineError> {
+        if !setup.physics.ball_sets().is_empty() {
+            return Err(unequal_balls());
+        }
+        Ok(self.run(setup))
+    }
+
+    /// The run; a set-up whose balls have parameters of their own ends at once as
+    /// [`Termination::Failed`] ([`Engine::try_run`] says why).
     fn run(&self, setup: &Setup) -> Outcome {
         let physics = &setup.physics;
-        let radius = physics.radius();
+        if !physics.ball_sets().is_empty() {
+            return Outcome::failed(setup);
+        }
+        // Every ball has the shot's parameters.
+        let radius = physics.params().radius;
         let dt = self.dt;
         let (mut states, strike) = setup.initial_states();
         let mut world = World::new(setup, &states, dt);
@@ -343,6 +370,7 @@ impl Engine for RapierEngine {
                     v: Vec3::new(v.x, v.y, 0.0),
                     w: planned[k].w,
                     motion: s.motion,
+                    set: s.set,
                 };
                 let (next, transition) =
                     cloth::settle(physics, &before[k], &moved, planned[k].v, radius);

@@ -61,7 +61,7 @@ impl Builder<'_> {
             ));
         }
         let (motion, resolver) = physics::choose(self, raw.model.as_deref(), raw.physics.as_ref())?;
-        let model = self.model(raw.params.unwrap_or_default(), motion, resolver)?;
+        let mut model = self.model(raw.params.unwrap_or_default(), motion, resolver)?;
         let table = self.table(raw.table)?;
         if let Some(t) = raw.t_end {
             self.finite("t_end", &[t])?;
@@ -73,7 +73,7 @@ impl Builder<'_> {
                  never stop",
             ));
         }
-        let balls = self.balls(&raw.balls, &model)?;
+        let balls = self.balls(&raw.balls, &mut model)?;
         let strike = match &raw.cue {
             None => None,
             Some(cue) => Some(self.strike(cue, &raw.balls)?),
@@ -233,8 +233,9 @@ impl Builder<'_> {
         }
     }
 
-    /// The balls, each with unique non-empty id, r, v, w and a motion state.
-    fn balls(&self, raw: &[RawBall], model: &Model) -> Result<Vec<Ball>, ShotError> {
+    /// The balls, each with unique non-empty id, its own parameters if it has any (a set of
+    /// `model`'s), r, v, w and a motion state.
+    fn balls(&self, raw: &[RawBall], model: &mut Model) -> Result<Vec<Ball>, ShotError> {
         if raw.is_empty() {
             return Err(self.err("balls", "[]", "a shot needs at least one ball"));
         }
@@ -252,24 +253,72 @@ impl Builder<'_> {
                     format!("duplicate ball id: balls[{j}] has the same id"),
                 ));
             }
-            let r = self.position(&path("r"), &b.r, model.radius())?;
+            let set = self.ball_params(i, b, model)?;
+            let radius = model.set_params(set).map_or(f64::NAN, |p| p.radius);
+            let r = self.position(&path("r"), &b.r, radius)?;
             let v = self.velocity(&path("v"), b.v.as_deref())?;
             let w = self.spin(&path("w"), b.w.as_deref())?;
-            let inferred = model.infer_motion(&v, &w);
+            let mut state = BallState::new(r, v, w, radius).with_set(set);
+            state.motion = model.infer_motion(&state);
             if let Some(s) = b.state.as_deref() {
-                self.state(&path("state"), s, inferred, model)?;
+                self.state(&path("state"), s, state.motion, model)?;
             }
             balls.push(Ball {
                 id: b.id.clone(),
-                state: BallState {
-                    r,
-                    v,
-                    w,
-                    motion: inferred,
-                },
+                state,
             });
         }
         Ok(balls)
+    }
+
+    /// Ball `i`'s own parameters (`[[balls]]` keys of [`BallParams::PER_BALL`]) as a set of
+    /// `model` ([`Model::add_ball_params`]; 0 when it gives none, or only the shot's values).
+    /// Each must be finite, read by the physics and in its range; `g` is the table's.
+    fn ball_params(&self, i: usize, b: &RawBall, model: &mut Model) -> Result<u16, ShotError> {
+        let given = b.given();
+        if given.iter().all(|(_, x)| x.is_none()) {
+            return Ok(0);
+        }
+        let path = |k: &str| format!("balls[{i}].{k}");
+        let reads: Vec<&str> = (model.ball_params().into_iter())
+            .filter(|k| *k != "g")
+            .collect();
+        let mut own = *model.params();
+        for (key, value) in given {
+            let Some(x) = value else { continue };
+            let at = path(key);
+            self.finite(&at, &[x])?;
+            if key == "g" {
+                return Err(self.err(
+                    &at,
+                    self.shown(&at, &x.to_string()),
+                    "gravity is the table's, the same for every ball: give it in [params]",
+                ));
+            }
+            if !reads.contains(&key) {
+                return Err(self.err(
+                    &at,
+                    self.shown(&at, &x.to_string()),
+                    format!(
+                        "not read by this shot's physics ({}); it reads {}",
+                        physics::describe(model),
+                        reads.join(", ")
+                    ),
+                ));
+            }
+            if let Some(slot) = own.field_mut(key) {
+                *slot = x;
+            }
+        }
+        if let Err(why) = own.validate() {
+            let key = why.split_whitespace().next().unwrap_or("").to_string();
+            let value = own.field(&key).map_or("?".into(), |x| format!("{x:?}"));
+            let at = path(&key);
+            return Err(self.err(&at, self.shown(&at, &value), why));
+        }
+        model
+            .add_ball_params(&own)
+            .map_err(|why| self.err(path("id"), format!("{:?}", b.id), why))
     }
 
     /// `r`: [x, y] (z = R implied) or [x, y, z] with z == R.

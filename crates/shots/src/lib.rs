@@ -109,11 +109,14 @@
 //! | `v` | 2 or 3 floats (m/s), default 0 | `[vx, vy]`; a third component must be exactly 0 (table-bound balls) |
 //! | `w` | 3 floats (rad/s), default 0 | `[wx, wy, wz]`; rolling without slipping along v means `w = [-vy/R, vx/R, wz]` |
 //! | `state` | string, optional | `stationary`, `spinning`, `sliding` or `rolling`. When omitted it is inferred from v and w by the model's `infer_motion` (pool: [`pool_physics::BallState::infer_motion`]; ideal: `sliding` when moving, else `stationary`). When given it must equal the inferred state; `pocketed` is not allowed in files |
+//! | `m`, `R`, `mu_s`, `mu_r`, `mu_sp`, `mu_b`, `e_b`, `e_c`, `f_c` | float, optional | the ball's own parameters ([`pool_physics::BallParams::PER_BALL`]); the shot's `[params]` for the others. Each must be read by the physics and in range; `g` is the table's and refused. Balls with equal own values share a parameter set ([`pool_physics::Model::add_ball_params`], named by [`pool_physics::BallState::set`]) |
 //!
 //! Every ball must lie inside the region the cushions enclose (the playing area, pocket mouths
-//! and throats included), clear of every cushion (center at least R from every segment, R + r
-//! from every circular cushion's center), and no two balls may overlap (centers at least 2R apart, with a tolerance of
-//! 1e-9 m: touching "frozen" balls are allowed). See [`pool_sim::Setup::validate`].
+//! and throats included), clear of every cushion (center at least its R from every segment,
+//! R + r from every circular cushion's center), and no two balls may overlap (centers at least
+//! their contact distance apart, [`pool_physics::contact_distance`]: 2R for equal balls, with a
+//! tolerance of 1e-9 m: touching "frozen" balls are allowed). See
+//! [`pool_sim::Setup::validate`].
 //!
 //! ## What is rejected
 //!

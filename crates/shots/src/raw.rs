@@ -40,49 +40,64 @@ pub(crate) struct RawCueSpecs {
     pub end_mass: Option<f64>,
 }
 
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawParams {
-    pub preset: Option<String>,
-    pub m: Option<f64>,
-    #[serde(rename = "R")]
-    pub radius: Option<f64>,
-    pub mu_s: Option<f64>,
-    pub mu_r: Option<f64>,
-    pub mu_sp: Option<f64>,
-    pub mu_b: Option<f64>,
-    pub e_b: Option<f64>,
-    pub e_c: Option<f64>,
-    pub f_c: Option<f64>,
-    pub g: Option<f64>,
+/// A raw struct with the fields `$field`s and one `Option<f64>` per ball parameter
+/// (`BallParams::NAMES`, `R` as `radius`), and `given()` listing the parameters in that order
+/// (`None` when not given): `[params]` and `[[balls]]` read the same keys.
+macro_rules! with_ball_params {
+    ($(#[$meta:meta])* $name:ident { $($field:ident: $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        pub(crate) struct $name {
+            $(pub $field: $ty,)*
+            pub m: Option<f64>,
+            #[serde(rename = "R")]
+            pub radius: Option<f64>,
+            pub mu_s: Option<f64>,
+            pub mu_r: Option<f64>,
+            pub mu_sp: Option<f64>,
+            pub mu_b: Option<f64>,
+            pub e_b: Option<f64>,
+            pub e_c: Option<f64>,
+            pub f_c: Option<f64>,
+            pub g: Option<f64>,
+        }
+
+        impl $name {
+            /// Every ball parameter, in `BallParams::NAMES` order (`None` when not given).
+            pub fn given(&self) -> [(&'static str, Option<f64>); 10] {
+                [
+                    ("m", self.m),
+                    ("R", self.radius),
+                    ("mu_s", self.mu_s),
+                    ("mu_r", self.mu_r),
+                    ("mu_sp", self.mu_sp),
+                    ("mu_b", self.mu_b),
+                    ("e_b", self.e_b),
+                    ("e_c", self.e_c),
+                    ("f_c", self.f_c),
+                    ("g", self.g),
+                ]
+            }
+        }
+    };
 }
 
-impl RawParams {
-    /// Every field override, in `BallParams::NAMES` order (`None` when not given).
-    pub fn given(&self) -> [(&'static str, Option<f64>); 10] {
-        [
-            ("m", self.m),
-            ("R", self.radius),
-            ("mu_s", self.mu_s),
-            ("mu_r", self.mu_r),
-            ("mu_sp", self.mu_sp),
-            ("mu_b", self.mu_b),
-            ("e_b", self.e_b),
-            ("e_c", self.e_c),
-            ("f_c", self.f_c),
-            ("g", self.g),
-        ]
+with_ball_params! {
+    #[derive(Deserialize, Default)]
+    #[serde(deny_unknown_fields)]
+    RawParams { preset: Option<String> }
+}
+
+// A ball's own parameters (`BallParams::PER_BALL`), and `g` to refuse by name.
+with_ball_params! {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    RawBall {
+        id: String,
+        r: Vec<f64>,
+        v: Option<Vec<f64>>,
+        w: Option<Vec<f64>>,
+        state: Option<String>,
     }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct RawBall {
-    pub id: String,
-    pub r: Vec<f64>,
-    pub v: Option<Vec<f64>>,
-    pub w: Option<Vec<f64>>,
-    pub state: Option<String>,
 }
 
 /// `table = "name"` or an explicit `[table]` (deserialized as [`Table`], which denies unknown

@@ -10,7 +10,9 @@ use pool_sim::Setup;
 ///
 /// The physics is written as `model = "<preset>"` when it is a preset, else as a `[physics]`
 /// table with every key; the ball parameters the physics reads are written explicitly (the
-/// others are the pool defaults by construction, see [`pool_physics::Model::new`]); the table is
+/// others are the pool defaults by construction, see [`pool_physics::Model::new`]), and a
+/// ball's own parameters (its set's fields that differ from the shot's) under its `[[balls]]`;
+/// the table is
 /// written by name when [`Table::by_name`] of its name gives an identical table, explicitly
 /// otherwise; every ball gets `id`, `r`, `v`, `w` and `state`. Floats are written with Rust's
 /// shortest round-trip formatting, so they read back bit for bit. Set-ups `parse` rejects (e.g.
@@ -56,12 +58,23 @@ pub fn to_toml(setup: &Setup, description: &str) -> String {
         let _ = writeln!(s, "M = {}", toml_f64(c.specs.mass));
         let _ = writeln!(s, "end_mass = {}", toml_f64(c.specs.end_mass));
     }
-    let radius = setup.physics.radius();
     let struck = setup.strike.as_ref().map(|s| s.ball);
     for (i, b) in setup.balls.iter().enumerate() {
         let st = &b.state;
+        let radius = setup.physics.radius(st);
         let _ = writeln!(s, "\n[[balls]]");
         let _ = writeln!(s, "id = {}", toml_str(&b.id));
+        // Its own parameters: those of its set that differ from the shot's (only fields the
+        // physics reads can, see `Model::add_ball_params`).
+        if let Some(own) = setup.physics.set_params(st.set).filter(|_| st.set != 0) {
+            for key in pool_physics::BallParams::PER_BALL {
+                if let (Some(x), Some(shot)) = (own.field(key), params.field(key)) {
+                    if x.to_bits() != shot.to_bits() {
+                        let _ = writeln!(s, "{key} = {}", toml_f64(x));
+                    }
+                }
+            }
+        }
         // z == R is implied by the 2-component form; anything else is written as it is.
         let r = if st.r.z == radius && st.r.z.is_sign_positive() {
             toml_arr(&[st.r.x, st.r.y])

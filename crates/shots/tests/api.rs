@@ -93,6 +93,7 @@ fn state(r: [f64; 2], v: [f64; 2], w: [f64; 3], radius: f64, motion: MotionState
         v: Vec3::new(v[0], v[1], 0.0),
         w: Vec3::new(w[0], w[1], w[2]),
         motion,
+        set: 0,
     }
 }
 
@@ -395,4 +396,65 @@ fn a_ball_in_a_pocket_throat_is_on_the_table_and_one_behind_a_rail_is_not() {
     // every straight segment.
     let e = parse(&shot("[0.0744, 0.966]"), "t", Path::new("t.toml")).unwrap_err();
     assert!(e.to_string().contains("overlaps cushion \"16t\""), "{e}");
+}
+
+#[test]
+fn per_ball_parameters_read_write_and_read_back_bit_for_bit() {
+    // A heavy bar-box cue ball (2 3/8 in, 7 oz) and a snooker-size ball among pool balls, a
+    // ball giving only the shot's own value (so none of its own), under pooltool's laws.
+    let text = r#"
+description = "unequal balls"
+model = "pooltool_default"
+table = "seven_foot"
+
+[[balls]]
+id = "cue"
+m = 0.1985
+R = 0.030163
+e_b = 0.93
+r = [0.5, 0.4953]
+v = [1.5, 0.0]
+
+[[balls]]
+id = "snooker"
+m = 0.142
+R = 0.02625
+mu_s = 0.21
+r = [1.0, 0.7]
+
+[[balls]]
+id = "1"
+R = 0.028575
+r = [1.3, 0.4953]
+
+[[balls]]
+id = "2"
+m = 0.1985
+R = 0.030163
+e_b = 0.93
+r = [1.3, 0.2]
+"#;
+    let s = parse(text, "unequal", Path::new("unequal.toml")).unwrap();
+    let sets: Vec<u16> = s.balls.iter().map(|b| b.state.set).collect();
+    assert_eq!(
+        sets,
+        [1, 2, 0, 1],
+        "equal balls share a set; the shot's values are set 0"
+    );
+    let cue = s.physics.params_of(&s.balls[0].state);
+    assert_eq!((cue.m, cue.radius, cue.e_b), (0.1985, 0.030163, 0.93));
+    assert_eq!(cue.mu_s, s.physics.params().mu_s, "the rest is the shot's");
+    // z = the ball's own R.
+    assert_eq!(s.balls[0].state.r.z, 0.030163);
+    assert_eq!(s.balls[1].state.r.z, 0.02625);
+    let written = to_toml(&s, "d");
+    assert!(
+        written.contains("m = 0.1985\nR = 0.030163\ne_b = 0.93\n"),
+        "{written}"
+    );
+    assert!(
+        written.contains("m = 0.142\nR = 0.02625\nmu_s = 0.21\n"),
+        "{written}"
+    );
+    round_trip(&s);
 }

@@ -48,7 +48,7 @@ fn pool_params(s: &Setup) -> BallParams {
     *s.physics.params()
 }
 
-const EXPECTED: [&str; 12] = [
+const EXPECTED: [&str; 13] = [
     "bank",
     "break_15ball",
     "break_9ball",
@@ -57,6 +57,7 @@ const EXPECTED: [&str; 12] = [
     "cut",
     "draw",
     "frozen",
+    "heavy_cue",
     "ideal_many",
     "near_miss",
     "spin_down",
@@ -89,9 +90,9 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
             s.name
         );
         // Stricter than Setup::validate: clear of every cushion by R with no tolerance, and no
-        // two balls closer than 2R - 1e-12 m.
-        let radius = s.physics.radius();
+        // two balls closer than their contact distance (2R for equal balls) - 1e-12 m.
         for b in &s.balls {
+            let radius = s.physics.radius(&b.state);
             assert!(
                 s.table
                     .cushion_overlap(b.state.r.xy(), radius, 0.0)
@@ -101,15 +102,12 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
                 b.id
             );
             assert_eq!(b.state.r.z, radius);
-            assert_eq!(
-                b.state.motion,
-                s.physics.infer_motion(&b.state.v, &b.state.w)
-            );
+            assert_eq!(b.state.motion, s.physics.infer_motion(&b.state));
         }
         for (i, a) in s.balls.iter().enumerate() {
             for b in &s.balls[i + 1..] {
                 assert!(
-                    dist(a, b) >= 2.0 * radius - 1e-12,
+                    dist(a, b) >= s.physics.contact_distance(&a.state, &b.state) - 1e-12,
                     "{}: {} and {} overlap",
                     s.name,
                     a.id,
@@ -409,4 +407,27 @@ fn generated_files_match_the_script() {
         ),
         Err(e) => eprintln!("skipped: python3 not available ({e})"),
     }
+}
+
+#[test]
+fn heavy_cue_is_a_bar_box_cue_ball_stunned_into_a_pool_ball() {
+    let s = shot("heavy_cue");
+    let (cue, obj) = (ball(&s, "cue"), ball(&s, "1"));
+    let own = s.physics.params_of(&cue.state);
+    // 2 3/8 in across, 7 oz; the object ball has the shot's (pool) parameters.
+    assert_eq!((own.radius, own.m), (0.030163, 0.1985));
+    assert_eq!(s.physics.params_of(&obj.state), &BallParams::pool());
+    assert_eq!(s.physics.ball_sets().len(), 1);
+    assert_eq!((cue.state.r.z, obj.state.r.z), (0.030163, R));
+    assert_eq!(cue.state.motion, MotionState::Sliding);
+    assert_eq!(cue.state.w, pool_physics::Vec3::zeros());
+    assert_eq!(cue.state.v.as_slice(), &[2.0, 0.0, 0.0]);
+    assert_eq!(obj.state.r.y, cue.state.r.y);
+    assert!((obj.state.r.x - cue.state.r.x - 0.3).abs() < 1e-12);
+    // The contact distance on the cloth the description gives, and its mass ratios.
+    let d = s.physics.contact_distance(&cue.state, &obj.state);
+    assert!((d - 0.0587165).abs() < 5e-8, "{d}");
+    let (ma, mb) = (own.m, BallParams::pool().m);
+    assert!((2.0 * ma / (ma + mb) - 1.0771).abs() < 5e-5);
+    assert!(((ma - mb) / (ma + mb) - 0.0771).abs() < 5e-5);
 }

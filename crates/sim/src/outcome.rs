@@ -134,3 +134,19 @@ pub struct Outcome {
     #[serde(skip)]
     pub snapshots: Vec<Snapshot>,
 }
+
+impl Outcome {
+    /// The outcome of a run that could not be made ([`Termination::Failed`]): no events, the
+    /// set-up's initial states, time 0. The reason is the engine's `try_run`'s.
+    pub fn failed(setup: &crate::Setup) -> Self {
+        let (states, _) = setup.initial_states();
+        Outcome {
+            events: Vec::new(),
+            final_states: states,
+            end_time: 0.0,
+            termination: Termination::Failed,
+            ops: Default::default(),
+            snapshots: Vec::new(),
+        }
+    }
+}

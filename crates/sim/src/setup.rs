@@ -105,12 +105,13 @@ pub fn max_t_end(speed: f64) -> f64 {
 pub const OVERLAP_TOL: f64 = 1e-9;
 
 impl Setup {
-    /// Checks what the engines rely on: finite states, every ball on the table (inside the
+    /// Checks what the engines rely on: every ball's parameter set in the model, finite
+    /// states, every ball on the table (inside the
     /// region the cushions enclose, pocket mouths and throats included:
     /// [`PreparedTable::escape`]) and clear of the cushions, no two balls overlapping by more
     /// than [`OVERLAP_TOL`], cushion heights the laws can resolve, a positive finite `t_end`
     /// no later than [`max_t_end`] for the balls' speeds, a table no longer across than
-    /// [`max_table_diagonal`] for their radius (the precision contacts need).
+    /// [`max_table_diagonal`] for the smallest radius (the precision contacts need).
     pub fn validate(&self) -> Result<(), SetupError> {
         let err = |field: String, value: String, why: &str| {
             Err(SetupError {
@@ -119,7 +120,7 @@ impl Setup {
                 why: why.to_string(),
             })
         };
-        let radius = self.physics.radius();
+        let (smallest, _) = self.physics.radius_range();
         if let Some(t) = self.t_end {
             if !(t.is_finite() && t > 0.0) {
                 return err(
@@ -132,6 +133,17 @@ impl Setup {
         for (i, b) in self.balls.iter().enumerate() {
             let name = |f: &str| format!("balls[{i}].{f} (id {:?})", b.id);
             let s = &b.state;
+            if self.physics.set_params(s.set).is_none() {
+                return err(
+                    name("set"),
+                    s.set.to_string(),
+                    &format!(
+                        "no such ball parameter set: the model has sets 0 to {}",
+                        self.physics.ball_sets().len()
+                    ),
+                );
+            }
+            let radius = self.physics.radius(s);
             for (f, v) in [("r", s.r), ("v", s.v), ("w", s.w)] {
                 if v.iter().any(|x| !x.is_finite()) {
                     return err(name(f), fmt3(&v), "every component must be finite");
@@ -223,6 +235,7 @@ impl Setup {
             }
         }
         let diagonal = self.table.length.hypot(self.table.width);
+        let radius = smallest;
         if diagonal > max_table_diagonal(radius) {
             return err(
                 "table".into(),
@@ -247,7 +260,7 @@ impl Setup {
                     return err(
                         format!("table.{list}[{i}].height (id {id:?})"),
                         height.to_string(),
-                        &format!("{why}; R = {radius} m"),
+                        &why,
                     );
                 }
             }
@@ -277,12 +290,20 @@ impl Setup {
             }
         }
         if let Some(t) = self.t_end {
-            // No ball ever moves faster than all the kinetic energy in one ball (equal masses;
-            // spin counted as if all of it could turn into speed).
+            // No ball ever moves faster than all the kinetic energy in the lightest ball (spin
+            // counted as if all of it could turn into speed: 1/2 I w^2 <= 1/2 m (R w)^2).
             let (states, _) = self.initial_states();
+            let lightest = self
+                .physics
+                .all_params()
+                .fold(f64::INFINITY, |m, p| m.min(p.m));
             let speed = states
                 .iter()
-                .map(|s| s.v.norm_squared() + (radius * s.w.norm()).powi(2))
+                .map(|s| {
+                    let r = self.physics.radius(s);
+                    (self.physics.mass(s) / lightest)
+                        * (s.v.norm_squared() + (r * s.w.norm()).powi(2))
+                })
                 .sum::<f64>()
                 .sqrt();
             if t > max_t_end(speed) {
@@ -308,14 +329,15 @@ impl Setup {
                     continue;
                 }
                 let d = (a.state.r.xy() - b.state.r.xy()).norm();
-                if d < 2.0 * radius - OVERLAP_TOL {
+                let touch = self.physics.contact_distance(&a.state, &b.state);
+                if d < touch - OVERLAP_TOL {
                     return err(
                         format!("balls[{j}].r (id {:?})", b.id),
                         fmt3(&b.state.r),
                         &format!(
-                            "overlaps ball {:?}: centers {d:.6} m apart, less than 2R = {} m",
-                            a.id,
-                            2.0 * radius
+                            "overlaps ball {:?}: centers {d:.6} m apart, less than {} m (2R, \
+                             or 2 sqrt(R_a R_b) for balls of radii R_a, R_b)",
+                            a.id, touch
                         ),
                     );
                 }

@@ -55,7 +55,11 @@ class Shot:
     @property
     def physics(self) -> Optional[str]: ...
     @property
-    def radius(self) -> float: ...
+    def radius(self) -> float:
+        """the shot's ball radius R (m); a ball with its own is in `radii`"""
+    @property
+    def radii(self) -> list[float]:
+        """[n_balls], each ball's radius R (m)"""
     @property
     def t_end(self) -> Optional[float]: ...
 

@@ -9,7 +9,8 @@ use pool_sim::Agents;
 /// One possible event of the balls in slots (see the engine's id order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub(crate) enum Contact {
-    /// Two balls (slots, `a < b`): gap |r_b - r_a| - 2R.
+    /// Two balls (slots, `a < b`): gap |r_b - r_a| - D, D their contact distance (2R for
+    /// equal balls, [`pool_physics::contact_distance`]).
     Pair { a: usize, b: usize },
     /// A ball and the face of a cushion segment: gap = signed distance - R, where the contact
     /// point lies on the segment.
@@ -29,7 +30,8 @@ pub(crate) enum Contact {
 pub(crate) struct World<'a, P: ?Sized> {
     pub physics: &'a P,
     pub table: &'a PreparedTable,
-    pub radius: f64,
+    /// Each slot's ball radius (m): a ball's parameters never change.
+    pub radii: Vec<f64>,
 }
 
 impl<P: Physics + ?Sized> World<'_, P> {
@@ -39,22 +41,30 @@ impl<P: Physics + ?Sized> World<'_, P> {
         hypot(q.x - p.x, q.y - p.y)
     }
 
+    /// The distance (m) at which the balls of slots `a` and `b` touch on the cloth.
+    #[inline]
+    fn touch(&self, a: usize, b: usize) -> f64 {
+        pool_physics::contact_distance(self.radii[a], self.radii[b])
+    }
+
     /// The contact's gap with the balls in `states` (m, or the margin's units for a
     /// transition, whose `before` is `start`).
     pub fn gap(&self, c: Contact, start: &[BallState], states: &[BallState]) -> f64 {
         match c {
             Contact::Pair { a, b } => {
-                Self::dist(states[a].r.xy(), states[b].r.xy()) - 2.0 * self.radius
+                Self::dist(states[a].r.xy(), states[b].r.xy()) - self.touch(a, b)
             }
             Contact::Face { ball, segment } => {
-                self.table.segments()[segment].signed_distance(states[ball].r.xy()) - self.radius
+                let r = self.radii[ball];
+                self.table.segments()[segment].signed_distance(states[ball].r.xy()) - r
             }
             Contact::EndPoint { ball, point } => {
-                Self::dist(states[ball].r.xy(), self.table.end_points()[point].p) - self.radius
+                let r = self.radii[ball];
+                Self::dist(states[ball].r.xy(), self.table.end_points()[point].p) - r
             }
             Contact::Arc { ball, arc } => {
                 let a = &self.table.circular_segments()[arc];
-                Self::dist(states[ball].r.xy(), a.center) - (self.radius + a.radius)
+                Self::dist(states[ball].r.xy(), a.center) - (self.radii[ball] + a.radius)
             }
             Contact::Pocket { ball, pocket } => {
                 let circle = &self.table.pocket_circles()[pocket];
@@ -133,8 +143,9 @@ impl<P: Physics + ?Sized> World<'_, P> {
         let seg = &self.table.segments()[segment];
         let (r0, r1) = (x[ball].r.xy(), y[ball].r.xy());
         let (d0, d1) = (seg.signed_distance(r0), seg.signed_distance(r1));
-        let lambda = if d0 > self.radius {
-            (d0 - self.radius) / (d0 - d1)
+        let radius = self.radii[ball];
+        let lambda = if d0 > radius {
+            (d0 - radius) / (d0 - d1)
         } else {
             0.0
         };
@@ -151,11 +162,11 @@ impl<P: Physics + ?Sized> World<'_, P> {
             Contact::Pair { a, b } => (
                 x[b].r.xy() - x[a].r.xy(),
                 y[b].r.xy() - y[a].r.xy(),
-                2.0 * self.radius,
+                self.touch(a, b),
             ),
             Contact::EndPoint { ball, point } => {
                 let p = self.table.end_points()[point].p;
-                (x[ball].r.xy() - p, y[ball].r.xy() - p, self.radius)
+                (x[ball].r.xy() - p, y[ball].r.xy() - p, self.radii[ball])
             }
             Contact::Arc { ball, arc } => {
                 let a = &self.table.circular_segments()[arc];
@@ -163,7 +174,7 @@ impl<P: Physics + ?Sized> World<'_, P> {
                 (
                     x[ball].r.xy() - c,
                     y[ball].r.xy() - c,
-                    self.radius + a.radius,
+                    self.radii[ball] + a.radius,
                 )
             }
             Contact::Pocket { ball, pocket } => {

@@ -102,12 +102,17 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
     }
     let (initial, strike) = setup.initial_states();
     let mut x: Vec<BallState> = order.iter().map(|&i| initial[i]).collect();
+    // Each slot's radius, and the largest, which bounds every reach (balls of one radius
+    // touch at exactly 2R).
+    let radii: Vec<f64> = x.iter().map(|s| physics.radius(s)).collect();
+    let largest = radii.iter().fold(0.0f64, |m, &r| m.max(r));
     let mut r = Run {
         world: World {
             physics,
             table: &setup.table,
-            radius: physics.radius(),
+            radii,
         },
+        largest,
         culled: engine.broad_phase == BroadPhase::Culled,
         ops: LocatedOps::default(),
         events: strike.into_iter().collect(),
@@ -116,7 +121,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
         scratch: x.clone(),
         sweep: (0..n).collect(),
         spans: x.iter().map(|s| Aabb::of(&[s.r.xy()])).collect(),
-        reach: Reach::new(&setup.table, physics.radius()),
+        reach: Reach::new(&setup.table, largest),
         pairs: Vec::new(),
         zeno: Vec::new(),
         held: Vec::new(),
@@ -196,6 +201,8 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
 /// One run's state besides the balls: the world, the log, the counters and reused buffers.
 struct Run<'a, P: ?Sized> {
     world: World<'a, P>,
+    /// The largest ball radius (m): the broad phase's and the table reach's.
+    largest: f64,
     culled: bool,
     ops: LocatedOps,
     events: Vec<Event>,
@@ -428,7 +435,7 @@ impl<P: Physics + ?Sized> Run<'_, P> {
             }
             return;
         }
-        let two_r = 2.0 * self.world.radius + crate::cells::SLACK;
+        let two_r = 2.0 * self.largest + crate::cells::SLACK;
         let spans = &self.spans;
         let sweep = &mut self.sweep;
         for i in 1..sweep.len() {
@@ -563,7 +570,6 @@ impl<P: Physics + ?Sized> Run<'_, P> {
     fn end_of_step(&mut self, x: &mut Vec<BallState>, t: f64) {
         let physics = self.world.physics;
         let table = self.world.table;
-        let radius = self.world.radius;
         let mut y = std::mem::take(&mut self.trial);
         // Every test below looks at a ball's start and end centers (the laws keep positions),
         // so the spans of the interval cull them as in `earliest`.
@@ -622,7 +628,7 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                     continue;
                 }
                 self.ops.bump(LocatedOp::CushionTest);
-                if let Some(normal) = cushion_contact(segment, r0, &y[k], radius) {
+                if let Some(normal) = cushion_contact(segment, r0, &y[k], self.world.radii[k]) {
                     self.ops.bump(LocatedOp::Resolve);
                     y[k] = physics.resolve_ball_cushion(&y[k], normal, segment.height);
                     let agents = Agents::BallCushion {
@@ -644,7 +650,7 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                     continue;
                 }
                 self.ops.bump(LocatedOp::CushionTest);
-                if let Some(normal) = arc_contact(arc, r0, &y[k], radius) {
+                if let Some(normal) = arc_contact(arc, r0, &y[k], self.world.radii[k]) {
                     self.ops.bump(LocatedOp::Resolve);
                     y[k] = physics.resolve_ball_circular_cushion(&y[k], normal, arc.height);
                     let agents = Agents::BallCircularCushion {

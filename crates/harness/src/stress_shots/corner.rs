@@ -2,7 +2,7 @@
 
 use std::f64::consts::TAU;
 
-use pool_physics::{Physics, Vec2, Vec3};
+use pool_physics::{Vec2, Vec3};
 use pool_sim::Setup;
 
 use super::{ball, clear, random_spin, stress_scatter, with_balls};
@@ -25,7 +25,7 @@ pub const CORNER_JAW_OFFSET_R: f64 = 2.0;
 /// the same line, is the one moving (a straight shot into the corner).
 pub fn corner_shot(base: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0x636F_726E_6572_5F6A);
-    let radius = base.physics.radius();
+    let radius = base.physics.params().radius;
     let table = &base.table;
     let reach = CORNER_JAW_OFFSET_R * radius;
     let jaws: Vec<(Vec2, f64)> = (table.exposed_points().into_iter())

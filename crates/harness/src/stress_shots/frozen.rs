@@ -2,7 +2,7 @@
 
 use std::f64::consts::{PI, TAU};
 
-use pool_physics::{Physics, Vec2, Vec3};
+use pool_physics::{Vec2, Vec3};
 use pool_sim::Setup;
 
 use super::{ball, clear_of, random_spin, random_spot, stress_scatter, with_balls};
@@ -27,7 +27,7 @@ pub const FROZEN_GAP_M: (f64, f64) = (1e-12, 1e-9);
 /// touches in half the shots and in a random direction otherwise, with a random spin.
 pub fn frozen_shot(base: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0x6672_6F7A_656E_5F62);
-    let radius = base.physics.radius();
+    let radius = base.physics.params().radius;
     let table = &base.table;
     let (gap_word, delta) = match rng.index(3) {
         0 => ("exact", 0.0),

@@ -2,7 +2,7 @@
 
 use std::f64::consts::TAU;
 
-use pool_physics::{Physics, Vec2, Vec3};
+use pool_physics::{Vec2, Vec3};
 use pool_sim::Setup;
 
 use super::{ball, clear, random_spot, stress_scatter, with_balls};
@@ -21,7 +21,7 @@ pub const GRAZE_EPS: (f64, f64) = (1e-12, 1e-3);
 /// velocity (from a stun to a natural roll) and any side spin.
 pub fn graze_shot(base: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0x6772_617A_655F_6E65);
-    let radius = base.physics.radius();
+    let radius = base.physics.params().radius;
     let table = &base.table;
     let eps = rng.log_uniform(GRAZE_EPS.0, GRAZE_EPS.1);
     let hit = rng.unit() < 0.5;

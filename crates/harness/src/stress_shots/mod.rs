@@ -7,7 +7,7 @@
 //! the kind ([`ScenarioKind::from_shot_name`] reads it back), so a failing shot's file name says
 //! what it was.
 
-use pool_physics::{BallState, Physics, Table, Vec2, Vec3};
+use pool_physics::{BallState, Table, Vec2, Vec3};
 use pool_sim::{Ball, Setup};
 
 use crate::{random_break, scatter, ScatterSpec, SplitMix};
@@ -145,7 +145,7 @@ pub fn rack_on_table(rack: &Setup, table: &Table) -> Result<Setup, pool_sim::Set
 /// ([`ScatterSpec::whole_table`]).
 pub fn stress_scatter(base: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let radius = base.physics.radius();
+    let radius = base.physics.params().radius;
     let n = 2 + (rng.unit() * 15.0) as usize;
     let spec = ScatterSpec::whole_table(&base.table, radius, n);
     let balls = scatter(&base.table, radius, &spec, &mut rng);

@@ -2,7 +2,7 @@
 
 use std::f64::consts::PI;
 
-use pool_physics::{Physics, Vec2, Vec3};
+use pool_physics::{Vec2, Vec3};
 use pool_sim::Setup;
 
 use super::{ball, clear, random_spin, stress_scatter, with_balls};
@@ -25,7 +25,7 @@ pub const RAIL_MAX_GAP: f64 = 3e-3;
 /// apart) or up to 0.2 m beyond it.
 pub fn rail_shot(base: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0x7261_696C_5F73_686F);
-    let radius = base.physics.radius();
+    let radius = base.physics.params().radius;
     let table = &base.table;
     let mut rails: Vec<usize> = (0..table.cushions.len())
         .filter(|&k| table.cushions[k].length() >= 0.3)

@@ -45,5 +45,11 @@ pub(crate) fn settle(r: Vec3, v: Vec3, w: Vec3) -> BallState {
     } else {
         v
     };
-    BallState { r, v, w, motion }
+    BallState {
+        r,
+        v,
+        w,
+        motion,
+        set: 0,
+    }
 }

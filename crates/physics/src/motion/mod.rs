@@ -62,14 +62,17 @@ impl Motion {
         }
     }
 
-    /// A state at `r` whose velocities agree exactly with the motion state they imply: what a
-    /// collision law's new v and w become (cloth: [`BallState::settled`]; frictionless: at
-    /// rest below [`crate::SPEED_EPS`], spin kept).
-    pub fn settle(self, p: &BallParams, r: Vec3, v: Vec3, w: Vec3) -> BallState {
-        match self {
+    /// The ball `before` (its position and parameter set `p` kept) with velocities `v`, `w`,
+    /// made to agree exactly with the motion state they imply: what a collision law's new v
+    /// and w become (cloth: [`BallState::settled`]; frictionless: at rest below
+    /// [`crate::SPEED_EPS`], spin kept).
+    pub fn settle(self, p: &BallParams, before: &BallState, v: Vec3, w: Vec3) -> BallState {
+        let r = before.r;
+        let settled = match self {
             Motion::Cloth => BallState::settled(r, v, w, p.radius),
             Motion::Frictionless => frictionless::settle(r, v, w),
-        }
+        };
+        settled.with_set(before.set)
     }
 
     /// See [`crate::Physics::trajectory`].

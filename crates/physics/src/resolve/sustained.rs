@@ -7,18 +7,25 @@ use crate::motion::cloth::k_cross;
 use crate::{BallParams, BallState, MotionState, Vec2, Vec3};
 
 /// A pressed pair in contact: [`sustained_ball_ball`] with the effective masses of balls that
-/// stay rolling (7/5: a ball without slip stays rolling through the damped rebounds, each short
-/// sliding phase ending in rolling, so it answers a push at its center with 7/5 of its mass) or
-/// sliding (1: its friction is saturated). A rolling ball keeps rolling on its new velocity; a
-/// sliding one burns the slip that presses it in ([`burn_pressing_slip`]).
-pub fn pressed_pair(p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2] {
-    let r = p.radius;
+/// stay rolling (7/5 m: a ball without slip stays rolling through the damped rebounds, each
+/// short sliding phase ending in rolling, so it answers a push at its center with 7/5 of its
+/// mass) or sliding (m: its friction is saturated). A rolling ball keeps rolling on its new
+/// velocity; a sliding one burns the slip that presses it in ([`burn_pressing_slip`]). Each
+/// ball with its own parameters (`pa` for `a`, `pb` for `b`).
+pub fn pressed_pair(
+    pa: &BallParams,
+    a: &BallState,
+    pb: &BallParams,
+    b: &BallState,
+) -> [Velocities; 2] {
     let gap = b.r.xy() - a.r.xy();
     let n = gap / gap.norm();
     let rolls = |s: &BallState| s.motion != MotionState::Sliding;
     let weight = |s: &BallState| if rolls(s) { 1.4 } else { 1.0 };
-    let (va, vb) = sustained_ball_ball(a, b, weight(a), weight(b));
-    let spin = |s: &BallState, v: Vec3, into: Vec2| {
+    // Effective masses in units of b's mass (a's in units of its own times m_a / m_b: exactly
+    // the weights for equal masses).
+    let (va, vb) = sustained_ball_ball(a, b, weight(a) * (pa.m / pb.m), weight(b));
+    let spin = |s: &BallState, v: Vec3, into: Vec2, r: f64| {
         if rolls(s) {
             let w_xy = k_cross(&v) / r;
             Vec3::new(w_xy.x, w_xy.y, s.w.z)
@@ -26,7 +33,10 @@ pub fn pressed_pair(p: &BallParams, a: &BallState, b: &BallState) -> [Velocities
             burn_pressing_slip(&v, &s.w, into, r)
         }
     };
-    [(va, spin(a, va, n)), (vb, spin(b, vb, -n))]
+    [
+        (va, spin(a, va, n, pa.radius)),
+        (vb, spin(b, vb, -n, pb.radius)),
+    ]
 }
 
 /// A ball pressed against a wall whose unit normal on the cloth (from the ball toward the
@@ -43,8 +53,8 @@ pub fn pressed_wall(p: &BallParams, s: &BallState, normal: Vec2) -> Velocities {
 /// shrink geometrically and their times sum to a finite time). In the limit the relative normal
 /// velocity is zero: both balls take the common velocity along the line of centers that
 /// conserves `m_a v_a + m_b v_b` there (a perfectly inelastic normal impulse), with effective
-/// masses `m_a`, `m_b` in units of the ball mass (1 for a free or sliding ball, 7/5 for a
-/// ball that stays rolling); tangential components are kept. Kinetic energy never rises.
+/// masses `m_a`, `m_b` in any one unit (the ball's mass for a free or sliding ball, 7/5 of it
+/// for a ball that stays rolling); tangential components are kept. Kinetic energy never rises.
 ///
 /// Returns the new (v_a, v_b); spins are for the caller.
 pub fn sustained_ball_ball(a: &BallState, b: &BallState, m_a: f64, m_b: f64) -> (Vec3, Vec3) {

@@ -71,8 +71,8 @@ pub struct Scene<'a> {
     pub shot: &'a str,
     /// Table geometry.
     pub table: &'a Table,
-    /// Ball radius (m).
-    pub radius: f64,
+    /// Each ball's radius (m), in set-up order.
+    pub radii: Vec<f64>,
     /// One look per ball, in set-up order.
     pub looks: Vec<BallLook>,
     /// Frame width (px).
@@ -245,13 +245,13 @@ impl Scene<'_> {
                 top: top + header_h as i32,
             };
             self.draw_table(root, &to)?;
-            for (look, b) in self.looks.iter().zip(&panel.balls) {
-                self.draw_ball(root, &to, look, b)?;
+            for ((look, b), &r) in self.looks.iter().zip(&panel.balls).zip(&self.radii) {
+                self.draw_ball(root, &to, look, b, r)?;
             }
             if k == 0 {
                 if let Some(g) = &f.ghost {
-                    for (look, b) in self.looks.iter().zip(&g.balls) {
-                        self.draw_ghost(root, &to, look, b)?;
+                    for ((look, b), &r) in self.looks.iter().zip(&g.balls).zip(&self.radii) {
+                        self.draw_ghost(root, &to, look, b, r)?;
                     }
                 }
             }
@@ -332,6 +332,7 @@ impl Scene<'_> {
         to: &ToPx,
         look: &BallLook,
         b: &BallFrame,
+        radius: f64,
     ) -> Result<(), PlotError>
     where
         DB::ErrorType: 'static,
@@ -340,7 +341,7 @@ impl Scene<'_> {
             return Ok(());
         }
         let c = to.pt(b.state.r.x, b.state.r.y);
-        let r = to.len(self.radius);
+        let r = to.len(radius);
         let r_px = r.round().max(2.0) as u32;
         if look.stripe {
             root.draw(&Circle::new(c, r_px, WHITE.filled()))?;
@@ -387,6 +388,7 @@ impl Scene<'_> {
         to: &ToPx,
         look: &BallLook,
         b: &BallFrame,
+        radius: f64,
     ) -> Result<(), PlotError>
     where
         DB::ErrorType: 'static,
@@ -395,7 +397,7 @@ impl Scene<'_> {
             return Ok(());
         }
         let c = to.pt(b.state.r.x, b.state.r.y);
-        let r = to.len(self.radius).round().max(2.0) as u32;
+        let r = to.len(radius).round().max(2.0) as u32;
         root.draw(&Circle::new(c, r + 3, INK.stroke_width(1)))?;
         root.draw(&Circle::new(c, r + 1, look.colour.stroke_width(3)))?;
         Ok(())

@@ -238,8 +238,8 @@ impl TableFigure<'_> {
         Ok(())
     }
 
-    /// Balls of radius `r` (m): start rings, final discs (reference) and dashed rings
-    /// (discrete).
+    /// Balls, each of its own radius (its path's, or `r` (m) when that cannot be drawn): start
+    /// rings, final discs (reference) and dashed rings (discrete).
     fn draw_balls<DB: DrawingBackend>(
         &self,
         chart: &mut MetreChart<DB>,
@@ -250,11 +250,16 @@ impl TableFigure<'_> {
         DB::ErrorType: 'static,
     {
         let p = self.p;
+        let own = |b: &BallPath| {
+            Some(b.radius)
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .unwrap_or(r)
+        };
         for b in &p.reference {
             if let Some(start) = finite_points(b).next() {
                 let c = colour_of(colours, &b.id);
                 chart.draw_series(std::iter::once(PathElement::new(
-                    circle(start, r),
+                    circle(start, own(b)),
                     c.stroke_width(3),
                 )))?;
             }
@@ -262,9 +267,12 @@ impl TableFigure<'_> {
         for b in &p.reference {
             if let Some(end) = finite_points(b).last() {
                 let c = colour_of(colours, &b.id);
-                chart.draw_series(std::iter::once(Polygon::new(circle(end, r), c.filled())))?;
+                chart.draw_series(std::iter::once(Polygon::new(
+                    circle(end, own(b)),
+                    c.filled(),
+                )))?;
                 chart.draw_series(std::iter::once(PathElement::new(
-                    circle(end, r),
+                    circle(end, own(b)),
                     darker(c).stroke_width(2),
                 )))?;
             }
@@ -273,7 +281,7 @@ impl TableFigure<'_> {
             if let Some(end) = finite_points(b).last() {
                 let c = darker_mix(colour_of(colours, &b.id));
                 chart.draw_series(std::iter::once(DashedPathElement::new(
-                    circle(end, r),
+                    circle(end, own(b)),
                     5,
                     4,
                     c.stroke_width(3),

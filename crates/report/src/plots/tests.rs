@@ -149,6 +149,7 @@ fn example_paths() -> ShotPaths {
             id: id.into(),
             points: pts,
             pocketed,
+            radius: r,
         });
         let v2 = (v.0 * 1.03, v.1 * 0.98);
         let (pts, pocketed) = roll(&table, r, start, v2, curl * 1.1, 0.01);
@@ -156,6 +157,7 @@ fn example_paths() -> ShotPaths {
             id: id.into(),
             points: pts,
             pocketed,
+            radius: r,
         });
     }
     ShotPaths {

@@ -3,7 +3,7 @@
 //! `FrictionalInelastic`, after D. G. Alciatore's technical proofs TP A-14 "throw", A-27/A-28
 //! "speed-dependent friction").
 
-use super::{BallBallLaw, Velocities};
+use super::{pair_mean, BallBallLaw, Velocities};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
@@ -27,8 +27,8 @@ pub enum Friction {
         /// Decay rate (s/m).
         c: f64,
     },
-    /// The balls' own ball–ball friction coefficient, `mu_b` (pooltool's `u_b`; both balls share
-    /// it here, so the average of the two is it).
+    /// The mean of the two balls' own ball–ball friction coefficients `mu_b` (pooltool's
+    /// `u_b` and its `AverageBallBallFriction`).
     Average,
 }
 
@@ -40,12 +40,12 @@ impl Friction {
         c: 1.088,
     };
 
-    /// The coefficient for a collision whose contact surfaces slide past each other at
-    /// `speed` (m/s) before it.
-    pub fn coefficient(&self, p: &BallParams, speed: f64) -> f64 {
+    /// The coefficient for a collision of balls with parameters `pa` and `pb` whose contact
+    /// surfaces slide past each other at `speed` (m/s) before it.
+    pub fn coefficient(&self, pa: &BallParams, pb: &BallParams, speed: f64) -> f64 {
         match *self {
             Friction::Alciatore { a, b, c } => a + b * (-c * speed).exp(),
-            Friction::Average => p.mu_b,
+            Friction::Average => pair_mean(pa.mu_b, pb.mu_b),
         }
     }
 
@@ -106,27 +106,37 @@ impl Friction {
     }
 }
 
-/// An equal-mass collision with normal restitution e_b and Coulomb friction at the contact
-/// (pooltool's `frictional_inelastic`).
+/// A collision with normal restitution e and Coulomb friction at the contact (pooltool's
+/// `frictional_inelastic`), for balls of masses m_a, m_b and radii R_a, R_b (TP A-14 and
+/// pooltool take equal balls; the general case below is the same derivation with each ball's
+/// own mass and moment of inertia I = 2/5 m R^2, and reduces to it term by term).
 ///
-/// In the frame of the line of centers n (from ball a to ball b):
-/// 1. Normal velocities: v_an' = ((1 - e) v_an + (1 + e) v_bn) / 2 and
-///    v_bn' = ((1 + e) v_an + (1 - e) v_bn) / 2; normal spins w_n are kept.
+/// e is the mean of the balls' `e_b` (as pooltool pairs them). In the frame of the line of
+/// centers n (from ball a to ball b, on the cloth: the table-bound model resolves along it and
+/// the cloth takes any vertical impulse), with mass fractions c_a = m_a / (m_a + m_b),
+/// c_b = m_b / (m_a + m_b) (both 1/2 for equal balls):
+/// 1. Normal impulse J = (1 + e) mu v_rel, mu = m_a m_b / (m_a + m_b), v_rel = v_an - v_bn:
+///    v_an' = (c_a - e c_b) v_an + (1 + e) c_b v_bn and v_bn' = (1 + e) c_a v_an +
+///    (c_b - e c_a) v_bn; normal spins w_n are kept.
 /// 2. The contact surfaces' relative tangential velocity before the collision,
-///    u = v_at - v_bt + R (w_at + w_bt) x n (a 3-vector: vertical slip counts).
-/// 3. Sliding throughout (TP A-14): Coulomb friction, an impulse per unit mass mu J against u,
-///    J = (1 + e) |v_an - v_bn| / 2 the normal impulse per unit mass: ball a gains
-///    dv = -mu J u/|u|, ball b -dv, each dw = 5/(2R) n x dv. (pooltool 0.6.0 takes the
-///    normal separation speed e |v_an - v_bn| for J instead: the same for e = 1, for e < 1 its
-///    friction is 2e/(1 + e) of Coulomb's, 2.6% less at e = 0.95, and its sliding throw angle
-///    depends on e, which Coulomb's does not.)
+///    u = v_at - v_bt + (R_a w_at + R_b w_bt) x n (a 3-vector: vertical slip counts; a's
+///    contact point is R_a n from its center, b's -R_b n).
+/// 3. Sliding throughout (TP A-14): Coulomb friction, a tangential impulse mu_f J against u:
+///    ball a gains dv_a = -(mu_f J / m_a) u/|u| with J / m_a = (1 + e) c_b |v_rel|, ball b
+///    dv_b = -(m_a / m_b) dv_a, and each spin dw = (R n x impulse) / I: dw_a = 5/(2 R_a) n x
+///    dv_a, dw_b = -5/(2 R_b) n x dv_b. (pooltool 0.6.0 takes the normal separation speed
+///    e |v_an - v_bn| for J / m instead: the same for e = 1, for e < 1 its friction is
+///    2e/(1 + e) of Coulomb's, 2.6% less at e = 0.95, and its sliding throw angle depends on
+///    e, which Coulomb's does not.)
 /// 4. If that would reverse the slip (u . u' <= 0), or there is none (|u| <= 100 ulps), the
-///    contact sticks instead: dv = -u/7, dw = -5/(14 R) n x u, which leaves no relative
-///    tangential slip (TP A-14's "no-slip" limit).
+///    contact sticks instead: the impulse P that stops the slip, du = 7/(2 mu) P = -u (each
+///    ball's surface point answers a tangential impulse with 1/m + R^2/I = 7/(2m)), so
+///    dv_a = -(2/7) c_b u, dv_b = (2/7) c_a u and the spins as in 3 (TP A-14's "no-slip"
+///    limit: dv_a = -u/7 for equal balls).
 ///
 /// Vertical velocity is removed afterwards (the balls stay on the cloth); the equations of motion
 /// then settle each ball's motion state. Friction is [`Friction`]: Alciatore's speed-dependent
-/// fit (default) or the balls' `mu_b`. Reads `e_b` (and `mu_b` with `average`).
+/// fit (default) or the mean of the balls' `mu_b`. Reads `e_b` (and `mu_b` with `average`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrictionalInelastic {
     /// The friction coefficient model.
@@ -173,51 +183,75 @@ impl Law for FrictionalInelastic {
 }
 
 impl BallBallLaw for FrictionalInelastic {
-    fn resolve(&self, p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2] {
-        frictional_inelastic(p, self.friction, a, b)
+    fn resolve(
+        &self,
+        pa: &BallParams,
+        a: &BallState,
+        pb: &BallParams,
+        b: &BallState,
+    ) -> [Velocities; 2] {
+        frictional_inelastic(self.friction, pa, a, pb, b)
     }
 }
 
-/// The new (v, w) of [`FrictionalInelastic`].
+/// The new (v, w) of [`FrictionalInelastic`] for balls `a` (parameters `pa`) and `b` (`pb`).
 pub fn frictional_inelastic(
-    p: &BallParams,
     friction: Friction,
+    pa: &BallParams,
     a: &BallState,
+    pb: &BallParams,
     b: &BallState,
 ) -> [Velocities; 2] {
-    let (r, e) = (p.radius, p.e_b);
+    let (ra, rb) = (pa.radius, pb.radius);
+    let e = pair_mean(pa.e_b, pb.e_b);
+    let total = pa.m + pb.m;
+    let (ca, cb) = (pa.m / total, pb.m / total);
     let d = b.r - a.r;
     let n = Vec3::new(d.x, d.y, 0.0) / d.xy().norm();
     let normal = |u: &Vec3| u.dot(&n);
     let tangent = |u: &Vec3| u - n * normal(u);
     let (van, vbn) = (normal(&a.v), normal(&b.v));
-    let van_f = 0.5 * ((1.0 - e) * van + (1.0 + e) * vbn);
-    let vbn_f = 0.5 * ((1.0 + e) * van + (1.0 - e) * vbn);
+    let van_f = (ca - e * cb) * van + ((1.0 + e) * cb) * vbn;
+    let vbn_f = ((1.0 + e) * ca) * van + (cb - e * ca) * vbn;
     let (vat, vbt) = (tangent(&a.v), tangent(&b.v));
     let (wat, wbt) = (tangent(&a.w), tangent(&b.w));
-    // Relative tangential velocity of the contact points (a's at R n, b's at -R n).
-    let slip_of = |va: &Vec3, wa: &Vec3, vb: &Vec3, wb: &Vec3| va - vb + (wa + wb).cross(&n) * r;
+    // Relative tangential velocity of the contact points (a's at R_a n, b's at -R_b n); R
+    // factored out for equal radii.
+    let slip_of = |va: &Vec3, wa: &Vec3, vb: &Vec3, wb: &Vec3| {
+        let turn = if ra == rb {
+            (wa + wb).cross(&n) * ra
+        } else {
+            wa.cross(&n) * ra + wb.cross(&n) * rb
+        };
+        va - vb + turn
+    };
     let slip = slip_of(&vat, &wat, &vbt, &wbt);
     // The friction model reads the slip before the collision (TP ).
-    let mu = friction.coefficient(p, slip.norm());
-    // The normal impulse per unit mass, (1 + e)/2 |v_an - v_bn|: Coulomb bounds the friction
+    let mu = friction.coefficient(pa, pb, slip.norm());
+    // The normal impulse over m_a, (1 + e) c_b |v_an - v_bn|: Coulomb bounds the friction
     // impulse by mu times it (TP A-14).
-    let normal_impulse = 0.5 * (1.0 + e) * (van - vbn).abs();
+    let normal_impulse = (1.0 + e) * cb * (van - vbn).abs();
+    // Ball b's changes from ball a's: its velocity change is -(m_a / m_b) dv_a, and its spin
+    // change 5/(2 R_b) n x (m_a / m_b) dv_a (both 1 and the same as a's for equal balls).
+    let ratio = pa.m / pb.m;
+    let spins = |dv: Vec3| {
+        let dw_a = n.cross(&dv) * (2.5 / ra);
+        let dw_b = n.cross(&(dv * ratio)) * (2.5 / rb);
+        (dv, dv * ratio, dw_a, dw_b)
+    };
     let sliding = (slip.norm() > NO_SLIP).then(|| {
         let dv = -slip / slip.norm() * (mu * normal_impulse);
-        let dw = n.cross(&dv) * (2.5 / r);
-        (dv, dw)
+        spins(dv)
     });
     let sticks = match sliding {
         None => true,
-        Some((dv, dw)) => {
-            let after = slip_of(&(vat + dv), &(wat + dw), &(vbt - dv), &(wbt + dw));
+        Some((dva, dvb, dwa, dwb)) => {
+            let after = slip_of(&(vat + dva), &(wat + dwa), &(vbt - dvb), &(wbt + dwb));
             slip.dot(&after) <= 0.0
         }
     };
-    let (dv, dw) = if sticks {
-        let dv = -slip / 7.0;
-        (dv, n.cross(&dv) * (2.5 / r))
+    let (dva, dvb, dwa, dwb) = if sticks {
+        spins(-slip * (2.0 * cb) / 7.0)
     } else {
         sliding.expect("sliding when not sticking")
     };
@@ -227,7 +261,7 @@ pub fn frictional_inelastic(
         (v, wt + n * normal(w))
     };
     [
-        finish(vat + dv, van_f, wat + dw, &a.w),
-        finish(vbt - dv, vbn_f, wbt + dw, &b.w),
+        finish(vat + dva, van_f, wat + dwa, &a.w),
+        finish(vbt - dvb, vbn_f, wbt + dwb, &b.w),
     ]
 }

@@ -3,7 +3,7 @@
 //! "Numerical simulations of the frictional collisions of solid balls on a rough surface",
 //! Sports Eng. 17:227, 2014; pooltool's `FrictionalMathavan`).
 
-use super::{BallBallLaw, Friction, Velocities};
+use super::{pair_mean, weighted_sum, BallBallLaw, Friction, Velocities};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
@@ -25,6 +25,14 @@ const NO_SLIP: f64 = 1e-16;
 /// - the step is dP = (1 + e_b) M |v_ijy| / (2 N) (eq. 14, N = `num_iterations`);
 /// - compression ends when the balls stop approaching; the collision ends when the work done by
 ///   the normal force reaches (1 + e_b^2) times its value at the end of compression.
+///
+/// The paper takes equal balls (one M, one R). For balls of masses M_i, M_j and radii R_i, R_j
+/// each ball's impulses change its own velocity over M and its spin over I = 2/5 M R^2 about
+/// its own contact points (the balls' contact at R_i y from i's center and -R_j y from j's, so
+/// u_C = (v_ix - v_jx - (R_i w_iz + R_j w_jz), R_i w_ix + R_j w_jx), and each cloth slip with
+/// its own R and `mu_s`), and eq. 14's M/2, the reduced mass of equal balls, becomes the reduced
+/// mass M_i M_j / (M_i + M_j): dP = (1 + e_b) M_i M_j / (M_i + M_j) |v_ijy| / N. e_b is the mean
+/// of the balls' (as pooltool pairs them).
 ///
 /// Vertical velocity stays zero. Parameters: `friction` (as `frictional_inelastic`'s, default
 /// Alciatore's fit) and `num_iterations` (default 1000). Reads `e_b`, `mu_s` (and `mu_b` with
@@ -85,9 +93,15 @@ impl Law for FrictionalMathavan {
 }
 
 impl BallBallLaw for FrictionalMathavan {
-    fn resolve(&self, p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2] {
-        let mu = self.friction.coefficient(p, tangent_slip(p.radius, a, b));
-        collide(p, mu, self.num_iterations, a, b)
+    fn resolve(
+        &self,
+        pa: &BallParams,
+        a: &BallState,
+        pb: &BallParams,
+        b: &BallState,
+    ) -> [Velocities; 2] {
+        let mu = (self.friction).coefficient(pa, pb, tangent_slip(pa.radius, a, pb.radius, b));
+        collide(mu, self.num_iterations, pa, a, pb, b)
     }
 }
 
@@ -100,57 +114,67 @@ impl FrictionalMathavan {
     /// (a grazing, spinning pair in a random break: +1.7e-4 of the pair's energy). Not a law.
     pub fn resolve_pooltool_0_6(
         &self,
-        p: &BallParams,
+        pa: &BallParams,
         a: &BallState,
+        pb: &BallParams,
         b: &BallState,
     ) -> [Velocities; 2] {
-        let mu = self.friction.coefficient(p, tangent_slip(p.radius, a, b));
-        integrate(p, mu, self.num_iterations, a, b, -1.0)
+        let mu = (self.friction).coefficient(pa, pb, tangent_slip(pa.radius, a, pb.radius, b));
+        integrate(mu, self.num_iterations, pa, a, pb, b, -1.0)
     }
 }
 
 /// The relative speed of the contact surfaces before the collision, as [`Friction`] reads it
-/// (the same measure as [`super::FrictionalInelastic`]'s).
-fn tangent_slip(r: f64, a: &BallState, b: &BallState) -> f64 {
+/// (the same measure as [`super::FrictionalInelastic`]'s): balls `a` and `b` of radii `ra`,
+/// `rb` (m).
+fn tangent_slip(ra: f64, a: &BallState, rb: f64, b: &BallState) -> f64 {
     let d = b.r - a.r;
     let n = Vec3::new(d.x, d.y, 0.0) / d.xy().norm();
-    let surface = |s: &BallState, n: Vec3| s.v - n * s.v.dot(&n) + s.w.cross(&(n * r));
-    (surface(a, n) - surface(b, -n)).norm()
+    let surface = |s: &BallState, n: Vec3, r: f64| s.v - n * s.v.dot(&n) + s.w.cross(&(n * r));
+    (surface(a, n, ra) - surface(b, -n, rb)).norm()
 }
 
-/// Mathavan 2014's integration; see [`FrictionalMathavan`].
+/// Mathavan 2014's integration with ball–ball friction `mu` and about `n_steps` steps; see
+/// [`FrictionalMathavan`].
 pub fn collide(
-    p: &BallParams,
     mu: f64,
     n_steps: u32,
+    pa: &BallParams,
     a: &BallState,
+    pb: &BallParams,
     b: &BallState,
 ) -> [Velocities; 2] {
-    integrate(p, mu, n_steps, a, b, 1.0)
+    integrate(mu, n_steps, pa, a, pb, b, 1.0)
 }
 
 /// The integration of [`collide`]; `cloth` is the sign of R k x w in the cloth slips (1 for
 /// the contact point's velocity, -1 for pooltool's).
 fn integrate(
-    p: &BallParams,
     mu: f64,
     n_steps: u32,
+    pa: &BallParams,
     a: &BallState,
+    pb: &BallParams,
     b: &BallState,
     cloth: f64,
 ) -> [Velocities; 2] {
-    let (r, m, e) = (p.radius, p.m, p.e_b);
-    let (mu_si, mu_sj) = (p.mu_s, p.mu_s);
+    let (ri, rj, mi, mj) = (pa.radius, pb.radius, pa.m, pb.m);
+    let e = pair_mean(pa.e_b, pb.e_b);
+    let (mu_si, mu_sj) = (pa.mu_s, pb.mu_s);
+    // The line of centers on the cloth (balls of unequal radii have centers at unequal
+    // heights; the table-bound model resolves along the horizontal line, see the law's doc).
     let d = b.r - a.r;
-    let y = d / d.norm();
+    let y = Vec3::new(d.x, d.y, 0.0) / d.xy().norm();
     let z = Vec3::z();
     let x = y.cross(&z);
     let local = |u: &Vec3| Vec3::new(u.dot(&x), u.dot(&y), u.dot(&z));
     let (mut vi, mut vj) = (local(&a.v), local(&b.v));
     let (mut wi, mut wj) = (local(&a.w), local(&b.w));
     let mut v_ijy = vj.y - vi.y;
-    let dp = 0.5 * (1.0 + e) * m * v_ijy.abs() / f64::from(n_steps);
-    let c = 5.0 / (2.0 * m * r);
+    // The reduced mass, M/2 for equal balls (eq. 14), computed so that it is exactly that.
+    let reduced = mi * (mj / (mi + mj));
+    let dp = (1.0 + e) * reduced * v_ijy.abs() / f64::from(n_steps);
+    let (ci, cj) = (5.0 / (2.0 * mi * ri), 5.0 / (2.0 * mj * rj));
     let (mut work, mut work_end, mut compressed) = (0.0, f64::INFINITY, false);
     // A collision takes about (1 + e^2) / (1 + e) * 2 N steps; the bound only stops a run
     // that cannot end (NaN input).
@@ -158,12 +182,13 @@ fn integrate(
     while (v_ijy < 0.0 || work < work_end) && left > 0 {
         left -= 1;
         // Slips (eqs. 6-7): the balls' contact, and each ball at the cloth.
-        let (u_cx, u_cz) = (vi.x - vj.x - r * (wi.z + wj.z), r * (wi.x + wj.x));
+        let u_cx = vi.x - vj.x - weighted_sum(ri, wi.z, rj, wj.z);
+        let u_cz = weighted_sum(ri, wi.x, rj, wj.x);
         let u_c = (u_cx * u_cx + u_cz * u_cz).sqrt();
         // The cloth contact at -R z moves at v + w x (-R z) = (v_x - R w_y, v_y + R w_x).
-        let rc = cloth * r;
-        let (u_rix, u_riy) = (vi.x - rc * wi.y, vi.y + rc * wi.x);
-        let (u_rjx, u_rjy) = (vj.x - rc * wj.y, vj.y + rc * wj.x);
+        let (rci, rcj) = (cloth * ri, cloth * rj);
+        let (u_rix, u_riy) = (vi.x - rci * wi.y, vi.y + rci * wi.x);
+        let (u_rjx, u_rjy) = (vj.x - rcj * wj.y, vj.y + rcj * wj.x);
         let u_ri = (u_rix * u_rix + u_riy * u_riy).sqrt();
         let u_rj = (u_rjx * u_rjx + u_rjy * u_rjy).sqrt();
         // Friction impulses between the balls (eqs. 8-9) and at the cloth (eqs. 10-11).
@@ -184,13 +209,13 @@ fn integrate(
                 }
             }
         }
-        // Velocity and spin changes (eqs. 12-13).
-        vi.x += (dp1 + dpix) / m;
-        vi.y += (-dp + dpiy) / m;
-        vj.x += (-dp1 + dpjx) / m;
-        vj.y += (dp + dpjy) / m;
-        wi += Vec3::new(c * (dp2 + dpiy), c * -dpix, c * -dp1);
-        wj += Vec3::new(c * (dp2 + dpjy), c * -dpjx, c * -dp1);
+        // Velocity and spin changes (eqs. 12-13), each ball over its own M and I.
+        vi.x += (dp1 + dpix) / mi;
+        vi.y += (-dp + dpiy) / mi;
+        vj.x += (-dp1 + dpjx) / mj;
+        vj.y += (dp + dpjy) / mj;
+        wi += Vec3::new(ci * (dp2 + dpiy), ci * -dpix, ci * -dp1);
+        wj += Vec3::new(cj * (dp2 + dpjy), cj * -dpjx, cj * -dp1);
         // Work of the normal force, by the trapezoid rule over the step.
         let before = v_ijy;
         v_ijy = vj.y - vi.y;

@@ -22,21 +22,33 @@ use crate::{BallParams, BallState, Vec3};
 pub type Velocities = (Vec3, Vec3);
 
 /// One ball–ball collision law.
+///
+/// The balls may differ: each comes with its own parameters (`pa` for `a`, `pb` for `b`: mass,
+/// radius, restitution, friction), and a law that pairs two coefficients (e_b, mu_b) combines
+/// them as pooltool does, by their mean.
 pub trait BallBallLaw: Law {
-    /// The new (v, w) of balls `a` and `b`, in contact (centers 2R apart) and approaching.
-    fn resolve(&self, p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2];
+    /// The new (v, w) of balls `a` (parameters `pa`) and `b` (`pb`), touching (centers
+    /// [`crate::contact_distance`] apart on the cloth) and approaching.
+    fn resolve(
+        &self,
+        pa: &BallParams,
+        a: &BallState,
+        pb: &BallParams,
+        b: &BallState,
+    ) -> [Velocities; 2];
 
     /// Its sustained partner, for a pair in contact that closes slowly (the event engine's
     /// cluster solver decides when): the new (v, w) of both, or `None` to leave them as they
     /// are. The default is [`sustained_pair`] with this law's own resolution.
     fn sustained(
         &self,
-        p: &BallParams,
         motion: Motion,
+        pa: &BallParams,
         a: &BallState,
+        pb: &BallParams,
         b: &BallState,
     ) -> Option<[Velocities; 2]> {
-        sustained_pair(p, motion, a, b, || self.resolve(p, a, b))
+        sustained_pair(motion, pa, a, pb, b, || self.resolve(pa, a, pb, b))
     }
 }
 
@@ -46,20 +58,39 @@ pub trait BallBallLaw: Law {
 /// law itself) is its exact resolution: summing damped rebounds would lose energy such a model
 /// conserves. A pair that does not close is left as it is: contacts push, they never pull.
 pub fn sustained_pair(
-    p: &BallParams,
     motion: Motion,
+    pa: &BallParams,
     a: &BallState,
+    pb: &BallParams,
     b: &BallState,
     resolve: impl FnOnce() -> [Velocities; 2],
 ) -> Option<[Velocities; 2]> {
     if motion.has_friction() {
-        return Some(super::sustained::pressed_pair(p, a, b));
+        return Some(super::sustained::pressed_pair(pa, a, pb, b));
     }
     let n = (b.r - a.r).xy();
     if (a.v - b.v).xy().dot(&n) <= 0.0 {
         return None;
     }
     Some(resolve())
+}
+
+/// The mean of two balls' coefficients (pooltool's pairing of e_b and u_b), exactly `x` when
+/// both are `x`.
+#[inline]
+pub fn pair_mean(x: f64, y: f64) -> f64 {
+    0.5 * (x + y)
+}
+
+/// `ra xa + rb xb` for per-ball factors `ra`, `rb` (radii): `ra (xa + xb)` when they are equal,
+/// one rounding fewer, as the laws' papers write it for equal balls.
+#[inline]
+pub(crate) fn weighted_sum(ra: f64, xa: f64, rb: f64, xb: f64) -> f64 {
+    if ra == rb {
+        ra * (xa + xb)
+    } else {
+        ra * xa + rb * xb
+    }
 }
 
 law_models! { $
@@ -74,18 +105,25 @@ law_models! { $
 
 impl BallBallModel {
     /// See [`BallBallLaw::resolve`].
-    pub fn resolve(&self, p: &BallParams, a: &BallState, b: &BallState) -> [Velocities; 2] {
-        each_law!(self, l => l.resolve(p, a, b))
+    pub fn resolve(
+        &self,
+        pa: &BallParams,
+        a: &BallState,
+        pb: &BallParams,
+        b: &BallState,
+    ) -> [Velocities; 2] {
+        each_law!(self, l => l.resolve(pa, a, pb, b))
     }
 
     /// See [`BallBallLaw::sustained`].
     pub fn sustained(
         &self,
-        p: &BallParams,
         motion: Motion,
+        pa: &BallParams,
         a: &BallState,
+        pb: &BallParams,
         b: &BallState,
     ) -> Option<[Velocities; 2]> {
-        each_law!(self, l => l.sustained(p, motion, a, b))
+        each_law!(self, l => l.sustained(motion, pa, a, pb, b))
     }
 }

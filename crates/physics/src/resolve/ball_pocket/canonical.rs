@@ -19,13 +19,14 @@ impl BallPocketLaw for Canonical {
     }
 }
 
-/// Pocket capture: the ball is out of play, at rest at the pocket's center at height `radius`.
+/// Pocket capture: the ball is out of play, at rest at the pocket's center at height `radius`
+/// (its own), its parameter set kept.
 pub fn pocket_capture(s: &BallState, pocket: &Pocket, radius: f64) -> BallState {
-    let _ = s;
     BallState {
         r: Vec3::new(pocket.center[0], pocket.center[1], radius),
         v: Vec3::zeros(),
         w: Vec3::zeros(),
         motion: MotionState::Pocketed,
+        set: s.set,
     }
 }

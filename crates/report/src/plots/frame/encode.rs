@@ -249,7 +249,7 @@ mod tests {
         let scene = Scene {
             shot: "test",
             table: &table,
-            radius: 0.028575,
+            radii: vec![0.028575; 2],
             looks: ball_looks(&ids),
             width: 400,
             panels: 1,

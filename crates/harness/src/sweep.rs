@@ -73,7 +73,7 @@ impl SweepParam {
             match parts.as_slice() {
                 [lo, hi] => {
                     let (lo, hi) = (number(lo)?, number(hi)?);
-                    if !(lo < hi) {
+                    if lo.is_nan() || hi.is_nan() || lo >= hi {
                         return bad("a range lo:hi needs lo < hi");
                     }
                     Axis::Range { lo, hi }
@@ -86,7 +86,7 @@ impl SweepParam {
                             return bad("a grid's count n must be a whole number from 1 to 1000000")
                         }
                     };
-                    if n > 1 && !(lo < hi) {
+                    if n > 1 && (lo.is_nan() || hi.is_nan() || lo >= hi) {
                         return bad("a grid lo:hi:n needs lo < hi");
                     }
                     let step = if n > 1 {
@@ -175,6 +175,11 @@ impl SweepPlan {
                     .map_or("more than 2^64".into(), |n| n.to_string())
             )),
         }
+    }
+
+    /// Whether the plan has no point (never, once parsed: counts are at least 1).
+    pub fn is_empty(&self) -> bool {
+        self.len() == Some(0)
     }
 
     /// Number of points, or `None` past `u64::MAX`.

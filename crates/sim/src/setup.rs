@@ -277,7 +277,7 @@ impl Setup {
                 .physics
                 .strike(&self.balls[strike.ball].state, &strike.cue);
             let speed = struck.v.norm().max(radius * struck.w.norm());
-            if !(speed <= MAX_SPEED) {
+            if speed.is_nan() || speed > MAX_SPEED {
                 return err(
                     "cue.V0".into(),
                     strike.cue.v0.to_string(),

@@ -111,6 +111,23 @@ pub fn in_range<T: PartialOrd + std::fmt::Display>(
 /// 16 balls take 1.3 GB at this budget.
 pub const MAX_EVENTS_OPTION: usize = 1_000_000;
 
+/// The `--engine` of a batch command (stress, sweep) with its `--dt`, checked to build, and its
+/// `--max-events` checked against [`MAX_EVENTS_OPTION`].
+///
+/// # Errors
+/// A spec that does not parse or build, or a budget out of range (exit 2, naming the option).
+pub fn batch_engine(
+    engine: &str,
+    dt: Option<f64>,
+    max_events: usize,
+) -> Result<EngineSpec, CliError> {
+    let spec = engine_spec("--engine", engine, dt, None, None)?;
+    spec.build()
+        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
+    in_range("--max-events", max_events, 1, MAX_EVENTS_OPTION)?;
+    Ok(spec)
+}
+
 /// Most ball-steps (balls x steps) one fixed-step run may take: about half an hour at the
 /// discrete integrator's 18-37 ns per ball-step (README, Speed).
 pub const MAX_BALL_STEPS: f64 = 1e11;

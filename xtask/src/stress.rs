@@ -409,15 +409,7 @@ fn manifest_options(args: &StressArgs, spec: &EngineSpec) -> Vec<(String, String
 /// Runs `cargo xtask stress`: the shots stream through in chunks, each chunk's rows written
 /// to `stress/shots.csv` before the next starts.
 pub fn run(args: StressArgs) -> Result<(), CliError> {
-    let spec = crate::args::engine_spec("--engine", &args.engine, args.dt, None, None)?;
-    spec.build()
-        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
-    crate::args::in_range(
-        "--max-events",
-        args.max_events,
-        1,
-        crate::args::MAX_EVENTS_OPTION,
-    )?;
+    let spec = crate::args::batch_engine(&args.engine, args.dt, args.max_events)?;
     if let Some(p) = &args.physics {
         if !pool_physics::Model::PRESETS.contains(&p.as_str()) || p == "ideal" {
             return Err(CliError::Input(format!(

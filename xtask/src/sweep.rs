@@ -70,15 +70,7 @@ fn manifest_options(args: &SweepArgs, base: &Setup, spec: &EngineSpec) -> Vec<(S
 
 /// Runs `cargo xtask sweep`.
 pub fn run(args: SweepArgs) -> Result<(), CliError> {
-    let spec = crate::args::engine_spec("--engine", &args.engine, None, None, None)?;
-    spec.build()
-        .map_err(|e| CliError::Input(format!("--engine = {e}")))?;
-    crate::args::in_range(
-        "--max-events",
-        args.max_events,
-        1,
-        crate::args::MAX_EVENTS_OPTION,
-    )?;
+    let spec = crate::args::batch_engine(&args.engine, None, args.max_events)?;
     let path = crate::workspace::resolve_shot(&args.shot)?;
     let base = pool_shots::load(&path)?;
     let params = args

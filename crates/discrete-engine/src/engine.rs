@@ -1,7 +1,7 @@
 //! The fixed-step loop.
 
 use pool_physics::{
-    BallState, CircularSegment, EventKind, LinearSegment, MotionState, Physics, Vec2,
+    BallState, CircularSegment, EventKind, LinearSegment, MotionState, Physics, PreparedTable, Vec2,
 };
 use pool_sim::{Agents, Engine, Event, Outcome, Setup, Snapshot, Termination};
 
@@ -327,29 +327,7 @@ impl Engine for DiscreteEngine {
                 for &c in near {
                     let c = c as usize;
                     ops.bump(DiscreteOp::CushionTest);
-                    let hit = match table.segments().get(c) {
-                        Some(segment) => cushion_contact(segment, r0, slot, radius).map(|n| {
-                            let after = physics.resolve_ball_cushion(slot, n, segment.height);
-                            let agents = Agents::BallCushion {
-                                ball: order[k],
-                                cushion: c,
-                            };
-                            (after, EventKind::BallLinearCushion, agents)
-                        }),
-                        None => {
-                            let j = c - table.segments().len();
-                            let arc = &table.circular_segments()[j];
-                            arc_contact(arc, r0, slot, radius).map(|n| {
-                                let after =
-                                    physics.resolve_ball_circular_cushion(slot, n, arc.height);
-                                let agents = Agents::BallCircularCushion {
-                                    ball: order[k],
-                                    cushion: j,
-                                };
-                                (after, EventKind::BallCircularCushion, agents)
-                            })
-                        }
-                    };
+                    let hit = cushion_hit(physics, table, c, r0, slot, radius, order[k]);
                     if let Some((after, kind, agents)) = hit {
                         ops.bump(DiscreteOp::Resolve);
                         position_written(slot, &after, &cells, &mut stale, &mut clear[k]);
@@ -418,14 +396,41 @@ pub(crate) fn non_finite(s: &BallState) -> f64 {
     zero(&s.r) + zero(&s.v) + zero(&s.w)
 }
 
-/// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
-/// `s.r` during the step, is in contact with the segment and approaching it.
-pub(crate) fn cushion_contact(
-    c: &LinearSegment,
+/// The end-of-step test of ball `s` (radius `radius`, logged as `ball`), which moved from `r0`
+/// during the step, against cushion `c` of the table's cushion list (straight segments k < n,
+/// then circular cushions n + j, as [`TableCells`] numbers them): if it is in contact and
+/// approaching, its state after the cushion's law, the event kind and the agents.
+#[inline]
+pub(crate) fn cushion_hit<P: Physics + ?Sized>(
+    physics: &P,
+    table: &PreparedTable,
+    c: usize,
     r0: Vec2,
     s: &BallState,
     radius: f64,
-) -> Option<Vec2> {
+    ball: usize,
+) -> Option<(BallState, EventKind, Agents)> {
+    match table.segments().get(c) {
+        Some(segment) => cushion_contact(segment, r0, s, radius).map(|n| {
+            let after = physics.resolve_ball_cushion(s, n, segment.height);
+            let agents = Agents::BallCushion { ball, cushion: c };
+            (after, EventKind::BallLinearCushion, agents)
+        }),
+        None => {
+            let j = c - table.segments().len();
+            let arc = &table.circular_segments()[j];
+            arc_contact(arc, r0, s, radius).map(|n| {
+                let after = physics.resolve_ball_circular_cushion(s, n, arc.height);
+                let agents = Agents::BallCircularCushion { ball, cushion: j };
+                (after, EventKind::BallCircularCushion, agents)
+            })
+        }
+    }
+}
+
+/// The collision normal (from the ball toward the cushion) if the ball, which moved from `r0` to
+/// `s.r` during the step, is in contact with the segment and approaching it.
+fn cushion_contact(c: &LinearSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
     let r1 = s.r.xy();
     let v = s.v.xy();
     let n = c.normal;
@@ -455,12 +460,7 @@ pub(crate) fn cushion_contact(
 /// from `r0` to `s.r` during the step, is in contact with the circular cushion (its center
 /// closer than R + r to the circle's) and approaching it, or passed through it during the step:
 /// then the normal where its straight path from `r0` entered, if it was approaching there.
-pub(crate) fn arc_contact(
-    a: &CircularSegment,
-    r0: Vec2,
-    s: &BallState,
-    radius: f64,
-) -> Option<Vec2> {
+fn arc_contact(a: &CircularSegment, r0: Vec2, s: &BallState, radius: f64) -> Option<Vec2> {
     let (r1, v) = (s.r.xy(), s.v.xy());
     let reach = radius + a.radius;
     let to_center = a.center - r1;

@@ -27,7 +27,7 @@ use pool_physics::{Aabb, BallState, LinearSegment, Physics};
 use pool_sim::{Agents, Event, Outcome, Setup, Snapshot, Termination};
 
 use crate::broad::BroadPhase;
-use crate::engine::{arc_contact, cushion_contact, DiscreteEngine};
+use crate::engine::{cushion_hit, DiscreteEngine};
 use contact::{Contact, World};
 
 pool_sim::counters! {
@@ -622,43 +622,27 @@ impl<P: Physics + ?Sized> Run<'_, P> {
             }
             let r0 = x[k].r.xy();
             let span = self.spans[k];
-            let mut hit = false;
-            for (c, segment) in table.segments().iter().enumerate() {
-                if culled && span.apart_from(&self.reach.segments[c]) {
+            // One cushion per ball per substep, straight segments first, then circular ones,
+            // as the `exact` scheme's cell lists order them.
+            let n = table.segments().len();
+            for c in 0..n + table.circular_segments().len() {
+                let reach = if c < n {
+                    &self.reach.segments[c]
+                } else {
+                    &self.reach.arcs[c - n]
+                };
+                if culled && span.apart_from(reach) {
                     continue;
                 }
                 self.ops.bump(LocatedOp::CushionTest);
-                if let Some(normal) = cushion_contact(segment, r0, &y[k], self.world.radii[k]) {
+                let radius = self.world.radii[k];
+                if let Some((after, kind, agents)) =
+                    cushion_hit(physics, table, c, r0, &y[k], radius, k)
+                {
                     self.ops.bump(LocatedOp::Resolve);
-                    y[k] = physics.resolve_ball_cushion(&y[k], normal, segment.height);
-                    let agents = Agents::BallCushion {
-                        ball: k,
-                        cushion: c,
-                    };
-                    self.log(t, (pool_physics::EventKind::BallLinearCushion, agents));
-                    hit = true;
+                    y[k] = after;
+                    self.log(t, (kind, agents));
                     break;
-                }
-            }
-            // The circular cushions after the straight ones, as the `exact` scheme's cell lists
-            // order them: one cushion per ball per substep.
-            for (j, arc) in table.circular_segments().iter().enumerate() {
-                if hit {
-                    break;
-                }
-                if culled && span.apart_from(&self.reach.arcs[j]) {
-                    continue;
-                }
-                self.ops.bump(LocatedOp::CushionTest);
-                if let Some(normal) = arc_contact(arc, r0, &y[k], self.world.radii[k]) {
-                    self.ops.bump(LocatedOp::Resolve);
-                    y[k] = physics.resolve_ball_circular_cushion(&y[k], normal, arc.height);
-                    let agents = Agents::BallCircularCushion {
-                        ball: k,
-                        cushion: j,
-                    };
-                    self.log(t, (pool_physics::EventKind::BallCircularCushion, agents));
-                    hit = true;
                 }
             }
         }

@@ -258,13 +258,11 @@ impl Model {
         if self.balls.is_empty() {
             return &self.params;
         }
-        match s.set {
-            0 => &self.params,
-            k => self.balls.get(usize::from(k) - 1).unwrap_or(&self.params),
-        }
+        self.set_params(s.set).unwrap_or(&self.params)
     }
 
     /// Parameter set `set` (0: the shot's), or `None` if the model has no such set.
+    #[inline]
     pub fn set_params(&self, set: u16) -> Option<&BallParams> {
         match set {
             0 => Some(&self.params),

@@ -14,6 +14,7 @@ mod frames;
 mod marks;
 mod matching;
 mod one_step;
+mod outcome;
 mod paths;
 mod roots_eval;
 mod rows;
@@ -37,6 +38,12 @@ pub use frames::{advance, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
+pub use outcome::{
+    answers, cue_ball, family_shot, mcnemar_one_sided, perturb, wilson_interval, Agreement,
+    AnswerRow, CushionHit, CushionRef, FamilyKind, Fate, Field, GameOutcome, OutcomeRow,
+    OutcomeShotRow, OutcomeTally, Perturbation, RunLabel, StudyError, StudyRules, StudyShot,
+    WallRow, ALPHA, DECLINED, FLOOR, PERTURB_TRIES, REFERENCE, SEPARATION_GAP_M, Z_95,
+};
 pub use paths::ball_paths;
 pub use roots_eval::{
     answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,

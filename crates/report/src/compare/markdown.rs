@@ -71,6 +71,9 @@ pub fn markdown(res: &Results) -> String {
     intro(&mut md, res);
     let engines = engine_summaries(res);
     glance_section(&mut md, res, &engines);
+    if let Some(st) = &res.outcomes {
+        super::outcome_section(&mut md, st);
+    }
     ends_section(&mut md, res);
     accuracy_section(&mut md, res);
     cost_section(&mut md, res, &shots);
@@ -751,10 +754,14 @@ pub fn console_summary(res: &Results) -> String {
     } else {
         String::new()
     };
+    let outcomes = res
+        .outcomes
+        .as_ref()
+        .map_or(String::new(), |st| format!("\n{}", st.console_line()));
     format!(
         "{} shots, {} reference events; median fitted slope of exact/euler {:.2} (min {:.2}, max \
          {:.2}); event engine max residual: ball-ball {} m, cushion {} m; max overlap {} m; \
-         off-table samples {}; wall time {:.1} s{failed}",
+         off-table samples {}; wall time {:.1} s{failed}{outcomes}",
         res.residuals.len(),
         events,
         median(slopes.clone()),

@@ -3,6 +3,7 @@
 
 mod engines;
 mod markdown;
+mod outcomes;
 
 use std::path::PathBuf;
 
@@ -14,6 +15,7 @@ pub use engines::{
     engine_summaries, followed_shots, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
 };
 pub use markdown::{console_summary, markdown};
+pub use outcomes::{duration, outcome_section, OutcomeStudy};
 
 /// Everything a compare run produced that its report shows.
 pub struct Results {
@@ -59,6 +61,8 @@ pub struct Results {
     pub physics: Vec<String>,
     /// TP A-14's throw curve of `frictional_inelastic` (`throw.csv`, `throw.png`), if drawn.
     pub throw: Vec<pool_harness::ThrowRow>,
+    /// The outcome study ("Does it change the game?"), unless `--no-outcomes`.
+    pub outcomes: Option<OutcomeStudy>,
 }
 
 /// An engine that could not run a shot (a program that crashed, timed out or answered

@@ -1,0 +1,25 @@
+//! Does the algorithm change the game? The outcome study: what a run decided
+//! ([`GameOutcome`]: first contact, first cushion, every ball's fate, final positions), whether
+//! two runs decided the same ([`Agreement`], field by field), the chaos floor (the reference
+//! on a shot perturbed by the physical uncertainty of its set-up, [`perturb`]), families of
+//! random shots ([`family_shot`]), and the rates with their intervals and tests
+//! ([`OutcomeTally`], [`answers`]).
+
+mod agreement;
+mod families;
+mod game;
+mod perturb;
+mod shot;
+mod stats;
+mod tally;
+
+pub use agreement::{Agreement, Field};
+pub use families::{family_shot, FamilyKind};
+pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
+pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
+pub use shot::{StudyError, StudyRules, StudyShot};
+pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
+pub use tally::{
+    answers, AnswerRow, OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED,
+    FLOOR, REFERENCE,
+};

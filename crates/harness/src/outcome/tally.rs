@@ -1,0 +1,469 @@
+//! The outcome study's rows and tallies: one row per shot and run (`outcomes/shots.csv`),
+//! tallied into disagreement rates per family, engine and field (`outcomes.csv`) and the
+//! answer a user came for: the largest dt whose outcomes do not differ from the chaos floor's
+//! (`outcome_answer.csv`). The same rows, tallied in any number of pieces (a run's chunks, or
+//! shards read back from their `shots.csv`), give the same tables, byte for byte.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::agreement::{Agreement, Field};
+use super::game::{CushionRef, GameOutcome};
+use super::stats::{mcnemar_one_sided, wilson_interval, ALPHA};
+use pool_sim::Setup;
+
+/// What a row of `outcomes/shots.csv` is a run of.
+pub const REFERENCE: &str = "reference";
+/// The run of the perturbed shot by the reference engine: the chaos floor.
+pub const FLOOR: &str = "floor";
+/// How the `failure` of a run an engine declined (outside its model) starts.
+pub const DECLINED: &str = "declined: ";
+
+/// One run of one shot of the study: the reference, the floor (the reference on the perturbed
+/// shot), or an engine; with its outcome and, for the floor and engines, where it disagrees
+/// with the reference (`d_<field>`: 1 disagrees, 0 agrees).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeShotRow {
+    /// The family's kind (`cut`, `bank`, `break9`, ...).
+    pub family: String,
+    /// The family's table.
+    pub table: String,
+    /// The shot's index in its family (0-based).
+    pub index: u64,
+    /// The shot's name (`<kind>_<seed>`).
+    pub shot: String,
+    /// `reference`, `floor`, or the engine's spec.
+    pub run: String,
+    /// Engine family (`event`, `discrete`, `rapier`, ...).
+    pub engine: String,
+    /// Scheme or variant (`exact`, `located`, a solver, ...).
+    pub scheme: String,
+    /// Time step (s) of a fixed-step engine, empty otherwise.
+    pub dt_s: Option<f64>,
+    /// How the run ended (`at_rest`, `budget`, `failed`, ...).
+    pub termination: String,
+    /// Events in its log.
+    pub events: usize,
+    /// Operations it counted (0 for engines that count none).
+    pub ops: u64,
+    /// The first ball the cue ball touched (id), empty for none.
+    pub first_contact: String,
+    /// When (s), empty for none.
+    pub first_contact_t_s: Option<f64>,
+    /// The first ball-cushion contact as `ball|cushion` ids, empty for none.
+    pub first_cushion: String,
+    /// Pocketed balls as `ball:pocket` ids, `;`-separated.
+    pub pocketed: String,
+    /// 1 when the cue ball was pocketed.
+    pub scratch: u8,
+    /// Disagreement with the reference on [`Field::Outcome`].
+    pub d_outcome: u8,
+    /// ... on [`Field::FirstContact`].
+    pub d_first_contact: u8,
+    /// ... on [`Field::FirstCushion`].
+    pub d_first_cushion: u8,
+    /// ... on [`Field::Pocketed`].
+    pub d_pocketed: u8,
+    /// ... on [`Field::Scratch`].
+    pub d_scratch: u8,
+    /// ... on [`Field::End`].
+    pub d_end: u8,
+    /// ... on [`Field::CuePosition`].
+    pub d_cue_position: u8,
+    /// ... on [`Field::Positions`].
+    pub d_positions: u8,
+    /// Distance between the cue ball's final positions and the reference's (m), empty when it
+    /// is not on the table in both.
+    pub cue_position_error_m: Option<f64>,
+    /// Largest distance between a ball's final positions and the reference's (m), over the
+    /// balls on the table in both; empty when none is.
+    pub position_error_max_m: Option<f64>,
+    /// Why the engine could not run the shot (then it counts in no rate), else empty.
+    pub failure: String,
+}
+
+/// Where a row came from: family, table, shot, run, and the run's spec split for columns.
+#[derive(Clone, Debug)]
+pub struct RunLabel<'a> {
+    /// Family kind name.
+    pub family: &'a str,
+    /// Table name.
+    pub table: &'a str,
+    /// Index of the shot in its family.
+    pub index: u64,
+    /// `reference`, `floor` or the engine's spec.
+    pub run: String,
+    /// Engine family.
+    pub engine: String,
+    /// Scheme or variant.
+    pub scheme: String,
+    /// Time step (s), if any.
+    pub dt_s: Option<f64>,
+}
+
+impl OutcomeShotRow {
+    /// The row of a run of `setup` whose game outcome is `game` (with `ops` operations),
+    /// compared with the reference's `reference` (`None` for the reference's own row).
+    pub fn new(
+        label: RunLabel<'_>,
+        setup: &Setup,
+        game: &GameOutcome,
+        ops: u64,
+        vs: Option<&Agreement>,
+    ) -> Self {
+        let id = |i: usize| setup.balls[i].id.clone();
+        let d = |f: Field| u8::from(vs.is_some_and(|a| a.disagrees(f)));
+        let finite = |x: f64| (!x.is_nan()).then_some(x);
+        OutcomeShotRow {
+            family: label.family.to_string(),
+            table: label.table.to_string(),
+            index: label.index,
+            shot: setup.name.clone(),
+            run: label.run,
+            engine: label.engine,
+            scheme: label.scheme,
+            dt_s: label.dt_s,
+            termination: game.termination.name().to_string(),
+            events: game.events,
+            ops,
+            first_contact: game.first_contact.map_or(String::new(), |c| id(c.0)),
+            first_contact_t_s: game.first_contact.map(|c| c.1),
+            first_cushion: game.first_cushion.map_or(String::new(), |c| {
+                let cushion = match c.cushion {
+                    CushionRef::Linear(k) => &setup.table.cushions[k].id,
+                    CushionRef::Circular(k) => &setup.table.circular_cushions[k].id,
+                };
+                format!("{}|{cushion}", id(c.ball))
+            }),
+            pocketed: game.pocketed_label(setup),
+            scratch: u8::from(game.scratch()),
+            d_outcome: d(Field::Outcome),
+            d_first_contact: d(Field::FirstContact),
+            d_first_cushion: d(Field::FirstCushion),
+            d_pocketed: d(Field::Pocketed),
+            d_scratch: d(Field::Scratch),
+            d_end: d(Field::End),
+            d_cue_position: d(Field::CuePosition),
+            d_positions: d(Field::Positions),
+            cue_position_error_m: vs.and_then(|a| finite(a.cue_position_error_m)),
+            position_error_max_m: vs.and_then(|a| finite(a.position_error_max_m)),
+            failure: String::new(),
+        }
+    }
+
+    /// The row of an engine that could not run the shot (`failure`: the first line of its
+    /// message, after [`DECLINED`] when it declined the shot as outside its model); it counts
+    /// in no rate.
+    pub fn failed(label: RunLabel<'_>, setup: &Setup, error: &pool_sim::EngineError) -> Self {
+        let empty = GameOutcome::of(setup, &pool_sim::Outcome::failed(setup));
+        let mut row = Self::new(label, setup, &empty, 0, None);
+        let first = error.message.lines().next().unwrap_or("failed");
+        row.failure = if error.unsupported {
+            format!("{DECLINED}{first}")
+        } else {
+            first.to_string()
+        };
+        row
+    }
+
+    /// The disagreement flag of `field`.
+    pub fn disagrees(&self, field: Field) -> bool {
+        1 == match field {
+            Field::Outcome => self.d_outcome,
+            Field::FirstContact => self.d_first_contact,
+            Field::FirstCushion => self.d_first_cushion,
+            Field::Pocketed => self.d_pocketed,
+            Field::Scratch => self.d_scratch,
+            Field::End => self.d_end,
+            Field::CuePosition => self.d_cue_position,
+            Field::Positions => self.d_positions,
+        }
+    }
+}
+
+/// Counts of one field for one family and run.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct FieldCounts {
+    /// Shots where the run disagrees with the reference.
+    disagree: u64,
+    /// Shots where the floor does (on the run's shots).
+    floor: u64,
+    /// Shots where the run disagrees and the floor does not.
+    only_run: u64,
+    /// Shots where the floor disagrees and the run does not.
+    only_floor: u64,
+}
+
+/// Tallies of one family and run.
+#[derive(Clone, Debug, PartialEq)]
+struct RunCounts {
+    engine: String,
+    scheme: String,
+    dt_s: Option<f64>,
+    /// Shots it ran (failed ones not counted).
+    n: u64,
+    /// Shots it could not run.
+    failed: u64,
+    /// Operations over its shots.
+    ops: u64,
+    fields: [FieldCounts; Field::ALL.len()],
+}
+
+/// The study's tallies, fed one shot's rows at a time ([`OutcomeTally::add_shot`]). Its size
+/// is bounded by families x runs, not by shots.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OutcomeTally {
+    /// (family, table, run) in the order first seen.
+    order: Vec<(String, String, String)>,
+    runs: BTreeMap<(String, String, String), RunCounts>,
+}
+
+/// One row of `outcomes.csv`: a family, a run (the floor, or an engine at one dt) and a field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OutcomeRow {
+    /// Family kind.
+    pub family: String,
+    /// Table.
+    pub table: String,
+    /// Engine family (`floor` for the chaos floor's own row).
+    pub engine: String,
+    /// Scheme or variant.
+    pub scheme: String,
+    /// Time step (s), empty for engines without one.
+    pub dt_s: Option<f64>,
+    /// The field ([`Field::name`]).
+    pub field: &'static str,
+    /// Shots the run played (paired with the floor on the same shots).
+    pub n: u64,
+    /// Shots where it disagrees with the reference.
+    pub disagree: u64,
+    /// disagree / n.
+    pub rate: f64,
+    /// Wilson 95 % interval of the rate.
+    pub ci_low: f64,
+    /// Its upper end.
+    pub ci_high: f64,
+    /// Shots (of the same n) where the floor disagrees with the reference.
+    pub floor_disagree: u64,
+    /// The floor's rate on the same shots.
+    pub floor_rate: f64,
+    /// Its Wilson 95 % interval.
+    pub floor_ci_low: f64,
+    /// Its upper end.
+    pub floor_ci_high: f64,
+    /// One-sided exact McNemar p-value of the run's rate being above the floor's on the same
+    /// shots ([`super::stats::mcnemar_one_sided`]).
+    pub p_value: f64,
+    /// 1 when the test does not put the rate above the floor's at 5 % (p >= 0.05). Not
+    /// corrected for the sweep's many time steps: a step within the floor is called above it
+    /// 5 % of the time, which can only make [`answers`] more cautious.
+    pub within_floor: u8,
+    /// Shots the engine could not run (not in n).
+    pub failed: u64,
+    /// Mean operations per shot (0 for engines that count none).
+    pub ops_per_shot: f64,
+}
+
+impl OutcomeTally {
+    /// Adds one shot: its rows in any order (the reference's, the floor's, the engines').
+    /// Rows of other shots or without a floor row are ignored.
+    pub fn add_shot(&mut self, rows: &[OutcomeShotRow]) {
+        let Some(floor) = rows.iter().find(|r| r.run == FLOOR) else {
+            return;
+        };
+        for row in rows.iter().filter(|r| r.run != REFERENCE) {
+            let key = (row.family.clone(), row.table.clone(), row.run.clone());
+            let counts = self.runs.entry(key.clone()).or_insert_with(|| {
+                self.order.push(key.clone());
+                RunCounts {
+                    engine: if row.run == FLOOR {
+                        FLOOR.into()
+                    } else {
+                        row.engine.clone()
+                    },
+                    scheme: row.scheme.clone(),
+                    dt_s: row.dt_s,
+                    n: 0,
+                    failed: 0,
+                    ops: 0,
+                    fields: Default::default(),
+                }
+            });
+            if !row.failure.is_empty() {
+                counts.failed += 1;
+                continue;
+            }
+            counts.n += 1;
+            counts.ops += row.ops;
+            for (k, &f) in Field::ALL.iter().enumerate() {
+                let (mine, theirs) = (row.disagrees(f), floor.disagrees(f));
+                let c = &mut counts.fields[k];
+                c.disagree += u64::from(mine);
+                c.floor += u64::from(theirs);
+                c.only_run += u64::from(mine && !theirs);
+                c.only_floor += u64::from(theirs && !mine);
+            }
+        }
+    }
+
+    /// The rows of `outcomes.csv`: every family and run in the order first seen, every field
+    /// in [`Field::ALL`]'s order.
+    pub fn rows(&self) -> Vec<OutcomeRow> {
+        let mut out = Vec::new();
+        for key in &self.order {
+            let c = &self.runs[key];
+            for (k, &f) in Field::ALL.iter().enumerate() {
+                let fc = c.fields[k];
+                let rate = |x: u64| {
+                    if c.n == 0 {
+                        f64::NAN
+                    } else {
+                        x as f64 / c.n as f64
+                    }
+                };
+                let (ci_low, ci_high) = wilson_interval(fc.disagree, c.n);
+                let (floor_ci_low, floor_ci_high) = wilson_interval(fc.floor, c.n);
+                let p_value = mcnemar_one_sided(fc.only_run, fc.only_floor);
+                out.push(OutcomeRow {
+                    family: key.0.clone(),
+                    table: key.1.clone(),
+                    engine: c.engine.clone(),
+                    scheme: c.scheme.clone(),
+                    dt_s: c.dt_s,
+                    field: f.name(),
+                    n: c.n,
+                    disagree: fc.disagree,
+                    rate: rate(fc.disagree),
+                    ci_low,
+                    ci_high,
+                    floor_disagree: fc.floor,
+                    floor_rate: rate(fc.floor),
+                    floor_ci_low,
+                    floor_ci_high,
+                    p_value,
+                    within_floor: u8::from(c.n > 0 && p_value >= ALPHA),
+                    failed: c.failed,
+                    ops_per_shot: if c.n == 0 {
+                        0.0
+                    } else {
+                        c.ops as f64 / c.n as f64
+                    },
+                });
+            }
+        }
+        out
+    }
+}
+
+/// One family's runs' wall time (s), summed over its shots (`outcomes/wall.csv`). Timing
+/// varies from run to run, so it is kept apart from the rows that merge byte for byte; `merge`
+/// sums the shards' times.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WallRow {
+    /// Family kind.
+    pub family: String,
+    /// Table.
+    pub table: String,
+    /// `reference`, `floor` or the engine's spec.
+    pub run: String,
+    /// Shots timed.
+    pub shots: u64,
+    /// Their wall time (s), summed (an external program's start-up shared out over its batch).
+    pub wall_s: f64,
+}
+
+/// One row of `outcome_answer.csv`: for a family and an engine's scheme, the largest time step
+/// whose outcomes are within the floor's ([`OutcomeRow::within_floor`]), with every smaller
+/// step of the sweep also within it (so one lucky step does not make the answer).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AnswerRow {
+    /// Family kind.
+    pub family: String,
+    /// Table.
+    pub table: String,
+    /// Engine family.
+    pub engine: String,
+    /// Scheme or variant.
+    pub scheme: String,
+    /// The largest such dt (s); empty when none in the sweep is (or the engine has no dt).
+    pub largest_dt_s: Option<f64>,
+    /// `dt <= X s`, `none in the sweep (smallest X s)`, or for an engine without a time step
+    /// `within the floor` / `above the floor`.
+    pub verdict: String,
+    /// The time step (s) the rate and cost are given at: the answer's, else the smallest of
+    /// the sweep (empty for an engine without one).
+    pub dt_s: Option<f64>,
+    /// Its rate of [`Field::Outcome`] disagreement at `dt_s`.
+    pub rate: f64,
+    /// Wilson 95 % interval.
+    pub ci_low: f64,
+    /// Its upper end.
+    pub ci_high: f64,
+    /// The floor's rate on the same shots.
+    pub floor_rate: f64,
+    /// Shots.
+    pub n: u64,
+    /// Mean operations per shot at that dt.
+    pub ops_per_shot: f64,
+}
+
+/// The answers from `rows` (of [`OutcomeTally::rows`]): one per family, table, engine and
+/// scheme, judged on [`Field::Outcome`], in the order first seen.
+pub fn answers(rows: &[OutcomeRow]) -> Vec<AnswerRow> {
+    let outcome: Vec<&OutcomeRow> = rows
+        .iter()
+        .filter(|r| r.field == Field::Outcome.name() && r.engine != FLOOR)
+        .collect();
+    let mut groups: Vec<(String, String, String, String)> = Vec::new();
+    for r in &outcome {
+        let g = (
+            r.family.clone(),
+            r.table.clone(),
+            r.engine.clone(),
+            r.scheme.clone(),
+        );
+        if !groups.contains(&g) {
+            groups.push(g);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|g| {
+            let mut mine: Vec<&&OutcomeRow> = outcome
+                .iter()
+                .filter(|r| (&r.family, &r.table, &r.engine, &r.scheme) == (&g.0, &g.1, &g.2, &g.3))
+                .collect();
+            // Smallest dt first (engines without one: a single row).
+            mine.sort_by(|a, b| a.dt_s.unwrap_or(0.0).total_cmp(&b.dt_s.unwrap_or(0.0)));
+            let good = mine
+                .iter()
+                .take_while(|r| r.within_floor == 1)
+                .last()
+                .copied();
+            let shown = good.or(mine.first().copied()).copied();
+            let verdict = match (shown.and_then(|r| r.dt_s), good) {
+                (None, Some(_)) => "within the floor".to_string(),
+                (None, None) => "above the floor".to_string(),
+                (Some(dt), Some(_)) => format!("dt <= {dt:.0e} s"),
+                (Some(dt), None) => format!("none in the sweep (smallest {dt:.0e} s)"),
+            };
+            let r = shown.cloned();
+            AnswerRow {
+                family: g.0,
+                table: g.1,
+                engine: g.2,
+                scheme: g.3,
+                largest_dt_s: good.and_then(|r| r.dt_s),
+                verdict,
+                dt_s: shown.and_then(|r| r.dt_s),
+                rate: r.as_ref().map_or(f64::NAN, |r| r.rate),
+                ci_low: r.as_ref().map_or(f64::NAN, |r| r.ci_low),
+                ci_high: r.as_ref().map_or(f64::NAN, |r| r.ci_high),
+                floor_rate: r.as_ref().map_or(f64::NAN, |r| r.floor_rate),
+                n: r.as_ref().map_or(0, |r| r.n),
+                ops_per_shot: r.as_ref().map_or(0.0, |r| r.ops_per_shot),
+            }
+        })
+        .collect()
+}

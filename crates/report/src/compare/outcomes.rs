@@ -1,0 +1,354 @@
+//! The outcome study's part of a report: "Does it change the game?" (what ran, the answer per
+//! engine and family, the plot, the rates per dt, how to read them).
+
+use std::fmt::Write;
+
+use pool_engines::EngineSpec;
+use pool_harness::{answers, AnswerRow, OutcomeRow, OutcomeTally, WallRow, FLOOR};
+
+/// What an outcome study produced, as a report reads it.
+pub struct OutcomeStudy {
+    /// `outcomes.csv`'s rows.
+    pub rows: Vec<OutcomeRow>,
+    /// `outcome_answer.csv`'s rows.
+    pub answers: Vec<AnswerRow>,
+    /// Wall time per shot (s) of each answer's run at its dt, in answer order (NaN when it was
+    /// not timed).
+    pub answer_wall_s: Vec<f64>,
+    /// Wall time per shot (s) of the reference on each family, in the order of `rows`'
+    /// families.
+    pub reference_wall_s: Vec<(String, String, f64)>,
+    /// How the study was set up, one sentence each (shots, seed, perturbation, tolerance).
+    pub setup: Vec<String>,
+    /// Engine runs that failed (not counted in any rate), and the first few messages.
+    pub failed: u64,
+    /// The first few failures.
+    pub failures: Vec<String>,
+    /// Runs declined as outside an engine's model.
+    pub unsupported: u64,
+}
+
+impl OutcomeStudy {
+    /// The study's tables from its `tally`, timed by `wall`, described by `setup`.
+    pub fn new(tally: &OutcomeTally, wall: &[WallRow], setup: Vec<String>) -> Self {
+        let rows = tally.rows();
+        let answers = answers(&rows);
+        let per_shot = |w: &WallRow| w.wall_s / w.shots.max(1) as f64;
+        let answer_wall_s = answers
+            .iter()
+            .map(|a| {
+                wall.iter()
+                    .find(|w| {
+                        w.family == a.family
+                            && w.table == a.table
+                            && w.run.parse::<EngineSpec>().is_ok_and(|s| {
+                                s.family() == a.engine
+                                    && s.variant() == a.scheme
+                                    && s.dt() == a.dt_s
+                            })
+                    })
+                    .map_or(f64::NAN, per_shot)
+            })
+            .collect();
+        let reference_wall_s = wall
+            .iter()
+            .filter(|w| w.run == pool_harness::REFERENCE)
+            .map(|w| (w.family.clone(), w.table.clone(), per_shot(w)))
+            .collect();
+        OutcomeStudy {
+            rows,
+            answers,
+            answer_wall_s,
+            reference_wall_s,
+            setup,
+            failed: 0,
+            failures: Vec::new(),
+            unsupported: 0,
+        }
+    }
+
+    /// The families (kind, table) in first-appearance order.
+    fn families(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for r in &self.rows {
+            let k = (r.family.clone(), r.table.clone());
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    /// One line for the console: the families, shots, and the answer of the first scheme.
+    pub fn console_line(&self) -> String {
+        let families = self.families();
+        let shots = self
+            .rows
+            .iter()
+            .find(|r| r.engine == FLOOR)
+            .map_or(0, |r| r.n);
+        format!(
+            "outcome study: {} families x {shots} shots; largest dt within the chaos floor: {}",
+            families.len(),
+            self.answers
+                .iter()
+                .filter(|a| a.table == families.first().map_or("", |f| f.1.as_str()))
+                .map(|a| format!(
+                    "{} {} on {}: {}",
+                    a.engine,
+                    a.scheme,
+                    a.family,
+                    short_verdict(a)
+                ))
+                .take(8)
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    }
+}
+
+/// Percent with no decimals below 10 %, else whole: `3 %`, `0.4 %`.
+fn pct(x: f64) -> String {
+    if !x.is_finite() {
+        "–".into()
+    } else if x * 100.0 < 10.0 && x > 0.0 {
+        format!("{:.1} %", 100.0 * x)
+    } else {
+        format!("{:.0} %", 100.0 * x)
+    }
+}
+
+/// A rate with its interval: `12 % [7–19 %]`.
+fn rate_ci(rate: f64, lo: f64, hi: f64) -> String {
+    format!(
+        "{} [{}–{}]",
+        pct(rate),
+        pct(lo).trim_end_matches(" %"),
+        pct(hi)
+    )
+}
+
+/// The answer's verdict in short: `≤ 2e-3 s`, `none ≥ 1e-4 s`, or (no time step) `within the
+/// floor`, `above the floor`.
+fn short_verdict(a: &AnswerRow) -> String {
+    match (a.largest_dt_s, a.dt_s) {
+        (Some(dt), _) => format!("≤ {dt:.0e} s"),
+        (None, Some(dt)) => format!("none ≥ {dt:.0e} s"),
+        (None, None) => a.verdict.clone(),
+    }
+}
+
+/// Operations with three digits: `1.23e4`.
+fn ops(x: f64) -> String {
+    if x > 0.0 && x.is_finite() {
+        format!("{x:.2e}")
+    } else {
+        "–".into()
+    }
+}
+
+/// Seconds in the unit that suits them: `840 µs`, `12.3 ms`, `1.2 s`.
+pub fn duration(s: f64) -> String {
+    if !s.is_finite() {
+        "–".into()
+    } else if s < 1e-3 {
+        format!("{:.0} µs", s * 1e6)
+    } else if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
+
+/// The report section: `## Does it change the game?`.
+pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
+    let _ = writeln!(md, "## Does it change the game?\n");
+    let _ = writeln!(
+        md,
+        "Collision-time error is not what a game or a reward sees. Here every engine plays \
+         families of random shots, and each shot's **outcome** (the first ball the cue ball \
+         touches, the pocketed balls with their pockets, a scratch, a physical end) is compared \
+         with the event engine's. Breaks are chaotic: a micrometre changes them. So the event \
+         engine also plays each shot perturbed at the scale of physical uncertainty, and how \
+         often *that* changes the outcome is the **chaos floor**, which no algorithm can be \
+         blamed for. An engine at a dt whose rate no test puts above the floor's (one-sided exact \
+         McNemar test on the same shots at 5 %), and so is every smaller dt of the sweep, does \
+         not change the game.\n"
+    );
+    for s in &st.setup {
+        let _ = writeln!(md, "- {s}");
+    }
+    let _ = writeln!(md);
+    answer_table(md, st);
+    let _ = writeln!(md, "![outcome disagreement vs dt](outcome_vs_dt.png)\n");
+    rates_tables(md, st);
+    if st.failed > 0 || st.unsupported > 0 {
+        let _ = writeln!(
+            md,
+            "{} engine run(s) failed and {} were declined as outside the engine's model; they \
+             count in no rate (`failed` in `outcomes.csv`).\n",
+            st.failed, st.unsupported
+        );
+        for f in &st.failures {
+            let _ = writeln!(md, "- {f}");
+        }
+        let _ = writeln!(md);
+    }
+    let _ = writeln!(
+        md,
+        "Fields (`outcomes.csv`, one row per family x engine x scheme x dt x field): `outcome` \
+         (any of the next four except the first cushion), `first_contact` (which ball the cue \
+         ball touches first), `first_cushion` (which ball meets which cushion first), \
+         `pocketed` (every pocketed ball and its pocket), `scratch` (the cue ball pocketed), \
+         `end` (the run ended physically: no budget, no ball lost off the table), \
+         `cue_position` and `positions` (final positions within the position tolerance). \
+         Each rate comes with its 95 % Wilson interval and the floor's rate on the same shots; \
+         `p_value` is the one-sided exact McNemar test of the engine disagreeing more often than \
+         the floor (an engine that reproduces the reference more closely than a micrometre does, \
+         as `located` does on breaks, is within the floor). The test needs about 5 shots more \
+         than the floor's before it puts a rate above it, so a rate within the floor is a \
+         bound, as tight as its interval says; and each dt is tested at 5 %, so in a long sweep \
+         a dt truly within the floor is sometimes called above it (the answer errs towards \
+         smaller steps). \
+         `outcomes/shots.csv` holds every run of every shot (its outcome and where it \
+         disagrees), `outcome_answer.csv` the answers.\n"
+    );
+}
+
+/// The answer: one row per engine and scheme, one column per family.
+fn answer_table(md: &mut String, st: &OutcomeStudy) {
+    let families = st.families();
+    let mut engines: Vec<(String, String)> = Vec::new();
+    for a in &st.answers {
+        let k = (a.engine.clone(), a.scheme.clone());
+        if !engines.contains(&k) {
+            engines.push(k);
+        }
+    }
+    if engines.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "**The answer.** The largest dt whose outcomes no test puts above the chaos floor's (with \
+         every smaller dt of the sweep), its rate of changed outcomes against the floor's, and \
+         what a shot costs there (operations, wall time per shot on one core; the event engine's \
+         own cost in the last row):\n"
+    );
+    let header: Vec<String> = families.iter().map(|(f, t)| format!("{f} ({t})")).collect();
+    let _ = writeln!(md, "| engine | {} |", header.join(" | "));
+    let _ = writeln!(md, "|---|{}", "---|".repeat(families.len()));
+    for (engine, scheme) in &engines {
+        let cells: Vec<String> = families
+            .iter()
+            .map(|(f, t)| {
+                st.answers
+                    .iter()
+                    .zip(&st.answer_wall_s)
+                    .find(|(a, _)| {
+                        &a.family == f
+                            && &a.table == t
+                            && &a.engine == engine
+                            && &a.scheme == scheme
+                    })
+                    .map_or("–".into(), |(a, wall)| {
+                        format!(
+                            "**{}**: {} vs {}; {} ops, {}",
+                            short_verdict(a),
+                            pct(a.rate),
+                            pct(a.floor_rate),
+                            ops(a.ops_per_shot),
+                            duration(*wall)
+                        )
+                    })
+            })
+            .collect();
+        let name = if engine == pool_engines::DISCRETE {
+            format!("`{scheme}`")
+        } else {
+            format!("{engine} {scheme}")
+        };
+        let _ = writeln!(md, "| {name} | {} |", cells.join(" | "));
+    }
+    let reference: Vec<String> = families
+        .iter()
+        .map(|(f, t)| {
+            let ops_per_shot = st
+                .rows
+                .iter()
+                .find(|r| &r.family == f && &r.table == t && r.engine == FLOOR)
+                .map_or(f64::NAN, |r| r.ops_per_shot);
+            let wall = st
+                .reference_wall_s
+                .iter()
+                .find(|(rf, rt, _)| rf == f && rt == t)
+                .map_or(f64::NAN, |w| w.2);
+            format!("{} ops, {}", ops(ops_per_shot), duration(wall))
+        })
+        .collect();
+    let _ = writeln!(
+        md,
+        "| event engine (reference) | {} |\n",
+        reference.join(" | ")
+    );
+}
+
+/// Per family: the rate of changed outcomes at every dt of every engine, and the floor's.
+fn rates_tables(md: &mut String, st: &OutcomeStudy) {
+    let outcome: Vec<&OutcomeRow> = st.rows.iter().filter(|r| r.field == "outcome").collect();
+    let mut dts: Vec<f64> = outcome.iter().filter_map(|r| r.dt_s).collect();
+    dts.sort_by(|a, b| b.total_cmp(a));
+    dts.dedup();
+    let _ = writeln!(
+        md,
+        "Rates of changed outcomes with their 95 % intervals, per family (a dagger marks a rate \
+         the test tells from the floor's, p < 0.05):\n"
+    );
+    for (family, table) in st.families() {
+        let mine: Vec<&&OutcomeRow> = outcome
+            .iter()
+            .filter(|r| r.family == family && r.table == table)
+            .collect();
+        let Some(floor) = mine.iter().find(|r| r.engine == FLOOR) else {
+            continue;
+        };
+        let _ = writeln!(
+            md,
+            "**{family} on {table}** ({} shots; chaos floor {}):\n",
+            floor.n,
+            rate_ci(floor.rate, floor.ci_low, floor.ci_high)
+        );
+        let heads: Vec<String> = dts.iter().map(|d| format!("dt = {d:.0e} s")).collect();
+        let _ = writeln!(md, "| engine | {} | no dt |", heads.join(" | "));
+        let _ = writeln!(md, "|---|{}---|", "---|".repeat(dts.len()));
+        let mut engines: Vec<(&str, &str)> = Vec::new();
+        for r in mine.iter().filter(|r| r.engine != FLOOR) {
+            if !engines.contains(&(r.engine.as_str(), r.scheme.as_str())) {
+                engines.push((&r.engine, &r.scheme));
+            }
+        }
+        for (engine, scheme) in engines {
+            let cell = |r: Option<&&&OutcomeRow>| {
+                r.map_or("".into(), |r| {
+                    format!(
+                        "{}{}",
+                        rate_ci(r.rate, r.ci_low, r.ci_high),
+                        if r.within_floor == 1 { "" } else { " †" }
+                    )
+                })
+            };
+            let at = |dt: Option<f64>| {
+                mine.iter()
+                    .find(|r| r.engine == engine && r.scheme == scheme && r.dt_s == dt)
+            };
+            let cells: Vec<String> = dts.iter().map(|&d| cell(at(Some(d)))).collect();
+            let _ = writeln!(
+                md,
+                "| {engine} {scheme} | {} | {} |",
+                cells.join(" | "),
+                cell(at(None))
+            );
+        }
+        let _ = writeln!(md);
+    }
+}

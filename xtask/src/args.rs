@@ -167,3 +167,62 @@ pub fn check_work(option: &str, spec: &EngineSpec, setup: &Setup) -> Result<(), 
         _ => Ok(()),
     }
 }
+
+/// The schemes of `--schemes`, checked.
+///
+/// # Errors
+/// An unknown or repeated name (exit 2).
+pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError> {
+    use pool_discrete::Scheme;
+    let mut out: Vec<Scheme> = Vec::new();
+    for n in names {
+        let s = Scheme::from_name(n.trim()).ok_or_else(|| {
+            CliError::Input(format!(
+                "--schemes = {n:?}: unknown scheme; valid: {}",
+                Scheme::NAMES
+            ))
+        })?;
+        if out.contains(&s) {
+            return Err(CliError::Input(format!("--schemes = {n:?}: given twice")));
+        }
+        out.push(s);
+    }
+    Ok(out)
+}
+
+/// Most engines `--engines` may add to a run.
+pub const MAX_ENGINES: usize = 16;
+
+/// The engines of `--engines`, checked: at most [`MAX_ENGINES`], none twice nor among
+/// `already` (the run's own, e.g. a dt sweep); pooltool is skipped with one line on stderr
+/// when it is not installed (an optional peer, never a failure).
+///
+/// # Errors
+/// Too many, a spec that does not parse, or one given twice (exit 2, naming the option).
+pub fn extra_engines(
+    specs: &[String],
+    already: &[EngineSpec],
+) -> Result<Vec<EngineSpec>, CliError> {
+    if specs.len() > MAX_ENGINES {
+        return Err(CliError::Input(format!(
+            "--engines: {} engines, more than the {MAX_ENGINES} a run may add",
+            specs.len()
+        )));
+    }
+    let mut out: Vec<EngineSpec> = Vec::new();
+    for spec in engine_specs("--engines", specs)? {
+        if out.contains(&spec) || already.contains(&spec) {
+            return Err(CliError::Input(format!(
+                "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
+            )));
+        }
+        if spec == EngineSpec::Pooltool {
+            if let Err(why) = pool_engines::pooltool::command() {
+                crate::console::errln!("skipping --engines pooltool: {why}");
+                continue;
+            }
+        }
+        out.push(spec);
+    }
+    Ok(out)
+}

@@ -95,6 +95,12 @@ pub struct CompareArgs {
     /// (pool, seed, pooltool_default, mathavan), or `none`; runs are named <shot>@<preset>
     #[arg(long, value_delimiter = ',', default_value = "pooltool_default")]
     pub physics: Vec<String>,
+    /// Skip the outcome study ("Does it change the game?": families of random shots through
+    /// every scheme and --engines, judged against the chaos floor; outcomes.csv)
+    #[arg(long)]
+    pub no_outcomes: bool,
+    #[command(flatten)]
+    pub outcomes: crate::study::OutcomeArgs,
 }
 
 /// `--schemes` when not given.
@@ -115,6 +121,8 @@ struct Plan {
     /// Whether every engine (the reference too) is also restarted before every reference
     /// event ([`one_step`]).
     one_step: bool,
+    /// The outcome study, unless `--no-outcomes`.
+    study: Option<crate::study::StudyPlan>,
 }
 
 /// What a job computes.
@@ -149,9 +157,6 @@ impl Plan {
         jobs
     }
 }
-
-/// Most engines `--engines` may add to the sweep.
-pub const MAX_ENGINES: usize = 16;
 
 /// Most time steps one sweep may have (an explicit --dt list, or --dt-max, --dt-min and
 /// --per-decade).
@@ -213,23 +218,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
     } else {
         args.schemes.clone()
     };
-    let schemes = names
-        .iter()
-        .map(|n| {
-            Scheme::from_name(n).ok_or_else(|| {
-                CliError::Input(format!(
-                    "--schemes = {n:?}: unknown scheme; valid: {}",
-                    Scheme::NAMES
-                ))
-            })
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some(k) = (1..schemes.len()).find(|&k| schemes[..k].contains(&schemes[k])) {
-        return Err(CliError::Input(format!(
-            "--schemes = {:?}: given twice",
-            names[k]
-        )));
-    }
+    let schemes = crate::args::schemes(&names)?;
     let reference = crate::args::engine_spec("--solver", "event", None, None, Some(&args.solver))?;
     let mut engines = Vec::new();
     for &scheme in &schemes {
@@ -240,27 +229,16 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             );
         }
     }
-    if args.engines.len() > MAX_ENGINES {
-        return Err(CliError::Input(format!(
-            "--engines: {} engines, more than the {MAX_ENGINES} a run may add",
-            args.engines.len()
-        )));
-    }
-    for spec in crate::args::engine_specs("--engines", &args.engines)? {
-        if engines.contains(&spec) {
-            return Err(CliError::Input(format!(
-                "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
-            )));
-        }
-        // pooltool is optional: without it, its row is skipped with one line saying why.
-        if spec == EngineSpec::Pooltool {
-            if let Err(why) = pool_engines::pooltool::command() {
-                errln!("compare: skipping --engines pooltool: {why}");
-                continue;
-            }
-        }
-        engines.push(spec);
-    }
+    let extra = crate::args::extra_engines(&args.engines, &engines)?;
+    engines.extend(extra.iter().cloned());
+    let study = if args.no_outcomes {
+        None
+    } else {
+        Some(
+            args.outcomes
+                .plan(args.quick, &schemes, &extra, pool_event::MAX_EVENTS)?,
+        )
+    };
     let path_dt = dts.iter().copied().fold(0.0, f64::max);
     let drawn = schemes
         .first()
@@ -273,6 +251,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         path_dt,
         drawn,
         one_step: !args.no_one_step,
+        study,
     })
 }
 
@@ -361,6 +340,10 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     } else {
         Some(scaling_study(args.quick, &pool)?)
     };
+    let outcomes = match &plan.study {
+        Some(study) => Some(outcome_study(study, &pool, &staging)?),
+        None => None,
+    };
     let slope_rows = report::slopes(&rows.summary);
     let regression = match baselines {
         Some(b) => Some(regression(
@@ -396,6 +379,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         one_step: rows.one_step,
         failures: done.failures,
         engines: plan.engines.iter().map(ToString::to_string).collect(),
+        outcomes,
     };
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
@@ -422,7 +406,8 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             r.shots_changed()
         ))),
         _ => {
-            let failed = results.failures.iter().filter(|f| !f.unsupported).count();
+            let failed = results.failures.iter().filter(|f| !f.unsupported).count() as u64
+                + results.outcomes.as_ref().map_or(0, |o| o.failed);
             if failed > 0 {
                 Err(CliError::Run(format!(
                     "{failed} engine run(s) failed (above, and in the report's \"Engines that \
@@ -433,6 +418,35 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             }
         }
     }
+}
+
+/// Runs the outcome study into `staging` (`outcomes/`, `outcomes.csv`, `outcome_answer.csv`,
+/// `outcome_vs_dt.png`) and returns it for the report.
+fn outcome_study(
+    plan: &crate::study::StudyPlan,
+    pool: &rayon::ThreadPool,
+    staging: &Staging,
+) -> Result<report::OutcomeStudy, CliError> {
+    errln!(
+        "compare: outcome study, {} families x {} shots, {} engines besides the reference and \
+         the floor",
+        plan.families.len(),
+        plan.shots,
+        plan.engines.len()
+    );
+    let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
+    let result = plan.run(0, plan.total(), pool, staging, &bar)?;
+    bar.finish_and_clear();
+    let mut study =
+        report::OutcomeStudy::new(&result.tally, &result.wall, crate::study::describe(plan));
+    study.failed = result.failed;
+    study.failures = result.failures;
+    study.unsupported = result.unsupported;
+    for f in &study.failures {
+        errln!("compare: outcome study: {f}");
+    }
+    crate::study::write_study(staging, &study, &result.wall)?;
+    Ok(study)
 }
 
 /// Warns on stderr of every run flagged at its end (a few lines, then a count) and returns how

@@ -11,7 +11,9 @@
 //! - `import-pooltool`: a pooltool `System.save` file as a shot file.
 //! - `compare-pooltool`: random breaks through pooltool and our event engine, event by event.
 //! - `sweep`: one shot per point of a grid or random sample of cue and ball parameters.
-//! - `merge`: the shards of a `stress` or `sweep` run (`--shard K/N`) joined into one run.
+//! - `outcomes`: does the algorithm change the game? Outcome agreement against the chaos floor.
+//! - `merge`: the shards of a `stress`, `sweep` or `outcomes` run (`--shard K/N`) joined into one
+//!   run.
 //!
 //! The commands are a library ([`run_cli`]) so that the Python package can run them in-process
 //! (a Ray worker needs no checkout and no toolchain); `main.rs` only calls it.
@@ -26,17 +28,20 @@ mod compare;
 mod compare_pooltool;
 mod console;
 mod merge;
+mod outcomes;
 mod output;
 mod peers;
 mod pooltool;
 mod progress;
 mod python;
+mod racks;
 mod render;
 mod roots;
 mod roots_dir;
 mod shard;
 mod simulate;
 mod stress;
+mod study;
 mod sweep;
 mod workspace;
 
@@ -140,13 +145,32 @@ enum Command {
     /// order they fell), x_<id> and y_<id> of every ball at the end (m). The corners of the
     /// swept box are validated before any work (a point that cannot be played is bad input).
     Sweep(sweep::SweepArgs),
-    /// Join the run directories of a sharded stress or sweep (`--shard K/N`) into the files the
-    /// unsharded run writes, byte for byte (rows in shard order, failing shots' files, the
-    /// summary tallied again).
+    /// Does the algorithm change the game? Families of random shots (cut, bank, breaks) through
+    /// every scheme at every dt and any --engines, each shot's outcome judged against the event
+    /// engine's and against the chaos floor.
     ///
-    /// Each shard's manifest (stress/shard.json or sweep/shard.json) must name the same command,
-    /// options and shard count, and every shard must be given once. Exit 1 when the merged run
-    /// has failing shots (stress) or points that did not end physically (sweep).
+    /// Each shot is also run by the event engine perturbed at the scale of physical uncertainty
+    /// (every ball moved 1 µm, the cue's speed changed by up to 1e-4: the chaos floor). Fields
+    /// compared: outcome (first contact, pocketed balls with their pockets, scratch, a physical
+    /// end), first_contact, first_cushion, pocketed, scratch, end, cue_position, positions.
+    /// Writes reports/<run>/: outcomes.csv (one row per family x engine x scheme x dt x field:
+    /// n, disagree, rate, ci_low, ci_high (Wilson 95 %), floor_rate, p_value (one-sided exact
+    /// McNemar test of the rate above the floor's on the same shots), within_floor (p >= 5 %)),
+    /// outcome_answer.csv (per family and scheme, the largest
+    /// dt within the floor, every smaller one too), outcome_vs_dt.png,
+    /// outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing), report.md.
+    /// Shot k of a family depends only on the options and k: --shard K/N and `merge` give the
+    /// one-process files byte for byte (wall.csv and the report's timings aside).
+    Outcomes(outcomes::OutcomesArgs),
+    /// Join the run directories of a sharded stress, sweep or outcomes run (`--shard K/N`) into
+    /// the files the unsharded run writes, byte for byte (rows in shard order, failing shots'
+    /// files, the summary and tables tallied again from the rows; an outcome study's wall
+    /// times are summed).
+    ///
+    /// Each shard's manifest (stress/shard.json, sweep/shard.json or outcomes/shard.json) must
+    /// name the same command, options and shard count, and every shard must be given once.
+    /// Exit 1 when the merged run has failing shots (stress), points that did not end
+    /// physically (sweep) or failed engine runs (outcomes).
     Merge(merge::MergeArgs),
 }
 
@@ -186,6 +210,7 @@ where
         Command::ImportPooltool(args) => pooltool::run(args),
         Command::ComparePooltool(args) => compare_pooltool::run(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Outcomes(args) => outcomes::run(args),
         Command::Merge(args) => merge::run(args),
     };
     match result {

@@ -48,6 +48,9 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let shards = in_order(shards)?;
     let command = shards[0].0.command.clone();
+    if command == "outcomes" {
+        return merge_outcomes(&args, &shards);
+    }
     let engine = shards[0].0.engine.clone();
     let (table, summary_file) = match command.as_str() {
         "stress" => ("stress/shots.csv", "stress/summary.txt"),
@@ -162,6 +165,109 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
             } else {
                 "points did not end physically"
             },
+            dir.join(table).display()
+        )));
+    }
+    Ok(())
+}
+
+/// Merges the shards of an `outcomes` run: `outcomes/shots.csv` concatenated in shard order,
+/// the tables and plot tallied again from its rows, the wall times summed.
+fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<(), CliError> {
+    use std::io::Write;
+    let table = "outcomes/shots.csv";
+    let staging = args.run.stage("outcomes-merged")?;
+    let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
+    let mut out = std::io::BufWriter::new(staging.create(table)?);
+    let mut header0: Option<String> = None;
+    let mut tally = pool_harness::OutcomeTally::default();
+    let mut wall: Vec<pool_harness::WallRow> = Vec::new();
+    let (mut failed, mut declined, mut failures) = (0u64, 0u64, Vec::new());
+    for (_, dir) in shards {
+        let (header, rows) = read_table(dir, table)?;
+        let file = dir.join(table);
+        match &header0 {
+            None => {
+                writeln!(out, "{header}").map_err(write_err)?;
+                header0 = Some(header.clone());
+            }
+            Some(h) if *h != header => {
+                return Err(CliError::Input(format!(
+                    "{}: its columns differ from the first shard's",
+                    file.display()
+                )))
+            }
+            Some(_) => {}
+        }
+        out.write_all(rows.as_bytes()).map_err(write_err)?;
+        let text = format!("{header}\n{rows}");
+        for row in crate::study::tally_rows(&mut tally, text.as_bytes(), &file)? {
+            if row.failure.starts_with(pool_harness::DECLINED) {
+                declined += 1;
+            } else if !row.failure.is_empty() {
+                failed += 1;
+                if failures.len() < 10 {
+                    failures.push(format!("{} on {}: {}", row.run, row.shot, row.failure));
+                }
+            }
+        }
+        let wall_file = dir.join("outcomes/wall.csv");
+        let text = std::fs::read(&wall_file)
+            .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
+        for w in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::WallRow>() {
+            let w = w.map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
+            match wall
+                .iter_mut()
+                .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
+            {
+                Some(x) => {
+                    x.shots += w.shots;
+                    x.wall_s += w.wall_s;
+                }
+                None => wall.push(w),
+            }
+        }
+    }
+    out.flush().map_err(write_err)?;
+    drop(out);
+    let options = shards[0]
+        .0
+        .options
+        .iter()
+        .map(|(k, v)| format!("`{k} {v}`"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut study = pool_report::compare::OutcomeStudy::new(
+        &tally,
+        &wall,
+        vec![format!(
+            "Merged from {} shards of one run with options {options}.",
+            shards.len()
+        )],
+    );
+    study.failed = failed;
+    study.failures = failures;
+    study.unsupported = declined;
+    crate::study::write_study(&staging, &study, &wall)?;
+    let shard_wall: f64 = wall.iter().map(|w| w.wall_s).sum();
+    staging.write(
+        "report.md",
+        crate::study::study_report(
+            &study,
+            &format!("{shard_wall:.1} s of runs summed over the shards"),
+        )
+        .as_bytes(),
+    )?;
+    let dir = staging.commit()?;
+    outln!(
+        "merged {} shards: {} -> {}",
+        shards.len(),
+        study.console_line(),
+        dir.display()
+    )?;
+    if failed > 0 {
+        return Err(CliError::Run(format!(
+            "{failed} engine run(s) failed (see {})",
             dir.join(table).display()
         )));
     }

@@ -19,7 +19,7 @@ use crate::CliError;
 /// Largest number of shards.
 pub const MAX_SHARDS: u64 = 100_000;
 
-/// The manifest's file name, next to the command's outputs (`stress/`, `sweep/`).
+/// The manifest's file name, next to the command's outputs (`stress/`, `sweep/`, `outcomes/`).
 pub const MANIFEST: &str = "shard.json";
 
 /// `--shard K/N`: the K-th (1-based) of N shards.
@@ -71,7 +71,7 @@ impl Shard {
 /// What a shard was: written as `<command>/shard.json`, read back by `merge`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// The command (`stress`, `sweep`).
+    /// The command (`stress`, `sweep`, `outcomes`).
     pub command: String,
     /// The options that decide the rows, as `--name value` pairs in a fixed order (not the
     /// shard, output place or thread count).
@@ -96,7 +96,7 @@ impl Manifest {
     /// # Errors
     /// No manifest (not a shard's run directory) or an unreadable one (exit 2).
     pub fn read(dir: &Path) -> Result<Self, CliError> {
-        for command in ["stress", "sweep"] {
+        for command in ["stress", "sweep", "outcomes"] {
             let path = dir.join(command).join(MANIFEST);
             if path.is_file() {
                 let text = std::fs::read_to_string(&path)
@@ -115,8 +115,8 @@ impl Manifest {
             }
         }
         Err(CliError::Input(format!(
-            "{}: not a shard's run directory (no stress/{MANIFEST} or sweep/{MANIFEST}): run \
-             the command with --shard K/N",
+            "{}: not a shard's run directory (no stress/{MANIFEST}, sweep/{MANIFEST} or \
+             outcomes/{MANIFEST}): run the command with --shard K/N",
             dir.display()
         )))
     }

@@ -3,7 +3,7 @@
 //! (`--replay`), with the invariants checked after every event; failing shots are written as
 //! shot files that reproduce them, and every shot gets a row in `stress/shots.csv`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
@@ -80,19 +80,6 @@ pub struct StressArgs {
     #[arg(long)]
     pub jobs: Option<usize>,
 }
-
-/// The racks every generated break starts from, built into the binary so that stress runs
-/// anywhere (a cluster's worker has the program, not the workspace).
-const RACKS: [(&str, &str); 2] = [
-    (
-        "break_9ball",
-        include_str!("../../data/shots/break_9ball.toml"),
-    ),
-    (
-        "break_15ball",
-        include_str!("../../data/shots/break_15ball.toml"),
-    ),
-];
 
 /// Shots run at a time: the rows of one chunk are written before the next starts, so a run of
 /// any length holds at most this many shots (and one event-count histogram) in memory.
@@ -253,25 +240,7 @@ fn source(args: &StressArgs, spec: &EngineSpec) -> Result<(Vec<Setup>, Source), 
             u64::MAX
         )));
     }
-    let mut racks: Vec<Setup> = RACKS
-        .iter()
-        .map(|(name, text)| {
-            pool_shots::parse(text, name, Path::new(&format!("data/shots/{name}.toml")))
-        })
-        .collect::<Result<_, _>>()?;
-    if let Some(name) = &args.table {
-        let table = pool_physics::Table::by_name(name).ok_or_else(|| {
-            CliError::Input(format!(
-                "--table {name:?}: unknown table; valid: {} (rectangle_LxW for any L x W in m)",
-                pool_physics::Table::BUILT_IN.join(", ")
-            ))
-        })?;
-        for rack in &mut racks {
-            *rack = pool_harness::rack_on_table(rack, &table).map_err(|e| {
-                CliError::Input(format!("--table {name}: the {} rack: {e}", rack.name))
-            })?;
-        }
-    }
+    let racks = crate::racks::racks("--table", args.table.as_deref())?.to_vec();
     Ok((
         racks,
         Source::Seeds {

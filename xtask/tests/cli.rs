@@ -172,6 +172,10 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
             shots().join("cut.toml").display().to_string(),
             "--dt".into(),
             "1e-2,1e-3".into(),
+            "--outcome-shots".into(),
+            "3".into(),
+            "--outcome-dt".into(),
+            "1e-2".into(),
             "--out".into(),
             out_dir.display().to_string(),
             "--run-name".into(),
@@ -201,9 +205,21 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
         "error_vs_dt_pooltool_default.png",
         "throw.png",
         "throw.csv",
+        "outcomes.csv",
+        "outcome_answer.csv",
+        "outcome_vs_dt.png",
+        "outcomes/shots.csv",
+        "outcomes/wall.csv",
     ] {
         assert!(run.join(f).is_file(), "missing {f}");
     }
+    // The outcome study: 8 families x 4 schemes at dt 1e-2, and the floor, x 8 fields.
+    let outcomes = std::fs::read_to_string(run.join("outcomes.csv")).unwrap();
+    assert!(outcomes.starts_with(
+        "family,table,engine,scheme,dt_s,field,n,disagree,rate,ci_low,ci_high,floor_disagree,\
+         floor_rate"
+    ));
+    assert_eq!(outcomes.lines().count(), 1 + 8 * 5 * 8);
     let summary = std::fs::read_to_string(run.join("summary.csv")).unwrap();
     let header = summary.lines().next().unwrap();
     for col in [
@@ -245,6 +261,8 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
     assert!(report.contains("error under `pooltool_default` physics"));
     assert!(report.contains("| cut | 1.00e-2 |"));
     assert!(report.contains("frictional_inelastic` against TP A-14"));
+    assert!(report.contains("## Does it change the game?"));
+    assert!(report.contains("![outcome disagreement vs dt](outcome_vs_dt.png)"));
     // --physics none runs the shots' own physics only.
     let mut own = args("r2");
     own.extend(["--physics".into(), "none".into()]);
@@ -287,7 +305,8 @@ fn check_passes_on_the_committed_baselines_and_bites_on_a_changed_one() {
     let run = |name: &str| {
         xtask()
             .args(["compare", shots().join("straight.toml").to_str().unwrap()])
-            .args(["--quick", "--check", "--baselines", base.to_str().unwrap()])
+            .args(["--quick", "--check", "--no-outcomes"])
+            .args(["--baselines", base.to_str().unwrap()])
             .args(["--out", out_dir.to_str().unwrap(), "--run-name", name])
             .output()
             .unwrap()
@@ -350,6 +369,9 @@ fn results_do_not_depend_on_the_thread_count() {
             .collect::<Vec<_>>()
     };
     assert_eq!(summary("1"), summary("2"));
+    // The outcome study too (its rows hold no timing).
+    let outcomes = |jobs: &str| std::fs::read(dir.join(jobs).join("outcomes.csv")).unwrap();
+    assert!(outcomes("1") == outcomes("2"));
 }
 
 #[test]
@@ -742,6 +764,7 @@ fn a_broken_program_is_reported_and_every_other_result_is_written() {
                 "--no-scaling",
                 "--physics",
                 "none",
+                "--no-outcomes",
                 "--engines",
                 program,
                 "--out",

@@ -92,7 +92,8 @@ fn stress_replay(engine: &str, dir: &Path, files: &[&Path]) -> Output {
         .unwrap()
 }
 
-/// `compare SHOT --dt 1e-2 --schemes exact --no-scaling --physics none` into `reports/NAME`.
+/// `compare SHOT --dt 1e-2 --schemes exact --no-scaling --physics none --no-outcomes` into
+/// `reports/NAME`.
 fn compare_at_1e2(shot: &Path, name: &str, reports: &Path) -> Output {
     xtask()
         .arg("compare")
@@ -105,6 +106,7 @@ fn compare_at_1e2(shot: &Path, name: &str, reports: &Path) -> Output {
             "--no-scaling",
             "--physics",
             "none",
+            "--no-outcomes",
             "--run-name",
             name,
         ])
@@ -396,6 +398,63 @@ fn every_count_size_and_duration_has_a_stated_limit() {
             ],
             &["--engine = discrete:1e-7", "ball-steps", "t_end = 400000 s"],
         ),
+        (
+            vec!["outcomes", "--outcome-shots", "0"],
+            &["--outcome-shots = 0", "1 to 1000000"],
+        ),
+        (
+            vec!["outcomes", "--outcome-shots", "18446744073709551615"],
+            &["--outcome-shots", "1 to 1000000"],
+        ),
+        (
+            vec!["compare", s, "--outcome-shots", "0"],
+            &["--outcome-shots = 0"],
+        ),
+        (
+            vec!["outcomes", "--outcome-shots", "1000000"],
+            &["--outcome-shots = 1000000", "ball-steps"],
+        ),
+        (
+            vec!["outcomes", "--perturb-position", "NaN"],
+            &["--perturb-position = NaN"],
+        ),
+        (
+            vec!["outcomes", "--perturb-position=-1e-6"],
+            &["--perturb-position = -1e-6"],
+        ),
+        (
+            vec!["compare", s, "--perturb-speed", "inf"],
+            &["--perturb-speed = inf"],
+        ),
+        (
+            vec!["outcomes", "--position-tol", "0"],
+            &["--position-tol = 0.0"],
+        ),
+        (
+            vec!["outcomes", "--outcome-dt", "0"],
+            &["--outcome-dt", "0"],
+        ),
+        (
+            vec!["outcomes", "--outcome-dt", "1e-3,1e-3"],
+            &["--outcome-dt = 0.001", "given twice"],
+        ),
+        (
+            vec!["outcomes", "--outcome-families", "cut,massé"],
+            &["--outcome-families", "unknown family \"massé\""],
+        ),
+        (
+            vec!["outcomes", "--outcome-tables", "carom"],
+            &["--outcome-tables carom", "no placement"],
+        ),
+        (
+            vec!["outcomes", "--outcome-tables", "snooker"],
+            &["--outcome-tables \"snooker\"", "unknown table"],
+        ),
+        (
+            vec!["outcomes", "--schemes", "rk4"],
+            &["--schemes = \"rk4\"", "unknown scheme"],
+        ),
+        (vec!["outcomes", "--max-events", "0"], &["--max-events = 0"]),
         (vec!["bench-peers", "--runs", "0"], &["--runs = 0"]),
         (
             vec!["bench-peers", "--peer-runs", "100000"],

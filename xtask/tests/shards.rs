@@ -213,3 +213,72 @@ fn bad_sweeps_shards_and_merges_are_refused_in_one_line() {
         assert!(texts(&o).1.contains(what), "{shards:?}: {}", texts(&o).1);
     }
 }
+
+#[test]
+fn outcome_studies_shard_and_merge_byte_for_byte() {
+    let dir = temp_dir("shards-outcomes");
+    let args = [
+        "outcomes",
+        "--outcome-families",
+        "cut,break9",
+        "--outcome-tables",
+        "seven_foot,pooltool_pocket",
+        "--outcome-shots",
+        "7",
+        "--outcome-dt",
+        "1e-2,1e-3",
+        "--schemes",
+        "exact,located",
+        "--outcome-seed",
+        "4",
+    ];
+    let (code, out, err) = run(&args, &dir, "whole");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("outcome study: 4 families x 7 shots"), "{out}");
+    // 28 shots in 3 shards: the second starts inside the first break9 family.
+    let mut shard_dirs = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        let name = format!("shard{k}");
+        let (code, _, err) = run(&a, &dir, &name);
+        assert_eq!(code, 0, "{a:?}: {err}");
+        shard_dirs.push(dir.join(name));
+    }
+    shard_dirs.swap(0, 2);
+    let o = xtask()
+        .arg("merge")
+        .args(&shard_dirs)
+        .arg("--out")
+        .arg(&dir)
+        .args(["--run-name", "merged"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+    // Everything but the timings: the rows, the tables, the answer and the plot.
+    for f in [
+        "outcomes/shots.csv",
+        "outcomes.csv",
+        "outcome_answer.csv",
+        "outcome_vs_dt.png",
+        "outcome_vs_dt.svg",
+    ] {
+        let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
+        let merged = std::fs::read(dir.join("merged").join(f)).unwrap();
+        assert!(whole == merged, "{f} differs");
+    }
+    // 28 shots x (reference, floor, 4 engines) rows; the wall times count every shot once.
+    let shots = std::fs::read_to_string(dir.join("merged/outcomes/shots.csv")).unwrap();
+    assert_eq!(shots.lines().count(), 1 + 28 * 6);
+    let wall = std::fs::read_to_string(dir.join("merged/outcomes/wall.csv")).unwrap();
+    let counted: u64 = wall
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(3).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(counted, 28 * 6);
+    let report = std::fs::read_to_string(dir.join("merged/report.md")).unwrap();
+    assert!(report.contains("## Does it change the game?"));
+    assert!(report.contains("Merged from 3 shards"));
+}

@@ -1,0 +1,108 @@
+//! `cargo xtask outcomes`: the outcome study alone ("does the algorithm change the game?"),
+//! shardable (`--shard K/N`, then `merge`): families of random shots through the reference,
+//! the chaos floor and every engine; `outcomes.csv`, `outcome_answer.csv`, the plot and a
+//! report of the study.
+
+use pool_report::compare::OutcomeStudy;
+
+use crate::console::{errln, outln};
+use crate::shard::{Manifest, Shard, MANIFEST};
+use crate::study::{describe, study_report, write_study, OutcomeArgs};
+use crate::CliError;
+
+/// Options of `cargo xtask outcomes`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct OutcomesArgs {
+    #[command(flatten)]
+    pub study: OutcomeArgs,
+    /// Discrete integration schemes, comma-separated: exact, euler, located, substep<k>
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "exact,euler,located,substep8"
+    )]
+    pub schemes: Vec<String>,
+    /// More engines, comma-separated specs (rapier:<dt>, pooltool, exec:<command>, ...);
+    /// pooltool is skipped with a note when it is not installed; at most 16
+    #[arg(long, value_delimiter = ',')]
+    pub engines: Vec<String>,
+    /// Event budget of every run (1 to 1000000): a reference that needs more is a defect
+    /// (exit 1), an engine that needs more disagrees on `end`
+    #[arg(long, default_value_t = 1_000_000)]
+    pub max_events: usize,
+    /// Run only the K-th (1-based) of N deterministic pieces (shots in family order); `cargo
+    /// xtask merge` joins the N run directories into the unsharded run's files byte for byte
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    #[command(flatten)]
+    pub run: crate::output::RunArgs,
+    /// Worker threads, 1 to 256 [default: all cores]
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+/// Runs `cargo xtask outcomes`.
+pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
+    let start = std::time::Instant::now();
+    crate::args::in_range(
+        "--max-events",
+        args.max_events,
+        1,
+        crate::args::MAX_EVENTS_OPTION,
+    )?;
+    let schemes = crate::args::schemes(&args.schemes)?;
+    let extra = crate::args::extra_engines(&args.engines, &[])?;
+    let plan = args.study.plan(false, &schemes, &extra, args.max_events)?;
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let total = plan.total();
+    let (lo, hi) = shard.range(total);
+    let pool = crate::args::thread_pool(args.jobs)?;
+    let staging = args.run.stage("outcomes")?;
+    errln!(
+        "outcomes: {} families x {} shots, {} engines besides the reference and the floor, on \
+         {} threads -> {}",
+        plan.families.len(),
+        plan.shots,
+        plan.engines.len(),
+        pool.current_num_threads(),
+        staging.destination().display()
+    );
+    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
+    let result = plan.run(lo, hi, &pool, &staging, &bar)?;
+    bar.finish_and_clear();
+    let mut study = OutcomeStudy::new(&result.tally, &result.wall, describe(&plan));
+    study.failed = result.failed;
+    study.failures = result.failures;
+    study.unsupported = result.unsupported;
+    write_study(&staging, &study, &result.wall)?;
+    staging.write(
+        "report.md",
+        study_report(&study, &format!("{:.1} s", start.elapsed().as_secs_f64())).as_bytes(),
+    )?;
+    if args.shard.is_some() {
+        let manifest = Manifest {
+            command: "outcomes".into(),
+            options: plan.manifest_options(),
+            engine: "event".into(),
+            k: shard.k,
+            n: shard.n,
+            total,
+            lo,
+            hi,
+        };
+        staging.write(
+            &format!("outcomes/{MANIFEST}"),
+            manifest.to_json().as_bytes(),
+        )?;
+    }
+    let dir = staging.commit()?;
+    outln!("{}", study.console_line())?;
+    outln!("report: {}", dir.join("report.md").display())?;
+    if study.failed > 0 {
+        return Err(CliError::Run(format!(
+            "{} engine run(s) failed (report.md lists the first); every other result is written",
+            study.failed
+        )));
+    }
+    Ok(())
+}

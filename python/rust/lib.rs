@@ -18,7 +18,7 @@ use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1, PyReadonlyArray4,
 };
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{agents_label, Frames};
+use pool_harness::{agents_label, Agreement, Field, Frames, GameOutcome};
 use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
 use pool_physics::{BallState, MotionState, Physics, Vec3};
 use pool_sim::{Outcome, Setup, Strike, Termination};
@@ -560,26 +560,58 @@ fn cue_specs(cue_mass: Option<f64>, end_mass: Option<f64>) -> CueSpecs {
 }
 
 /// The outcome of a batch, one row per shot.
-#[pyclass(module = "billiards_harness._core", frozen, get_all)]
+#[pyclass(module = "billiards_harness._core", frozen)]
 pub struct Batch {
     /// Ball states when each run stopped, shape (n_shots, n_balls, 3, 3).
+    #[pyo3(get)]
     final_states: Py<PyArray4<f64>>,
     /// Motion states when each run stopped (pooltool's codes), shape (n_shots, n_balls).
+    #[pyo3(get)]
     final_motion_states: Py<PyArray2<u8>>,
     /// Number of events of each run (the cue strike included), shape (n_shots,).
+    #[pyo3(get)]
     n_events: Py<PyArray1<u64>>,
     /// Time (s) of each run's first event other than the cue strike, NaN if none, shape (n_shots,).
+    #[pyo3(get)]
     first_event_time: Py<PyArray1<f64>>,
     /// Time (s) each run stopped, shape (n_shots,).
+    #[pyo3(get)]
     end_time: Py<PyArray1<f64>>,
     /// Why each run stopped: at_rest, time_limit, budget or numerical_error, one per shot.
+    #[pyo3(get)]
     termination: Vec<&'static str>,
     /// The engine spec that ran the batch.
+    #[pyo3(get)]
     engine: String,
+    /// Index of the cue ball (the struck ball, else the ball with id `cue`, else 0).
+    #[pyo3(get)]
+    cue: usize,
+    /// Index of the first ball the cue ball touched in each run, -1 for none, shape (n_shots,).
+    #[pyo3(get)]
+    first_contact: Py<PyArray1<i64>>,
+    /// When (s) the cue ball first touched a ball, NaN for never, shape (n_shots,).
+    #[pyo3(get)]
+    first_contact_time: Py<PyArray1<f64>>,
+    /// Each ball's pocket (an index into `pocket_ids`), -1 for none, shape (n_shots, n_balls).
+    #[pyo3(get)]
+    pocket: Py<PyArray2<i64>>,
+    /// The table's pocket ids (`pocket` indexes them).
+    #[pyo3(get)]
+    pocket_ids: Vec<String>,
+    /// Whether the cue ball was pocketed in each run, shape (n_shots,).
+    #[pyo3(get)]
+    scratch: Py<PyArray1<bool>>,
+    /// Whether each run ended physically (every ball at rest or pocketed, none lost off the
+    /// table, no budget or non-finite state), shape (n_shots,).
+    #[pyo3(get)]
+    ended: Py<PyArray1<bool>>,
+    /// Each run as a game sees it, for `outcome_agreement`.
+    games: Vec<GameOutcome>,
 }
 
 /// A batch's rows, computed without the GIL.
 struct Rows {
+    setups: Vec<Setup>,
     outcomes: Vec<Outcome>,
 }
 
@@ -588,11 +620,21 @@ impl Rows {
         let n = self.outcomes.len();
         let mut fin = Array4::<f64>::zeros((n, n_balls, 3, 3));
         let mut motion = Array2::<u8>::zeros((n, n_balls));
+        let mut pocket = Array2::<i64>::from_elem((n, n_balls), -1);
+        let games: Vec<GameOutcome> = self
+            .setups
+            .iter()
+            .zip(&self.outcomes)
+            .map(|(s, o)| GameOutcome::of(s, o))
+            .collect();
         for (k, o) in self.outcomes.iter().enumerate() {
             fin.index_axis_mut(numpy::ndarray::Axis(0), k)
                 .assign(&rvw_array(o.final_states.iter()));
             for (i, s) in o.final_states.iter().enumerate() {
                 motion[[k, i]] = motion_code(s.motion);
+                if let Some(p) = games[k].pocket_of(i) {
+                    pocket[[k, i]] = p as i64;
+                }
             }
         }
         let first = |o: &Outcome| {
@@ -601,6 +643,8 @@ impl Rows {
                 .find(|e| e.kind != pool_physics::EventKind::StickBall)
                 .map_or(f64::NAN, |e| e.time)
         };
+        let column = |f: &dyn Fn(&GameOutcome) -> f64| Array1::from_iter(games.iter().map(f));
+        let flags = |f: &dyn Fn(&GameOutcome) -> bool| Array1::from_iter(games.iter().map(f));
         Batch {
             final_states: fin.into_pyarray(py).unbind(),
             final_motion_states: motion.into_pyarray(py).unbind(),
@@ -615,6 +659,24 @@ impl Rows {
                 .unbind(),
             termination: self.outcomes.iter().map(|o| o.termination.name()).collect(),
             engine,
+            cue: games.first().and_then(|g| g.cue).unwrap_or(0),
+            first_contact: Array1::from_iter(
+                games
+                    .iter()
+                    .map(|g| g.first_contact.map_or(-1, |c| c.0 as i64)),
+            )
+            .into_pyarray(py)
+            .unbind(),
+            first_contact_time: column(&|g| g.first_contact.map_or(f64::NAN, |c| c.1))
+                .into_pyarray(py)
+                .unbind(),
+            pocket: pocket.into_pyarray(py).unbind(),
+            pocket_ids: self.setups.first().map_or(Vec::new(), |s| {
+                s.table.pockets.iter().map(|p| p.id.clone()).collect()
+            }),
+            scratch: flags(&|g| g.scratch()).into_pyarray(py).unbind(),
+            ended: flags(&|g| g.ended).into_pyarray(py).unbind(),
+            games,
         }
     }
 }
@@ -632,6 +694,56 @@ impl Batch {
             self.engine
         )
     }
+}
+
+/// Whether batch `other` decided the same games as batch `reference`, shot by shot (two runs
+/// of the same set-ups, e.g. two engines): a dict of numpy arrays of shape (n_shots,): for
+/// each field (`outcome`, `first_contact`, `first_cushion`, `pocketed`, `scratch`, `end`,
+/// `cue_position`, `positions`) True where the two agree, and `cue_position_error_m`,
+/// `position_error_max_m` (m, NaN where not both on the table). The same judgement as `cargo
+/// xtask outcomes` (`outcome` = first contact, pocketed balls with their pockets, scratch and
+/// a physical end all the same); final positions agree within `position_tol` (m).
+#[pyfunction]
+#[pyo3(signature = (reference, other, *, position_tol = 0.01))]
+fn outcome_agreement<'py>(
+    py: Python<'py>,
+    reference: &Batch,
+    other: &Batch,
+    position_tol: f64,
+) -> PyResult<Bound<'py, PyDict>> {
+    if reference.games.len() != other.games.len() {
+        return Err(ShotError::new_err(format!(
+            "other: {} shots, expected {} (the reference's)",
+            other.games.len(),
+            reference.games.len()
+        )));
+    }
+    if !(position_tol > 0.0 && position_tol.is_finite()) {
+        return Err(ShotError::new_err(format!(
+            "position_tol = {position_tol}: must be a positive distance (m)"
+        )));
+    }
+    let agreements: Vec<Agreement> = reference
+        .games
+        .iter()
+        .zip(&other.games)
+        .map(|(a, b)| Agreement::between(a, b, position_tol))
+        .collect();
+    let out = PyDict::new(py);
+    for field in Field::ALL {
+        let agree = Array1::from_iter(agreements.iter().map(|a| !a.disagrees(field)));
+        out.set_item(field.name(), agree.into_pyarray(py))?;
+    }
+    let errors = |f: &dyn Fn(&Agreement) -> f64| Array1::from_iter(agreements.iter().map(f));
+    out.set_item(
+        "cue_position_error_m",
+        errors(&|a| a.cue_position_error_m).into_pyarray(py),
+    )?;
+    out.set_item(
+        "position_error_max_m",
+        errors(&|a| a.position_error_max_m).into_pyarray(py),
+    )?;
+    Ok(out)
 }
 
 /// Runs `setups` on `threads` worker threads (all cores when None), in order.
@@ -656,7 +768,7 @@ fn run_rows(
             .install(work)?,
         None => work()?,
     };
-    Ok(Rows { outcomes })
+    Ok(Rows { setups, outcomes })
 }
 
 /// Runs one shot per row of `states` (n_shots, n_balls, 3, 3) with `template`'s table, physics,
@@ -822,6 +934,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(strike_many, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome_agreement, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add_function(wrap_pyfunction!(import_pooltool, m)?)?;
     m.add_function(wrap_pyfunction!(export_pooltool, m)?)?;

@@ -124,6 +124,50 @@ def test_strike_many_is_the_shot_files_cue_strike():
         assert batch.first_event_time[k] == run.events[1].time
 
 
+def test_batches_say_what_a_game_reads_and_compare_with_outcome_agreement():
+    # Cut shots from the cut shot file's cue ball and object ball, over cut angle and speed.
+    shot = at_rest(bh.load(SHOTS / "cut.toml"))
+    rng = np.random.default_rng(3)
+    n = 120
+    phi = rng.uniform(-12.0, 12.0, n)
+    V0 = rng.uniform(1.0, 3.0, n)
+    event = bh.strike_many(V0, phi, 0.0, 0.0, 0.0, template=shot)
+    coarse = bh.strike_many(V0, phi, 0.0, 0.0, 0.0, template=shot, engine="discrete:1e-2")
+    assert event.cue == 0
+    assert len(event.pocket_ids) == len(set(event.pocket_ids)) == 6
+    assert event.first_contact.shape == (n,) and event.pocket.shape == (n, 2)
+    # Row by row, what the event log says.
+    for k in range(0, n, 7):
+        run = bh.simulate(shot.with_strike(V0[k], phi[k], 0.0, 0.0, 0.0))
+        contacts = [e for e in run.events if e.kind == "ball_ball"]
+        if contacts:
+            assert event.first_contact[k] == 1
+            assert event.first_contact_time[k] == contacts[0].time
+        else:
+            assert event.first_contact[k] == -1 and np.isnan(event.first_contact_time[k])
+        pocketed = {e.agents[0]: e.agents[1] for e in run.events if e.kind == "ball_pocket"}
+        for i, ball in enumerate(["cue", "1"]):
+            p = event.pocket[k, i]
+            assert (event.pocket_ids[p] if p >= 0 else None) == pocketed.get(ball)
+        assert event.scratch[k] == ("cue" in pocketed)
+        assert event.ended[k]
+    # A batch agrees with itself on every field, to the bit.
+    same = bh.outcome_agreement(event, event)
+    for field in ["outcome", "first_contact", "first_cushion", "pocketed", "scratch", "end",
+                  "cue_position", "positions"]:
+        assert same[field].dtype == np.bool_ and same[field].all(), field
+    assert np.nanmax(same["cue_position_error_m"]) == 0.0
+    # The end-of-step integrator at dt = 1e-2 s changes some of these cuts.
+    vs = bh.outcome_agreement(event, coarse)
+    assert 0 < (~vs["outcome"]).sum() < n
+    assert (vs["outcome"] <= (vs["pocketed"] & vs["scratch"] & vs["first_contact"] & vs["end"])).all()
+    assert np.nanmax(vs["cue_position_error_m"]) > 0.01
+    with pytest.raises(bh.ShotError, match="other: 3 shots, expected 120"):
+        bh.outcome_agreement(event, bh.strike_many(V0[:3], phi[:3], template=shot))
+    with pytest.raises(bh.ShotError, match="position_tol"):
+        bh.outcome_agreement(event, coarse, position_tol=float("nan"))
+
+
 def test_bad_input_raises_the_command_lines_one_line_errors():
     with pytest.raises(bh.ShotError, match=r"nope\.toml: file = \(unreadable\)"):
         bh.load("nope.toml")

@@ -45,6 +45,7 @@ from ._core import (
 from ._core import simulate as _simulate
 from ._core import simulate_many as _simulate_many
 from ._core import strike_many as _strike_many
+from ._core import outcome_agreement
 from .pooltool_io import from_pooltool, simulate_pooltool, to_pooltool
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "from_pooltool",
     "load",
     "make_shot",
+    "outcome_agreement",
     "simulate",
     "simulate_many",
     "simulate_pooltool",
@@ -207,8 +209,13 @@ def simulate_many(
     Returns:
         A :class:`Batch`: ``final_states`` (n_shots, n_balls, 3, 3), ``final_motion_states``
         (n_shots, n_balls), ``n_events``, ``first_event_time`` (NaN if none), ``end_time``
-        (n_shots,), ``termination`` (one name per shot). Row k is, bit for bit, what
-        :func:`simulate` gives for ``template.with_states(states[k])``.
+        (n_shots,), ``termination`` (one name per shot); and what a game or a reward reads:
+        ``first_contact`` (index of the first ball the cue ball touched, -1 for none) and
+        ``first_contact_time`` (s, NaN), ``pocket`` (n_shots, n_balls: each ball's pocket as
+        an index into ``pocket_ids``, -1 for none), ``scratch`` and ``ended`` (n_shots,
+        bool). Row k is, bit for bit, what :func:`simulate` gives for
+        ``template.with_states(states[k])``. Compare two batches with
+        :func:`outcome_agreement`.
 
     Raises:
         ShotError: naming the first row that cannot be simulated (``states[k]: ...``).

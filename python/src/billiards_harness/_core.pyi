@@ -114,7 +114,28 @@ class Batch:
     """[n_shots] (s)"""
     termination: List[str]
     engine: str
+    cue: int
+    """index of the cue ball (the struck ball, else id "cue", else 0)"""
+    first_contact: npt.NDArray[np.int64]
+    """[n_shots] index of the first ball the cue ball touched, -1 for none"""
+    first_contact_time: npt.NDArray[np.float64]
+    """[n_shots] (s), NaN for none"""
+    pocket: npt.NDArray[np.int64]
+    """[n_shots, n_balls] each ball's pocket, an index into pocket_ids, -1 for none"""
+    pocket_ids: List[str]
+    scratch: npt.NDArray[np.bool_]
+    """[n_shots] the cue ball pocketed"""
+    ended: npt.NDArray[np.bool_]
+    """[n_shots] the run ended physically (at rest or pocketed, none lost, no budget)"""
     def __len__(self) -> int: ...
+
+def outcome_agreement(
+    reference: Batch, other: Batch, *, position_tol: float = 0.01
+) -> Dict[str, npt.NDArray[Any]]:
+    """Per shot, True where `other` decided the same as `reference` on each field (outcome,
+    first_contact, first_cushion, pocketed, scratch, end, cue_position, positions), and the
+    final-position errors cue_position_error_m, position_error_max_m (m, NaN if not both on
+    the table)."""
 
 def simulate(
     shot: Shot, engine: str = "event", *, max_events: Optional[int] = None, check: bool = True

@@ -389,7 +389,8 @@ pub struct AnswerRow {
     /// The largest such dt (s); empty when none in the sweep is (or the engine has no dt).
     pub largest_dt_s: Option<f64>,
     /// `dt <= X s`, `none in the sweep (smallest X s)`, or for an engine without a time step
-    /// `within the floor` / `above the floor`.
+    /// `within the floor` / `above the floor`; `no shot played ...` for an engine that ran
+    /// none.
     pub verdict: String,
     /// The time step (s) the rate and cost are given at: the answer's, else the smallest of
     /// the sweep (empty for an engine without one).
@@ -442,7 +443,9 @@ pub fn answers(rows: &[OutcomeRow]) -> Vec<AnswerRow> {
                 .last()
                 .copied();
             let shown = good.or(mine.first().copied()).copied();
+            let played = mine.iter().any(|r| r.n > 0);
             let verdict = match (shown.and_then(|r| r.dt_s), good) {
+                _ if !played => "no shot played (the engine declined or failed every one)".into(),
                 (None, Some(_)) => "within the floor".to_string(),
                 (None, None) => "above the floor".to_string(),
                 (Some(dt), Some(_)) => format!("dt <= {dt:.0e} s"),

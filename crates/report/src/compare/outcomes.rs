@@ -131,6 +131,9 @@ fn rate_ci(rate: f64, lo: f64, hi: f64) -> String {
 /// The answer's verdict in short: `≤ 2e-3 s`, `none ≥ 1e-4 s`, or (no time step) `within the
 /// floor`, `above the floor`.
 fn short_verdict(a: &AnswerRow) -> String {
+    if a.n == 0 {
+        return "no shot played".into();
+    }
     match (a.largest_dt_s, a.dt_s) {
         (Some(dt), _) => format!("≤ {dt:.0e} s"),
         (None, Some(dt)) => format!("none ≥ {dt:.0e} s"),

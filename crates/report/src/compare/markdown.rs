@@ -238,7 +238,7 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
     );
     let _ = writeln!(
         md,
-        "| engine | order | error at {BUDGET_FACTOR}x event ops | error at {BUDGET_FACTOR}x event wall | ops to reach {} | wall to reach {} | dt (s) | one step | whole shot | wall per shot (ms) |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| engine | order | error at {BUDGET_FACTOR}x event ops | error at {BUDGET_FACTOR}x event wall | ops to reach {} | wall to reach {} | dt (s) | one step | whole shot | wall per shot |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
         sci(TARGET_ERROR_S),
         sci(TARGET_ERROR_S)
     );
@@ -262,18 +262,16 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
         };
         let _ = writeln!(
             md,
-            "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {:.2} |",
+            "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {} |",
             or_dash(e.error_at_ops_budget_s, sci),
             or_dash(e.error_at_wall_budget_s, sci),
             reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
-            reach(e.wall_to_target_s, e.wall_target_shots, &|v| format!(
-                "{v:.2e} s"
-            )),
+            reach(e.wall_to_target_s, e.wall_target_shots, &super::duration),
             or_dash(e.dt_s, sci),
             e.one_step.as_ref().map_or("–".into(), one_step_cell),
             e.matched.0,
             e.matched.1,
-            e.wall_s * 1e3
+            super::duration(e.wall_s)
         );
     }
     let _ = writeln!(
@@ -560,18 +558,18 @@ fn event_engine_section(md: &mut String, res: &Results) {
     let _ = writeln!(md, "## Event engine per shot\n");
     let _ = writeln!(
         md,
-        "| shot | balls | events | collisions | wall time (µs) | ops | L&G estimate | max ball-ball residual (m) | max cushion residual (m) | max overlap (m) | off table | energy rises | end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+        "| shot | balls | events | collisions | wall time | ops | L&G estimate | max ball-ball residual (m) | max cushion residual (m) | max overlap (m) | off table | energy rises | end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
     );
     for r in &res.residuals {
         let e = event_row(rows, &r.shot);
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {} | {:.1} | {} | {:.0} | {} | {} | {} | {} | {} | {} ({:.2} s) |",
+            "| {} | {} | {} | {} | {} | {} | {:.0} | {} | {} | {} | {} | {} | {} ({:.2} s) |",
             r.shot,
             e.map_or(0, |e| e.n_balls),
             r.n_events,
             r.n_collisions,
-            e.map_or(f64::NAN, |e| e.wall_time_s * 1e6),
+            super::duration(e.map_or(f64::NAN, |e| e.wall_time_s)),
             e.map_or(0, |e| e.ops_total),
             e.map_or(f64::NAN, |e| e.lg_estimate_ops),
             sci(r.max_ball_ball_residual_m),
@@ -598,7 +596,7 @@ fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
     );
     let _ = writeln!(
         md,
-        "| shot | scheme | dt (s) | matched | missed | spurious | median error (s) | max error (s) | final position error (m) | ops | ops / event-engine ops | wall (ms) |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "| shot | scheme | dt (s) | matched | missed | spurious | median error (s) | max error (s) | final position error (m) | ops | ops / event-engine ops | wall |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     let picks = headline_dts(&res.dts);
     for shot in shots {
@@ -616,7 +614,7 @@ fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
             };
             let _ = writeln!(
                 md,
-                "| {} | {} | {} | {}/{} | {} | {} | {} | {} | {} | {} | {:.0} | {:.1} |",
+                "| {} | {} | {} | {}/{} | {} | {} | {} | {} | {} | {} | {:.0} | {} |",
                 r.shot,
                 scheme,
                 sci(r.dt_s.unwrap_or(f64::NAN)),
@@ -629,7 +627,7 @@ fn discrete_section(md: &mut String, res: &Results, shots: &[&str]) {
                 sci(r.final_position_error_max_m),
                 r.ops_total,
                 r.ops_total as f64 / event_ops as f64,
-                r.wall_time_s * 1e3
+                super::duration(r.wall_time_s)
             );
         }
     }

@@ -150,17 +150,31 @@ fn ops(x: f64) -> String {
     }
 }
 
-/// Seconds in the unit that suits them: `840 µs`, `12.3 ms`, `1.2 s`.
+/// Seconds in the unit that suits them, to three significant digits: `84.2 µs`, `12.3 ms`,
+/// `1.20 s`, `350 ns`; `–` when not finite or negative.
 pub fn duration(s: f64) -> String {
-    if !s.is_finite() {
-        "–".into()
-    } else if s < 1e-3 {
-        format!("{:.0} µs", s * 1e6)
-    } else if s < 1.0 {
-        format!("{:.1} ms", s * 1e3)
-    } else {
-        format!("{s:.2} s")
+    if !(s.is_finite() && s >= 0.0) {
+        return "–".into();
     }
+    let (v, unit) = if s == 0.0 {
+        (0.0, "s")
+    } else if s < 1e-6 {
+        (s * 1e9, "ns")
+    } else if s < 1e-3 {
+        (s * 1e6, "µs")
+    } else if s < 1.0 {
+        (s * 1e3, "ms")
+    } else {
+        (s, "s")
+    };
+    let digits = if v >= 100.0 || v == 0.0 {
+        0
+    } else if v >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{v:.digits$} {unit}")
 }
 
 /// The report section: `## Does it change the game?`.
@@ -353,5 +367,26 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
             );
         }
         let _ = writeln!(md);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::duration;
+
+    #[test]
+    fn durations_take_the_unit_that_suits_them() {
+        for (s, text) in [
+            (84.2e-6, "84.2 µs"),
+            (0.0123, "12.3 ms"),
+            (1.2, "1.20 s"),
+            (350e-9, "350 ns"),
+            (4.5e-4, "450 µs"),
+            (0.0, "0 s"),
+            (125.0, "125 s"),
+            (f64::NAN, "–"),
+        ] {
+            assert_eq!(duration(s), text, "{s}");
+        }
     }
 }

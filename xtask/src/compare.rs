@@ -383,6 +383,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     };
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
+    staging.write("run.json", run_json(&args, &results).as_bytes())?;
     let dir = staging.commit()?;
     if let (Some(root), Some(name)) = (dir.parent(), dir.file_name()) {
         let latest = format!("{}\n", name.to_string_lossy());
@@ -418,6 +419,25 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
             }
         }
     }
+}
+
+/// `run.json`: how the run was made and how long it took, for tools that quote it (the
+/// README's figures): what ran (shots, presets, schemes, dt, engines), the wall time and the
+/// threads.
+fn run_json(args: &CompareArgs, res: &report::Results) -> String {
+    let value = serde_json::json!({
+        "quick": args.quick,
+        "wall_time_s": res.wall_time_s,
+        "threads": res.threads,
+        "shots": res.residuals.iter().filter(|r| !report::is_variant(&r.shot)).count(),
+        "runs": res.residuals.len(),
+        "physics": res.physics,
+        "schemes": res.schemes,
+        "dts": res.dts,
+        "engines": res.engines,
+        "outcome_study": !args.no_outcomes,
+    });
+    serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
 /// Runs the outcome study into `staging` (`outcomes/`, `outcomes.csv`, `outcome_answer.csv`,

@@ -12,6 +12,7 @@
 //! - `compare-pooltool`: random breaks through pooltool and our event engine, event by event.
 //! - `sweep`: one shot per point of a grid or random sample of cue and ball parameters.
 //! - `outcomes`: does the algorithm change the game? Outcome agreement against the chaos floor.
+//! - `figures`: the figures README.md and docs/ quote, checked against their committed run.
 //! - `merge`: the shards of a `stress`, `sweep` or `outcomes` run (`--shard K/N`) joined into one
 //!   run.
 //!
@@ -27,6 +28,7 @@ mod baselines;
 mod compare;
 mod compare_pooltool;
 mod console;
+mod figures;
 mod merge;
 mod outcomes;
 mod output;
@@ -162,6 +164,14 @@ enum Command {
     /// Shot k of a family depends only on the options and k: --shard K/N and `merge` give the
     /// one-process files byte for byte (wall.csv and the report's timings aside).
     Outcomes(outcomes::OutcomesArgs),
+    /// Check the figures README.md and docs/ quote against the committed run they come from
+    /// (reports/example/), or rewrite them from it (--write).
+    ///
+    /// A figure is written `<!--fig:KEY-->TEXT<!--/fig-->` in Markdown (the tags do not render);
+    /// KEY names a value of the run's files (run.json, residuals.csv, outcomes.csv,
+    /// outcome_answer.csv, ...). Exit 1 when a figure differs from its run, 2 for an unknown key
+    /// or a missing file.
+    Figures(figures::FiguresArgs),
     /// Join the run directories of a sharded stress, sweep or outcomes run (`--shard K/N`) into
     /// the files the unsharded run writes, byte for byte (rows in shard order, failing shots'
     /// files, the summary and tables tallied again from the rows; an outcome study's wall
@@ -211,6 +221,7 @@ where
         Command::ComparePooltool(args) => compare_pooltool::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Outcomes(args) => outcomes::run(args),
+        Command::Figures(args) => figures::run(args),
         Command::Merge(args) => merge::run(args),
     };
     match result {

@@ -31,6 +31,37 @@ fn read_table(dir: &Path, file: &str) -> Result<(String, String), CliError> {
     Ok((header.to_string(), rows.to_string()))
 }
 
+/// Appends shard `dir`'s `table` to `out`: its header first when `header0` is not set yet
+/// (then set), and its rows; returns its header and rows.
+///
+/// # Errors
+/// An unreadable file, or columns other than the first shard's (exit 2); a write error
+/// (exit 1).
+fn append_table(
+    out: &mut impl std::io::Write,
+    header0: &mut Option<String>,
+    dir: &Path,
+    table: &str,
+) -> Result<(String, String), CliError> {
+    let (header, rows) = read_table(dir, table)?;
+    let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
+    match header0 {
+        None => {
+            writeln!(out, "{header}").map_err(write_err)?;
+            *header0 = Some(header.clone());
+        }
+        Some(h) if *h != header => {
+            return Err(CliError::Input(format!(
+                "{}: its columns differ from the first shard's",
+                dir.join(table).display()
+            )))
+        }
+        Some(_) => {}
+    }
+    out.write_all(rows.as_bytes()).map_err(write_err)?;
+    Ok((header, rows))
+}
+
 /// The column `name` of a CSV header.
 fn column(header: &str, name: &str, file: &Path) -> Result<usize, CliError> {
     header
@@ -63,26 +94,8 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let mut sweep = SweepTally::default();
     let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
     for (_, dir) in &shards {
-        let (header, rows) = read_table(dir, table)?;
+        let (header, rows) = append_table(&mut out, &mut header0, dir, table)?;
         let file = dir.join(table);
-        match &header0 {
-            None => {
-                use std::io::Write;
-                writeln!(out, "{header}").map_err(write_err)?;
-                header0 = Some(header.clone());
-            }
-            Some(h) if *h != header => {
-                return Err(CliError::Input(format!(
-                    "{}: its columns differ from the first shard's",
-                    file.display()
-                )))
-            }
-            Some(_) => {}
-        }
-        {
-            use std::io::Write;
-            out.write_all(rows.as_bytes()).map_err(write_err)?;
-        }
         // Tally the rows again, as the unsharded run tallied them while it ran.
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(false)
@@ -184,22 +197,8 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     let mut wall: Vec<pool_harness::WallRow> = Vec::new();
     let (mut failed, mut declined, mut failures) = (0u64, 0u64, Vec::new());
     for (_, dir) in shards {
-        let (header, rows) = read_table(dir, table)?;
+        let (header, rows) = append_table(&mut out, &mut header0, dir, table)?;
         let file = dir.join(table);
-        match &header0 {
-            None => {
-                writeln!(out, "{header}").map_err(write_err)?;
-                header0 = Some(header.clone());
-            }
-            Some(h) if *h != header => {
-                return Err(CliError::Input(format!(
-                    "{}: its columns differ from the first shard's",
-                    file.display()
-                )))
-            }
-            Some(_) => {}
-        }
-        out.write_all(rows.as_bytes()).map_err(write_err)?;
         let text = format!("{header}\n{rows}");
         for row in crate::study::tally_rows(&mut tally, text.as_bytes(), &file)? {
             if row.failure.starts_with(pool_harness::DECLINED) {

@@ -175,9 +175,17 @@ pub struct Model {
 
 impl Model {
     /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key: `pool` and
-    /// its synonym `seed` (seed 004's laws), `pooltool_default`, `mathavan`, `ideal`.
-    pub const PRESETS: [&'static str; 5] =
-        ["pool", "seed", "pooltool_default", "mathavan", "ideal"];
+    /// its synonym `seed` (seed 004's laws), `pooltool_default` (pooltool 0.6.0's default
+    /// resolver, its behaviour), `coulomb` (the same with Coulomb's friction impulse),
+    /// `mathavan` (Mathavan's laws, the cloth's friction opposing the slip), `ideal`.
+    pub const PRESETS: [&'static str; 6] = [
+        "pool",
+        "seed",
+        "pooltool_default",
+        "coulomb",
+        "mathavan",
+        "ideal",
+    ];
 
     /// A model from its parts. Parameters that neither the motion nor any law reads
     /// ([`Model::ball_params`]) are set to [`BallParams::pool`]'s values.
@@ -230,6 +238,7 @@ impl Model {
         match name {
             "pool" | "seed" => Some(Self::pool(params)),
             "pooltool_default" => Some(Self::pooltool_default(params)),
+            "coulomb" => Some(Self::new(params, Motion::Cloth, Resolver::coulomb())),
             "mathavan" => Some(Self::new(params, Motion::Cloth, Resolver::mathavan())),
             "ideal" => Some(Self::ideal(params.radius, params.m)),
             _ => None,

@@ -170,7 +170,7 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 pub const MAX_BALLS: usize = 10_000;
 
 /// Preset names accepted in the `model` key (and as `physics = "..."`).
-pub const MODELS: [&str; 5] = pool_physics::Model::PRESETS;
+pub const MODELS: [&str; 6] = pool_physics::Model::PRESETS;
 
 /// Parameter presets accepted in `params.preset`.
 pub const PRESETS: [&str; 2] = ["pool", "carom"];

@@ -70,9 +70,10 @@ impl Resolver {
         }
     }
 
-    /// pooltool 0.6.0's default resolver (the `pooltool_default` preset): `frictional_inelastic`
-    /// ball–ball with Alciatore's friction (a = 9.951e-3, b = 0.108, c = 1.088),
-    /// `stronge_compliant` cushions with omega_ratio = 1.8, `canonical` pockets and transitions.
+    /// pooltool 0.6.0's default resolver (the `pooltool_default` preset), its behaviour to
+    /// rounding: `frictional_inelastic` ball–ball with Alciatore's friction (a = 9.951e-3,
+    /// b = 0.108, c = 1.088) and pooltool's friction impulse, `stronge_compliant` cushions with
+    /// omega_ratio = 1.8, `canonical` pockets and transitions.
     pub fn pooltool_default() -> Self {
         let stronge =
             BallCushionModel::StrongeCompliant(ball_cushion::StrongeCompliant { omega_ratio: 1.8 });
@@ -84,12 +85,32 @@ impl Resolver {
         }
     }
 
+    /// [`Resolver::pooltool_default`] with Coulomb's friction impulse (the `coulomb` preset):
+    /// `frictional_inelastic` with `friction_impulse = "coulomb"` (TP A-14), the rest
+    /// pooltool's default.
+    pub fn coulomb() -> Self {
+        let inelastic = ball_ball::FrictionalInelastic {
+            friction_impulse: ball_ball::FrictionImpulse::Coulomb,
+            ..Default::default()
+        };
+        Resolver {
+            ball_ball: BallBallModel::FrictionalInelastic(inelastic),
+            ..Self::pooltool_default()
+        }
+    }
+
     /// Mathavan et al.'s integrated laws (the `mathavan` preset): `frictional_mathavan` ball–ball
-    /// (2014) and `mathavan_2010` cushions, with their default steps.
+    /// (2014) with the cloth's friction opposing each ball's slip (`cloth_slip = "opposed"`,
+    /// the paper's eqs. 10-11, not pooltool 0.6.0's sign) and `mathavan_2010` cushions, with
+    /// their default steps.
     pub fn mathavan() -> Self {
         let cushion = BallCushionModel::Mathavan2010(ball_cushion::Mathavan2010::default());
+        let ball_ball = ball_ball::FrictionalMathavan {
+            cloth_slip: ball_ball::ClothSlip::Opposed,
+            ..Default::default()
+        };
         Resolver {
-            ball_ball: BallBallModel::FrictionalMathavan(ball_ball::FrictionalMathavan::default()),
+            ball_ball: BallBallModel::FrictionalMathavan(ball_ball),
             ball_linear_cushion: cushion.clone(),
             ball_circular_cushion: cushion,
             ..Self::seed()

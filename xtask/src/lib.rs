@@ -109,7 +109,10 @@ enum Command {
     /// Write a shot file from a pooltool 0.6.0 `System.save` file (.json or .msgpack).
     ///
     /// pooltool's (x, y) is our (y, x) (its long side runs along y); spins change sign, the
-    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Carries the table
+    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Ids: its cushions and
+    /// jaw tips 1..18, 1t..17t are our c1..c18, c1t..c17t (no ball's id); its pockets lb, lc,
+    /// lt, rb, rc, rt, named in its frame, are our lb, cb, rb, lt, ct, rt (l/c/r along our
+    /// length, b/t across), and back on export. Carries the table
     /// (straight and circular cushions, pockets and their depth; named `pooltool_pocket` etc.
     /// when it is that built-in), the balls in play (pocketed ones are left out, with a note),
     /// their parameters (one set per shot), the cue as a strike when pooltool would strike

@@ -42,7 +42,7 @@ fn setup(table: Table, balls: Vec<(Vec2, Vec3, Vec3)>) -> Setup {
 fn rolled_at_tip(v0: f64) -> (Setup, CircularSegment) {
     let table = PreparedTable::from(Table::pooltool_pocket());
     let k = (table.circular_cushions.iter())
-        .position(|c| c.id == "5t")
+        .position(|c| c.id == "c5t")
         .unwrap();
     let arc = table.circular_segments()[k];
     let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
@@ -66,7 +66,7 @@ fn a_ball_rolled_into_a_side_jaws_tip_rebounds_off_it_by_han_2005() {
     let table = PreparedTable::from(Table::pooltool_pocket());
     let (k, tip) = (table.circular_cushions.iter())
         .enumerate()
-        .find(|(_, c)| c.id == "5t")
+        .find(|(_, c)| c.id == "c5t")
         .unwrap();
     let arc = table.circular_segments()[k];
     let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
@@ -116,7 +116,7 @@ fn a_ball_pressed_into_a_jaw_tip_by_another_settles_without_sinking_in() {
     // sustained contacts of a cluster with an arc link.
     let table = PreparedTable::from(Table::pooltool_pocket());
     let k = (table.circular_cushions.iter())
-        .position(|c| c.id == "5t")
+        .position(|c| c.id == "c5t")
         .unwrap();
     let arc = table.circular_segments()[k];
     let n = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());

@@ -86,7 +86,7 @@
 //! height = 0.036576     # contact height above the slate (m)
 //!
 //! [[table.circular_cushions]]  # optional, any number: rounded jaws (pooltool's
-//! id = "1t"                     # CircularCushionSegment); a ball touches the whole circle
+//! id = "c1t"                    # CircularCushionSegment); a ball touches the whole circle
 //! center = [0.091, -0.021]      # m
 //! radius = 0.02095              # m
 //! height = 0.036576             # m

@@ -49,7 +49,7 @@ fn no_log_names_a_ball_and_a_cushion_or_pocket_alike() {
         let setup = pool_shots::load(f).unwrap();
         let cloth = setup.physics.motion().has_friction();
         let presets: &[&str] = if cloth {
-            &["pool", "pooltool_default", "coulomb", "mathavan"]
+            &["pool", "pooltool_default", "corrected", "mathavan"]
         } else {
             &["ideal"]
         };

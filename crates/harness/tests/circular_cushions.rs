@@ -100,7 +100,7 @@ fn a_ball_rolled_into_a_side_jaws_tip_rebounds_off_it_by_han_2005() {
     // The state after it is the circular law's at the normal toward the tip's center.
     let before = pool().evolve(&s.balls[0].state, first.time);
     let normal = arc.normal(before.r.xy());
-    let after = pool().resolve_ball_circular_cushion(&before, normal, arc.height);
+    let after = pool().resolve_ball_circular_cushion(&before, normal, arc.height, arc.radius);
     assert_eq!(out.snapshots[1].states[0].v, after.v);
     assert!(after.v.xy().dot(&normal) < 0.0, "it leaves the tip");
     let rep = check_outcome(&s, &out, 20);

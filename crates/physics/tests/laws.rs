@@ -23,17 +23,21 @@ fn cushion_laws() -> Vec<LawSpec> {
         stronge(1.05),
         stronge(1.8),
         stronge(1.95),
+        stronge(1.8).with("circular_normal", Param::Text("contact".into())),
+        LawSpec::named("impulse_frictional_inelastic")
+            .with("circular_normal", Param::Text("contact".into())),
         LawSpec::named("mathavan_2010"),
     ]
 }
 
-/// A model with every motion and every cushion law.
+/// A model with every motion and every cushion law (at straight and circular cushions).
 fn models() -> Vec<Model> {
     let mut out = Vec::new();
     for motion in Motion::ALL {
         for spec in cushion_laws() {
             let mut laws = Resolver::seed();
             laws.set("ball_linear_cushion", &spec).unwrap();
+            laws.set("ball_circular_cushion", &spec).unwrap();
             out.push(Model::new(BallParams::pool(), motion, laws));
         }
     }
@@ -47,41 +51,61 @@ fn models() -> Vec<Model> {
 #[test]
 fn the_corrections_are_parameters_whose_default_is_pooltools() {
     let text = |t: &str| Param::Text(t.into());
-    for (model, key, ours) in [
-        ("frictional_inelastic", "friction_impulse", "coulomb"),
-        ("frictional_mathavan", "cloth_slip", "opposed"),
+    type FromSpec = fn(&LawSpec) -> Result<LawSpec, pool_physics::resolve::LawError>;
+    let ball_ball: FromSpec = |s| BallBallModel::from_spec(s).map(|m| m.spec());
+    let cushion: FromSpec = |s| BallCushionModel::from_spec(s).map(|m| m.spec());
+    for (model, key, ours, law) in [
+        (
+            "frictional_inelastic",
+            "friction_impulse",
+            "coulomb",
+            ball_ball,
+        ),
+        ("frictional_mathavan", "cloth_slip", "opposed", ball_ball),
+        ("stronge_compliant", "circular_normal", "contact", cushion),
+        (
+            "impulse_frictional_inelastic",
+            "circular_normal",
+            "contact",
+            cushion,
+        ),
     ] {
-        let default = BallBallModel::from_spec(&LawSpec::named(model)).unwrap();
-        assert_eq!(default.spec().get(key), None, "{model}");
+        let default = law(&LawSpec::named(model)).unwrap();
+        assert_eq!(default.get(key), None, "{model}");
         let explicit = LawSpec::named(model).with(key, text("pooltool"));
-        assert_eq!(BallBallModel::from_spec(&explicit).unwrap(), default);
-        let corrected = BallBallModel::from_spec(&LawSpec::named(model).with(key, text(ours)));
-        let corrected = corrected.unwrap();
+        assert_eq!(law(&explicit).unwrap(), default);
+        let corrected = law(&LawSpec::named(model).with(key, text(ours))).unwrap();
         assert_ne!(corrected, default);
-        assert_eq!(corrected.spec().get(key), Some(&text(ours)));
-        assert_eq!(
-            BallBallModel::from_spec(&corrected.spec()).unwrap(),
-            corrected
-        );
-        let e = BallBallModel::from_spec(&LawSpec::named(model).with(key, text("x"))).unwrap_err();
+        assert_eq!(corrected.get(key), Some(&text(ours)));
+        assert_eq!(law(&corrected).unwrap(), corrected);
+        let e = law(&LawSpec::named(model).with(key, text("x"))).unwrap_err();
         assert_eq!(e.param, key);
         assert!(e.why.contains("pooltool") && e.why.contains(ours), "{e}");
-        let e = BallBallModel::from_spec(&LawSpec::named(model).with(key, Param::Number(1.0)))
-            .unwrap_err();
+        let e = law(&LawSpec::named(model).with(key, Param::Number(1.0))).unwrap_err();
         assert_eq!(e.param, key);
     }
     // The presets: pooltool's names are pooltool's behaviour, ours carry the corrections.
-    let spec = |preset: &str| Model::preset(preset, BallParams::pool()).unwrap();
-    let ball_ball = |preset: &str| spec(preset).resolver().ball_ball.spec();
-    assert_eq!(ball_ball("pooltool_default").get("friction_impulse"), None);
+    let laws = |preset: &str| Model::preset(preset, BallParams::pool()).unwrap();
+    let pooltool = laws("pooltool_default");
+    for (_, spec) in pooltool.resolver().specs() {
+        for key in ["friction_impulse", "cloth_slip", "circular_normal"] {
+            assert_eq!(spec.get(key), None, "{}", spec.model);
+        }
+    }
+    let corrected = laws("corrected");
+    let r = corrected.resolver();
     assert_eq!(
-        ball_ball("coulomb").get("friction_impulse"),
+        r.ball_ball.spec().get("friction_impulse"),
         Some(&text("coulomb"))
     );
+    let circular = r.ball_circular_cushion.spec();
+    assert_eq!(circular.get("circular_normal"), Some(&text("contact")));
     assert_eq!(
-        ball_ball("mathavan").get("cloth_slip"),
-        Some(&text("opposed"))
+        r.ball_linear_cushion,
+        pooltool.resolver().ball_linear_cushion
     );
+    let mathavan = laws("mathavan").resolver().ball_ball.spec();
+    assert_eq!(mathavan.get("cloth_slip"), Some(&text("opposed")));
 }
 
 #[test]
@@ -264,9 +288,12 @@ proptest! {
     fn no_cushion_law_adds_energy_or_sends_the_ball_into_the_cushion((s, normal) in approaching()) {
         for m in models() {
             let e0 = m.kinetic_energy(&s);
+            // Straight, and circular with pooltool's corner and side jaw radii.
             for out in [
                 m.resolve_ball_cushion(&s, normal, 0.036576),
                 m.resolve_sustained_cushion(&s, normal, 0.036576),
+                m.resolve_ball_circular_cushion(&s, normal, 0.036576, 0.02095),
+                m.resolve_ball_circular_cushion(&s, normal, 0.036576, 0.00795),
             ] {
                 prop_assert!(m.kinetic_energy(&out) <= e0 * (1.0 + 1e-12), "{:?}", m.resolver());
                 prop_assert!(out.v.xy().dot(&normal) <= 1e-12 * s.v.norm(), "{:?}", m.resolver());

@@ -223,6 +223,35 @@ fn every_cushion_parameter_changes_the_rebound() {
     ));
 }
 
+/// `circular_normal` (stronge_compliant, impulse_frictional_inelastic) changes the rebound
+/// from a circular cushion, and only from one; the other cushion laws take the straight
+/// cushion's law at the circle's normal.
+#[test]
+fn circular_normal_changes_the_rebound_from_a_circular_cushion() {
+    let p = BallParams::pool();
+    let normal = Vec2::new(1.0, 0.0);
+    let (h, arc) = (0.036576, 0.02095);
+    for s in into_cushion() {
+        for model in ["stronge_compliant", "impulse_frictional_inelastic"] {
+            let pooltool = BallCushionModel::from_spec(&LawSpec::named(model)).unwrap();
+            let contact =
+                LawSpec::named(model).with("circular_normal", Param::Text("contact".into()));
+            let contact = BallCushionModel::from_spec(&contact).unwrap();
+            let theirs = pooltool.resolve_circular(&p, &s, normal, h, arc);
+            let ours = contact.resolve_circular(&p, &s, normal, h, arc);
+            assert!(differ(&[theirs], &[ours]), "{model}");
+            // "contact" is the straight cushion's geometry at the circle's normal.
+            assert_eq!(ours, contact.resolve(&p, &s, normal, h), "{model}");
+            assert_eq!(pooltool.resolve(&p, &s, normal, h), ours, "{model}");
+        }
+        for spec in [LawSpec::named("han_2005"), LawSpec::named("mathavan_2010")] {
+            let law = BallCushionModel::from_spec(&spec).unwrap();
+            let at_arc = law.resolve_circular(&p, &s, normal, h, arc);
+            assert_eq!(at_arc, law.resolve(&p, &s, normal, h), "{}", spec.model);
+        }
+    }
+}
+
 /// The cue strike's throttles (side offset, so both show) and the cue's specs and the ball's
 /// mass (TP A-30: the speed depends on m / M; TP A-31: the squirt on the end mass).
 #[test]

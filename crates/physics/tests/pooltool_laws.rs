@@ -112,15 +112,28 @@ fn ball_ball(
     worst
 }
 
+/// A cushion law on one case: at a straight cushion, or at a circular one when the case has
+/// the circle's radius (`arc_radius`).
+fn rebound(law: &BallCushionModel, row: &HashMap<String, f64>) -> (Vec3, Vec3) {
+    let s = state(row, "r", "v", "w");
+    let p = params(row);
+    let normal = Vec2::new(row["normal_x"], row["normal_y"]);
+    match row.get("arc_radius") {
+        Some(&arc) => law.resolve_circular(&p, &s, normal, row["height"], arc),
+        None => law.resolve(&p, &s, normal, row["height"]),
+    }
+}
+
+/// Our cushion law `spec` on every case of `file` (straight or circular); the worst difference
+/// in units of the velocity scale.
 fn cushion(file: &str, spec: impl Fn(&HashMap<String, f64>) -> LawSpec, tol: f64) -> f64 {
     let mut worst = 0.0f64;
     for (k, row) in rows(file).iter().enumerate() {
         let law = BallCushionModel::from_spec(&spec(row)).unwrap();
         let s = state(row, "r", "v", "w");
         let p = params(row);
-        let normal = Vec2::new(row["normal_x"], row["normal_y"]);
         let scale = s.v.norm() + p.radius * s.w.norm();
-        let (v, w) = law.resolve(&p, &s, normal, row["height"]);
+        let (v, w) = rebound(&law, row);
         worst = worst.max(agree(file, k, v, v3(row, "v_out"), scale, tol));
         worst = worst.max(agree(
             file,
@@ -186,19 +199,39 @@ fn frictional_inelastic_agrees_with_pooltool_with_both_friction_models() {
 
 #[test]
 fn closed_form_cushion_laws_agree_with_pooltool() {
-    let worst = cushion("han_2005", |_| LawSpec::named("han_2005"), 1e-12);
-    eprintln!("han_2005: worst {worst:e}");
     let unrealistic = |row: &HashMap<String, f64>| {
         LawSpec::named("unrealistic").with("restitution", Param::Bool(row["restitution"] != 0.0))
     };
-    let worst = cushion("unrealistic", unrealistic, 1e-12);
-    eprintln!("unrealistic: worst {worst:e}");
-    let worst = cushion(
-        "impulse_frictional_inelastic",
-        |_| LawSpec::named("impulse_frictional_inelastic"),
-        1e-12,
+    for at in ["", "_circular"] {
+        let worst = cushion(
+            &format!("han_2005{at}"),
+            |_| LawSpec::named("han_2005"),
+            1e-12,
+        );
+        eprintln!("han_2005{at}: worst {worst:e}");
+        let worst = cushion(&format!("unrealistic{at}"), unrealistic, 1e-12);
+        eprintln!("unrealistic{at}: worst {worst:e}");
+        let file = format!("impulse_frictional_inelastic{at}");
+        let worst = cushion(
+            &file,
+            |_| LawSpec::named("impulse_frictional_inelastic"),
+            1e-12,
+        );
+        eprintln!("{file}: worst {worst:e}");
+    }
+    // At a circular cushion pooltool pushes along the line from the circle's center, not
+    // from the contact on it (`circular_normal = "contact"`), which moves the rebound.
+    let contact = |_: &HashMap<String, f64>| {
+        LawSpec::named("impulse_frictional_inelastic")
+            .with("circular_normal", Param::Text("contact".into()))
+    };
+    let moved = cushion(
+        "impulse_frictional_inelastic_circular",
+        contact,
+        f64::INFINITY,
     );
-    eprintln!("impulse_frictional_inelastic: worst {worst:e}");
+    eprintln!("impulse_frictional_inelastic_circular with circular_normal = contact: {moved:e}");
+    assert!(moved > 1e-3, "{moved:e}");
 }
 
 #[test]
@@ -206,8 +239,16 @@ fn stronge_compliant_agrees_with_pooltool() {
     let spec = |row: &HashMap<String, f64>| {
         LawSpec::named("stronge_compliant").with("omega_ratio", Param::Number(row["omega_ratio"]))
     };
-    let worst = cushion("stronge_compliant", spec, 1e-12);
-    eprintln!("stronge_compliant: worst {worst:e}");
+    for at in ["", "_circular"] {
+        let worst = cushion(&format!("stronge_compliant{at}"), spec, 1e-12);
+        eprintln!("stronge_compliant{at}: worst {worst:e}");
+    }
+    let contact = |row: &HashMap<String, f64>| {
+        spec(row).with("circular_normal", Param::Text("contact".into()))
+    };
+    let moved = cushion("stronge_compliant_circular", contact, f64::INFINITY);
+    eprintln!("stronge_compliant_circular with circular_normal = contact: {moved:e}");
+    assert!(moved > 1e-3, "{moved:e}");
     // The preset's choice is pooltool's default resolver's.
     let d = Resolver::pooltool_default();
     assert_eq!(
@@ -227,30 +268,30 @@ fn mathavan_laws_agree_with_pooltool_step_for_step() {
     // when the work reaches a target: rounding (our frame and slip directions are computed
     // without pooltool's angle functions) can flip one of those decisions, which moves the
     // result by up to a fraction of a step. Per case: within one impulse step, dv = dp / M.
-    let mut exact = 0;
-    let mut worst_steps = 0.0f64;
-    for (k, row) in rows("mathavan_2010").iter().enumerate() {
-        let law = BallCushionModel::from_spec(&spec(row)).unwrap();
-        let s = state(row, "r", "v", "w");
-        let p = params(row);
-        let normal = Vec2::new(row["normal_x"], row["normal_y"]);
-        let vn = s.v.xy().dot(&normal);
-        let dp = (p.m * vn / row["max_steps"]).max(row["delta_p"]);
-        let (v, w) = law.resolve(&p, &s, normal, row["height"]);
-        let dv = (v - v3(row, "v_out"))
-            .amax()
-            .max(((w - v3(row, "w_out")) * p.radius).amax());
-        let steps = dv / (dp / p.m);
-        assert!(
-            steps <= 1.0,
-            "mathavan_2010 case {k}: off by {steps} impulse steps"
-        );
-        worst_steps = worst_steps.max(steps);
-        exact += usize::from(dv <= 1e-12 * (s.v.norm() + p.radius * s.w.norm()));
+    for file in ["mathavan_2010", "mathavan_2010_circular"] {
+        let mut exact = 0;
+        let mut worst_steps = 0.0f64;
+        for (k, row) in rows(file).iter().enumerate() {
+            let law = BallCushionModel::from_spec(&spec(row)).unwrap();
+            let s = state(row, "r", "v", "w");
+            let p = params(row);
+            let normal = Vec2::new(row["normal_x"], row["normal_y"]);
+            let vn = s.v.xy().dot(&normal);
+            let dp = (p.m * vn / row["max_steps"]).max(row["delta_p"]);
+            let (v, w) = rebound(&law, row);
+            let dv = (v - v3(row, "v_out"))
+                .amax()
+                .max(((w - v3(row, "w_out")) * p.radius).amax());
+            let steps = dv / (dp / p.m);
+            assert!(
+                steps <= 1.0,
+                "{file} case {k}: off by {steps} impulse steps"
+            );
+            worst_steps = worst_steps.max(steps);
+            exact += usize::from(dv <= 1e-12 * (s.v.norm() + p.radius * s.w.norm()));
+        }
+        eprintln!("{file}: {exact} of 1000 cases within 1e-12, worst {worst_steps:.3} of a step");
     }
-    eprintln!(
-        "mathavan_2010: {exact} of 1000 cases within 1e-12, worst {worst_steps:.3} of a step"
-    );
     let spec = |row: &HashMap<String, f64>| {
         let friction = LawSpec::named("alciatore")
             .with("a", Param::Number(row["a"]))

@@ -73,10 +73,11 @@ impl Resolver {
     /// pooltool 0.6.0's default resolver (the `pooltool_default` preset), its behaviour to
     /// rounding: `frictional_inelastic` ball–ball with Alciatore's friction (a = 9.951e-3,
     /// b = 0.108, c = 1.088) and pooltool's friction impulse, `stronge_compliant` cushions with
-    /// omega_ratio = 1.8, `canonical` pockets and transitions.
+    /// omega_ratio = 1.8 (and pooltool's normal at circular ones), `canonical` pockets and
+    /// transitions.
     pub fn pooltool_default() -> Self {
-        let stronge =
-            BallCushionModel::StrongeCompliant(ball_cushion::StrongeCompliant { omega_ratio: 1.8 });
+        let stronge = ball_cushion::StrongeCompliant::with_omega_ratio(1.8);
+        let stronge = BallCushionModel::StrongeCompliant(stronge);
         Resolver {
             ball_ball: BallBallModel::FrictionalInelastic(ball_ball::FrictionalInelastic::default()),
             ball_linear_cushion: stronge.clone(),
@@ -85,16 +86,22 @@ impl Resolver {
         }
     }
 
-    /// [`Resolver::pooltool_default`] with Coulomb's friction impulse (the `coulomb` preset):
-    /// `frictional_inelastic` with `friction_impulse = "coulomb"` (TP A-14), the rest
-    /// pooltool's default.
-    pub fn coulomb() -> Self {
+    /// [`Resolver::pooltool_default`] with our corrections to pooltool 0.6.0 (the `corrected`
+    /// preset): `frictional_inelastic` with `friction_impulse = "coulomb"` (TP A-14) and
+    /// `stronge_compliant` with `circular_normal = "contact"` at the circular cushions, the
+    /// rest pooltool's default.
+    pub fn corrected() -> Self {
         let inelastic = ball_ball::FrictionalInelastic {
             friction_impulse: ball_ball::FrictionImpulse::Coulomb,
             ..Default::default()
         };
+        let stronge = ball_cushion::StrongeCompliant {
+            omega_ratio: 1.8,
+            circular_normal: ball_cushion::CircularNormal::Contact,
+        };
         Resolver {
             ball_ball: BallBallModel::FrictionalInelastic(inelastic),
+            ball_circular_cushion: BallCushionModel::StrongeCompliant(stronge),
             ..Self::pooltool_default()
         }
     }

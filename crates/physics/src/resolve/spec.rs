@@ -134,6 +134,22 @@ impl LawSpec {
         }
     }
 
+    /// The named value `key` as its index in `names`, or 0 (the first name, the default) when
+    /// it is not given.
+    pub fn choice_or(&self, key: &str, names: &[&str]) -> Result<usize, LawError> {
+        match self.get(key) {
+            None => Ok(0),
+            Some(Param::Text(t)) if names.contains(&t.as_str()) => {
+                Ok(names.iter().position(|n| n == t).unwrap_or(0))
+            }
+            Some(other) => Err(LawError {
+                param: key.to_string(),
+                value: other.to_string(),
+                why: format!("valid: {}", names.join(", ")),
+            }),
+        }
+    }
+
     /// The positive finite number `key`, or `default` when it is not given.
     pub fn positive_or(&self, key: &str, default: f64) -> Result<f64, LawError> {
         let x = self.number_or(key, default)?;

@@ -947,7 +947,7 @@ fn throw_section(md: &mut String, rows: &[pool_harness::ThrowRow]) {
         "The object ball's direction off the line of centers after a `frictional_inelastic` \
          collision (pooltool's default ball-ball law, Alciatore's speed-dependent friction, \
          e_b = 0.95) with Coulomb's friction impulse (`friction_impulse = \"coulomb\"`, the \
-         `coulomb` preset), for a stun and a naturally rolling cue ball at {} m/s, against the \
+         `corrected` preset), for a stun and a naturally rolling cue ball at {} m/s, against the \
          cut angle; solid lines are Alciatore's closed form (TP A-14: Coulomb friction on the \
          normal impulse, at most what stops the contact's slip; friction from TP A-27/A-28's \
          fit), dashed lines the law with pooltool 0.6.0's friction impulse (mu times the \

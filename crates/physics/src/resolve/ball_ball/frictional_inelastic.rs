@@ -124,29 +124,18 @@ pub enum FrictionImpulse {
 }
 
 impl FrictionImpulse {
-    /// The names a shot file writes, in [`FrictionImpulse`] order.
+    /// The names a shot file writes, in [`FrictionImpulse`] order (pooltool's first).
     pub const NAMES: [&'static str; 2] = ["pooltool", "coulomb"];
+    const ALL: [FrictionImpulse; 2] = [FrictionImpulse::Pooltool, FrictionImpulse::Coulomb];
 
     /// Its name in a shot file.
     pub fn name(self) -> &'static str {
-        match self {
-            FrictionImpulse::Pooltool => "pooltool",
-            FrictionImpulse::Coulomb => "coulomb",
-        }
+        Self::NAMES[self as usize]
     }
 
     /// The `friction_impulse` parameter of `spec` (pooltool's when not given).
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        match spec.get("friction_impulse") {
-            None => Ok(Self::default()),
-            Some(Param::Text(t)) if t == "pooltool" => Ok(FrictionImpulse::Pooltool),
-            Some(Param::Text(t)) if t == "coulomb" => Ok(FrictionImpulse::Coulomb),
-            Some(other) => Err(LawError {
-                param: "friction_impulse".into(),
-                value: other.to_string(),
-                why: format!("valid: {}", Self::NAMES.join(", ")),
-            }),
-        }
+        Ok(Self::ALL[spec.choice_or("friction_impulse", &Self::NAMES)?])
     }
 }
 

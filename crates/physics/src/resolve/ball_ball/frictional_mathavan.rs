@@ -29,15 +29,13 @@ pub enum ClothSlip {
 }
 
 impl ClothSlip {
-    /// The names a shot file writes, in [`ClothSlip`] order.
+    /// The names a shot file writes, in [`ClothSlip`] order (pooltool's first).
     pub const NAMES: [&'static str; 2] = ["pooltool", "opposed"];
+    const ALL: [ClothSlip; 2] = [ClothSlip::Pooltool, ClothSlip::Opposed];
 
     /// Its name in a shot file.
     pub fn name(self) -> &'static str {
-        match self {
-            ClothSlip::Pooltool => "pooltool",
-            ClothSlip::Opposed => "opposed",
-        }
+        Self::NAMES[self as usize]
     }
 
     /// The sign of R k x w in the cloth slips.
@@ -48,17 +46,9 @@ impl ClothSlip {
         }
     }
 
+    /// The `cloth_slip` parameter of `spec` (pooltool's when not given).
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        match spec.get("cloth_slip") {
-            None => Ok(Self::default()),
-            Some(Param::Text(t)) if t == "pooltool" => Ok(ClothSlip::Pooltool),
-            Some(Param::Text(t)) if t == "opposed" => Ok(ClothSlip::Opposed),
-            Some(other) => Err(LawError {
-                param: "cloth_slip".into(),
-                value: other.to_string(),
-                why: format!("valid: {}", Self::NAMES.join(", ")),
-            }),
-        }
+        Ok(Self::ALL[spec.choice_or("cloth_slip", &Self::NAMES)?])
     }
 }
 

@@ -118,6 +118,9 @@ pub struct SharedPrefix {
     pub worst_dt: f64,
     /// Where and why it ends (one line), `None` when both whole logs agree.
     pub end: Option<String>,
+    /// When it ends (s): the earlier of the two events that differ, or the last shared
+    /// event's time when a log ends; `None` when both whole logs agree.
+    pub at: Option<f64>,
 }
 
 /// The events `ours` and `theirs` share from the start: ours in order, each matched to the
@@ -134,6 +137,7 @@ pub fn shared_prefix(ours: &[LoggedEvent], theirs: &[LoggedEvent], tie: f64) -> 
             return SharedPrefix {
                 len: k,
                 worst_dt: worst,
+                at: Some(e.time),
                 end: Some(format!(
                     "event {k}: pooltool's run ends after {} events, ours has {} more, from {e}",
                     theirs.len(),
@@ -172,6 +176,7 @@ pub fn shared_prefix(ours: &[LoggedEvent], theirs: &[LoggedEvent], tie: f64) -> 
                     len: k,
                     worst_dt: worst,
                     end: Some(format!("event {k}: ours {e}, pooltool {other}: {why}")),
+                    at: Some(e.time.min(other.time)),
                 };
             }
         }
@@ -188,6 +193,7 @@ pub fn shared_prefix(ours: &[LoggedEvent], theirs: &[LoggedEvent], tie: f64) -> 
     SharedPrefix {
         len: ours.len(),
         worst_dt: worst,
+        at: end.as_ref().map(|_| theirs[left[0]].time),
         end,
     }
 }
@@ -230,6 +236,7 @@ mod tests {
             "{end}"
         );
         assert!(end.ends_with("a different event"), "{end}");
+        assert_eq!(p.at, Some(2.0));
         // Outside the window the order counts, and the end says it is an order.
         let p = shared_prefix(&ours, &theirs, 1e-12);
         assert_eq!(p.len, 2);

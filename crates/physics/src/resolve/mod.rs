@@ -26,6 +26,16 @@ pub use spec::{LawError, LawSpec, Param};
 pub use stick_ball::{Cue, CueSpecs, StickBallLaw, StickBallModel};
 pub use transition::{TransitionLaw, TransitionModel};
 
+/// Our corrections to pooltool 0.6.0's laws: (model, parameter) pairs that pooltool does not
+/// have. Each parameter's default is pooltool's behaviour, and a law's spec writes it only
+/// when it is set otherwise (`docs/pooltool.md`).
+pub const CORRECTIONS: [(&str, &str); 4] = [
+    ("frictional_inelastic", "friction_impulse"),
+    ("frictional_mathavan", "cloth_slip"),
+    ("stronge_compliant", "circular_normal"),
+    ("impulse_frictional_inelastic", "circular_normal"),
+];
+
 /// The law of every event type (pooltool's `Resolver`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolver {
@@ -174,6 +184,20 @@ impl Resolver {
             ("transition", self.transition.spec()),
             ("stick_ball", self.stick_ball.spec()),
         ]
+    }
+
+    /// The laws that carry one of our [`CORRECTIONS`], as `event_type: model parameter =
+    /// value`: what pooltool 0.6.0 cannot compute. Empty for pooltool's own laws.
+    pub fn corrections(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (event_type, spec) in self.specs() {
+            for (model, key) in CORRECTIONS {
+                if let (true, Some(v)) = (spec.model == model, spec.get(key)) {
+                    out.push(format!("{event_type}: {model} {key} = {v}"));
+                }
+            }
+        }
+        out
     }
 
     /// The [`crate::BallParams`] fields the laws read besides `m` and `R`, each once.

@@ -247,27 +247,8 @@ def main():
         "frictional_inelastic_average",
         ball_ball_cases(rng, args.n, lambda r: (FrictionalInelastic(friction=AverageBallBallFriction()), {})),
     )
-    write("han_2005", cushion_cases(rng, args.n, lambda r: (Han2005Linear(), {})))
-    write(
-        "unrealistic",
-        cushion_cases(rng, args.n, lambda r: (lambda x: (UnrealisticLinear(restitution=x), {"restitution": int(x)}))(bool(r.integers(0, 2)))),
-    )
-    write(
-        "impulse_frictional_inelastic",
-        cushion_cases(rng, args.n, lambda r: (ImpulseFrictionalInelasticLinear(), {})),
-    )
-
-    def stronge(r):
-        omega = r.uniform(1.05, 1.95)
-        return StrongeCompliantLinear(omega_ratio=omega), {"omega_ratio": omega}
-
-    write("stronge_compliant", cushion_cases(rng, args.n, stronge))
-
-    def mathavan_2010(r):
-        steps, dp = int(r.integers(200, 3000)), float(r.choice([1e-3, 1e-4, 1e-5]))
-        return Mathavan2010Linear(max_steps=steps, delta_p=dp), {"max_steps": steps, "delta_p": dp}
-
-    write("mathavan_2010", cushion_cases(rng, args.n, mathavan_2010))
+    for name, law_of in cushion_laws(circular=False):
+        write(name, cushion_cases(rng, args.n, law_of))
 
     def mathavan_2014(r):
         n = int(r.integers(100, 2000))
@@ -280,27 +261,38 @@ def main():
 
     # The same cushion laws at circular cushions (pooltool's *Circular classes): drawn after
     # the others so that their files stay as they were.
-    write("han_2005_circular", circular_cases(rng, args.n, lambda r: (Han2005Circular(), {})))
-    write(
-        "unrealistic_circular",
-        circular_cases(rng, args.n, lambda r: (lambda x: (UnrealisticCircular(restitution=x), {"restitution": int(x)}))(bool(r.integers(0, 2)))),
-    )
-    write(
-        "impulse_frictional_inelastic_circular",
-        circular_cases(rng, args.n, lambda r: (ImpulseFrictionalInelasticCircular(), {})),
-    )
+    for name, law_of in cushion_laws(circular=True):
+        write(f"{name}_circular", circular_cases(rng, args.n, law_of))
 
-    def stronge_circular(r):
+
+def cushion_laws(circular):
+    """(file name, law_of) of every cushion law, pooltool's Linear or Circular class: law_of
+    draws the law's random parameters from the generator it is given and returns (law, the
+    parameters as columns)."""
+    pick = 1 if circular else 0
+
+    def unrealistic(r):
+        x = bool(r.integers(0, 2))
+        return (UnrealisticLinear, UnrealisticCircular)[pick](restitution=x), {"restitution": int(x)}
+
+    def stronge(r):
         omega = r.uniform(1.05, 1.95)
-        return StrongeCompliantCircular(omega_ratio=omega), {"omega_ratio": omega}
+        law = (StrongeCompliantLinear, StrongeCompliantCircular)[pick](omega_ratio=omega)
+        return law, {"omega_ratio": omega}
 
-    write("stronge_compliant_circular", circular_cases(rng, args.n, stronge_circular))
-
-    def mathavan_2010_circular(r):
+    def mathavan_2010(r):
         steps, dp = int(r.integers(200, 3000)), float(r.choice([1e-3, 1e-4, 1e-5]))
-        return Mathavan2010Circular(max_steps=steps, delta_p=dp), {"max_steps": steps, "delta_p": dp}
+        law = (Mathavan2010Linear, Mathavan2010Circular)[pick](max_steps=steps, delta_p=dp)
+        return law, {"max_steps": steps, "delta_p": dp}
 
-    write("mathavan_2010_circular", circular_cases(rng, args.n, mathavan_2010_circular))
+    impulse = (ImpulseFrictionalInelasticLinear, ImpulseFrictionalInelasticCircular)[pick]
+    return [
+        ("han_2005", lambda r: ((Han2005Linear, Han2005Circular)[pick](), {})),
+        ("unrealistic", unrealistic),
+        ("impulse_frictional_inelastic", lambda r: (impulse(), {})),
+        ("stronge_compliant", stronge),
+        ("mathavan_2010", mathavan_2010),
+    ]
 
 
 if __name__ == "__main__":

@@ -176,3 +176,57 @@ pub(crate) fn unknown_model(event_type: &str, model: &str, names: &[String]) -> 
         ),
     }
 }
+
+/// Declares a law parameter whose value is one of a few names, pooltool 0.6.0's behaviour first
+/// (the default): the enum (`Clone, Copy, Debug, Default, PartialEq, Eq`) and its `NAMES`,
+/// `name`, `from_spec` (the parameter `key` of a spec, the default when not given, an error
+/// naming the valid values otherwise) and `param` (the parameter as a spec writes it: nothing
+/// for the default, so that pooltool's resolver file reads a default law's spec).
+macro_rules! choice_param {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident ($key:literal) {
+            $(#[$first_meta:meta])* $first:ident = $first_text:literal,
+            $($(#[$var_meta:meta])* $var:ident = $text:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis enum $name {
+            $(#[$first_meta])*
+            #[default]
+            $first,
+            $($(#[$var_meta])* $var,)+
+        }
+
+        impl $name {
+            /// The values a shot file writes, in declaration order (pooltool's first).
+            pub const NAMES: &'static [&'static str] = &[$first_text, $($text),+];
+            const ALL: &'static [$name] = &[$name::$first, $($name::$var),+];
+
+            /// Its value in a shot file.
+            pub fn name(self) -> &'static str {
+                Self::NAMES[self as usize]
+            }
+
+            /// The parameter of `spec` (the default when not given).
+            pub(crate) fn from_spec(
+                spec: &$crate::resolve::LawSpec,
+            ) -> Result<Self, $crate::resolve::LawError> {
+                Ok(Self::ALL[spec.choice_or($key, Self::NAMES)?])
+            }
+
+            /// The parameter as a spec writes it: nothing when it is the default.
+            pub(crate) fn param(self) -> Option<(String, $crate::resolve::Param)> {
+                (self != Self::default()).then(|| {
+                    (
+                        $key.to_string(),
+                        $crate::resolve::Param::Text(self.name().into()),
+                    )
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use choice_param;

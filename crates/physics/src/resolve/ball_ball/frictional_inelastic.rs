@@ -5,7 +5,7 @@
 
 use super::{pair_mean, BallBallLaw, Velocities};
 use crate::resolve::law::BuiltIn;
-use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::spec::{choice_param, LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec3};
 
@@ -106,36 +106,19 @@ impl Friction {
     }
 }
 
-/// How large the friction impulse of a sliding contact is, for a normal impulse J: pooltool
-/// 0.6.0's rule or Coulomb's.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum FrictionImpulse {
-    /// pooltool 0.6.0's: mu times the normal *separation* speed, mu e |v_an - v_bn| per unit
-    /// mass for equal balls (`frictional_inelastic/__init__.py`: `D_v_n_magnitude` is
-    /// |v_2n' - v_1n'|). That is mu (2e/(1 + e)) J: for e = 1 Coulomb's, for e < 1 less (2.6%
-    /// at e = 0.95), and the throw of a sliding contact then depends on e, which TP A-14's
-    /// does not. Written `"pooltool"`; the default, so that the law under pooltool's name is
-    /// pooltool's.
-    #[default]
-    Pooltool,
-    /// Coulomb's, as TP A-14 derives throw: mu times the normal impulse J,
-    /// mu (1 + e)/2 |v_an - v_bn| per unit mass for equal balls. Written `"coulomb"`.
-    Coulomb,
-}
-
-impl FrictionImpulse {
-    /// The names a shot file writes, in [`FrictionImpulse`] order (pooltool's first).
-    pub const NAMES: [&'static str; 2] = ["pooltool", "coulomb"];
-    const ALL: [FrictionImpulse; 2] = [FrictionImpulse::Pooltool, FrictionImpulse::Coulomb];
-
-    /// Its name in a shot file.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    /// The `friction_impulse` parameter of `spec` (pooltool's when not given).
-    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        Ok(Self::ALL[spec.choice_or("friction_impulse", &Self::NAMES)?])
+choice_param! {
+    /// How large the friction impulse of a sliding contact is, for a normal impulse J: pooltool
+    /// 0.6.0's rule or Coulomb's (parameter `friction_impulse`).
+    pub enum FrictionImpulse("friction_impulse") {
+        /// pooltool 0.6.0's: mu times the normal *separation* speed, mu e |v_an - v_bn| per
+        /// unit mass for equal balls (`frictional_inelastic/__init__.py`: `D_v_n_magnitude`
+        /// is |v_2n' - v_1n'|). That is mu (2e/(1 + e)) J: for e = 1 Coulomb's, for e < 1 less
+        /// (2.6% at e = 0.95), and the throw of a sliding contact then depends on e, which TP
+        /// A-14's does not. The default, so that the law under pooltool's name is pooltool's.
+        Pooltool = "pooltool",
+        /// Coulomb's, as TP A-14 derives throw: mu times the normal impulse J,
+        /// mu (1 + e)/2 |v_an - v_bn| per unit mass for equal balls.
+        Coulomb = "coulomb",
     }
 }
 
@@ -210,12 +193,7 @@ impl Law for FrictionalInelastic {
 
     fn params(&self) -> Vec<(String, Param)> {
         let mut out = vec![("friction".into(), self.friction.param())];
-        if self.friction_impulse != FrictionImpulse::Pooltool {
-            out.push((
-                "friction_impulse".into(),
-                Param::Text(self.friction_impulse.name().into()),
-            ));
-        }
+        out.extend(self.friction_impulse.param());
         out
     }
 

@@ -5,50 +5,37 @@
 
 use super::{pair_mean, weighted_sum, BallBallLaw, Friction, Velocities};
 use crate::resolve::law::BuiltIn;
-use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::spec::{choice_param, LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec3};
 
 /// Slip speeds (m/s) below this are no slip (the paper's implementation threshold).
 const NO_SLIP: f64 = 1e-16;
 
-/// Which way the cloth's friction on each ball points during a Mathavan 2014 collision.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ClothSlip {
-    /// pooltool 0.6.0's: the slip taken as v - R k x w (in the collision frame
-    /// u_R = (v_x + R w_y, v_y - R w_x), `frictional_mathavan/__init__.py`), the opposite of the
-    /// cloth contact point's velocity in its spin part. The cloth's friction can then push a ball
-    /// along its real slip and a collision can add energy: a grazing, spinning pair from a
-    /// random break gains 1.7e-4 of its energy (`tests/laws.rs`). Written `"pooltool"`; the
-    /// default, so that the law under pooltool's name is pooltool's.
-    #[default]
-    Pooltool,
-    /// The contact point's velocity v + w x (-R z) = v + R k x w, which friction opposes (the
-    /// paper's eqs. 10-11): the collision never adds energy. Written `"opposed"`.
-    Opposed,
+choice_param! {
+    /// Which way the cloth's friction on each ball points during a Mathavan 2014 collision
+    /// (parameter `cloth_slip`).
+    pub enum ClothSlip("cloth_slip") {
+        /// pooltool 0.6.0's: the slip taken as v - R k x w (in the collision frame
+        /// u_R = (v_x + R w_y, v_y - R w_x), `frictional_mathavan/__init__.py`), the opposite of
+        /// the cloth contact point's velocity in its spin part. The cloth's friction can then
+        /// push a ball along its real slip and a collision can add energy: a grazing, spinning
+        /// pair from a random break gains 1.7e-4 of its energy (`tests/laws.rs`). The default,
+        /// so that the law under pooltool's name is pooltool's.
+        Pooltool = "pooltool",
+        /// The contact point's velocity v + w x (-R z) = v + R k x w, which friction opposes
+        /// (the paper's eqs. 10-11): the collision never adds energy.
+        Opposed = "opposed",
+    }
 }
 
 impl ClothSlip {
-    /// The names a shot file writes, in [`ClothSlip`] order (pooltool's first).
-    pub const NAMES: [&'static str; 2] = ["pooltool", "opposed"];
-    const ALL: [ClothSlip; 2] = [ClothSlip::Pooltool, ClothSlip::Opposed];
-
-    /// Its name in a shot file.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
     /// The sign of R k x w in the cloth slips.
     fn sign(self) -> f64 {
         match self {
             ClothSlip::Pooltool => -1.0,
             ClothSlip::Opposed => 1.0,
         }
-    }
-
-    /// The `cloth_slip` parameter of `spec` (pooltool's when not given).
-    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        Ok(Self::ALL[spec.choice_or("cloth_slip", &Self::NAMES)?])
     }
 }
 
@@ -126,12 +113,7 @@ impl Law for FrictionalMathavan {
                 Param::Number(f64::from(self.num_iterations)),
             ),
         ];
-        if self.cloth_slip != ClothSlip::Pooltool {
-            out.push((
-                "cloth_slip".into(),
-                Param::Text(self.cloth_slip.name().into()),
-            ));
-        }
+        out.extend(self.cloth_slip.param());
         out
     }
 

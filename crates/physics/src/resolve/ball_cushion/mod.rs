@@ -21,7 +21,7 @@ pub use super::ball_ball::Velocities;
 #[cfg(doc)]
 use super::law::BuiltIn;
 use super::law::{law_models, Law};
-use super::spec::{LawError, LawSpec};
+use super::spec::choice_param;
 use crate::motion::Motion;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
@@ -158,51 +158,27 @@ pub fn contact_normal(normal: Vec2, height: f64, radius: f64) -> Vec3 {
     Vec3::new(-radius * normal.x, -radius * normal.y, radius - height).normalize()
 }
 
-/// Which unit normal in space a circular cushion (a rounded jaw of radius r, its contact circle
-/// `height` above the cloth) pushes a ball of radius R along, for the laws that take the
-/// contact's normal in space (`stronge_compliant`, `impulse_frictional_inelastic`, parameter
-/// `circular_normal`). The ball touches the circle when its center is R + r from the circle's
-/// center on the cloth.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CircularNormal {
-    /// pooltool 0.6.0's (`CircularCushionSegment.get_normal_3d`): from the circle's *center*
-    /// (at the cushion's height) to the ball's center, ((R + r) n, R - h) normalized, n the
-    /// unit vector on the cloth from the circle toward the ball. Tilted less than a straight
-    /// cushion's at the same height (9.2 against 15.6 degrees for pooltool's corner jaws,
-    /// r = 20.95 mm, and pool balls). Written `"pooltool"`; the default.
-    #[default]
-    Pooltool,
-    /// From the contact on the circle, R from the ball's center on the cloth, to the ball's
-    /// center, (R n, R - h) normalized: the straight cushion's geometry ([`contact_normal`])
-    /// at the point of the nose the ball touches. Written `"contact"`.
-    Contact,
+choice_param! {
+    /// Which unit normal in space a circular cushion (a rounded jaw of radius r, its contact
+    /// circle `height` above the cloth) pushes a ball of radius R along, for the laws that take
+    /// the contact's normal in space (`stronge_compliant`, `impulse_frictional_inelastic`,
+    /// parameter `circular_normal`). The ball touches the circle when its center is R + r
+    /// from the circle's center on the cloth.
+    pub enum CircularNormal("circular_normal") {
+        /// pooltool 0.6.0's (`CircularCushionSegment.get_normal_3d`): from the circle's
+        /// *center* (at the cushion's height) to the ball's center, ((R + r) n, R - h)
+        /// normalized, n the unit vector on the cloth from the circle toward the ball. Tilted
+        /// less than a straight cushion's at the same height (9.2 against 15.6 degrees for
+        /// pooltool's corner jaws, r = 20.95 mm, and pool balls). The default.
+        Pooltool = "pooltool",
+        /// From the contact on the circle, R from the ball's center on the cloth, to the
+        /// ball's center, (R n, R - h) normalized: the straight cushion's geometry
+        /// ([`contact_normal`]) at the point of the nose the ball touches.
+        Contact = "contact",
+    }
 }
 
 impl CircularNormal {
-    /// The names a shot file writes, in [`CircularNormal`] order (pooltool's first).
-    pub const NAMES: [&'static str; 2] = ["pooltool", "contact"];
-    const ALL: [CircularNormal; 2] = [CircularNormal::Pooltool, CircularNormal::Contact];
-
-    /// Its name in a shot file.
-    pub fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    /// The `circular_normal` parameter of `spec` (pooltool's when not given).
-    pub(crate) fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        Ok(Self::ALL[spec.choice_or("circular_normal", &Self::NAMES)?])
-    }
-
-    /// The parameter as a spec writes it: nothing when it is pooltool's.
-    pub(crate) fn param(self) -> Option<(String, super::Param)> {
-        (self != CircularNormal::Pooltool).then(|| {
-            (
-                "circular_normal".to_string(),
-                super::Param::Text(self.name().into()),
-            )
-        })
-    }
-
     /// The unit normal in space for a ball of radius `radius` (m) at a circular cushion of
     /// radius `arc_radius` (m) whose contact circle is `height` (m) above the cloth; `normal`
     /// is the unit vector on the cloth from the ball's center toward the circle's.

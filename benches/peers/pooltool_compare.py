@@ -1,147 +1,181 @@
 #!/usr/bin/env python3
-"""Our event engine against pooltool 0.6.0, event by event, on the same breaks
-(`cargo xtask compare-pooltool` writes the inputs and runs this script; see its --help).
+"""pooltool 0.6.0's side of `cargo xtask compare-pooltool` (see its --help): 9-ball breaks made
+and run by pooltool, for our engine to import and run.
 
-For every NAME in DIR/systems/ (written by `cargo xtask compare-pooltool`):
+For break k = 0 .. --breaks - 1 (seed = --seed + k), named `break_<seed>`:
 
-- DIR/systems/NAME.json: the break's start as a pooltool `System` (our export: pooltool's
-  frame, its 7-foot table), loaded with `System.load` and simulated by pooltool with every law
-  set explicitly: FrictionlessElastic ball-ball, Han 2005 linear and circular cushions,
-  canonical pockets and transitions (seed 004's laws, as our `pool` preset);
-- DIR/ours/NAME.json: our event engine's run of the same break, written by
-  `cargo xtask simulate --format pooltool`'s exporter, loaded with pooltool's own
-  `System.load` and continuized with `pooltool.continuize` (so pooltool's tools read it);
+- builds it as a pooltool user does: `Table.default()`, `get_rack(GameType.NINEBALL, table)`
+  (its random jitter seeded), the cue ball on the head string at a random offset, and a cue
+  strike aimed at the 1 ball (`aim.at_ball`) with random V0 (2-8 m/s), aim error, side and
+  vertical offsets and elevation; saves it with `System.save` as DIR/systems/<name>.json
+  (what `cargo xtask import-pooltool` reads);
+- runs it with `pt.simulate` under the laws of DIR/resolver.json (our preset as pooltool's
+  resolver file; `pooltool_default` is pooltool's `default_resolver()`), once per contact
+  spacer of --spacers (`pooltool.constants.MIN_DIST`, 1e-6 m as shipped: pooltool moves a
+  colliding pair that far apart before resolving), and writes its events as pooltool's
+  System has them (`event_type`, `time`, `agents` with `id` and `agent_type`) to
+  DIR/pooltool/<name>@<spacer>.json (<spacer> as --spacers writes it), or `{"error": ...}`
+  when pooltool fails on it; with `interventions`, the ball-ball events after which
+  pooltool's `resolve_continually_touching` changed the pair's velocities (its phenomenological
+  "momentum theft" for balls moving in unison, not a law: recorded by wrapping the method at
+  run time, pooltool's code untouched), and `budget: true` when the run stopped at
+  --max-events.
 
-and compares the first --events events of each (kind and agents, in order; times). It prints
-one CSV row per break and spacer:
+Prints one line per break to stderr. Usage (with pooltool installed, benches/peers/README.md):
 
-    name,spacer_m,our_events,pooltool_events,compared,same_order,same_up_to_ties,
-    worst_dt_s,first_difference
-
-- `spacer_m`: pooltool's contact spacer, `pooltool.constants.MIN_DIST` (1e-6 m as shipped):
-  before resolving a collision pooltool moves the pair that far apart along their paths, which
-  is not part of the physics; in a rack whose balls are 1e-6 m apart it shifts later event
-  times by far more than 1e-6 s. The comparison runs with it at each value of --spacers.
-- `same_order`: the same kinds and agents in the same order over the compared events;
-  `same_up_to_ties`: the same once events less than --tol apart may trade places;
-  `worst_dt_s`: the largest time difference over the compared events (matched up to ties).
-- `first_difference`: where the sequences first differ (empty when they do not), or
-  `pooltool error: ...` when pooltool failed on the break.
-
-Usage (with pooltool installed, benches/peers/README.md):
-
-    .venv-pooltool/bin/python benches/peers/pooltool_compare.py DIR [--events 30]
-        [--tol 1e-6] [--spacers 1e-12,1e-6]
+    .venv-pooltool/bin/python benches/peers/pooltool_compare.py DIR [--breaks 20] [--seed 1]
+        [--spacers 1e-6,1e-12] [--max-events 5000]
 """
 
 import argparse
+import json
 import os
+import random
 import sys
 
+import numpy as np
 import pooltool as pt
 import pooltool.constants
-from pooltool.events.datatypes import EventType
 from pooltool.physics.engine import PhysicsEngine
-from pooltool.physics.resolve.ball_ball.frictionless_elastic import FrictionlessElastic
-from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
-from pooltool.physics.resolve.ball_pocket import CanonicalBallPocket
+from pooltool.physics.resolve.ball_ball.core import CoreBallBallCollision
 from pooltool.physics.resolve.resolver import VERSION, Resolver
-from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
-from pooltool.physics.resolve.transition import CanonicalTransition
+from pooltool.serialize import SerializeFormat, conversion
 
 
-def engine():
-    return PhysicsEngine(
-        resolver=Resolver(
-            ball_ball=FrictionlessElastic(),
-            ball_linear_cushion=Han2005Linear(),
-            ball_circular_cushion=Han2005Circular(),
-            ball_pocket=CanonicalBallPocket(),
-            stick_ball=InstantaneousPoint(english_throttle=1.0, squirt_throttle=1.0),
-            transition=CanonicalTransition(),
-            version=VERSION,
-        )
+def fixed_hash_seed():
+    """Re-runs this process with PYTHONHASHSEED=0 unless it has it: pooltool's rack draws its
+    balls' ids with `random.choice(list(a_set))`, whose order follows the strings' hashes, so
+    the same seed gives the same rack only with the same hash seed."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv], dict(os.environ, PYTHONHASHSEED="0"))
+
+
+def nine_ball_break(seed):
+    """A pooltool 9-ball break with a cue strike, reproducible from `seed` (under
+    `fixed_hash_seed`)."""
+    random.seed(seed)
+    np.random.seed(seed)
+    rng = np.random.default_rng(seed)
+    table = pt.Table.default()
+    balls = pt.get_rack(pt.GameType.NINEBALL, table)
+    system = pt.System(cue=pt.Cue(cue_ball_id="cue"), table=table, balls=balls)
+    xy = (table.w / 2 + rng.uniform(-0.15, 0.15), table.l / 4)
+    system.balls["cue"] = pt.Ball.create("cue", xy=xy, **_params(balls))
+    phi = pt.aim.at_ball(system, "1") + rng.uniform(-0.5, 0.5)
+    system.cue.set_state(
+        V0=rng.uniform(2.0, 8.0),
+        phi=phi,
+        theta=rng.uniform(0.0, 5.0),
+        a=rng.uniform(-0.3, 0.3),
+        b=rng.uniform(-0.3, 0.3),
     )
+    return system
 
 
-def events(system):
-    """(time, kind, sorted agent ids) of every event but pooltool's null ones."""
-    out = []
-    for e in system.events:
-        if e.event_type == EventType.NONE:
-            continue
-        ids = sorted(a.id for a in e.agents if a.agent_type.value != "cue")
-        out.append((e.time, e.event_type.value, ids))
-    return out
+def _params(balls):
+    """The rack's ball parameters, for the cue ball placed by hand."""
+    import attrs
+
+    return attrs.asdict(next(iter(balls.values())).params)
 
 
-def compare(ours, theirs, n, tol):
-    """(compared, same_order, same_up_to_ties, worst_dt, first_difference)."""
-    k = min(n, len(ours), len(theirs))
-    if k < n and len(ours) != len(theirs):
-        k_note = f"; runs of {len(ours)} and {len(theirs)} events"
-    else:
-        k_note = ""
-    same_order = all(ours[i][1:] == theirs[i][1:] for i in range(k))
-    # Up to ties: take our events in order, each matched to the earliest unmatched pooltool
-    # event of the same kind and agents that is not after any unmatched one by more than tol.
-    left = list(range(len(theirs)))
-    worst = 0.0
-    first = ""
-    for i in range(k):
-        t, kind, ids = ours[i]
-        pick = None
-        for j in left:
-            if theirs[j][0] > theirs[left[0]][0] + tol:
-                break
-            if theirs[j][1:] == (kind, ids):
-                pick = j
-                break
-        if pick is None:
-            j = left[0] if left else None
-            other = f"{theirs[j][1]} {theirs[j][2]} at {theirs[j][0]!r} s" if j is not None else "none"
-            first = f"event {i}: ours {kind} {ids} at {t!r} s, pooltool {other}"
-            break
-        left.remove(pick)
-        worst = max(worst, abs(t - theirs[pick][0]))
-    ties = first == ""
-    if not first and not same_order:
-        first = "same events, some of them less than --tol apart in another order"
-    return k, same_order, ties, worst, first + k_note
+class Interventions:
+    """Counts pooltool's ball-ball resolutions and notes those whose
+    `resolve_continually_touching` changed a velocity (by wrapping both methods)."""
+
+    def __init__(self):
+        self.calls = 0
+        self.changed = []
+        resolve = CoreBallBallCollision.resolve
+        touching = CoreBallBallCollision.resolve_continually_touching
+        me = self
+
+        def counted(self, ball1, ball2, inplace=False):
+            me.calls += 1
+            return resolve(self, ball1, ball2, inplace)
+
+        def watched(self, ball1, ball2):
+            before = (ball1.state.rvw[1].copy(), ball2.state.rvw[1].copy())
+            out = touching(self, ball1, ball2)
+            after = (out[0].state.rvw[1], out[1].state.rvw[1])
+            if any((a != b).any() for a, b in zip(before, after)):
+                me.changed.append(me.calls - 1)
+            return out
+
+        CoreBallBallCollision.resolve = counted
+        CoreBallBallCollision.resolve_continually_touching = watched
+
+    def start(self):
+        self.calls, self.changed = 0, []
+
+    def of(self, events):
+        """The ball-ball events (time, ids) whose resolution pooltool's intervention changed."""
+        ball_ball = [e for e in events if e["event_type"] == "ball_ball"]
+        return [
+            {"time": ball_ball[k]["time"], "agents": [a["id"] for a in ball_ball[k]["agents"]]}
+            for k in self.changed
+            if k < len(ball_ball)
+        ]
+
+
+def events_of(system):
+    """pooltool's events as its System stores them: type, time, agents' ids and types."""
+    return [
+        {
+            "event_type": e.event_type.value,
+            "time": float(e.time),
+            "agents": [{"id": a.id, "agent_type": a.agent_type.value} for a in e.agents],
+        }
+        for e in system.events
+    ]
 
 
 def main():
+    fixed_hash_seed()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir")
-    ap.add_argument("--events", type=int, default=30, help="events compared per break")
-    ap.add_argument("--tol", type=float, default=1e-6, help="time tolerance (s)")
-    ap.add_argument("--spacers", default="1e-12,1e-6",
+    ap.add_argument("--breaks", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--spacers", default="1e-6,1e-12",
                     help="pooltool contact spacers MIN_DIST (m) to run with, comma-separated")
     ap.add_argument("--max-events", type=int, default=5000,
                     help="pooltool's event budget per break (it can spin on pressed contacts)")
     args = ap.parse_args()
-    names = sorted(f[:-5] for f in os.listdir(os.path.join(args.dir, "systems")) if f.endswith(".json"))
-    eng = engine()
-    print("name,spacer_m,our_events,pooltool_events,compared,same_order,same_up_to_ties,"
-          "worst_dt_s,first_difference")
-    for name in names:
-        # Our run, read by pooltool's own loader and continuized by its own tool.
-        mine = pt.System.load(os.path.join(args.dir, "ours", name + ".json"))
-        pt.continuize(mine, dt=0.01, inplace=True)
-        ours = events(mine)
-        for spacer in (float(s) for s in args.spacers.split(",")):
+    with open(os.path.join(args.dir, "resolver.json")) as f:
+        laws = dict(json.load(f), version=VERSION)
+    resolver = conversion[SerializeFormat.YAML].structure(laws, Resolver)
+    engine = PhysicsEngine(resolver=resolver)
+    spacers = [(s.strip(), float(s)) for s in args.spacers.split(",")]
+    os.makedirs(os.path.join(args.dir, "systems"), exist_ok=True)
+    os.makedirs(os.path.join(args.dir, "pooltool"), exist_ok=True)
+    shipped = pooltool.constants.MIN_DIST
+    watch = Interventions()
+    for k in range(args.breaks):
+        seed = args.seed + k
+        name = f"break_{seed}"
+        path = os.path.join(args.dir, "systems", name + ".json")
+        nine_ball_break(seed).save(path)
+        counts = []
+        for token, spacer in spacers:
             pooltool.constants.MIN_DIST = spacer
-            start = pt.System.load(os.path.join(args.dir, "systems", name + ".json"))
+            watch.start()
             try:
-                theirs = events(pt.simulate(start, engine=eng, max_events=args.max_events))
+                run = pt.simulate(pt.System.load(path), engine=engine, max_events=args.max_events)
+                events = events_of(run)
+                out = {
+                    "events": events,
+                    "interventions": watch.of(events),
+                    "budget": len(run.events) >= args.max_events,
+                }
+                counts.append(str(len(events)))
             except Exception as e:  # pooltool's own failures, reported per break
-                msg = f"pooltool error: {type(e).__name__}: {e}".replace(",", ";").replace("\n", " ")
-                print(f"{name},{spacer!r},{len(ours)},,0,False,False,,{msg}")
-                continue
-            k, same, ties, worst, first = compare(ours, theirs, args.events, args.tol)
-            first = first.replace(",", ";")
-            print(f"{name},{spacer!r},{len(ours)},{len(theirs)},{k},{same},{ties},{worst!r},{first}")
-            sys.stdout.flush()
+                out = {"error": f"{type(e).__name__}: {e}"}
+                counts.append("error")
+            finally:
+                pooltool.constants.MIN_DIST = shipped
+            with open(os.path.join(args.dir, "pooltool", f"{name}@{token}.json"), "w") as f:
+                json.dump(out, f)
+        print(f"{name}: pooltool events {', '.join(counts)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,11 @@
   JSON.
 - `snooker.json`, `billiard.json`: a ball on pooltool's snooker and billiard tables.
 - `resolver.yaml`: the seed-004 resolver as pooltool saves it (`Resolver.save`).
+- `breaks/`: five 9-ball breaks made by pooltool with a cue strike (`break_<seed>.json`, seeds
+  1-5, as `cargo xtask compare-pooltool` makes them: `pooltool_compare.nine_ball_break`), its
+  default resolver (`resolver.yaml`, `default_resolver()`), and pooltool's own event logs of
+  each under that resolver with its contact spacer as shipped (`break_<seed>@1e-6.json`) and
+  lowered (`@1e-12.json`), for `crates/pooltool/tests/breaks.rs`.
 
 Rerun with pooltool installed (benches/peers/README.md); the balls' `initial_orientation`
 (drawing only) is random in pooltool, so a rerun changes those numbers and nothing else:
@@ -34,6 +39,8 @@ from pooltool.physics.engine import PhysicsEngine
 from pooltool.physics.resolve.ball_ball.frictionless_elastic import FrictionlessElastic
 from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
 from pooltool.physics.resolve.resolver import default_resolver
+
+from pooltool_compare import events_of, fixed_hash_seed, nine_ball_break
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "peers", "pooltool")
 R = 0.028575
@@ -69,6 +76,7 @@ def with_resolver(path, resolver):
 
 
 def main():
+    fixed_hash_seed()
     os.makedirs(OUT, exist_ok=True)
     resolver = seed_resolver()
     engine = PhysicsEngine(resolver=resolver)
@@ -112,7 +120,27 @@ def main():
         pt.System(cue=pt.Cue(cue_ball_id="cue"), table=t, balls={"cue": ball}).save(
             os.path.join(OUT, f"{name}.json")
         )
+    breaks()
     print("wrote", OUT)
+
+
+def breaks():
+    """pooltool's own 9-ball breaks and its runs of them, at its spacer and lowered."""
+    out = os.path.join(OUT, "breaks")
+    os.makedirs(out, exist_ok=True)
+    default_resolver().save(os.path.join(out, "resolver.yaml"))
+    engine = PhysicsEngine(resolver=default_resolver())
+    shipped = pt.constants.MIN_DIST
+    for seed in range(1, 6):
+        path = os.path.join(out, f"break_{seed}.json")
+        nine_ball_break(seed).save(path)
+        for token in ["1e-6", "1e-12"]:
+            pt.constants.MIN_DIST = float(token)
+            run = pt.simulate(pt.System.load(path), engine=engine)
+            pt.constants.MIN_DIST = shipped
+            with open(os.path.join(out, f"break_{seed}@{token}.json"), "w") as f:
+                json.dump({"events": events_of(run)}, f)
+            print(f"break {seed} at spacer {token} m: {len(run.events)} events")
 
 
 def _add_resolver_msgpack(path, resolver):

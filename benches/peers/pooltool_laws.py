@@ -9,8 +9,9 @@ pooltool's own `solve` for that law, and writes one CSV per law to data/peers/la
     inputs (positions, v, w, parameters) ... , outputs (v and w of each ball after)
 
 `cargo test -p pool-physics --test pooltool_laws` reads these files and checks that our laws give
-the same velocities (closed-form laws to 1e-12 relative, root-finding ones to the root
-tolerance). The files are committed so the check runs without pooltool; rerun this script to
+the same velocities (every law to 1e-12 of the velocity scale; mathavan_2010 within one of its
+impulse steps). Cushion laws are drawn at straight segments and, in `<law>_circular.csv`, at
+circular ones (rounded jaws). The files are committed so the check runs without pooltool; rerun this script to
 regenerate them (same seed, same files) when pooltool is installed (benches/peers/README.md):
 
     .venv-pooltool/bin/python benches/peers/pooltool_laws.py [--n 1000]
@@ -26,7 +27,7 @@ import sys
 
 import numpy as np
 from pooltool.objects.ball.datatypes import Ball, BallParams, BallState
-from pooltool.objects.table.components import LinearCushionSegment
+from pooltool.objects.table.components import CircularCushionSegment, LinearCushionSegment
 from pooltool.physics.resolve.ball_ball.friction import (
     AlciatoreBallBallFriction,
     AverageBallBallFriction,
@@ -34,15 +35,23 @@ from pooltool.physics.resolve.ball_ball.friction import (
 from pooltool.physics.resolve.ball_ball.frictional_inelastic import FrictionalInelastic
 from pooltool.physics.resolve.ball_ball.frictional_mathavan import FrictionalMathavan
 from pooltool.physics.resolve.ball_ball.frictionless_elastic import FrictionlessElastic
-from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Linear
-from pooltool.physics.resolve.ball_cushion.mathavan_2010.model import Mathavan2010Linear
+from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
+from pooltool.physics.resolve.ball_cushion.mathavan_2010.model import (
+    Mathavan2010Circular,
+    Mathavan2010Linear,
+)
 from pooltool.physics.resolve.ball_cushion.impulse_frictional_inelastic.model import (
+    ImpulseFrictionalInelasticCircular,
     ImpulseFrictionalInelasticLinear,
 )
 from pooltool.physics.resolve.ball_cushion.stronge_compliant.model import (
+    StrongeCompliantCircular,
     StrongeCompliantLinear,
 )
-from pooltool.physics.resolve.ball_cushion.unrealistic import UnrealisticLinear
+from pooltool.physics.resolve.ball_cushion.unrealistic import (
+    UnrealisticCircular,
+    UnrealisticLinear,
+)
 from pooltool.physics.resolve.stick_ball.instantaneous_point import InstantaneousPoint
 from pooltool.objects.cue.datatypes import Cue, CueSpecs
 
@@ -128,6 +137,52 @@ def cushion_cases(rng, n, law_of):
     return rows
 
 
+def circular_cases(rng, n, law_of):
+    """A circular cushion (a rounded jaw) of random radius, center and height; a ball R + r
+    from its center on the cloth, moving into it. A case pooltool's law fails on (its
+    mathavan_2010 can find no end of restitution) is drawn again, and counted."""
+    rows = []
+    failed = 0
+    while len(rows) < n:
+        e_c = rng.uniform(0.5, 0.98)
+        f_c = rng.uniform(0.0, 0.4)
+        u_s = rng.uniform(0.05, 0.4)
+        h = rng.uniform(1.1, 1.5) * R
+        radius = rng.uniform(0.002, 0.04)
+        params = BallParams(m=M, R=R, e_c=e_c, f_c=f_c, u_s=u_s)
+        center = np.array([*rng.uniform(-0.5, 0.5, 2), h])
+        phi = rng.uniform(0, 2 * math.pi)
+        out = np.array([math.cos(phi), math.sin(phi)])  # from the circle toward the ball
+        xy = center[:2] + (R + radius) * out
+        speed = rng.uniform(0.1, 6.0)
+        into = rng.uniform(0.05, 1.0) * math.pi / 2  # angle of v to the tangent
+        along = rng.choice([-1.0, 1.0])
+        tangent = np.array([-out[1], out[0]])
+        v_xy = speed * (math.cos(into) * along * tangent - math.sin(into) * out)
+        v = np.array([*v_xy, 0.0])
+        w = rng.uniform(-80, 80, 3)
+        law, extra = law_of(rng)
+        cushion = CircularCushionSegment("c", center=center, radius=radius)
+        b = ball("a", np.array([*xy, R]), v, w, params)
+        try:
+            res, _ = law.solve(b.copy(), cushion)
+        except RuntimeError as e:
+            failed += 1
+            print(f"pooltool failed ({e}): drawn again", file=sys.stderr)
+            continue
+        rows.append(
+            {
+                "r": vec([*xy, R]), "v": vec(v), "w": vec(w),
+                "normal": vec(-out), "height": h, "arc_radius": radius,
+                "e_c": e_c, "f_c": f_c, "u_s": u_s, **extra,
+                "v_out": vec(res.state.rvw[1]), "w_out": vec(res.state.rvw[2]),
+            }
+        )
+    if failed:
+        print(f"{failed} cases pooltool failed on, drawn again", file=sys.stderr)
+    return rows
+
+
 def stick_ball_cases(rng, n):
     """A ball at rest struck with a random stroke, stick and throttles."""
     rows = []
@@ -192,27 +247,8 @@ def main():
         "frictional_inelastic_average",
         ball_ball_cases(rng, args.n, lambda r: (FrictionalInelastic(friction=AverageBallBallFriction()), {})),
     )
-    write("han_2005", cushion_cases(rng, args.n, lambda r: (Han2005Linear(), {})))
-    write(
-        "unrealistic",
-        cushion_cases(rng, args.n, lambda r: (lambda x: (UnrealisticLinear(restitution=x), {"restitution": int(x)}))(bool(r.integers(0, 2)))),
-    )
-    write(
-        "impulse_frictional_inelastic",
-        cushion_cases(rng, args.n, lambda r: (ImpulseFrictionalInelasticLinear(), {})),
-    )
-
-    def stronge(r):
-        omega = r.uniform(1.05, 1.95)
-        return StrongeCompliantLinear(omega_ratio=omega), {"omega_ratio": omega}
-
-    write("stronge_compliant", cushion_cases(rng, args.n, stronge))
-
-    def mathavan_2010(r):
-        steps, dp = int(r.integers(200, 3000)), float(r.choice([1e-3, 1e-4, 1e-5]))
-        return Mathavan2010Linear(max_steps=steps, delta_p=dp), {"max_steps": steps, "delta_p": dp}
-
-    write("mathavan_2010", cushion_cases(rng, args.n, mathavan_2010))
+    for name, law_of in cushion_laws(circular=False):
+        write(name, cushion_cases(rng, args.n, law_of))
 
     def mathavan_2014(r):
         n = int(r.integers(100, 2000))
@@ -222,6 +258,41 @@ def main():
 
     write("frictional_mathavan", ball_ball_cases(rng, args.n, mathavan_2014))
     write("instantaneous_point", stick_ball_cases(rng, args.n))
+
+    # The same cushion laws at circular cushions (pooltool's *Circular classes): drawn after
+    # the others so that their files stay as they were.
+    for name, law_of in cushion_laws(circular=True):
+        write(f"{name}_circular", circular_cases(rng, args.n, law_of))
+
+
+def cushion_laws(circular):
+    """(file name, law_of) of every cushion law, pooltool's Linear or Circular class: law_of
+    draws the law's random parameters from the generator it is given and returns (law, the
+    parameters as columns)."""
+    pick = 1 if circular else 0
+
+    def unrealistic(r):
+        x = bool(r.integers(0, 2))
+        return (UnrealisticLinear, UnrealisticCircular)[pick](restitution=x), {"restitution": int(x)}
+
+    def stronge(r):
+        omega = r.uniform(1.05, 1.95)
+        law = (StrongeCompliantLinear, StrongeCompliantCircular)[pick](omega_ratio=omega)
+        return law, {"omega_ratio": omega}
+
+    def mathavan_2010(r):
+        steps, dp = int(r.integers(200, 3000)), float(r.choice([1e-3, 1e-4, 1e-5]))
+        law = (Mathavan2010Linear, Mathavan2010Circular)[pick](max_steps=steps, delta_p=dp)
+        return law, {"max_steps": steps, "delta_p": dp}
+
+    impulse = (ImpulseFrictionalInelasticLinear, ImpulseFrictionalInelasticCircular)[pick]
+    return [
+        ("han_2005", lambda r: ((Han2005Linear, Han2005Circular)[pick](), {})),
+        ("unrealistic", unrealistic),
+        ("impulse_frictional_inelastic", lambda r: (impulse(), {})),
+        ("stronge_compliant", stronge),
+        ("mathavan_2010", mathavan_2010),
+    ]
 
 
 if __name__ == "__main__":

@@ -350,7 +350,9 @@ fn rvw_array<'s>(states: impl ExactSizeIterator<Item = &'s BallState>) -> Array3
 pub struct Event {
     /// Event kind: ball_ball, ball_linear_cushion, ball_pocket, sliding_rolling, stick_ball, ...
     kind: &'static str,
-    /// Ids of what took part: one ball, or a ball and a ball, cushion or pocket.
+    /// Ids of what took part: one ball, or a ball and a ball, cushion or pocket. An id names
+    /// one thing: no ball shares one with a cushion or pocket (such a shot is refused), and
+    /// pooltool's cushions `1`..`18` are `c1`..`c18` here.
     agents: Vec<String>,
     /// Time (s).
     time: f64,

@@ -246,3 +246,21 @@ def test_balls_with_their_own_radius_keep_it_through_states_and_runs():
     wrong[0, 0, 2] = 0.028575
     with pytest.raises(bh.ShotError, match="z must equal the ball radius R = 0.030163"):
         shot.with_states(wrong)
+
+
+def test_event_agents_name_one_thing_each():
+    # On pooltool's table, whose cushions pooltool numbers 1..18 like balls: ours are c1..c18,
+    # pockets named where they are in our frame, and no ball may take a table element's id.
+    shot = bh.load(SHOTS / "break_9ball_pooltool.toml")
+    balls = set(shot.ball_ids)
+    run = bh.simulate(shot)
+    others = set()
+    for e in run.events:
+        n = 2 if e.kind == "ball_ball" else 1
+        assert set(e.agents[:n]) <= balls, e
+        others.update(e.agents[n:])
+    assert others and not (others & balls), others
+    assert all(a.startswith("c") or a in {"lb", "cb", "rb", "lt", "ct", "rt"} for a in others)
+    text = shot.to_toml().replace('id = "9"', 'id = "c9"', 1)
+    with pytest.raises(bh.ShotError, match=r"balls\[\d+\]\.id = \"c9\".*cushions\[\d+\] has the same id"):
+        bh.Shot.from_toml(text, "x")

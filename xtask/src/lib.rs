@@ -9,7 +9,7 @@
 //! - `stress`: many random realistic shots, the invariants checked after every event.
 //! - `bench-peers`: our event engine and pooltool (if installed) on the same shots.
 //! - `import-pooltool`: a pooltool `System.save` file as a shot file.
-//! - `compare-pooltool`: random breaks through pooltool and our event engine, event by event.
+//! - `compare-pooltool`: pooltool's own breaks through pooltool and our event engine, event by event.
 //! - `sweep`: one shot per point of a grid or random sample of cue and ball parameters.
 //! - `outcomes`: does the algorithm change the game? Outcome agreement against the chaos floor.
 //! - `figures`: the figures README.md and docs/ quote, checked against their committed run.
@@ -116,7 +116,10 @@ enum Command {
     /// Write a shot file from a pooltool 0.6.0 `System.save` file (.json or .msgpack).
     ///
     /// pooltool's (x, y) is our (y, x) (its long side runs along y); spins change sign, the
-    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Carries the table
+    /// cue's aim phi becomes 90 - phi and its side offset a becomes -a. Ids: its cushions and
+    /// jaw tips 1..18, 1t..17t are our c1..c18, c1t..c17t (no ball's id); its pockets lb, lc,
+    /// lt, rb, rc, rt, named in its frame, are our lb, cb, rb, lt, ct, rt (l/c/r along our
+    /// length, b/t across), and back on export. Carries the table
     /// (straight and circular cushions, pockets and their depth; named `pooltool_pocket` etc.
     /// when it is that built-in), the balls in play (pocketed ones are left out, with a note),
     /// their parameters (one set per shot), the cue as a strike when pooltool would strike
@@ -124,17 +127,21 @@ enum Command {
     /// A simulated system gives its balls' first history states. `simulate --format pooltool`
     /// writes the other way.
     ImportPooltool(pooltool::ImportArgs),
-    /// Random 9-ball breaks on pooltool's 7-foot table through pooltool 0.6.0 and our event
-    /// engine, event by event (needs pooltool, skipped with one line without it).
+    /// pooltool 0.6.0's own 9-ball breaks through pooltool and our event engine under the same
+    /// laws, event by event (needs pooltool, skipped with one line without it).
     ///
-    /// Each break (`pool_harness::random_break`, as `stress` makes them) starts from the same
-    /// states in both (our export, read by pooltool's `System.load`); pooltool runs with its
-    /// seed laws set explicitly, and with its contact spacer at each --spacers value. Compares
-    /// the first --events events (kinds and agents in order, allowing events less than --tol
-    /// apart to trade places; times within --tol); exits 1 if a break differs at the first
-    /// spacer. Our runs are also read back by pooltool's own `System.load` and `continuize`.
-    /// Writes reports/pooltool-compare-<time>/: breaks/ (shot files), systems/ and ours/
-    /// (pooltool files), compare.csv, summary.md.
+    /// pooltool makes each break (its table, its 9-ball rack, a random cue strike at the 1
+    /// ball), saves it and runs it under --physics (default pooltool_default: its stock
+    /// default_resolver()) with its contact spacer at each --spacers value (1e-6 m as shipped,
+    /// and lowered); our event engine imports the saved System (import-pooltool) and runs it.
+    /// Per break and spacer: the shared prefix (the same kinds and agents in the same order
+    /// from the start, events less than --tol apart may trade places), its worst time
+    /// difference, and where and why it ends (the events that differ; pooltool's spacer when
+    /// the lowered spacer's prefix is longer; pooltool's resolve_continually_touching, which
+    /// it applies after a ball-ball law, or a pooltool run that does not finish). Exits 1 if
+    /// at the smallest spacer a break shares fewer than --events events and pooltool's own
+    /// handling does not explain it. Writes reports/pooltool-compare-<time>/: systems/ and
+    /// pooltool/ (pooltool's files), breaks/ (our shot files), compare.csv, summary.md.
     ComparePooltool(compare_pooltool::ComparePooltoolArgs),
     /// One shot per point of a grid or random sample over a base shot's cue strike and ball
     /// parameters; one outcome row per point in sweep/rows.csv.

@@ -40,12 +40,15 @@ pub struct SimulateArgs {
 /// Output format.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum Format {
-    /// One JSON document: events, then final states.
+    /// One JSON document: events (time, kind, agents: ball ids, then the cushion's or pocket's
+    /// id; an id names one thing, no ball shares one with a cushion or pocket), then final
+    /// states.
     Json,
-    /// One CSV table: `event` rows, then `ball` rows.
+    /// One CSV table: `event` rows (agent_1, agent_2 as in JSON), then `ball` rows.
     Csv,
-    /// A pooltool 0.6.0 `System` (JSON, pooltool's frame: its x, y is our y, x): table, balls,
-    /// events with their agents' states before and after, ball histories; `System.load` reads
+    /// A pooltool 0.6.0 `System` (JSON, pooltool's frame and ids: its x, y is our y, x, our
+    /// cushions c1..c18 its 1..18, our pockets named in its frame): table, balls, events with
+    /// their agents' types and states before and after, ball histories; `System.load` reads
     /// it (see `cargo xtask import-pooltool --help` for the mapping)
     Pooltool,
 }

@@ -158,5 +158,23 @@ fn compare_pooltool_without_pooltool_is_skipped_with_one_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("--python = /nonexistent/python: cannot run it"));
+    // --physics: a preset pooltool has the laws of, checked before pooltool is looked for.
+    for (physics, says) in [
+        ("corrected", "pooltool 0.6.0 has no such law (ball_ball: frictional_inelastic friction_impulse = \"coulomb\""),
+        ("mathavan", "frictional_mathavan cloth_slip = \"opposed\""),
+        ("ideal", "frictionless motion"),
+        ("nope", "unknown preset"),
+    ] {
+        let out = xtask()
+            .current_dir(&ws)
+            .env("POOLTOOL_PYTHON", "/nonexistent/python")
+            .args(["compare-pooltool", "--physics", physics])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{physics}: {}", text(&out.stderr));
+        let err = text(&out.stderr);
+        assert!(err.contains(says), "{physics}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
     std::fs::remove_dir_all(&ws).ok();
 }

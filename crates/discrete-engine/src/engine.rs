@@ -420,7 +420,7 @@ pub(crate) fn cushion_hit<P: Physics + ?Sized>(
             let j = c - table.segments().len();
             let arc = &table.circular_segments()[j];
             arc_contact(arc, r0, s, radius).map(|n| {
-                let after = physics.resolve_ball_circular_cushion(s, n, arc.height);
+                let after = physics.resolve_ball_circular_cushion(s, n, arc.height, arc.radius);
                 let agents = Agents::BallCircularCushion { ball, cushion: j };
                 (after, EventKind::BallCircularCushion, agents)
             })

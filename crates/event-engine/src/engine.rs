@@ -425,7 +425,8 @@ impl<'a> Loop<'a> {
                 let normal = arc.normal(s.r.xy());
                 let pressing = physics.accelerations(s).0.xy().dot(&normal);
                 if s.v.xy().dot(&normal) > sustained_speed(pressing) {
-                    self.now[ball] = physics.resolve_ball_circular_cushion(s, normal, arc.height);
+                    self.now[ball] =
+                        physics.resolve_ball_circular_cushion(s, normal, arc.height, arc.radius);
                     self.changed(&[ball]);
                 } else {
                     self.settle_cluster(&[ball]);

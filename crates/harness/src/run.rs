@@ -120,8 +120,9 @@ pub fn log_dt_sweep(max: f64, min: f64, per_decade: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Agent ids joined by `|`, e.g. `cue|1`, `cue|rail_b1`, `cue|1t` (a circular cushion), `9|cb`,
-/// `cue`.
+/// Agent ids joined by `|`, e.g. `cue|1`, `cue|rail_b1`, `cue|c1t` (a circular cushion), `9|cb`,
+/// `cue`: the ball(s), then the cushion or pocket. Unambiguous: a valid set-up's ball ids are
+/// none of its table's ids (`Setup::validate`).
 pub fn agents_label(setup: &Setup, agents: &Agents) -> String {
     let ball = |i: usize| setup.balls[i].id.as_str();
     match *agents {

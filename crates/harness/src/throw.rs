@@ -1,8 +1,9 @@
 //! TP A-14's throw curve: how far `frictional_inelastic` throws the object ball off the line of
-//! centers, against cut angle, for a stun and a naturally rolling cue ball at two speeds, beside
-//! Alciatore's closed form (the `compare` report's `throw.png`).
+//! centers, against cut angle, for a stun and a naturally rolling cue ball at two speeds, with
+//! Coulomb's friction impulse and with pooltool 0.6.0's, beside Alciatore's closed form (the
+//! `compare` report's `throw.png`).
 
-use pool_physics::resolve::{LawSpec, Resolver};
+use pool_physics::resolve::{LawSpec, Param, Resolver};
 use pool_physics::{BallParams, BallState, Model, Motion, Physics, Vec3};
 use serde::Serialize;
 
@@ -18,8 +19,11 @@ pub struct ThrowRow {
     pub spin: String,
     /// Cut angle (deg): between the cue ball's velocity and the line of centers.
     pub cut_deg: f64,
-    /// The object ball's direction off the line of centers after the law (deg).
+    /// The object ball's direction off the line of centers after the law with Coulomb's
+    /// friction impulse, `friction_impulse = "coulomb"` (deg).
     pub throw_deg: f64,
+    /// The same with pooltool 0.6.0's friction impulse, the law's default (deg).
+    pub pooltool_deg: f64,
     /// TP A-14's closed form for the same shot (deg).
     pub tp_a14_deg: f64,
 }
@@ -42,14 +46,18 @@ pub fn tp_a14_throw(phi: f64, v: f64, rolling: bool, e: f64, mu: impl Fn(f64) ->
 
 /// The throw curve of `frictional_inelastic` with its default friction (Alciatore's fit,
 /// mu = 9.951e-3 + 0.108 exp(-1.088 |u|)) and pool balls (e_b = 0.95): cut angles 0 to 88
-/// degrees in steps of 2, stun and natural roll, at [`THROW_SPEEDS`]; each point beside
-/// [`tp_a14_throw`].
+/// degrees in steps of 2, stun and natural roll, at [`THROW_SPEEDS`]; each point with
+/// Coulomb's friction impulse and with pooltool's, beside [`tp_a14_throw`].
 pub fn throw_curve() -> Vec<ThrowRow> {
     let p = BallParams::pool();
-    let mut laws = Resolver::seed();
-    laws.set("ball_ball", &LawSpec::named("frictional_inelastic"))
-        .expect("a built-in law");
-    let m = Model::new(p, Motion::Cloth, laws);
+    let model = |impulse: &str| {
+        let mut laws = Resolver::seed();
+        let spec = LawSpec::named("frictional_inelastic")
+            .with("friction_impulse", Param::Text(impulse.into()));
+        laws.set("ball_ball", &spec).expect("a built-in law");
+        Model::new(p, Motion::Cloth, laws)
+    };
+    let (m, theirs) = (model("coulomb"), model("pooltool"));
     let r = p.radius;
     let mu = |u: f64| 9.951e-3 + 0.108 * (-1.088 * u).exp();
     let mut out = Vec::new();
@@ -67,14 +75,18 @@ pub fn throw_curve() -> Vec<ThrowRow> {
                 };
                 let cue = BallState::new(Vec3::new(1.0, 0.5, r), Vec3::new(v, 0.0, 0.0), w, r);
                 let ob = BallState::new(cue.r + n * (2.0 * r), Vec3::zeros(), Vec3::zeros(), r);
-                let (_, after) = m.resolve_ball_ball(&cue, &ob);
-                let along = after.v.dot(&n);
-                let across = (after.v - n * along).norm();
+                let throw = |m: &Model| {
+                    let (_, after) = m.resolve_ball_ball(&cue, &ob);
+                    let along = after.v.dot(&n);
+                    let across = (after.v - n * along).norm();
+                    across.atan2(along).to_degrees()
+                };
                 out.push(ThrowRow {
                     speed_m_s: v,
                     spin: if rolling { "roll" } else { "stun" }.into(),
                     cut_deg: cut,
-                    throw_deg: across.atan2(along).to_degrees(),
+                    throw_deg: throw(&m),
+                    pooltool_deg: throw(&theirs),
                     tp_a14_deg: tp_a14_throw(phi, v, rolling, p.e_b, mu).to_degrees(),
                 });
             }
@@ -87,14 +99,28 @@ pub fn throw_curve() -> Vec<ThrowRow> {
 mod tests {
     use super::*;
 
-    /// The plotted points are the law's, and the law is TP A-14's closed form at every one.
+    /// The plotted points are the law's: with Coulomb's friction impulse TP A-14's closed form
+    /// at every one; with pooltool's, the closed form with friction 2e/(1 + e) times smaller.
     #[test]
     fn the_law_follows_tp_a14_along_the_whole_curve() {
         let rows = throw_curve();
         assert_eq!(rows.len(), 2 * 2 * 45);
+        let e = BallParams::pool().e_b;
+        let k = 2.0 * e / (1.0 + e);
+        let mu = |u: f64| k * (9.951e-3 + 0.108 * (-1.088 * u).exp());
+        let mut apart = 0.0f64;
         for row in &rows {
             assert!((row.throw_deg - row.tp_a14_deg).abs() < 1e-10, "{row:?}");
+            let phi = row.cut_deg.to_radians();
+            let theirs = tp_a14_throw(phi, row.speed_m_s, row.spin == "roll", e, mu);
+            assert!(
+                (row.pooltool_deg - theirs.to_degrees()).abs() < 1e-10,
+                "{row:?}"
+            );
+            apart = apart.max(row.throw_deg - row.pooltool_deg);
         }
+        // Where the contact slides, pooltool's friction throws 2.6% less at e = 0.95.
+        assert!(apart > 0.05, "{apart}");
         // The curve's shape: stun throws more than roll; slow shots throw more than fast ones
         // (friction falls with slip speed); the stun curve peaks (about 4.3 deg at 1 m/s) where
         // sticking gives way to sliding, near a 30 degree cut.

@@ -42,7 +42,7 @@ fn setup(table: Table, balls: Vec<(Vec2, Vec3, Vec3)>) -> Setup {
 fn rolled_at_tip(v0: f64) -> (Setup, CircularSegment) {
     let table = PreparedTable::from(Table::pooltool_pocket());
     let k = (table.circular_cushions.iter())
-        .position(|c| c.id == "5t")
+        .position(|c| c.id == "c5t")
         .unwrap();
     let arc = table.circular_segments()[k];
     let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
@@ -66,7 +66,7 @@ fn a_ball_rolled_into_a_side_jaws_tip_rebounds_off_it_by_han_2005() {
     let table = PreparedTable::from(Table::pooltool_pocket());
     let (k, tip) = (table.circular_cushions.iter())
         .enumerate()
-        .find(|(_, c)| c.id == "5t")
+        .find(|(_, c)| c.id == "c5t")
         .unwrap();
     let arc = table.circular_segments()[k];
     let out_dir = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());
@@ -100,7 +100,7 @@ fn a_ball_rolled_into_a_side_jaws_tip_rebounds_off_it_by_han_2005() {
     // The state after it is the circular law's at the normal toward the tip's center.
     let before = pool().evolve(&s.balls[0].state, first.time);
     let normal = arc.normal(before.r.xy());
-    let after = pool().resolve_ball_circular_cushion(&before, normal, arc.height);
+    let after = pool().resolve_ball_circular_cushion(&before, normal, arc.height, arc.radius);
     assert_eq!(out.snapshots[1].states[0].v, after.v);
     assert!(after.v.xy().dot(&normal) < 0.0, "it leaves the tip");
     let rep = check_outcome(&s, &out, 20);
@@ -116,7 +116,7 @@ fn a_ball_pressed_into_a_jaw_tip_by_another_settles_without_sinking_in() {
     // sustained contacts of a cluster with an arc link.
     let table = PreparedTable::from(Table::pooltool_pocket());
     let k = (table.circular_cushions.iter())
-        .position(|c| c.id == "5t")
+        .position(|c| c.id == "c5t")
         .unwrap();
     let arc = table.circular_segments()[k];
     let n = Vec2::new(130f64.to_radians().cos(), 130f64.to_radians().sin());

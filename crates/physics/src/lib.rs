@@ -48,8 +48,9 @@ pub use resolve::ball_cushion::{han2005_cushion, mirror_cushion};
 pub use resolve::ball_pocket::pocket_capture;
 pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_cushion};
 pub use table::{
-    CircularCushion, CircularSegment, Cushion, EndPoint, Escape, LinearSegment, Pocket,
-    PocketCircle, PocketTableSpecs, PreparedTable, Table, TableError, POOLTOOL_TABLES,
+    cushion_id_from_pooltool, pocket_id_from_pooltool, CircularCushion, CircularSegment, Cushion,
+    EndPoint, Escape, LinearSegment, Pocket, PocketCircle, PocketTableSpecs, PreparedTable, Table,
+    TableError, POOLTOOL_TABLES,
 };
 pub use trajectory::Trajectory;
 

@@ -117,9 +117,17 @@ pub trait Physics: Send + Sync {
 
     /// Ball-circular-cushion collision law (pooltool's `ball_circular_cushion`): the cushion
     /// law applied at the contact normal, the unit vector on the cloth from the ball's center
-    /// toward the circle's center; `height` is the cushion's contact height (m). By default the
-    /// linear cushion's law ([`Physics::resolve_ball_cushion`]).
-    fn resolve_ball_circular_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
+    /// toward the circle's center; `height` is the cushion's contact height (m), `arc_radius`
+    /// the circle's radius (m). By default the linear cushion's law
+    /// ([`Physics::resolve_ball_cushion`]).
+    fn resolve_ball_circular_cushion(
+        &self,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+        arc_radius: f64,
+    ) -> BallState {
+        let _ = arc_radius;
         self.resolve_ball_cushion(s, normal, height)
     }
 
@@ -175,9 +183,18 @@ pub struct Model {
 
 impl Model {
     /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key: `pool` and
-    /// its synonym `seed` (seed 004's laws), `pooltool_default`, `mathavan`, `ideal`.
-    pub const PRESETS: [&'static str; 5] =
-        ["pool", "seed", "pooltool_default", "mathavan", "ideal"];
+    /// its synonym `seed` (seed 004's laws), `pooltool_default` (pooltool 0.6.0's default
+    /// resolver, its behaviour), `corrected` (the same with our corrections: Coulomb's friction
+    /// impulse, the circular cushions' contact normal), `mathavan` (Mathavan's laws, the
+    /// cloth's friction opposing the slip), `ideal`.
+    pub const PRESETS: [&'static str; 6] = [
+        "pool",
+        "seed",
+        "pooltool_default",
+        "corrected",
+        "mathavan",
+        "ideal",
+    ];
 
     /// A model from its parts. Parameters that neither the motion nor any law reads
     /// ([`Model::ball_params`]) are set to [`BallParams::pool`]'s values.
@@ -230,6 +247,7 @@ impl Model {
         match name {
             "pool" | "seed" => Some(Self::pool(params)),
             "pooltool_default" => Some(Self::pooltool_default(params)),
+            "corrected" => Some(Self::new(params, Motion::Cloth, Resolver::corrected())),
             "mathavan" => Some(Self::new(params, Motion::Cloth, Resolver::mathavan())),
             "ideal" => Some(Self::ideal(params.radius, params.m)),
             _ => None,
@@ -488,8 +506,18 @@ impl Physics for Model {
         self.sustained_cushion(&self.resolver.ball_linear_cushion, s, normal, height)
     }
 
-    fn resolve_ball_circular_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
-        self.cushion(&self.resolver.ball_circular_cushion, s, normal, height)
+    fn resolve_ball_circular_cushion(
+        &self,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+        arc_radius: f64,
+    ) -> BallState {
+        let law = &self.resolver.ball_circular_cushion;
+        self.settle(
+            s,
+            law.resolve_circular(self.params_of(s), s, normal, height, arc_radius),
+        )
     }
 
     fn resolve_sustained_circular_cushion(

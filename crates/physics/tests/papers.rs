@@ -48,8 +48,10 @@ fn frictional_mathavan_reproduces_mathavan_2014_tables_1_and_2() {
         ..BallParams::pool()
     };
     let mut laws = Resolver::mathavan();
+    // The paper's law: the cloth's friction opposes each ball's slip (not pooltool's sign).
     let spec = LawSpec::named("frictional_mathavan")
-        .with("friction", Param::Law(LawSpec::named("average")));
+        .with("friction", Param::Law(LawSpec::named("average")))
+        .with("cloth_slip", Param::Text("opposed".into()));
     laws.set("ball_ball", &spec).unwrap();
     let model = Model::new(p, Motion::Cloth, laws);
     let r = p.radius;

@@ -39,11 +39,13 @@ fn into_cushion() -> [BallState; 2] {
 }
 
 /// `spec` with parameter `k` (a top-level name, or `friction.<name>`) changed: numbers scaled
-/// by 0.8, booleans flipped; `None` when the spec has no such parameter.
+/// by 0.8, booleans flipped, our corrections to pooltool's laws (named values) back to
+/// `"pooltool"`; `None` when the spec has no such parameter.
 fn perturbed(spec: &LawSpec, k: &str) -> Option<LawSpec> {
     let change = |p: &Param| match p {
         Param::Number(x) => Some(Param::Number(x * 0.8)),
         Param::Bool(b) => Some(Param::Bool(!b)),
+        Param::Text(t) if t != "pooltool" => Some(Param::Text("pooltool".into())),
         _ => None,
     };
     let mut out = spec.clone();
@@ -91,8 +93,9 @@ fn differ(a: &[(Vec3, Vec3)], b: &[(Vec3, Vec3)]) -> bool {
         .any(|((va, wa), (vb, wb))| (va - vb).amax() > 1e-9 || (wa - wb).amax() * R > 1e-9)
 }
 
-/// Each base spec of every ball-ball law (both friction models), with all parameters written
-/// out; each law parameter and each ball parameter the law reads must change the result.
+/// Each base spec of every ball-ball law (both friction models, and our corrections to
+/// pooltool's, which a spec writes only when set), with all parameters written out; each law
+/// parameter and each ball parameter the law reads must change the result.
 #[test]
 fn every_ball_ball_parameter_changes_the_collision() {
     let (a, b) = pair();
@@ -104,6 +107,12 @@ fn every_ball_ball_parameter_changes_the_collision() {
         LawSpec::named("frictional_inelastic").with("friction", friction("average")),
         LawSpec::named("frictional_mathavan").with("friction", friction("alciatore")),
         LawSpec::named("frictional_mathavan").with("friction", friction("average")),
+        LawSpec::named("frictional_inelastic")
+            .with("friction", friction("alciatore"))
+            .with("friction_impulse", Param::Text("coulomb".into())),
+        LawSpec::named("frictional_mathavan")
+            .with("friction", friction("alciatore"))
+            .with("cloth_slip", Param::Text("opposed".into())),
     ];
     let mut checked = 0;
     for spec in specs {
@@ -147,10 +156,11 @@ fn every_ball_ball_parameter_changes_the_collision() {
             .unwrap_err();
         assert_eq!(e.param, "omega_ratio", "{}", full.model);
     }
-    // Every law (five specs): m. frictionless_elastic: nothing else. frictional_inelastic: a, b, c, e_b;
-    // with average e_b, mu_b. frictional_mathavan: a, b, c, num_iterations, mu_s, e_b; with
-    // average num_iterations, mu_s, mu_b, e_b.
-    assert_eq!(checked, 5 + (4 + 2 + 6 + 4));
+    // Every law (seven specs): m. frictionless_elastic: nothing else. frictional_inelastic: a,
+    // b, c, e_b; with average e_b, mu_b; coulomb's a, b, c, friction_impulse, e_b.
+    // frictional_mathavan: a, b, c, num_iterations, mu_s, e_b; with average num_iterations,
+    // mu_s, mu_b, e_b; opposed a, b, c, num_iterations, cloth_slip, mu_s, e_b.
+    assert_eq!(checked, 7 + (4 + 2 + 6 + 4 + 5 + 7));
 }
 
 /// The same for every cushion law; mathavan_2010's step is the larger of M v_y / max_steps
@@ -211,6 +221,35 @@ fn every_cushion_parameter_changes_the_rebound() {
         &[mirror.resolve(&p, &s, normal, h)],
         &[mirror.resolve(&scaled(&p, "e_c"), &s, normal, h)]
     ));
+}
+
+/// `circular_normal` (stronge_compliant, impulse_frictional_inelastic) changes the rebound
+/// from a circular cushion, and only from one; the other cushion laws take the straight
+/// cushion's law at the circle's normal.
+#[test]
+fn circular_normal_changes_the_rebound_from_a_circular_cushion() {
+    let p = BallParams::pool();
+    let normal = Vec2::new(1.0, 0.0);
+    let (h, arc) = (0.036576, 0.02095);
+    for s in into_cushion() {
+        for model in ["stronge_compliant", "impulse_frictional_inelastic"] {
+            let pooltool = BallCushionModel::from_spec(&LawSpec::named(model)).unwrap();
+            let contact =
+                LawSpec::named(model).with("circular_normal", Param::Text("contact".into()));
+            let contact = BallCushionModel::from_spec(&contact).unwrap();
+            let theirs = pooltool.resolve_circular(&p, &s, normal, h, arc);
+            let ours = contact.resolve_circular(&p, &s, normal, h, arc);
+            assert!(differ(&[theirs], &[ours]), "{model}");
+            // "contact" is the straight cushion's geometry at the circle's normal.
+            assert_eq!(ours, contact.resolve(&p, &s, normal, h), "{model}");
+            assert_eq!(pooltool.resolve(&p, &s, normal, h), ours, "{model}");
+        }
+        for spec in [LawSpec::named("han_2005"), LawSpec::named("mathavan_2010")] {
+            let law = BallCushionModel::from_spec(&spec).unwrap();
+            let at_arc = law.resolve_circular(&p, &s, normal, h, arc);
+            assert_eq!(at_arc, law.resolve(&p, &s, normal, h), "{}", spec.model);
+        }
+    }
 }
 
 /// The cue strike's throttles (side offset, so both show) and the cue's specs and the ball's

@@ -1,11 +1,12 @@
 //! Our laws against pooltool 0.6.0's, case by case: `data/peers/laws/<law>.csv` holds 1,000
 //! random pre-collision states per law and what pooltool's own `solve` made of them
 //! (`benches/peers/pooltool_laws.py` writes them; rerun it with pooltool installed to check
-//! again from scratch). Closed-form laws must agree to 1e-12 of the state's velocity scale;
-//! `stronge_compliant`, whose stick/slip times are roots (pooltool: scipy's toms748 to 2e-12
-//! s; ours: Brent to 1e-15 of the collision time), to 1e-9; the two Mathavan laws, integrated
-//! in impulse steps, take the same steps as pooltool and agree to 1e-9 (the rounding of
-//! thousands of steps).
+//! again from scratch). Every law under its pooltool name and with pooltool's parameters (our
+//! corrections are parameters whose default is pooltool's) must agree to 1e-12 of the state's
+//! velocity scale: the closed forms, `stronge_compliant` (whose stick/slip times are roots:
+//! pooltool's scipy toms748 to 2e-12 s, our Brent to 1e-15 of the collision time) and
+//! `frictional_mathavan` (the same impulse steps as pooltool); `mathavan_2010` within one of
+//! its impulse steps (rounding can flip its end-of-compression and end-of-collision tests).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -111,15 +112,28 @@ fn ball_ball(
     worst
 }
 
+/// A cushion law on one case: at a straight cushion, or at a circular one when the case has
+/// the circle's radius (`arc_radius`).
+fn rebound(law: &BallCushionModel, row: &HashMap<String, f64>) -> (Vec3, Vec3) {
+    let s = state(row, "r", "v", "w");
+    let p = params(row);
+    let normal = Vec2::new(row["normal_x"], row["normal_y"]);
+    match row.get("arc_radius") {
+        Some(&arc) => law.resolve_circular(&p, &s, normal, row["height"], arc),
+        None => law.resolve(&p, &s, normal, row["height"]),
+    }
+}
+
+/// Our cushion law `spec` on every case of `file` (straight or circular); the worst difference
+/// in units of the velocity scale.
 fn cushion(file: &str, spec: impl Fn(&HashMap<String, f64>) -> LawSpec, tol: f64) -> f64 {
     let mut worst = 0.0f64;
     for (k, row) in rows(file).iter().enumerate() {
         let law = BallCushionModel::from_spec(&spec(row)).unwrap();
         let s = state(row, "r", "v", "w");
         let p = params(row);
-        let normal = Vec2::new(row["normal_x"], row["normal_y"]);
         let scale = s.v.norm() + p.radius * s.w.norm();
-        let (v, w) = law.resolve(&p, &s, normal, row["height"]);
+        let (v, w) = rebound(&law, row);
         worst = worst.max(agree(file, k, v, v3(row, "v_out"), scale, tol));
         worst = worst.max(agree(
             file,
@@ -144,18 +158,16 @@ fn frictionless_elastic_agrees_with_pooltool() {
     eprintln!("frictionless_elastic: worst {worst:e}");
 }
 
-/// pooltool's friction impulse is mu times the normal *separation* speed e |dv_n|, ours mu times
-/// the normal impulse (1 + e)/2 |dv_n| (Coulomb, TP A-14): pooltool's law is ours with every
-/// friction coefficient scaled by k = 2e/(1 + e), which is what is compared (a and b of
-/// Alciatore's fit scale mu by k; so does scaling mu_b). Without the scaling the two differ as
-/// soon as e_b < 1, which the test checks too.
+/// pooltool's friction impulse is mu times the normal *separation* speed e |dv_n|: the law's
+/// default (`friction_impulse = "pooltool"`) is pooltool's, with both friction models, to
+/// 1e-12. Coulomb's, mu times the normal impulse (1 + e)/2 |dv_n| (TP A-14,
+/// `friction_impulse = "coulomb"`), differs as soon as e_b < 1 and the contact slides.
 #[test]
 fn frictional_inelastic_agrees_with_pooltool_with_both_friction_models() {
-    let k = |row: &HashMap<String, f64>| 2.0 * row["e_b"] / (1.0 + row["e_b"]);
     let alciatore = |row: &HashMap<String, f64>| {
         let friction = LawSpec::named("alciatore")
-            .with("a", Param::Number(row["a"] * k(row)))
-            .with("b", Param::Number(row["b"] * k(row)))
+            .with("a", Param::Number(row["a"]))
+            .with("b", Param::Number(row["b"]))
             .with("c", Param::Number(row["c"]));
         LawSpec::named("frictional_inelastic").with("friction", Param::Law(friction))
     };
@@ -170,55 +182,73 @@ fn frictional_inelastic_agrees_with_pooltool_with_both_friction_models() {
         LawSpec::named("frictional_inelastic")
             .with("friction", Param::Law(LawSpec::named("average")))
     };
-    let worst = ball_ball(
-        "frictional_inelastic_average",
-        average,
-        1e-12,
-        |row, p: &mut BallParams| p.mu_b *= k(row),
-    );
+    let worst = ball_ball("frictional_inelastic_average", average, 1e-12, |_, _| {});
     eprintln!("frictional_inelastic (average): worst {worst:e}");
-    // Unscaled, Coulomb's friction is larger than pooltool's wherever e_b < 1 and it slides.
-    let unscaled = |row: &HashMap<String, f64>| {
-        let friction = LawSpec::named("alciatore")
-            .with("a", Param::Number(row["a"]))
-            .with("b", Param::Number(row["b"]))
-            .with("c", Param::Number(row["c"]));
-        LawSpec::named("frictional_inelastic").with("friction", Param::Law(friction))
+    let coulomb = |row: &HashMap<String, f64>| {
+        alciatore(row).with("friction_impulse", Param::Text("coulomb".into()))
     };
-    let unscaled = ball_ball(
+    let coulomb = ball_ball(
         "frictional_inelastic_alciatore",
-        unscaled,
+        coulomb,
         f64::INFINITY,
         |_, _| {},
     );
-    assert!(unscaled > 1e-3, "unscaled, worst {unscaled:e}");
-    eprintln!("frictional_inelastic (alciatore) unscaled: worst {unscaled:e}");
+    assert!(coulomb > 1e-3, "coulomb, worst {coulomb:e}");
+    eprintln!("frictional_inelastic (alciatore), friction_impulse = coulomb: worst {coulomb:e}");
 }
 
 #[test]
 fn closed_form_cushion_laws_agree_with_pooltool() {
-    let worst = cushion("han_2005", |_| LawSpec::named("han_2005"), 1e-12);
-    eprintln!("han_2005: worst {worst:e}");
     let unrealistic = |row: &HashMap<String, f64>| {
         LawSpec::named("unrealistic").with("restitution", Param::Bool(row["restitution"] != 0.0))
     };
-    let worst = cushion("unrealistic", unrealistic, 1e-12);
-    eprintln!("unrealistic: worst {worst:e}");
-    let worst = cushion(
-        "impulse_frictional_inelastic",
-        |_| LawSpec::named("impulse_frictional_inelastic"),
-        1e-12,
+    for at in ["", "_circular"] {
+        let worst = cushion(
+            &format!("han_2005{at}"),
+            |_| LawSpec::named("han_2005"),
+            1e-12,
+        );
+        eprintln!("han_2005{at}: worst {worst:e}");
+        let worst = cushion(&format!("unrealistic{at}"), unrealistic, 1e-12);
+        eprintln!("unrealistic{at}: worst {worst:e}");
+        let file = format!("impulse_frictional_inelastic{at}");
+        let worst = cushion(
+            &file,
+            |_| LawSpec::named("impulse_frictional_inelastic"),
+            1e-12,
+        );
+        eprintln!("{file}: worst {worst:e}");
+    }
+    // At a circular cushion pooltool pushes along the line from the circle's center, not
+    // from the contact on it (`circular_normal = "contact"`), which moves the rebound.
+    let contact = |_: &HashMap<String, f64>| {
+        LawSpec::named("impulse_frictional_inelastic")
+            .with("circular_normal", Param::Text("contact".into()))
+    };
+    let moved = cushion(
+        "impulse_frictional_inelastic_circular",
+        contact,
+        f64::INFINITY,
     );
-    eprintln!("impulse_frictional_inelastic: worst {worst:e}");
+    eprintln!("impulse_frictional_inelastic_circular with circular_normal = contact: {moved:e}");
+    assert!(moved > 1e-3, "{moved:e}");
 }
 
 #[test]
-fn stronge_compliant_agrees_with_pooltool_to_the_root_tolerance() {
+fn stronge_compliant_agrees_with_pooltool() {
     let spec = |row: &HashMap<String, f64>| {
         LawSpec::named("stronge_compliant").with("omega_ratio", Param::Number(row["omega_ratio"]))
     };
-    let worst = cushion("stronge_compliant", spec, 1e-9);
-    eprintln!("stronge_compliant: worst {worst:e}");
+    for at in ["", "_circular"] {
+        let worst = cushion(&format!("stronge_compliant{at}"), spec, 1e-12);
+        eprintln!("stronge_compliant{at}: worst {worst:e}");
+    }
+    let contact = |row: &HashMap<String, f64>| {
+        spec(row).with("circular_normal", Param::Text("contact".into()))
+    };
+    let moved = cushion("stronge_compliant_circular", contact, f64::INFINITY);
+    eprintln!("stronge_compliant_circular with circular_normal = contact: {moved:e}");
+    assert!(moved > 1e-3, "{moved:e}");
     // The preset's choice is pooltool's default resolver's.
     let d = Resolver::pooltool_default();
     assert_eq!(
@@ -238,30 +268,30 @@ fn mathavan_laws_agree_with_pooltool_step_for_step() {
     // when the work reaches a target: rounding (our frame and slip directions are computed
     // without pooltool's angle functions) can flip one of those decisions, which moves the
     // result by up to a fraction of a step. Per case: within one impulse step, dv = dp / M.
-    let mut exact = 0;
-    let mut worst_steps = 0.0f64;
-    for (k, row) in rows("mathavan_2010").iter().enumerate() {
-        let law = BallCushionModel::from_spec(&spec(row)).unwrap();
-        let s = state(row, "r", "v", "w");
-        let p = params(row);
-        let normal = Vec2::new(row["normal_x"], row["normal_y"]);
-        let vn = s.v.xy().dot(&normal);
-        let dp = (p.m * vn / row["max_steps"]).max(row["delta_p"]);
-        let (v, w) = law.resolve(&p, &s, normal, row["height"]);
-        let dv = (v - v3(row, "v_out"))
-            .amax()
-            .max(((w - v3(row, "w_out")) * p.radius).amax());
-        let steps = dv / (dp / p.m);
-        assert!(
-            steps <= 1.0,
-            "mathavan_2010 case {k}: off by {steps} impulse steps"
-        );
-        worst_steps = worst_steps.max(steps);
-        exact += usize::from(dv <= 1e-12 * (s.v.norm() + p.radius * s.w.norm()));
+    for file in ["mathavan_2010", "mathavan_2010_circular"] {
+        let mut exact = 0;
+        let mut worst_steps = 0.0f64;
+        for (k, row) in rows(file).iter().enumerate() {
+            let law = BallCushionModel::from_spec(&spec(row)).unwrap();
+            let s = state(row, "r", "v", "w");
+            let p = params(row);
+            let normal = Vec2::new(row["normal_x"], row["normal_y"]);
+            let vn = s.v.xy().dot(&normal);
+            let dp = (p.m * vn / row["max_steps"]).max(row["delta_p"]);
+            let (v, w) = rebound(&law, row);
+            let dv = (v - v3(row, "v_out"))
+                .amax()
+                .max(((w - v3(row, "w_out")) * p.radius).amax());
+            let steps = dv / (dp / p.m);
+            assert!(
+                steps <= 1.0,
+                "{file} case {k}: off by {steps} impulse steps"
+            );
+            worst_steps = worst_steps.max(steps);
+            exact += usize::from(dv <= 1e-12 * (s.v.norm() + p.radius * s.w.norm()));
+        }
+        eprintln!("{file}: {exact} of 1000 cases within 1e-12, worst {worst_steps:.3} of a step");
     }
-    eprintln!(
-        "mathavan_2010: {exact} of 1000 cases within 1e-12, worst {worst_steps:.3} of a step"
-    );
     let spec = |row: &HashMap<String, f64>| {
         let friction = LawSpec::named("alciatore")
             .with("a", Param::Number(row["a"]))
@@ -271,45 +301,15 @@ fn mathavan_laws_agree_with_pooltool_step_for_step() {
             .with("friction", Param::Law(friction))
             .with("num_iterations", Param::Number(row["num_iterations"]))
     };
-    // Our law takes the cloth slip as the contact's velocity v + R k x w; pooltool takes
-    // v - R k x w (which can add energy). Step for step, pooltool's sign reproduces pooltool:
-    let mut worst = 0.0f64;
-    let mut moved = 0.0f64;
-    for (k, row) in rows("frictional_mathavan").iter().enumerate() {
-        let BallBallModel::FrictionalMathavan(law) = BallBallModel::from_spec(&spec(row)).unwrap()
-        else {
-            panic!("frictional_mathavan")
-        };
-        let (a, b) = (state(row, "r1", "v1", "w1"), state(row, "r2", "v2", "w2"));
-        let p = params(row);
-        let scale = a.v.norm() + b.v.norm() + p.radius * (a.w.norm() + b.w.norm());
-        let theirs = law.resolve_pooltool_0_6(&p, &a, &p, &b);
-        let ours = pool_physics::resolve::BallBallLaw::resolve(&law, &p, &a, &p, &b);
-        for (i, (v, w)) in theirs.iter().enumerate() {
-            let col = |q: &str| format!("{q}{}_out", i + 1);
-            worst = worst.max(agree(
-                "frictional_mathavan",
-                k,
-                *v,
-                v3(row, &col("v")),
-                scale,
-                1e-9,
-            ));
-            let wr = v3(row, &col("w")) * p.radius;
-            worst = worst.max(agree(
-                "frictional_mathavan",
-                k,
-                w * p.radius,
-                wr,
-                scale,
-                1e-9,
-            ));
-            moved = moved.max((ours[i].0 - v).amax() / scale);
-        }
-    }
+    // pooltool takes the cloth slip as v - R k x w, the law's default
+    // (`cloth_slip = "pooltool"`): step for step, pooltool's numbers. `"opposed"` (the contact
+    // point's velocity v + R k x w, which friction opposes) moves them.
+    let worst = ball_ball("frictional_mathavan", spec, 1e-12, |_, _| {});
+    let opposed =
+        |row: &HashMap<String, f64>| spec(row).with("cloth_slip", Param::Text("opposed".into()));
+    let moved = ball_ball("frictional_mathavan", opposed, f64::INFINITY, |_, _| {});
     eprintln!(
-        "frictional_mathavan: with pooltool's cloth slip, worst {worst:e}; ours moves v by up to \
-         {moved:e} of the scale"
+        "frictional_mathavan: worst {worst:e}; with cloth_slip = opposed {moved:e} of the scale"
     );
     assert!(moved > 1e-6, "the cloth slip's sign changes nothing");
 }

@@ -1,13 +1,17 @@
 //! Our built-ins `pooltool_pocket`, `pooltool_snooker` and `pooltool_billiard` against pooltool
 //! 0.6.0's own table objects: `data/peers/tables/pooltool_tables.csv` holds every segment, arc
 //! and pocket as pooltool builds them, in our frame (`benches/peers/pooltool_tables.py` writes
-//! it; rerun it with pooltool installed to check from scratch). Same elements, same ids, same
-//! order, every coordinate within 1e-12 m, and each straight segment played on the side
-//! pooltool's `direction` says.
+//! it; rerun it with pooltool installed to check from scratch). Same elements, same ids (ours:
+//! pooltool's mapped by `cushion_id_from_pooltool` and `pocket_id_from_pooltool`), same order,
+//! every coordinate within 1e-12 m, and each straight segment played on the side pooltool's
+//! `direction` says. Every built-in pocket table names its pockets by where they are in our
+//! frame.
 
 use std::path::Path;
 
-use pool_physics::{PreparedTable, Table, Vec2, POOLTOOL_TABLES};
+use pool_physics::{
+    cushion_id_from_pooltool, pocket_id_from_pooltool, PreparedTable, Table, Vec2, POOLTOOL_TABLES,
+};
 
 /// One row of the data file: table, element, id and the numbers (NaN where empty).
 struct Row {
@@ -75,7 +79,11 @@ fn every_segment_arc_and_pocket_is_pooltools_within_1e_12_m() {
                 "linear" => {
                     let c = &t.cushions[lin];
                     lin += 1;
-                    assert_eq!(c.id, r.id, "{name}: linear segments in pooltool's order");
+                    assert_eq!(
+                        c.id,
+                        cushion_id_from_pooltool(&r.id),
+                        "{name}: linear segments in pooltool's order"
+                    );
                     let ours = [c.p1[0], c.p1[1], c.p2[0], c.p2[1], c.height];
                     let theirs = [r.x[0], r.x[1], r.x[2], r.x[3], r.x[5]];
                     for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
@@ -85,7 +93,11 @@ fn every_segment_arc_and_pocket_is_pooltools_within_1e_12_m() {
                 "circular" => {
                     let c = &t.circular_cushions[arc];
                     arc += 1;
-                    assert_eq!(c.id, r.id, "{name}: arcs in pooltool's order");
+                    assert_eq!(
+                        c.id,
+                        cushion_id_from_pooltool(&r.id),
+                        "{name}: arcs in pooltool's order"
+                    );
                     let ours = [c.center[0], c.center[1], c.radius, c.height];
                     let theirs = [r.x[0], r.x[1], r.x[4], r.x[5]];
                     for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
@@ -95,7 +107,11 @@ fn every_segment_arc_and_pocket_is_pooltools_within_1e_12_m() {
                 "pocket" => {
                     let p = &t.pockets[pocket];
                     pocket += 1;
-                    assert_eq!(p.id, r.id, "{name}: pockets in pooltool's order");
+                    assert_eq!(
+                        p.id,
+                        pocket_id_from_pooltool(&r.id),
+                        "{name}: pockets in pooltool's order"
+                    );
                     let ours = [p.center[0], p.center[1], p.radius, p.depth.unwrap()];
                     let theirs = [r.x[0], r.x[1], r.x[4], r.x[6]];
                     for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
@@ -195,4 +211,57 @@ fn pooltools_tables_are_closed_around_their_playing_area_and_throats() {
     assert!(throat.y > t.width);
     assert_eq!(t.cushion_overlap(throat, r, 0.0), None);
     assert_eq!(t.escape(throat, r), None);
+}
+
+/// A pocket's id names where it is in our frame, on every built-in table with pockets: `l`,
+/// `c`, `r` along the length (x = 0, L/2, L), then `b`, `t` across (y = 0, W); no cushion id
+/// can be a ball's (`1`..`15`, `cue`): pooltool's cushions `1`..`18` are our `c1`..`c18`.
+#[test]
+fn pocket_ids_name_the_same_corner_or_side_on_every_built_in_table() {
+    let mut tables = 0;
+    for name in Table::BUILT_IN {
+        let t = Table::by_name(name).unwrap();
+        for (at, id) in t.element_ids() {
+            let ball_like = id == "cue" || id.parse::<u32>().is_ok();
+            assert!(!ball_like, "{name}: {at} is {id:?}, a ball's id");
+        }
+        if t.pockets.is_empty() {
+            continue;
+        }
+        tables += 1;
+        let mut ids: Vec<&str> = t.pockets.iter().map(|p| p.id.as_str()).collect();
+        ids.sort_unstable();
+        assert_eq!(ids, ["cb", "ct", "lb", "lt", "rb", "rt"], "{name}");
+        for p in &t.pockets {
+            let along = match &p.id[..1] {
+                "l" => 0.0,
+                "c" => t.length / 2.0,
+                _ => t.length,
+            };
+            let across = if p.id.ends_with('b') { 0.0 } else { t.width };
+            let d = (p.center_vec() - Vec2::new(along, across)).norm();
+            assert!(d < 0.1, "{name}: pocket {} at {:?}", p.id, p.center);
+        }
+    }
+    assert_eq!(tables, 3, "seven_foot, pooltool_pocket, pooltool_snooker");
+}
+
+#[test]
+fn the_id_maps_are_their_own_inverse() {
+    for id in [
+        "1", "18", "5t", "c1", "c18", "c5t", "cc1", "c", "", "rail_b1", "lb", "lc", "cb", "rc",
+        "ct", "lt", "rb", "rt", "x", "1a",
+    ] {
+        let c = cushion_id_from_pooltool(id);
+        assert_eq!(cushion_id_from_pooltool(&c), id, "{id:?} -> {c:?}");
+        let p = pocket_id_from_pooltool(id);
+        assert_eq!(pocket_id_from_pooltool(&p), id, "{id:?} -> {p:?}");
+    }
+    assert_eq!(cushion_id_from_pooltool("9"), "c9");
+    assert_eq!(cushion_id_from_pooltool("5t"), "c5t");
+    assert_eq!(cushion_id_from_pooltool("c9"), "9");
+    assert_eq!(cushion_id_from_pooltool("rail_b1"), "rail_b1");
+    assert_eq!(pocket_id_from_pooltool("lc"), "cb");
+    assert_eq!(pocket_id_from_pooltool("lt"), "rb");
+    assert_eq!(pocket_id_from_pooltool("rt"), "rt");
 }

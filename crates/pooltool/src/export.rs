@@ -1,7 +1,10 @@
 //! A set-up, and optionally its run, as a pooltool `System` (the tree `System.save` writes as
 //! JSON).
 
-use pool_physics::{BallParams, BallState, EventKind, LinearSegment, MotionState, Physics, Vec3};
+use pool_physics::{
+    cushion_id_from_pooltool, pocket_id_from_pooltool, BallParams, BallState, EventKind,
+    LinearSegment, MotionState, Physics, Vec3,
+};
 use pool_sim::{Agents, Outcome, Setup};
 use serde_json::{json, Map, Value};
 
@@ -12,7 +15,9 @@ use crate::motion_code;
 /// pooltool's default pocket depth (m), for pockets whose depth the table does not give.
 const DEFAULT_DEPTH: f64 = 0.08;
 
-/// `setup` as a pooltool `System`, in pooltool's frame: its cue (the strike, or a cue with
+/// `setup` as a pooltool `System`, in pooltool's frame and ids (cushions and pockets by
+/// [`cushion_id_from_pooltool`] and [`pocket_id_from_pooltool`], their own inverses; balls
+/// keep theirs): its cue (the strike, or a cue with
 /// V0 = 0 that strikes nothing), table, balls and parameters; with `outcome` (a run recorded
 /// with snapshots: one after every event, or, for a fixed-step engine, one at the end of
 /// every step with an event), the run as pooltool records one: every event with its agents' states before and after (`initial`, `final`), between a
@@ -92,7 +97,7 @@ pub fn export(setup: &Setup, outcome: Option<&Outcome>) -> Result<Value, String>
             Agents::BallCushion { ball, cushion } => vec![
                 ball_agent(ball, &depth_of),
                 json!({
-                    "id": table.cushions[cushion].id,
+                    "id": cushion_id_from_pooltool(&table.cushions[cushion].id),
                     "agent_type": "linear_cushion_segment",
                     "initial": linear_out(&table.segments()[cushion], &table.cushions[cushion].id),
                     "final": null,
@@ -101,7 +106,7 @@ pub fn export(setup: &Setup, outcome: Option<&Outcome>) -> Result<Value, String>
             Agents::BallCircularCushion { ball, cushion } => vec![
                 ball_agent(ball, &depth_of),
                 json!({
-                    "id": table.circular_cushions[cushion].id,
+                    "id": cushion_id_from_pooltool(&table.circular_cushions[cushion].id),
                     "agent_type": "circular_cushion_segment",
                     "initial": circular_out(setup, cushion),
                     "final": null,
@@ -114,7 +119,7 @@ pub fn export(setup: &Setup, outcome: Option<&Outcome>) -> Result<Value, String>
                 vec![
                     ball_agent(ball, &depth_of),
                     json!({
-                        "id": table.pockets[pocket].id,
+                        "id": pocket_id_from_pooltool(&table.pockets[pocket].id),
                         "agent_type": "pocket",
                         "initial": before,
                         "final": pocket_out(setup, pocket, &contains[pocket]),
@@ -305,8 +310,10 @@ fn proportion(mu_sp: f64, radius: f64) -> f64 {
         .unwrap_or(p)
 }
 
-/// A straight segment in pooltool's frame, with the `direction` that plays our left side.
+/// A straight segment in pooltool's frame and ids (ours is `id`), with the `direction` that
+/// plays our left side.
 fn linear_out(s: &LinearSegment, id: &str) -> Value {
+    let id = cushion_id_from_pooltool(id);
     let h = s.height;
     let p1 = vector_out(&Vec3::new(s.start.x, s.start.y, h));
     let p2 = vector_out(&Vec3::new(s.end.x, s.end.y, h));
@@ -318,14 +325,14 @@ fn linear_out(s: &LinearSegment, id: &str) -> Value {
 fn circular_out(setup: &Setup, k: usize) -> Value {
     let c = &setup.table.circular_cushions[k];
     let center = vector_out(&Vec3::new(c.center[0], c.center[1], c.height));
-    json!({"id": c.id, "center": center, "radius": c.radius})
+    json!({"id": cushion_id_from_pooltool(&c.id), "center": center, "radius": c.radius})
 }
 
 fn pocket_out(setup: &Setup, k: usize, contains: &[String]) -> Value {
     let p = &setup.table.pockets[k];
     let center = vector_out(&Vec3::new(p.center[0], p.center[1], 0.0));
     json!({
-        "id": p.id,
+        "id": pocket_id_from_pooltool(&p.id),
         "center": center,
         "radius": p.radius,
         "depth": p.depth.unwrap_or(DEFAULT_DEPTH),
@@ -337,15 +344,15 @@ fn pocket_out(setup: &Setup, k: usize, contains: &[String]) -> Value {
 fn table_out(setup: &Setup, contains: &[Vec<String>]) -> Value {
     let t = &setup.table;
     let linear: Map<String, Value> = (t.cushions.iter().zip(t.segments()))
-        .map(|(c, s)| (c.id.clone(), linear_out(s, &c.id)))
+        .map(|(c, s)| (cushion_id_from_pooltool(&c.id), linear_out(s, &c.id)))
         .collect();
     let circular: Map<String, Value> = (t.circular_cushions.iter().enumerate())
-        .map(|(k, c)| (c.id.clone(), circular_out(setup, k)))
+        .map(|(k, c)| (cushion_id_from_pooltool(&c.id), circular_out(setup, k)))
         .collect();
     let pockets: Map<String, Value> = (t.pockets.iter().enumerate())
         .map(|(k, p)| {
             let inside = contains.get(k).map_or(&[][..], Vec::as_slice);
-            (p.id.clone(), pocket_out(setup, k, inside))
+            (pocket_id_from_pooltool(&p.id), pocket_out(setup, k, inside))
         })
         .collect();
     json!({
@@ -365,9 +372,10 @@ fn extras(system: &mut Map<String, Value>, setup: &Setup) {
         crate::resolver_out(setup.physics.resolver()),
     );
     let t = &setup.table;
-    let no_depth: Vec<&str> = (t.pockets.iter())
+    // pooltool's ids, as the file's pockets have them.
+    let no_depth: Vec<String> = (t.pockets.iter())
         .filter(|p| p.depth.is_none())
-        .map(|p| p.id.as_str())
+        .map(|p| pocket_id_from_pooltool(&p.id))
         .collect();
     system.insert(
         "harness".into(),

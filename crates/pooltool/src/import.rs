@@ -4,8 +4,8 @@ use std::path::Path;
 
 use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{
-    BallParams, BallState, CircularCushion, Cushion, Model, Motion, MotionState, Pocket, Table,
-    Vec3, POOLTOOL_TABLES,
+    cushion_id_from_pooltool, pocket_id_from_pooltool, BallParams, BallState, CircularCushion,
+    Cushion, Model, Motion, MotionState, Pocket, Table, Vec3, POOLTOOL_TABLES,
 };
 use pool_sim::{Ball, Setup, Strike};
 use serde_json::Value;
@@ -211,7 +211,8 @@ impl Reader<'_> {
         self.number(self.get(v, key, at)?, &join(at, key))
     }
 
-    /// The table, in our frame, with what our export's `harness` entry adds (its name, size
+    /// The table, in our frame and ids ([`cushion_id_from_pooltool`],
+    /// [`pocket_id_from_pooltool`]), with what our export's `harness` entry adds (its name, size
     /// and the pockets without a depth of their own).
     fn table(&self, t: &Value, name: &str, harness: &Value) -> Result<Table, PooltoolError> {
         let tree_name = harness.get("table").and_then(Value::as_str);
@@ -220,7 +221,7 @@ impl Reader<'_> {
         let mut cushions = Vec::new();
         for (key, s) in self.object(self.get(segs, "linear", "table.cushion_segments")?, at)? {
             let here = format!("{at}.{key}");
-            let id = self.text(s, "id", &here)?.to_string();
+            let id = cushion_id_from_pooltool(self.text(s, "id", &here)?);
             let (p1, p2) = (
                 self.field_vec3(s, "p1", &here)?,
                 self.field_vec3(s, "p2", &here)?,
@@ -269,7 +270,7 @@ impl Reader<'_> {
                 let c = self.field_vec3(a, "center", &here)?;
                 let center = vector_in(c);
                 circular.push(CircularCushion {
-                    id: self.text(a, "id", &here)?.to_string(),
+                    id: cushion_id_from_pooltool(self.text(a, "id", &here)?),
                     center: [center.x, center.y],
                     radius: self.field_number(a, "radius", &here)?,
                     height: c[2],
@@ -277,7 +278,7 @@ impl Reader<'_> {
             }
         }
         let mut pockets = Vec::new();
-        // Pockets whose depth our export filled in with pooltool's default.
+        // Pockets whose depth our export filled in with pooltool's default (pooltool's ids).
         let no_depth: Vec<&str> = (harness.get("no_depth").and_then(Value::as_array))
             .map(|a| a.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
@@ -285,9 +286,10 @@ impl Reader<'_> {
             for (key, p) in self.object(ps, "table.pockets")? {
                 let here = format!("table.pockets.{key}");
                 let c = vector_in(self.field_vec3(p, "center", &here)?);
-                let id = self.text(p, "id", &here)?.to_string();
+                let theirs = self.text(p, "id", &here)?;
+                let id = pocket_id_from_pooltool(theirs);
                 let depth = match p.get("depth") {
-                    _ if no_depth.contains(&id.as_str()) => None,
+                    _ if no_depth.contains(&theirs) => None,
                     None => None,
                     Some(d) => Some(self.number(d, &format!("{here}.depth"))?),
                 };
@@ -300,8 +302,8 @@ impl Reader<'_> {
             }
         }
         // Our export's length and width; else pooltool's Table.w and Table.l (its x and y
-        // extents); else the segments' extent.
-        let rail = |id: &str| cushions.iter().find(|c| c.id == id);
+        // extents, from its rails 3, 12, 9, 18); else the segments' extent.
+        let rail = |id: &str| segs["linear"].get(id);
         let size = (harness.get("length").and_then(Value::as_f64))
             .zip(harness.get("width").and_then(Value::as_f64));
         let (length, width) = match (rail("3"), rail("12"), rail("9"), rail("18")) {

@@ -6,6 +6,13 @@
 //! **Frames** ([`frame`]): pooltool's (x, y) is our (y, x), an exact mirror both ways; spins
 //! change sign, the cue's aim phi becomes 90 - phi and its side offset a becomes -a.
 //!
+//! **Ids** ([`pool_physics::cushion_id_from_pooltool`], [`pool_physics::pocket_id_from_pooltool`],
+//! each its own inverse, applied both ways): pooltool's cushions and jaw tips `1`..`18`,
+//! `1t`..`17t` are our `c1`..`c18`, `c1t`..`c17t` (an id that could be a ball's gains a `c`);
+//! its pockets, named by where they are in its frame, get the names of where they are in ours
+//! (its `lb`, `lc`, `lt`, `rb`, `rc`, `rt` are our `lb`, `cb`, `rb`, `lt`, `ct`, `rt`). Ball ids
+//! are kept; a ball whose id is a cushion's or a pocket's is refused (`Setup::validate`).
+//!
 //! **What maps to what.**
 //! - Table: linear segments (p1/p2 listed so that the side pooltool's `direction` plays is on
 //!   the left, as ours are; written back with the `direction` that says so), circular
@@ -31,6 +38,7 @@
 mod export;
 pub mod frame;
 mod import;
+mod logs;
 mod read;
 mod resolver;
 
@@ -38,6 +46,7 @@ use std::path::{Path, PathBuf};
 
 pub use export::{export, unequal_balls};
 pub use import::{import, import_tree, Imported};
+pub use logs::{our_events, pooltool_events, shared_prefix, LoggedEvent, SharedPrefix};
 pub use read::{read_tree, MAX_FILE_BYTES};
 pub use resolver::{resolver_in, resolver_out, VERSION};
 

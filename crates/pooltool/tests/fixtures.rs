@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use pool_event::EventEngine;
 use pool_physics::resolve::Resolver;
 use pool_physics::{MotionState, Physics, Vec3};
-use pool_pooltool::{export, import, read_tree};
-use pool_sim::{Agents, Engine, Setup};
+use pool_pooltool::{export, import, pooltool_events, read_tree, LoggedEvent};
+use pool_sim::{Engine, Setup};
 use serde_json::Value;
 
 fn fixture(name: &str) -> PathBuf {
@@ -99,55 +99,14 @@ fn a_simulated_msgpack_system_gives_its_start_and_its_laws() {
     assert_eq!(with.setup, plain);
 }
 
-/// pooltool's events of a simulated fixture: (time, kind, agent ids).
-fn their_events(name: &str) -> Vec<(f64, String, Vec<String>)> {
-    let tree = read_tree(&fixture(name)).unwrap();
-    tree["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["event_type"] != "none")
-        .map(|e| {
-            let ids = e["agents"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter(|a| a["agent_type"] != "cue")
-                .map(|a| a["id"].as_str().unwrap().to_string())
-                .collect();
-            (
-                f(&e["time"]),
-                e["event_type"].as_str().unwrap().to_string(),
-                ids,
-            )
-        })
-        .collect()
+/// pooltool's events of a simulated fixture, in our ids.
+fn their_events(name: &str) -> Vec<LoggedEvent> {
+    pooltool_events(&read_tree(&fixture(name)).unwrap()).unwrap()
 }
 
 /// Our events of the same shot, in the same terms.
-fn our_events(s: &Setup) -> Vec<(f64, String, Vec<String>)> {
-    let out = EventEngine::default().run(s);
-    let t = &s.table;
-    out.events
-        .iter()
-        .map(|e| {
-            let ball = |i: usize| s.balls[i].id.clone();
-            let ids = match e.agents {
-                Agents::Ball { ball: i } => vec![ball(i)],
-                Agents::BallBall { a, b } => vec![ball(a), ball(b)],
-                Agents::BallCushion { ball: i, cushion } => {
-                    vec![ball(i), t.cushions[cushion].id.clone()]
-                }
-                Agents::BallCircularCushion { ball: i, cushion } => {
-                    vec![ball(i), t.circular_cushions[cushion].id.clone()]
-                }
-                Agents::BallPocket { ball: i, pocket } => {
-                    vec![ball(i), t.pockets[pocket].id.clone()]
-                }
-            };
-            (e.time, e.kind.name().to_string(), ids)
-        })
-        .collect()
+fn our_events(s: &Setup) -> Vec<LoggedEvent> {
+    pool_pooltool::our_events(s, &EventEngine::default().run(s))
 }
 
 /// Our run of a simulated fixture's start against pooltool's own events: the same kinds and
@@ -159,16 +118,13 @@ fn reproduces(name: &str, tol: f64) -> usize {
     assert_eq!(ours.len(), theirs.len(), "{name}: {ours:?}\n{theirs:?}");
     let mut worst: f64 = 0.0;
     for (k, (a, b)) in ours.iter().zip(&theirs).enumerate() {
-        let (mut ia, mut ib) = (a.2.clone(), b.2.clone());
-        ia.sort();
-        ib.sort();
-        assert_eq!((&a.1, &ia), (&b.1, &ib), "{name} event {k}");
-        worst = worst.max((a.0 - b.0).abs());
+        assert!(a.same_as(b), "{name} event {k}: ours {a}, pooltool {b}");
+        worst = worst.max((a.time - b.time).abs());
     }
     assert!(worst <= tol, "{name}: times differ by up to {worst:e} s");
     println!("{name}: {} events, times within {worst:.2e} s", ours.len());
     ours.iter()
-        .filter(|e| e.1 == "ball_circular_cushion")
+        .filter(|e| e.kind == "ball_circular_cushion")
         .count()
 }
 

@@ -149,3 +149,68 @@ fn each_ball_carries_its_own_parameters_and_unequal_masses_or_radii_are_named() 
     let straight = pool_shots::load(&root.join("straight.toml")).unwrap();
     assert_eq!(pool_pooltool::unequal_balls(&straight), None);
 }
+
+/// Ids cross both ways: our cushions `c1`..`c18` and jaw tips `c1t`.. are pooltool's `1`..`18`,
+/// `1t`.. in the file (tables, event agents); our pockets, named where they are in our frame,
+/// are named where they are in pooltool's (our `cb` at the bottom side is its `lc`, our `rb`
+/// its `lt`); and the file read back gives our ids. A table of ours keeps ids pooltool does
+/// not use (`rail_b1`), and its pockets are renamed the same way.
+#[test]
+fn ids_round_trip_through_pooltools_names() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
+    let setup = pool_shots::load(&root.join("break_9ball_pooltool.toml")).unwrap();
+    let ours: Vec<&str> = setup.table.cushions.iter().map(|c| c.id.as_str()).collect();
+    assert!(ours.iter().all(|id| id.starts_with('c')), "{ours:?}");
+    let (back, tree) = through_pooltool(&setup, true);
+    assert_eq!(back, setup);
+    let linear = tree["table"]["cushion_segments"]["linear"]
+        .as_object()
+        .unwrap();
+    let mut theirs: Vec<&str> = linear.keys().map(String::as_str).collect();
+    theirs.sort_by_key(|id| id.parse::<u32>().unwrap());
+    let expected: Vec<String> = (1..=18).map(|k| k.to_string()).collect();
+    assert_eq!(theirs, expected);
+    let arcs = tree["table"]["cushion_segments"]["circular"]
+        .as_object()
+        .unwrap();
+    assert!(arcs
+        .keys()
+        .all(|id| id.ends_with('t') && !id.starts_with('c')));
+    let pockets = tree["table"]["pockets"].as_object().unwrap();
+    let mut names: Vec<&str> = pockets.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["lb", "lc", "lt", "rb", "rc", "rt"]);
+    // Where each pocket is: pooltool's `lt` is at its x = 0 (its left), y = l (its top), our
+    // right bottom.
+    let lt = &pockets["lt"]["center"];
+    assert!(lt[0].as_f64().unwrap() < 0.0 && lt[1].as_f64().unwrap() > 1.9);
+    let ours_rb = setup.table.pockets.iter().find(|p| p.id == "rb").unwrap();
+    assert_eq!(
+        (ours_rb.center[0], ours_rb.center[1]),
+        (lt[1].as_f64().unwrap(), lt[0].as_f64().unwrap())
+    );
+    // The event agents carry pooltool's ids and types.
+    let mut cushion_events = 0;
+    for e in tree["events"].as_array().unwrap() {
+        for a in e["agents"].as_array().unwrap() {
+            let id = a["id"].as_str().unwrap();
+            match a["agent_type"].as_str().unwrap() {
+                "linear_cushion_segment" => {
+                    assert!(linear.contains_key(id), "{id}");
+                    cushion_events += 1;
+                }
+                "circular_cushion_segment" => assert!(arcs.contains_key(id), "{id}"),
+                "pocket" => assert!(pockets.contains_key(id), "{id}"),
+                "ball" => assert!(setup.balls.iter().any(|b| b.id == id), "{id}"),
+                _ => {}
+            }
+        }
+    }
+    assert!(cushion_events > 0);
+    // A table of ours: ids pooltool's tables do not use are kept, pockets renamed.
+    let seven = pool_shots::load(&root.join("bank.toml")).unwrap();
+    let (back, tree) = through_pooltool(&seven, true);
+    assert_eq!(back, seven);
+    assert!(tree["table"]["cushion_segments"]["linear"]["rail_b1"].is_object());
+    assert!(tree["table"]["pockets"]["lc"].is_object() && tree["table"]["pockets"]["cb"].is_null());
+}

@@ -86,7 +86,7 @@
 //! height = 0.036576     # contact height above the slate (m)
 //!
 //! [[table.circular_cushions]]  # optional, any number: rounded jaws (pooltool's
-//! id = "1t"                     # CircularCushionSegment); a ball touches the whole circle
+//! id = "c1t"                    # CircularCushionSegment); a ball touches the whole circle
 //! center = [0.091, -0.021]      # m
 //! radius = 0.02095              # m
 //! height = 0.036576             # m
@@ -170,7 +170,7 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 pub const MAX_BALLS: usize = 10_000;
 
 /// Preset names accepted in the `model` key (and as `physics = "..."`).
-pub const MODELS: [&str; 5] = pool_physics::Model::PRESETS;
+pub const MODELS: [&str; 6] = pool_physics::Model::PRESETS;
 
 /// Parameter presets accepted in `params.preset`.
 pub const PRESETS: [&str; 2] = ["pool", "carom"];

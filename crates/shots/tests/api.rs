@@ -392,10 +392,10 @@ fn a_ball_in_a_pocket_throat_is_on_the_table_and_one_behind_a_rail_is_not() {
     let e = parse(&shot("[0.5, 1.1]"), "t", Path::new("t.toml")).unwrap_err();
     assert!(e.field.starts_with("balls[0].r"), "{e}");
     assert!(e.to_string().contains("off the playing area"), "{e}");
-    // 1 mm inside a rounded jaw's reach (R + r from arc 16t's center at (0.0910, 1.0116)), clear of
+    // 1 mm inside a rounded jaw's reach (R + r from arc c16t's center at (0.0910, 1.0116)), clear of
     // every straight segment.
     let e = parse(&shot("[0.0744, 0.966]"), "t", Path::new("t.toml")).unwrap_err();
-    assert!(e.to_string().contains("overlaps cushion \"16t\""), "{e}");
+    assert!(e.to_string().contains("overlaps cushion \"c16t\""), "{e}");
 }
 
 #[test]

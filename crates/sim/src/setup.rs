@@ -353,6 +353,18 @@ impl Setup {
                     "ball ids must be unique",
                 );
             }
+            // Events name their agents by id: a ball's must name nothing else.
+            let id = self.balls[i].id.as_str();
+            if let Some((at, _)) = self.table.element_ids().find(|(_, other)| *other == id) {
+                return err(
+                    format!("balls[{i}].id"),
+                    format!("{id:?}"),
+                    &format!(
+                        "the table's {at} has the same id: an event's agents must name one \
+                         thing each; rename the ball"
+                    ),
+                );
+            }
         }
         Ok(())
     }

@@ -68,7 +68,10 @@ class Event:
     @property
     def kind(self) -> str: ...
     @property
-    def agents(self) -> List[str]: ...
+    def agents(self) -> List[str]:
+        """ids of what took part: one ball, or a ball and a ball, cushion or pocket; an id
+        names one thing (no ball shares one with a cushion or pocket; pooltool's cushions
+        `1`..`18` are `c1`..`c18` here)"""
     @property
     def time(self) -> float: ...
 

@@ -238,7 +238,7 @@ impl<P: Physics + ?Sized> World<'_, P> {
                 states[ball] = if sustained {
                     p.resolve_sustained_circular_cushion(s, normal, a.height)
                 } else {
-                    p.resolve_ball_circular_cushion(s, normal, a.height)
+                    p.resolve_ball_circular_cushion(s, normal, a.height, a.radius)
                 };
                 let agents = Agents::BallCircularCushion { ball, cushion: arc };
                 Some((EventKind::BallCircularCushion, agents))

@@ -26,6 +26,16 @@ pub use spec::{LawError, LawSpec, Param};
 pub use stick_ball::{Cue, CueSpecs, StickBallLaw, StickBallModel};
 pub use transition::{TransitionLaw, TransitionModel};
 
+/// Our corrections to pooltool 0.6.0's laws: (model, parameter) pairs that pooltool does not
+/// have. Each parameter's default is pooltool's behaviour, and a law's spec writes it only
+/// when it is set otherwise (`docs/pooltool.md`).
+pub const CORRECTIONS: [(&str, &str); 4] = [
+    ("frictional_inelastic", "friction_impulse"),
+    ("frictional_mathavan", "cloth_slip"),
+    ("stronge_compliant", "circular_normal"),
+    ("impulse_frictional_inelastic", "circular_normal"),
+];
+
 /// The law of every event type (pooltool's `Resolver`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Resolver {
@@ -70,12 +80,14 @@ impl Resolver {
         }
     }
 
-    /// pooltool 0.6.0's default resolver (the `pooltool_default` preset): `frictional_inelastic`
-    /// ball–ball with Alciatore's friction (a = 9.951e-3, b = 0.108, c = 1.088),
-    /// `stronge_compliant` cushions with omega_ratio = 1.8, `canonical` pockets and transitions.
+    /// pooltool 0.6.0's default resolver (the `pooltool_default` preset), its behaviour to
+    /// rounding: `frictional_inelastic` ball–ball with Alciatore's friction (a = 9.951e-3,
+    /// b = 0.108, c = 1.088) and pooltool's friction impulse, `stronge_compliant` cushions with
+    /// omega_ratio = 1.8 (and pooltool's normal at circular ones), `canonical` pockets and
+    /// transitions.
     pub fn pooltool_default() -> Self {
-        let stronge =
-            BallCushionModel::StrongeCompliant(ball_cushion::StrongeCompliant { omega_ratio: 1.8 });
+        let stronge = ball_cushion::StrongeCompliant::with_omega_ratio(1.8);
+        let stronge = BallCushionModel::StrongeCompliant(stronge);
         Resolver {
             ball_ball: BallBallModel::FrictionalInelastic(ball_ball::FrictionalInelastic::default()),
             ball_linear_cushion: stronge.clone(),
@@ -84,12 +96,38 @@ impl Resolver {
         }
     }
 
+    /// [`Resolver::pooltool_default`] with our corrections to pooltool 0.6.0 (the `corrected`
+    /// preset): `frictional_inelastic` with `friction_impulse = "coulomb"` (TP A-14) and
+    /// `stronge_compliant` with `circular_normal = "contact"` at the circular cushions, the
+    /// rest pooltool's default.
+    pub fn corrected() -> Self {
+        let inelastic = ball_ball::FrictionalInelastic {
+            friction_impulse: ball_ball::FrictionImpulse::Coulomb,
+            ..Default::default()
+        };
+        let stronge = ball_cushion::StrongeCompliant {
+            omega_ratio: 1.8,
+            circular_normal: ball_cushion::CircularNormal::Contact,
+        };
+        Resolver {
+            ball_ball: BallBallModel::FrictionalInelastic(inelastic),
+            ball_circular_cushion: BallCushionModel::StrongeCompliant(stronge),
+            ..Self::pooltool_default()
+        }
+    }
+
     /// Mathavan et al.'s integrated laws (the `mathavan` preset): `frictional_mathavan` ball–ball
-    /// (2014) and `mathavan_2010` cushions, with their default steps.
+    /// (2014) with the cloth's friction opposing each ball's slip (`cloth_slip = "opposed"`,
+    /// the paper's eqs. 10-11, not pooltool 0.6.0's sign) and `mathavan_2010` cushions, with
+    /// their default steps.
     pub fn mathavan() -> Self {
         let cushion = BallCushionModel::Mathavan2010(ball_cushion::Mathavan2010::default());
+        let ball_ball = ball_ball::FrictionalMathavan {
+            cloth_slip: ball_ball::ClothSlip::Opposed,
+            ..Default::default()
+        };
         Resolver {
-            ball_ball: BallBallModel::FrictionalMathavan(ball_ball::FrictionalMathavan::default()),
+            ball_ball: BallBallModel::FrictionalMathavan(ball_ball),
             ball_linear_cushion: cushion.clone(),
             ball_circular_cushion: cushion,
             ..Self::seed()
@@ -146,6 +184,20 @@ impl Resolver {
             ("transition", self.transition.spec()),
             ("stick_ball", self.stick_ball.spec()),
         ]
+    }
+
+    /// The laws that carry one of our [`CORRECTIONS`], as `event_type: model parameter =
+    /// value`: what pooltool 0.6.0 cannot compute. Empty for pooltool's own laws.
+    pub fn corrections(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (event_type, spec) in self.specs() {
+            for (model, key) in CORRECTIONS {
+                if let (true, Some(v)) = (spec.model == model, spec.get(key)) {
+                    out.push(format!("{event_type}: {model} {key} = {v}"));
+                }
+            }
+        }
+        out
     }
 
     /// The [`crate::BallParams`] fields the laws read besides `m` and `R`, each once.

@@ -134,6 +134,22 @@ impl LawSpec {
         }
     }
 
+    /// The named value `key` as its index in `names`, or 0 (the first name, the default) when
+    /// it is not given.
+    pub fn choice_or(&self, key: &str, names: &[&str]) -> Result<usize, LawError> {
+        match self.get(key) {
+            None => Ok(0),
+            Some(Param::Text(t)) if names.contains(&t.as_str()) => {
+                Ok(names.iter().position(|n| n == t).unwrap_or(0))
+            }
+            Some(other) => Err(LawError {
+                param: key.to_string(),
+                value: other.to_string(),
+                why: format!("valid: {}", names.join(", ")),
+            }),
+        }
+    }
+
     /// The positive finite number `key`, or `default` when it is not given.
     pub fn positive_or(&self, key: &str, default: f64) -> Result<f64, LawError> {
         let x = self.number_or(key, default)?;
@@ -160,3 +176,57 @@ pub(crate) fn unknown_model(event_type: &str, model: &str, names: &[String]) -> 
         ),
     }
 }
+
+/// Declares a law parameter whose value is one of a few names, pooltool 0.6.0's behaviour first
+/// (the default): the enum (`Clone, Copy, Debug, Default, PartialEq, Eq`) and its `NAMES`,
+/// `name`, `from_spec` (the parameter `key` of a spec, the default when not given, an error
+/// naming the valid values otherwise) and `param` (the parameter as a spec writes it: nothing
+/// for the default, so that pooltool's resolver file reads a default law's spec).
+macro_rules! choice_param {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident ($key:literal) {
+            $(#[$first_meta:meta])* $first:ident = $first_text:literal,
+            $($(#[$var_meta:meta])* $var:ident = $text:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        $vis enum $name {
+            $(#[$first_meta])*
+            #[default]
+            $first,
+            $($(#[$var_meta])* $var,)+
+        }
+
+        impl $name {
+            /// The values a shot file writes, in declaration order (pooltool's first).
+            pub const NAMES: &'static [&'static str] = &[$first_text, $($text),+];
+            const ALL: &'static [$name] = &[$name::$first, $($name::$var),+];
+
+            /// Its value in a shot file.
+            pub fn name(self) -> &'static str {
+                Self::NAMES[self as usize]
+            }
+
+            /// The parameter of `spec` (the default when not given).
+            pub(crate) fn from_spec(
+                spec: &$crate::resolve::LawSpec,
+            ) -> Result<Self, $crate::resolve::LawError> {
+                Ok(Self::ALL[spec.choice_or($key, Self::NAMES)?])
+            }
+
+            /// The parameter as a spec writes it: nothing when it is the default.
+            pub(crate) fn param(self) -> Option<(String, $crate::resolve::Param)> {
+                (self != Self::default()).then(|| {
+                    (
+                        $key.to_string(),
+                        $crate::resolve::Param::Text(self.name().into()),
+                    )
+                })
+            }
+        }
+    };
+}
+
+pub(crate) use choice_param;

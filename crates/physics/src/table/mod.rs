@@ -6,7 +6,9 @@ mod builtin;
 mod pooltool;
 mod prepared;
 
-pub use pooltool::{PocketTableSpecs, POOLTOOL_TABLES};
+pub use pooltool::{
+    cushion_id_from_pooltool, pocket_id_from_pooltool, PocketTableSpecs, POOLTOOL_TABLES,
+};
 pub use prepared::{CircularSegment, EndPoint, Escape, LinearSegment, PocketCircle, PreparedTable};
 
 use serde::{Deserialize, Serialize};
@@ -234,6 +236,17 @@ impl Table {
                 }
             }
         }
+        // An event names its agents by id: one id, one element.
+        let ids = self.element_ids().collect::<Vec<_>>();
+        for (k, (field, id)) in ids.iter().enumerate() {
+            if let Some((first, _)) = ids[..k].iter().find(|(_, other)| other == id) {
+                return bad(
+                    format!("{field}.id"),
+                    format!("{id:?}"),
+                    &format!("{first} has the same id: every cushion and pocket needs its own"),
+                );
+            }
+        }
         for (i, p) in self.pockets.iter().enumerate() {
             if !(p.center.iter().all(|x| x.is_finite()) && p.radius.is_finite() && p.radius > 0.0) {
                 return bad(
@@ -253,6 +266,18 @@ impl Table {
             }
         }
         Ok(())
+    }
+
+    /// Every element's id with where it is (`cushions[3]`, `circular_cushions[0]`,
+    /// `pockets[5]`): the agent ids of its events besides the balls'.
+    pub fn element_ids(&self) -> impl Iterator<Item = (String, &str)> {
+        let linear = (self.cushions.iter().enumerate())
+            .map(|(i, c)| (format!("cushions[{i}]"), c.id.as_str()));
+        let circular = (self.circular_cushions.iter().enumerate())
+            .map(|(i, c)| (format!("circular_cushions[{i}]"), c.id.as_str()));
+        let pockets = (self.pockets.iter().enumerate())
+            .map(|(i, p)| (format!("pockets[{i}]"), p.id.as_str()));
+        linear.chain(circular).chain(pockets)
     }
 
     /// True when a ball center at `p` is on the table: inside the playing area (within `tol` m),

@@ -941,24 +941,32 @@ fn throw_section(md: &mut String, rows: &[pool_harness::ThrowRow]) {
         .iter()
         .map(|r| (r.throw_deg - r.tp_a14_deg).abs())
         .fold(0.0, f64::max);
+    let apart = rows
+        .iter()
+        .map(|r| r.throw_deg - r.pooltool_deg)
+        .fold(0.0, f64::max);
     let _ = writeln!(md, "\n## Throw: `frictional_inelastic` against TP A-14\n");
     let _ = writeln!(md, "![throw vs cut angle](throw.png)\n");
     let _ = writeln!(
         md,
         "The object ball's direction off the line of centers after a `frictional_inelastic` \
          collision (pooltool's default ball-ball law, Alciatore's speed-dependent friction, \
-         e_b = 0.95), for a stun and a naturally rolling cue ball at {} m/s, against the cut \
-         angle; lines are Alciatore's closed form (TP A-14: Coulomb friction on the normal \
-         impulse, at most what stops the contact's slip; friction from TP A-27/A-28's fit). \
-         Largest difference over the {} points: {} deg (`throw.csv`; the same numbers are \
-         asserted in the tests). Stun throws most; its curve peaks at the cut where the contact \
-         stops sticking (smaller cuts) and slides; slow shots throw more, since friction falls \
-         with slip speed.\n",
+         e_b = 0.95) with Coulomb's friction impulse (`friction_impulse = \"coulomb\"`, the \
+         `corrected` preset), for a stun and a naturally rolling cue ball at {} m/s, against the \
+         cut angle; solid lines are Alciatore's closed form (TP A-14: Coulomb friction on the \
+         normal impulse, at most what stops the contact's slip; friction from TP A-27/A-28's \
+         fit), dashed lines the law with pooltool 0.6.0's friction impulse (mu times the \
+         separation speed, the law's default and `pooltool_default`'s), which throws up to {} \
+         deg less. Largest difference from TP A-14 over the {} points: {} deg (`throw.csv`; \
+         the same numbers are asserted in the tests). Stun throws most; its curve peaks at the \
+         cut where the contact stops sticking (smaller cuts) and slides; slow shots throw \
+         more, since friction falls with slip speed.\n",
         pool_harness::THROW_SPEEDS
             .iter()
             .map(|v| v.to_string())
             .collect::<Vec<_>>()
             .join(" and "),
+        sci(apart),
         rows.len(),
         sci(worst)
     );

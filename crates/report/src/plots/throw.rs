@@ -1,5 +1,6 @@
 //! `throw.png`: TP A-14's throw curve (object ball throw against cut angle), the law's points
-//! over Alciatore's closed form.
+//! (Coulomb's friction impulse) over Alciatore's closed form, and the law with pooltool's
+//! friction impulse.
 
 use std::path::Path;
 
@@ -18,8 +19,9 @@ use super::{render, Figure, PlotError, WIDTH};
 const MARKER_R: i32 = 6;
 
 /// Draws the throw curve of `rows` ([`pool_harness::throw_curve`]) into `<stem>.svg` and
-/// `<stem>.png`: one colour per (speed, spin), the law's points as markers, TP A-14's closed
-/// form as a line through the same cut angles. Non-finite points are skipped.
+/// `<stem>.png`: one colour per (speed, spin), the law's points (Coulomb's friction impulse)
+/// as markers, TP A-14's closed form as a solid line through the same cut angles, the law with
+/// pooltool's friction impulse as a dashed one. Non-finite points are skipped.
 ///
 /// # Errors
 /// A file cannot be written.
@@ -52,13 +54,19 @@ impl Figure for Throw<'_> {
         let body = titled(
             root,
             "Throw vs cut angle: frictional_inelastic against TP A-14",
-            Some("object ball's direction off the line of centers; pool balls, e_b = 0.95"),
+            Some(
+                "object ball's direction off the line of centers; pool balls, e_b = 0.95; \
+                 markers: Coulomb's friction impulse, dashed: pooltool's",
+            ),
         )?;
         let finite: Vec<&ThrowRow> = self
             .rows
             .iter()
             .filter(|r| {
-                r.cut_deg.is_finite() && r.throw_deg.is_finite() && r.tp_a14_deg.is_finite()
+                r.cut_deg.is_finite()
+                    && r.throw_deg.is_finite()
+                    && r.tp_a14_deg.is_finite()
+                    && r.pooltool_deg.is_finite()
             })
             .collect();
         if finite.is_empty() {
@@ -77,6 +85,12 @@ impl Figure for Throw<'_> {
                 label: format!("{spin}, {v} m/s: TP A-14"),
                 colour: palette(k),
                 line: Some(LineKind::Solid(2)),
+                marker: None,
+            });
+            entries.push(LegendEntry {
+                label: format!("{spin}, {v} m/s: pooltool"),
+                colour: palette(k),
+                line: Some(LineKind::Dashed(2)),
                 marker: None,
             });
         }
@@ -116,6 +130,9 @@ impl Figure for Throw<'_> {
                 let a = local(chart.backend_coord(&(w[0].cut_deg, w[0].tp_a14_deg)));
                 let b = local(chart.backend_coord(&(w[1].cut_deg, w[1].tp_a14_deg)));
                 draw_line(area, a, b, LineKind::Solid(2), palette(k))?;
+                let a = local(chart.backend_coord(&(w[0].cut_deg, w[0].pooltool_deg)));
+                let b = local(chart.backend_coord(&(w[1].cut_deg, w[1].pooltool_deg)));
+                draw_line(area, a, b, LineKind::Dashed(2), palette(k))?;
             }
             for r in &mine {
                 let at = local(chart.backend_coord(&(r.cut_deg, r.throw_deg)));

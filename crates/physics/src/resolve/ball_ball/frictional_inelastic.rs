@@ -5,7 +5,7 @@
 
 use super::{pair_mean, BallBallLaw, Velocities};
 use crate::resolve::law::BuiltIn;
-use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::spec::{choice_param, LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec3};
 
@@ -106,7 +106,23 @@ impl Friction {
     }
 }
 
-/// A collision with normal restitution e and Coulomb friction at the contact (pooltool's
+choice_param! {
+    /// How large the friction impulse of a sliding contact is, for a normal impulse J: pooltool
+    /// 0.6.0's rule or Coulomb's (parameter `friction_impulse`).
+    pub enum FrictionImpulse("friction_impulse") {
+        /// pooltool 0.6.0's: mu times the normal *separation* speed, mu e |v_an - v_bn| per
+        /// unit mass for equal balls (`frictional_inelastic/__init__.py`: `D_v_n_magnitude`
+        /// is |v_2n' - v_1n'|). That is mu (2e/(1 + e)) J: for e = 1 Coulomb's, for e < 1 less
+        /// (2.6% at e = 0.95), and the throw of a sliding contact then depends on e, which TP
+        /// A-14's does not. The default, so that the law under pooltool's name is pooltool's.
+        Pooltool = "pooltool",
+        /// Coulomb's, as TP A-14 derives throw: mu times the normal impulse J,
+        /// mu (1 + e)/2 |v_an - v_bn| per unit mass for equal balls.
+        Coulomb = "coulomb",
+    }
+}
+
+/// A collision with normal restitution e and friction at the contact (pooltool's
 /// `frictional_inelastic`), for balls of masses m_a, m_b and radii R_a, R_b (TP A-14 and
 /// pooltool take equal balls; the general case below is the same derivation with each ball's
 /// own mass and moment of inertia I = 2/5 m R^2, and reduces to it term by term).
@@ -121,13 +137,12 @@ impl Friction {
 /// 2. The contact surfaces' relative tangential velocity before the collision,
 ///    u = v_at - v_bt + (R_a w_at + R_b w_bt) x n (a 3-vector: vertical slip counts; a's
 ///    contact point is R_a n from its center, b's -R_b n).
-/// 3. Sliding throughout (TP A-14): Coulomb friction, a tangential impulse mu_f J against u:
-///    ball a gains dv_a = -(mu_f J / m_a) u/|u| with J / m_a = (1 + e) c_b |v_rel|, ball b
-///    dv_b = -(m_a / m_b) dv_a, and each spin dw = (R n x impulse) / I: dw_a = 5/(2 R_a) n x
-///    dv_a, dw_b = -5/(2 R_b) n x dv_b. (pooltool 0.6.0 takes the normal separation speed
-///    e |v_an - v_bn| for J / m instead: the same for e = 1, for e < 1 its friction is
-///    2e/(1 + e) of Coulomb's, 2.6% less at e = 0.95, and its sliding throw angle depends on
-///    e, which Coulomb's does not.)
+/// 3. Sliding throughout: a tangential impulse F against u, ball a gains dv_a = -(F / m_a)
+///    u/|u|, ball b dv_b = -(m_a / m_b) dv_a, and each spin dw = (R n x impulse) / I:
+///    dw_a = 5/(2 R_a) n x dv_a, dw_b = -5/(2 R_b) n x dv_b. F is set by
+///    [`FrictionImpulse`]: pooltool's (the default) F / m_a = mu_f 2 c_b |v_an' - v_bn'|
+///    (mu_f e |v_an - v_bn| for equal balls, pooltool's expression), or Coulomb's (TP A-14)
+///    F = mu_f J, F / m_a = mu_f (1 + e) c_b |v_rel|.
 /// 4. If that would reverse the slip (u . u' <= 0), or there is none (|u| <= 100 ulps), the
 ///    contact sticks instead: the impulse P that stops the slip, du = 7/(2 mu) P = -u (each
 ///    ball's surface point answers a tangential impulse with 1/m + R^2/I = 7/(2m)), so
@@ -135,18 +150,23 @@ impl Friction {
 ///    limit: dv_a = -u/7 for equal balls).
 ///
 /// Vertical velocity is removed afterwards (the balls stay on the cloth); the equations of motion
-/// then settle each ball's motion state. Friction is [`Friction`]: Alciatore's speed-dependent
-/// fit (default) or the mean of the balls' `mu_b`. Reads `e_b` (and `mu_b` with `average`).
+/// then settle each ball's motion state. Parameters: `friction` ([`Friction`]: Alciatore's
+/// speed-dependent fit, the default, or the mean of the balls' `mu_b`) and `friction_impulse`
+/// ([`FrictionImpulse`], written in a spec only when it is not pooltool's). Reads `e_b` (and
+/// `mu_b` with `average`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrictionalInelastic {
     /// The friction coefficient model.
     pub friction: Friction,
+    /// The friction impulse's rule.
+    pub friction_impulse: FrictionImpulse,
 }
 
 impl Default for FrictionalInelastic {
     fn default() -> Self {
         FrictionalInelastic {
             friction: Friction::ALCIATORE,
+            friction_impulse: FrictionImpulse::Pooltool,
         }
     }
 }
@@ -155,12 +175,13 @@ impl BuiltIn for FrictionalInelastic {
     const NAME: &'static str = "frictional_inelastic";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["friction"])?;
+        spec.only(&["friction", "friction_impulse"])?;
         Ok(FrictionalInelastic {
             friction: match spec.get("friction") {
                 None => Friction::ALCIATORE,
                 Some(p) => Friction::from_param(p)?,
             },
+            friction_impulse: FrictionImpulse::from_spec(spec)?,
         })
     }
 }
@@ -171,7 +192,9 @@ impl Law for FrictionalInelastic {
     }
 
     fn params(&self) -> Vec<(String, Param)> {
-        vec![("friction".into(), self.friction.param())]
+        let mut out = vec![("friction".into(), self.friction.param())];
+        out.extend(self.friction_impulse.param());
+        out
     }
 
     fn ball_params(&self) -> &'static [&'static str] {
@@ -190,13 +213,14 @@ impl BallBallLaw for FrictionalInelastic {
         pb: &BallParams,
         b: &BallState,
     ) -> [Velocities; 2] {
-        frictional_inelastic(self.friction, pa, a, pb, b)
+        frictional_inelastic(self.friction, self.friction_impulse, pa, a, pb, b)
     }
 }
 
 /// The new (v, w) of [`FrictionalInelastic`] for balls `a` (parameters `pa`) and `b` (`pb`).
 pub fn frictional_inelastic(
     friction: Friction,
+    impulse: FrictionImpulse,
     pa: &BallParams,
     a: &BallState,
     pb: &BallParams,
@@ -228,9 +252,13 @@ pub fn frictional_inelastic(
     let slip = slip_of(&vat, &wat, &vbt, &wbt);
     // The friction model reads the slip before the collision (TP ).
     let mu = friction.coefficient(pa, pb, slip.norm());
-    // The normal impulse over m_a, (1 + e) c_b |v_an - v_bn|: Coulomb bounds the friction
-    // impulse by mu times it (TP A-14).
-    let normal_impulse = (1.0 + e) * cb * (van - vbn).abs();
+    // The friction impulse of a sliding contact over m_a mu.
+    let per_mu = match impulse {
+        // 2 c_b times the separation speed (1 for equal balls, exactly).
+        FrictionImpulse::Pooltool => (2.0 * cb) * (vbn_f - van_f).abs(),
+        // The normal impulse over m_a, (1 + e) c_b |v_an - v_bn| (TP A-14).
+        FrictionImpulse::Coulomb => (1.0 + e) * cb * (van - vbn).abs(),
+    };
     // Ball b's changes from ball a's: its velocity change is -(m_a / m_b) dv_a, and its spin
     // change 5/(2 R_b) n x (m_a / m_b) dv_a (both 1 and the same as a's for equal balls).
     let ratio = pa.m / pb.m;
@@ -240,7 +268,7 @@ pub fn frictional_inelastic(
         (dv, dv * ratio, dw_a, dw_b)
     };
     let sliding = (slip.norm() > NO_SLIP).then(|| {
-        let dv = -slip / slip.norm() * (mu * normal_impulse);
+        let dv = -slip / slip.norm() * (mu * per_mu);
         spins(dv)
     });
     let sticks = match sliding {

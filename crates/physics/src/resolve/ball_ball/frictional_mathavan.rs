@@ -5,19 +5,45 @@
 
 use super::{pair_mean, weighted_sum, BallBallLaw, Friction, Velocities};
 use crate::resolve::law::BuiltIn;
-use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::spec::{choice_param, LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec3};
 
 /// Slip speeds (m/s) below this are no slip (the paper's implementation threshold).
 const NO_SLIP: f64 = 1e-16;
 
+choice_param! {
+    /// Which way the cloth's friction on each ball points during a Mathavan 2014 collision
+    /// (parameter `cloth_slip`).
+    pub enum ClothSlip("cloth_slip") {
+        /// pooltool 0.6.0's: the slip taken as v - R k x w (in the collision frame
+        /// u_R = (v_x + R w_y, v_y - R w_x), `frictional_mathavan/__init__.py`), the opposite of
+        /// the cloth contact point's velocity in its spin part. The cloth's friction can then
+        /// push a ball along its real slip and a collision can add energy: a grazing, spinning
+        /// pair from a random break gains 1.7e-4 of its energy (`tests/laws.rs`). The default,
+        /// so that the law under pooltool's name is pooltool's.
+        Pooltool = "pooltool",
+        /// The contact point's velocity v + w x (-R z) = v + R k x w, which friction opposes
+        /// (the paper's eqs. 10-11): the collision never adds energy.
+        Opposed = "opposed",
+    }
+}
+
+impl ClothSlip {
+    /// The sign of R k x w in the cloth slips.
+    fn sign(self) -> f64 {
+        match self {
+            ClothSlip::Pooltool => -1.0,
+            ClothSlip::Opposed => 1.0,
+        }
+    }
+}
+
 /// Mathavan et al. (2014): point contacts between the balls (friction mu, the ball–ball model's
 /// [`Friction`]) and between each ball and the cloth (the balls' `mu_s`), integrated in steps of
 /// the normal impulse. In the collision frame (y along the line of centers from ball i to ball
 /// j, x = y x z, z up), with slip u_C of the balls' contact (x and z components, eq. 6) and slips
-/// u_Ri, u_Rj of each ball at the cloth (eq. 7; the cloth contact's velocity v + R k x w,
-/// where pooltool 0.6.0 has v - R k x w, see [`FrictionalMathavan::resolve_pooltool_0_6`]):
+/// u_Ri, u_Rj of each ball at the cloth (eq. 7, signed by [`ClothSlip`]):
 /// - each step dP of normal impulse brings a friction impulse mu dP against u_C (eqs. 8-9); its
 ///   vertical part presses the ball it pushes down (into the cloth), whose cloth friction then
 ///   adds mu_s times that against its own slip (eqs. 10-11); velocities and spins change by the
@@ -35,7 +61,8 @@ const NO_SLIP: f64 = 1e-16;
 /// of the balls' (as pooltool pairs them).
 ///
 /// Vertical velocity stays zero. Parameters: `friction` (as `frictional_inelastic`'s, default
-/// Alciatore's fit) and `num_iterations` (default 1000). Reads `e_b`, `mu_s` (and `mu_b` with
+/// Alciatore's fit), `num_iterations` (default 1000) and `cloth_slip` ([`ClothSlip`], written
+/// in a spec only when it is not pooltool's). Reads `e_b`, `mu_s` (and `mu_b` with
 /// `average`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrictionalMathavan {
@@ -43,6 +70,8 @@ pub struct FrictionalMathavan {
     pub friction: Friction,
     /// N of eq. 14: about how many impulse steps a collision takes.
     pub num_iterations: u32,
+    /// The cloth slip's sign.
+    pub cloth_slip: ClothSlip,
 }
 
 impl Default for FrictionalMathavan {
@@ -50,6 +79,7 @@ impl Default for FrictionalMathavan {
         FrictionalMathavan {
             friction: Friction::ALCIATORE,
             num_iterations: 1000,
+            cloth_slip: ClothSlip::Pooltool,
         }
     }
 }
@@ -58,13 +88,14 @@ impl BuiltIn for FrictionalMathavan {
     const NAME: &'static str = "frictional_mathavan";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["friction", "num_iterations"])?;
+        spec.only(&["friction", "num_iterations", "cloth_slip"])?;
         Ok(FrictionalMathavan {
             friction: match spec.get("friction") {
                 None => Friction::ALCIATORE,
                 Some(p) => Friction::from_param(p)?,
             },
             num_iterations: spec.count_or("num_iterations", 1000, 10_000_000)?,
+            cloth_slip: ClothSlip::from_spec(spec)?,
         })
     }
 }
@@ -75,13 +106,15 @@ impl Law for FrictionalMathavan {
     }
 
     fn params(&self) -> Vec<(String, Param)> {
-        vec![
+        let mut out = vec![
             ("friction".into(), self.friction.param()),
             (
                 "num_iterations".into(),
                 Param::Number(f64::from(self.num_iterations)),
             ),
-        ]
+        ];
+        out.extend(self.cloth_slip.param());
+        out
     }
 
     fn ball_params(&self) -> &'static [&'static str] {
@@ -101,26 +134,7 @@ impl BallBallLaw for FrictionalMathavan {
         b: &BallState,
     ) -> [Velocities; 2] {
         let mu = (self.friction).coefficient(pa, pb, tangent_slip(pa.radius, a, pb.radius, b));
-        collide(mu, self.num_iterations, pa, a, pb, b)
-    }
-}
-
-impl FrictionalMathavan {
-    /// pooltool 0.6.0's version of [`BallBallLaw::resolve`], kept only to check the rest of the
-    /// law against pooltool step for step: it takes each ball's slip on the cloth as
-    /// v - R k x w (in the collision frame, u_R = (v_x + R w_y, v_y - R w_x)), the opposite of
-    /// the cloth contact point's velocity v + w x (-R z) = v + R k x w. With that sign the
-    /// cloth's friction can push a ball along its real slip, and the collision can add energy
-    /// (a grazing, spinning pair in a random break: +1.7e-4 of the pair's energy). Not a law.
-    pub fn resolve_pooltool_0_6(
-        &self,
-        pa: &BallParams,
-        a: &BallState,
-        pb: &BallParams,
-        b: &BallState,
-    ) -> [Velocities; 2] {
-        let mu = (self.friction).coefficient(pa, pb, tangent_slip(pa.radius, a, pb.radius, b));
-        integrate(mu, self.num_iterations, pa, a, pb, b, -1.0)
+        collide(mu, self.num_iterations, self.cloth_slip, pa, a, pb, b)
     }
 }
 
@@ -134,30 +148,18 @@ fn tangent_slip(ra: f64, a: &BallState, rb: f64, b: &BallState) -> f64 {
     (surface(a, n, ra) - surface(b, -n, rb)).norm()
 }
 
-/// Mathavan 2014's integration with ball–ball friction `mu` and about `n_steps` steps; see
-/// [`FrictionalMathavan`].
+/// Mathavan 2014's integration with ball–ball friction `mu`, about `n_steps` steps and the
+/// cloth slips signed by `cloth_slip`; see [`FrictionalMathavan`].
 pub fn collide(
     mu: f64,
     n_steps: u32,
+    cloth_slip: ClothSlip,
     pa: &BallParams,
     a: &BallState,
     pb: &BallParams,
     b: &BallState,
 ) -> [Velocities; 2] {
-    integrate(mu, n_steps, pa, a, pb, b, 1.0)
-}
-
-/// The integration of [`collide`]; `cloth` is the sign of R k x w in the cloth slips (1 for
-/// the contact point's velocity, -1 for pooltool's).
-fn integrate(
-    mu: f64,
-    n_steps: u32,
-    pa: &BallParams,
-    a: &BallState,
-    pb: &BallParams,
-    b: &BallState,
-    cloth: f64,
-) -> [Velocities; 2] {
+    let cloth = cloth_slip.sign();
     let (ri, rj, mi, mj) = (pa.radius, pb.radius, pa.m, pb.m);
     let e = pair_mean(pa.e_b, pb.e_b);
     let (mu_si, mu_sj) = (pa.mu_s, pb.mu_s);
@@ -185,7 +187,8 @@ fn integrate(
         let u_cx = vi.x - vj.x - weighted_sum(ri, wi.z, rj, wj.z);
         let u_cz = weighted_sum(ri, wi.x, rj, wj.x);
         let u_c = (u_cx * u_cx + u_cz * u_cz).sqrt();
-        // The cloth contact at -R z moves at v + w x (-R z) = (v_x - R w_y, v_y + R w_x).
+        // The cloth contact at -R z moves at v + w x (-R z) = (v_x - R w_y, v_y + R w_x)
+        // (`cloth` = 1; pooltool's sign is -1).
         let (rci, rcj) = (cloth * ri, cloth * rj);
         let (u_rix, u_riy) = (vi.x - rci * wi.y, vi.y + rci * wi.x);
         let (u_rjx, u_rjy) = (vj.x - rcj * wj.y, vj.y + rcj * wj.x);

@@ -8,8 +8,10 @@ mod frictional_inelastic;
 mod frictional_mathavan;
 mod frictionless_elastic;
 
-pub use frictional_inelastic::{frictional_inelastic, Friction, FrictionalInelastic};
-pub use frictional_mathavan::FrictionalMathavan;
+pub use frictional_inelastic::{
+    frictional_inelastic, Friction, FrictionImpulse, FrictionalInelastic,
+};
+pub use frictional_mathavan::{ClothSlip, FrictionalMathavan};
 pub use frictionless_elastic::{elastic_ball_ball, FrictionlessElastic};
 
 #[cfg(doc)]

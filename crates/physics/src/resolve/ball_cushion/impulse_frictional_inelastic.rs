@@ -1,8 +1,10 @@
 //! `impulse_frictional_inelastic`: a sphere hitting a rigid half-space, instantaneously, with
 //! restitution and Coulomb friction (pooltool's `ImpulseFrictionalInelasticLinear/Circular`).
 
-use super::{contact_normal, BallCushionLaw, Velocities};
-use crate::resolve::law::parameterless_law;
+use super::{contact_normal, BallCushionLaw, CircularNormal, Velocities};
+use crate::resolve::law::BuiltIn;
+use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// Relative contact speeds (m/s) at or below this are no slip at all (pooltool's `EPS`).
@@ -17,19 +19,54 @@ const NO_SLIP: f64 = 100.0 * f64::EPSILON;
 ///   larger than the sliding one, dv = -f_c (1 + e_c) |v_n| u/|u|, it sticks: dv and
 ///   dw = 5/7 (n x v_t / R - w_t); else it slides: dv and dw = 5/(2R) |dv| n x u/|u|.
 ///
-/// Vertical velocity is removed afterwards. No parameters; reads `e_c` and `f_c`.
+/// At a circular cushion the normal is [`CircularNormal`]'s (parameter `circular_normal`,
+/// pooltool's by default). Vertical velocity is removed afterwards. Reads `e_c` and `f_c`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ImpulseFrictionalInelastic;
+pub struct ImpulseFrictionalInelastic {
+    /// The normal at a circular cushion.
+    pub circular_normal: CircularNormal,
+}
 
-parameterless_law!(
-    ImpulseFrictionalInelastic,
-    "impulse_frictional_inelastic",
-    reads ["e_c", "f_c"]
-);
+impl BuiltIn for ImpulseFrictionalInelastic {
+    const NAME: &'static str = "impulse_frictional_inelastic";
+
+    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
+        spec.only(&["circular_normal"])?;
+        Ok(ImpulseFrictionalInelastic {
+            circular_normal: CircularNormal::from_spec(spec)?,
+        })
+    }
+}
+
+impl Law for ImpulseFrictionalInelastic {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn params(&self) -> Vec<(String, Param)> {
+        self.circular_normal.param().into_iter().collect()
+    }
+
+    fn ball_params(&self) -> &'static [&'static str] {
+        &["e_c", "f_c"]
+    }
+}
 
 impl BallCushionLaw for ImpulseFrictionalInelastic {
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
         let n = contact_normal(normal, height, p.radius);
+        half_space(p, s, n)
+    }
+
+    fn resolve_circular(
+        &self,
+        p: &BallParams,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+        arc_radius: f64,
+    ) -> Velocities {
+        let n = (self.circular_normal).normal(normal, height, p.radius, arc_radius);
         half_space(p, s, n)
     }
 }

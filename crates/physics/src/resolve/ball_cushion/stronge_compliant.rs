@@ -5,7 +5,7 @@
 
 use std::f64::consts::FRAC_PI_2;
 
-use super::{contact_normal, BallCushionLaw, Velocities};
+use super::{contact_normal, BallCushionLaw, CircularNormal, Velocities};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
@@ -32,17 +32,33 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 /// coefficient of a point on a solid sphere's surface). The velocity changes dv_n / beta_n along
 /// n and dv_t / beta_t along t are applied to the center, dw = 5/(2R) (-n) x dv, and the
 /// vertical velocity is then removed. `omega_ratio` (pooltool's parameter, in (1, 2), default
-/// 1.7; pooltool's default resolver uses 1.8) sets the cushion's compliance. Reads `e_c` and
-/// `f_c`.
+/// 1.7; pooltool's default resolver uses 1.8) sets the cushion's compliance; at a circular
+/// cushion the normal is [`CircularNormal`]'s (parameter `circular_normal`, pooltool's by
+/// default). Reads `e_c` and `f_c`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrongeCompliant {
     /// Tangential to normal natural frequency of the contact, omega_t / omega_n, in (1, 2).
     pub omega_ratio: f64,
+    /// The normal at a circular cushion.
+    pub circular_normal: CircularNormal,
 }
 
 impl Default for StrongeCompliant {
     fn default() -> Self {
-        StrongeCompliant { omega_ratio: 1.7 }
+        StrongeCompliant {
+            omega_ratio: 1.7,
+            circular_normal: CircularNormal::Pooltool,
+        }
+    }
+}
+
+impl StrongeCompliant {
+    /// The law with `omega_ratio` and pooltool's normal at circular cushions.
+    pub fn with_omega_ratio(omega_ratio: f64) -> Self {
+        StrongeCompliant {
+            omega_ratio,
+            ..Default::default()
+        }
     }
 }
 
@@ -58,7 +74,7 @@ impl BuiltIn for StrongeCompliant {
     const NAME: &'static str = "stronge_compliant";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["omega_ratio"])?;
+        spec.only(&["omega_ratio", "circular_normal"])?;
         let omega_ratio = spec.number_or("omega_ratio", 1.7)?;
         if !(omega_ratio > 1.0 && omega_ratio < 2.0) {
             return Err(LawError {
@@ -67,7 +83,10 @@ impl BuiltIn for StrongeCompliant {
                 why: "must be in (1, 2): omega_t / omega_n of a sphere's contact".into(),
             });
         }
-        Ok(StrongeCompliant { omega_ratio })
+        Ok(StrongeCompliant {
+            omega_ratio,
+            circular_normal: CircularNormal::from_spec(spec)?,
+        })
     }
 }
 
@@ -77,7 +96,9 @@ impl Law for StrongeCompliant {
     }
 
     fn params(&self) -> Vec<(String, Param)> {
-        vec![("omega_ratio".into(), Param::Number(self.omega_ratio))]
+        let mut out = vec![("omega_ratio".into(), Param::Number(self.omega_ratio))];
+        out.extend(self.circular_normal.param());
+        out
     }
 
     fn ball_params(&self) -> &'static [&'static str] {
@@ -87,7 +108,26 @@ impl Law for StrongeCompliant {
 
 impl BallCushionLaw for StrongeCompliant {
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
-        let n = contact_normal(normal, height, p.radius);
+        self.along(p, s, contact_normal(normal, height, p.radius))
+    }
+
+    fn resolve_circular(
+        &self,
+        p: &BallParams,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+        arc_radius: f64,
+    ) -> Velocities {
+        let n = (self.circular_normal).normal(normal, height, p.radius, arc_radius);
+        self.along(p, s, n)
+    }
+}
+
+impl StrongeCompliant {
+    /// The law for the contact's unit normal `n` in space (from the cushion to the ball's
+    /// center).
+    fn along(&self, p: &BallParams, s: &BallState, n: Vec3) -> Velocities {
         let r = p.radius;
         // Velocity of the contact point, split into its normal component and its tangential
         // slip along t (v_t <= 0 by the choice of t).
@@ -181,7 +221,14 @@ pub fn compliant_impact(
                 .abs()
                     - eta_squared * phase(t).sin()
             };
-            root(f, t_c, t_f)
+            // The stick force meets the limit at t_stick itself, where f touches zero (a
+            // double root, f ~ -c (t - t_stick)^2, either sign to rounding): the slip starts
+            // at the first crossing after it. From t_c when the stick started in compression.
+            if t_stick <= t_c {
+                root(f, t_c, t_f)
+            } else {
+                after_touch(&f, t_stick, t_f).map_or(t_stick, |lo| root(f, lo, t_f))
+            }
         };
         stick_velocity(t_slip, omega_t, v_stick, u_stick, t_stick)
             + beta * mu * vn0 * e * (1.0 + phase(t_slip).cos())
@@ -211,6 +258,15 @@ fn stick_time(ratio: f64, beta: f64, mu: f64, e: f64, eta_squared: f64, shift: f
 /// of the incidence ratio, so that both choose the same branch.
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-8 + 1e-5 * b.abs()
+}
+
+/// A time after `t_stick` where `f` (zero at `t_stick` and below it just after) is below zero
+/// beyond rounding: `t_stick` plus 1e-6, 1e-5, ... 1e-1 of the time left to `t_f`, the first
+/// where f < 0; `None` when there is none (the stick lasts less than 1e-6 of it).
+fn after_touch(f: &impl Fn(f64) -> f64, t_stick: f64, t_f: f64) -> Option<f64> {
+    (1..=6)
+        .map(|k| t_stick + (t_f - t_stick) * 10f64.powi(k - 7))
+        .find(|&t| f(t) < 0.0)
 }
 
 /// The stick-to-slip time: a root of `f` on [t_c, t_f]. The collision lasts about 0.04 s for

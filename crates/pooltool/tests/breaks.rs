@@ -1,0 +1,86 @@
+//! pooltool 0.6.0's own 9-ball breaks (`data/peers/pooltool/breaks/`, written by
+//! `benches/peers/pooltool_fixtures.py`): each made by pooltool with a cue strike, saved with
+//! `System.save`, and run by pooltool under its default resolver with its contact spacer as
+//! shipped (1e-6 m) and lowered (1e-12 m). Imported and run by our event engine under the same
+//! laws (`pooltool_default`), the logs must have the same kinds and agents as pooltool's
+//! through the rack's cascade and beyond: with the spacer lowered, the whole run; as shipped,
+//! until the spacer's drift reorders events.
+
+use std::path::{Path, PathBuf};
+
+use pool_event::EventEngine;
+use pool_physics::EventKind;
+use pool_pooltool::{import, our_events, pooltool_events, read_tree, shared_prefix};
+use pool_sim::Engine;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../data/peers/pooltool/breaks")
+        .join(name)
+}
+
+/// Events closer than this may be logged in either order (`compare-pooltool`'s --tol).
+const TIE: f64 = 1e-6;
+
+#[test]
+fn pooltools_breaks_share_their_whole_logs_with_ours_limited_only_by_its_spacer() {
+    let mut report = Vec::new();
+    for seed in 1..=5 {
+        let name = format!("break_{seed}");
+        let imported = import(
+            &fixture(&format!("{name}.json")),
+            &name,
+            Some(&fixture("resolver.yaml")),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(imported.notes.is_empty(), "{:?}", imported.notes);
+        let setup = imported.setup;
+        assert_eq!(
+            setup.physics.preset_name(),
+            Some("pooltool_default"),
+            "{name}: pooltool's default resolver is our pooltool_default"
+        );
+        assert_eq!(setup.table.name, "pooltool_pocket");
+        assert!(setup.strike.is_some(), "{name}: a cue strike");
+        let run = EventEngine::default().run(&setup);
+        let ours = our_events(&setup, &run);
+        // The strike, then the cascade through the rack.
+        assert_eq!(run.events[0].kind, EventKind::StickBall);
+        let cascade = (run.events.iter().skip(1))
+            .take_while(|e| e.kind == EventKind::BallBall)
+            .count();
+        assert!(
+            cascade >= 5,
+            "{name}: {cascade} collisions in the first cascade"
+        );
+        let mut prefix = Vec::new();
+        for spacer in ["1e-12", "1e-6"] {
+            let tree = read_tree(&fixture(&format!("{name}@{spacer}.json"))).unwrap();
+            let theirs = pooltool_events(&tree).unwrap();
+            let p = shared_prefix(&ours, &theirs, TIE);
+            prefix.push((p.len, theirs.len(), p.worst_dt, p.end.clone()));
+        }
+        let (lowered, shipped) = (&prefix[0], &prefix[1]);
+        // Lowered, the laws alone: the whole logs, kinds and agents.
+        assert_eq!(lowered.3, None, "{name} at 1e-12 m: {:?}", lowered.3);
+        assert_eq!((lowered.0, lowered.1), (ours.len(), ours.len()), "{name}");
+        // As shipped, the spacer's drift parts the logs, but only after the rack's cascade.
+        assert!(
+            shipped.0 > 1 + cascade && shipped.0 <= lowered.0,
+            "{name} at 1e-6 m: {} events, cascade {cascade}",
+            shipped.0
+        );
+        report.push(format!(
+            "{name}: {} events; cascade {cascade}; shared with pooltool at 1e-12 m: all {} \
+             (times within {:.1e} s), at 1e-6 m: {} ({})",
+            ours.len(),
+            lowered.0,
+            lowered.2,
+            shipped.0,
+            shipped.3.as_deref().unwrap_or("whole")
+        ));
+    }
+    for line in report {
+        eprintln!("{line}");
+    }
+}

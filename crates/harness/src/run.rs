@@ -109,14 +109,19 @@ pub struct EngineRun {
 }
 
 /// dt values from `max` down to `min` (s), `per_decade` log-spaced values per decade, both ends
-/// included. Returns just `[max]` when `min >= max`.
+/// included, each rounded to 12 significant digits so that a step that should be a round value
+/// is one (1e-4 s, not the 1.0000000000000002e-4 of `powf`): a sweep's 1e-4 s and a `--dt
+/// 1e-4` run are the same run, bit for bit. Returns just `[max]` when `min >= max`.
 pub fn log_dt_sweep(max: f64, min: f64, per_decade: usize) -> Vec<f64> {
     if min >= max || per_decade == 0 {
         return vec![max];
     }
     let steps = ((max / min).log10() * per_decade as f64).round().max(1.0) as usize;
     (0..=steps)
-        .map(|k| max * (min / max).powf(k as f64 / steps as f64))
+        .map(|k| {
+            let dt = max * (min / max).powf(k as f64 / steps as f64);
+            format!("{dt:.11e}").parse().unwrap_or(dt)
+        })
         .collect()
 }
 

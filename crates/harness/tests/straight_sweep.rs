@@ -104,3 +104,15 @@ fn euler_scheme_converges_too() {
         "slope {slope}, points {points:?}"
     );
 }
+
+#[test]
+fn a_sweep_hits_round_steps_exactly() {
+    let dts = log_dt_sweep(1e-2, 1e-5, 3);
+    assert_eq!(dts.len(), 10);
+    for round in [1e-2, 1e-3, 1e-4, 1e-5] {
+        assert!(dts.contains(&round), "{round} not in {dts:?}");
+    }
+    assert!(dts.windows(2).all(|w| w[0] > w[1]));
+    // 10^(-1/3) steps, to 12 significant digits.
+    assert!((dts[1] / 1e-2 - 10f64.powf(-1.0 / 3.0)).abs() < 1e-11);
+}

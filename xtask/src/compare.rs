@@ -59,7 +59,9 @@ pub struct CompareArgs {
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
     /// specs: discrete:1e-3:euler, event:ferrari, rapier:<dt> (the rapier2d game engine),
-    /// pooltool (skipped with a note when pooltool is not installed), exec:<command> (any
+    /// pooltool, the peers mujoco:<dt>[:euler|implicitfast|rk4], pybullet:<dt>, pymunk:<dt>,
+    /// box2d:<dt> and billiards (each skipped with a note when not installed:
+    /// benches/peers/install.sh), exec:<command> (any
     /// program speaking docs/engine-protocol.md; its command cannot contain a comma), or a
     /// registered engine; at most 16
     #[arg(long, value_delimiter = ',')]
@@ -252,12 +254,11 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
                 "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
             )));
         }
-        // pooltool is optional: without it, its row is skipped with one line saying why.
-        if spec == EngineSpec::Pooltool {
-            if let Err(why) = pool_engines::pooltool::command() {
-                errln!("compare: skipping --engines pooltool: {why}");
-                continue;
-            }
+        // pooltool and the peers are optional: without them, their rows are skipped with one
+        // line saying why.
+        if let Some(why) = spec.unavailable() {
+            errln!("compare: skipping --engines {spec}: {why}");
+            continue;
         }
         engines.push(spec);
     }

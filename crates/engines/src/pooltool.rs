@@ -89,7 +89,7 @@ pub fn command() -> Result<String, String> {
 }
 
 /// `s` quoted for `sh -c` when it needs it.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     if s.chars()
         .all(|c| c.is_ascii_alphanumeric() || "/._-+=:@".contains(c))
     {

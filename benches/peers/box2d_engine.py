@@ -50,13 +50,7 @@ class Listener(b2.b2ContactListener):
         self.world = world
 
     def _key(self, contact):
-        a, b = contact.fixtureA.userData, contact.fixtureB.userData
-        if a[0] != "ball":
-            a, b = b, a
-        if b[0] == "ball":
-            x, y = sorted([a[1], b[1]], key=self.world.ids.index)
-            return ("ball_ball", x, y)
-        return (b[0], a[1], b[1])
+        return pc.contact(contact.fixtureA.userData, contact.fixtureB.userData, self.world.ids)
 
     def BeginContact(self, contact):
         key = self._key(contact)

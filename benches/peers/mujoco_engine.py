@@ -23,10 +23,11 @@ mujoco:<dt>[:<integrator>]`, built the way a robotics user models a pool table.
 - Pockets: regions (a ball whose center enters a pocket's circle is pocketed and its contacts
   switched off).
 
-Events: a contact when a pair first appears in `data.contact` (dist < 0); MuJoCo finds
-contacts at the positions a step starts from, so the event is dated at the end of the previous
-step (the first step whose end positions touch). Transitions: peer_common.SpinClassifier.
-Frictionless motion (`ideal`): no cloth and no gravity, the balls float at z = R.
+Events: a contact when a pair first appears in `data.contact` (dist < 0), dated at the end of
+the first step whose end positions touch: with Euler and implicitfast MuJoCo finds contacts at
+the positions a step starts from (so at the end of the step before the one that shows them),
+with RK4 its last stage finds them at the step's end. Transitions: peer_common.SpinClassifier.
+Frictionless motion (`ideal`): a frictionless plane (condim 1).
 
 Usage: python mujoco_engine.py --dt 1e-3 [--integrator euler|implicitfast|rk4] < requests.jsonl
 """
@@ -55,13 +56,12 @@ def xml_for(shot, co, dt, integrator):
         zeta = pc.restitution_damping_ratio(e)
         return f"{-omega * omega!r} {-2.0 * zeta * omega!r}"
 
-    geoms = []
     if co.cloth:
-        geoms.append(
-            f'<geom name="cloth" type="plane" size="0 0 1" condim="6" priority="2" '
-            f'friction="{co.mu_s!r} {co.spinning_resistance_length()!r} '
-            f'{co.rolling_resistance_length()!r}"/>'
-        )
+        cloth = (f'condim="6" friction="{co.mu_s!r} {co.spinning_resistance_length()!r} '
+                 f'{co.rolling_resistance_length()!r}"')
+    else:
+        cloth = 'condim="1"'  # frictionless: the ideal model's balls slide at constant velocity
+    geoms = [f'<geom name="cloth" type="plane" size="0 0 1" priority="2" {cloth}/>']
     for k, c in enumerate(t["cushions"]):
         (x1, y1), (x2, y2), n = c["p1"], c["p2"], c["normal"]
         length = math.hypot(x2 - x1, y2 - y1)
@@ -93,7 +93,7 @@ def xml_for(shot, co, dt, integrator):
         )
     return (
         f'<mujoco><compiler angle="radian"/><option timestep="{dt!r}" integrator="{INTEGRATORS[integrator]}" '
-        f'gravity="0 0 {-co.g if co.cloth else 0.0!r}" cone="elliptic"/>'
+        f'gravity="0 0 {-co.g!r}" cone="elliptic"/>'
         f'<worldbody>{"".join(geoms)}{"".join(bodies)}</worldbody></mujoco>'
     )
 
@@ -139,18 +139,10 @@ class World:
         found = set()
         d = self.data
         for c in d.contact[: d.ncon]:
-            if c.dist >= 0:
-                continue
-            a, b = self.what.get(c.geom1), self.what.get(c.geom2)
-            if a is None or b is None:
-                continue  # the cloth
-            if a[0] != "ball":
-                a, b = b, a
-            if b[0] == "ball":
-                pair = sorted([a[1], b[1]], key=self.ids.index)
-                found.add(("ball_ball", pair[0], pair[1]))
-            else:
-                found.add((b[0], a[1], b[1]))
+            if c.dist < 0:
+                key = pc.contact(self.what.get(c.geom1), self.what.get(c.geom2), self.ids)
+                if key is not None:
+                    found.add(key)
         return found
 
     def state(self, i):
@@ -181,7 +173,10 @@ class World:
 def simulate(shot, dt, integrator):
     co = pc.Coefficients(shot["model"])
     world = World(shot, co, dt, integrator)
-    return pc.run_fixed_step(shot, world, dt, pc.classifier(co, dt, True), True)
+    # Euler and implicitfast find contacts at the positions a step starts from; RK4's last
+    # stage finds them at the step's end.
+    at_start = integrator != "rk4"
+    return pc.run_fixed_step(shot, world, dt, pc.classifier(co, dt, True), at_start)
 
 
 def main():

@@ -163,6 +163,23 @@ def pocket_of(x, y, pockets):
     return None
 
 
+def contact(a, b, ids):
+    """The contact between two of an engine's bodies, each (kind, id): `("ball", ball id)`,
+    `("ball_linear_cushion", cushion id)`, `("ball_circular_cushion", id)` or None (the
+    cloth), as (event kind, ball id, other id); ball pairs in the request's order (`ids`).
+    None for a contact with the cloth or between two cushions."""
+    if a is None or b is None:
+        return None
+    if a[0] != "ball":
+        a, b = b, a
+    if a[0] != "ball":
+        return None
+    if b[0] == "ball":
+        x, y = sorted([a[1], b[1]], key=ids.index)
+        return ("ball_ball", x, y)
+    return (b[0], a[1], b[1])
+
+
 TRANSITIONS = {
     ("sliding", "rolling"): "sliding_rolling",
     ("rolling", "stationary"): "rolling_stationary",

@@ -15,13 +15,16 @@ pybullet:<dt>`, built the way a robotics user models a pool table.
   give the seed's rolling and spin decelerations), cushion f_c / eps; ball restitution
   sqrt(e_b), cushion e_c / sqrt(e_b), cloth 0. Restitution applies above pybullet's
   restitutionVelocityThreshold, set to 1e-3 m/s (its default 0.2 m/s is for metre-sized bodies).
+  contactProcessingThreshold 0 on every body: Bullet otherwise solves contacts it finds up to
+  2 cm before the touch as speculative ones, without restitution (at dt = 1e-4 a ball meeting
+  a cushion at 1 m/s then stops dead).
 - Time step dt, one substep, pybullet's default solver (sequential impulses, 50 iterations).
 - Pockets: regions (a ball whose center enters a pocket's circle is pocketed and removed).
 
 Events: a contact when a pair first appears in getContactPoints() with distance <= 0; Bullet
 finds contacts at the positions a step starts from, so the event is dated at the end of the
 previous step (the first step whose end positions touch). Transitions:
-peer_common.SpinClassifier. Frictionless motion (`ideal`): no plane and no gravity.
+peer_common.SpinClassifier. Frictionless motion (`ideal`): a frictionless plane.
 
 Usage: python pybullet_engine.py --dt 1e-3 < requests.jsonl
 """
@@ -41,19 +44,20 @@ class World:
     def __init__(self, shot, co, dt):
         self.c = pb.connect(pb.DIRECT)
         c = self.c
-        pb.setGravity(0, 0, -co.g if co.cloth else 0.0, physicsClientId=c)
+        pb.setGravity(0, 0, -co.g, physicsClientId=c)
         pb.setPhysicsEngineParameter(fixedTimeStep=dt, numSubSteps=0,
                                      restitutionVelocityThreshold=1e-3, physicsClientId=c)
         f_ball = math.sqrt(co.mu_ball) if co.mu_ball > 0 else EPS
         e_ball = math.sqrt(co.e_ball)
         self.what = {}
-        if co.cloth:
-            plane = pb.createMultiBody(0, pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c),
-                                       physicsClientId=c)
-            pb.changeDynamics(plane, -1, lateralFriction=co.mu_s / f_ball,
-                              rollingFriction=co.rolling_resistance_length() / f_ball,
-                              spinningFriction=co.spinning_resistance_length() / f_ball,
-                              restitution=0.0, physicsClientId=c)
+        # The cloth; frictionless in the ideal model, whose balls slide at constant velocity.
+        k = 1.0 if co.cloth else 0.0
+        plane = pb.createMultiBody(0, pb.createCollisionShape(pb.GEOM_PLANE, physicsClientId=c),
+                                   physicsClientId=c)
+        pb.changeDynamics(plane, -1, lateralFriction=k * co.mu_s / f_ball,
+                          rollingFriction=k * co.rolling_resistance_length() / f_ball,
+                          spinningFriction=k * co.spinning_resistance_length() / f_ball,
+                          restitution=0.0, contactProcessingThreshold=0.0, physicsClientId=c)
         for cu in shot["table"]["cushions"]:
             (x1, y1), (x2, y2), n = cu["p1"], cu["p2"], cu["normal"]
             length, h = math.hypot(x2 - x1, y2 - y1), cu["height"]
@@ -65,6 +69,7 @@ class World:
             body = pb.createMultiBody(0, shape, basePosition=pos, baseOrientation=quat,
                                       physicsClientId=c)
             pb.changeDynamics(body, -1, lateralFriction=co.mu_cushion / f_ball,
+                              contactProcessingThreshold=0.0,
                               restitution=co.e_cushion / e_ball, physicsClientId=c)
             self.what[body] = ("ball_linear_cushion", cu["id"])
         for a in shot["table"].get("circular_cushions", []):
@@ -74,6 +79,7 @@ class World:
             body = pb.createMultiBody(0, shape, basePosition=[a["center"][0], a["center"][1], h / 2],
                                       physicsClientId=c)
             pb.changeDynamics(body, -1, lateralFriction=co.mu_jaw / f_ball,
+                              contactProcessingThreshold=0.0,
                               restitution=co.e_jaw / e_ball, physicsClientId=c)
             self.what[body] = ("ball_circular_cushion", a["id"])
         self.ids = [b["id"] for b in shot["balls"]]
@@ -85,6 +91,7 @@ class World:
             r = [b["r"][0], b["r"][1], co.R]
             body = pb.createMultiBody(co.m, sphere, basePosition=r, physicsClientId=c)
             pb.changeDynamics(body, -1, lateralFriction=f_ball, rollingFriction=0.0,
+                              contactProcessingThreshold=0.0,
                               spinningFriction=0.0, restitution=e_ball, linearDamping=0.0,
                               angularDamping=0.0, physicsClientId=c)
             pb.resetBaseVelocity(body, [b["v"][0], b["v"][1], 0.0], b["w"], physicsClientId=c)
@@ -97,18 +104,10 @@ class World:
     def contacts(self):
         found = set()
         for p in pb.getContactPoints(physicsClientId=self.c):
-            if p[8] > 0:  # contactDistance: a point within the margin, not touching
-                continue
-            a, b = self.what.get(p[1]), self.what.get(p[2])
-            if a is None or b is None:
-                continue  # the cloth
-            if a[0] != "ball":
-                a, b = b, a
-            if b[0] == "ball":
-                pair = sorted([a[1], b[1]], key=self.ids.index)
-                found.add(("ball_ball", pair[0], pair[1]))
-            else:
-                found.add((b[0], a[1], b[1]))
+            if p[8] <= 0:  # contactDistance: > 0 is a point within the margin, not touching
+                key = pc.contact(self.what.get(p[1]), self.what.get(p[2]), self.ids)
+                if key is not None:
+                    found.add(key)
         return found
 
     def state(self, i):

@@ -54,11 +54,11 @@ class World:
         self.ids = [b["id"] for b in shot["balls"]]
         for cu in shot["table"]["cushions"]:
             seg = pymunk.Segment(s.static_body, tuple(cu["p1"]), tuple(cu["p2"]), 0.0)
-            seg.collision_type, seg.agent = CUSHION, cu["id"]
+            seg.collision_type, seg.agent = CUSHION, ("ball_linear_cushion", cu["id"])
             s.add(seg)
         for a in shot["table"].get("circular_cushions", []):
             circle = pymunk.Circle(s.static_body, a["radius"], tuple(a["center"]))
-            circle.collision_type, circle.agent = JAW, a["id"]
+            circle.collision_type, circle.agent = JAW, ("ball_circular_cushion", a["id"])
             s.add(circle)
         self.body = {}
         for b in shot["balls"]:
@@ -69,31 +69,26 @@ class World:
             body.velocity = (b["v"][0], b["v"][1])
             body.angular_velocity = b["w"][2]
             disc = pymunk.Circle(body, co.R)
-            disc.collision_type, disc.agent = BALL, b["id"]
+            disc.collision_type, disc.agent = BALL, ("ball", b["id"])
             s.add(body, disc)
             self.body[b["id"]] = (body, disc)
 
-        def key(kind, arbiter):
+        def key(arbiter):
             x, y = arbiter.shapes
-            if kind == "ball_ball":
-                a, b = sorted([x.agent, y.agent], key=self.ids.index)
-                return kind, a, b
-            ball, other = (x, y) if x.collision_type == BALL else (y, x)
-            return kind, ball.agent, other.agent
+            return pc.contact(x.agent, y.agent, self.ids)
 
-        def handlers(e, mu, kind):
+        def handlers(e, mu):
             def begin(arbiter, space, data):
                 arbiter.restitution, arbiter.friction = e, mu
-                self.touching.add(key(kind, arbiter))
+                self.touching.add(key(arbiter))
 
             def separate(arbiter, space, data):
-                self.touching.discard(key(kind, arbiter))
+                self.touching.discard(key(arbiter))
             return {"begin": begin, "separate": separate}
 
-        s.on_collision(BALL, BALL, **handlers(co.e_ball, co.mu_ball, "ball_ball"))
-        s.on_collision(BALL, CUSHION,
-                       **handlers(co.e_cushion, co.mu_cushion, "ball_linear_cushion"))
-        s.on_collision(BALL, JAW, **handlers(co.e_jaw, co.mu_jaw, "ball_circular_cushion"))
+        s.on_collision(BALL, BALL, **handlers(co.e_ball, co.mu_ball))
+        s.on_collision(BALL, CUSHION, **handlers(co.e_cushion, co.mu_cushion))
+        s.on_collision(BALL, JAW, **handlers(co.e_jaw, co.mu_jaw))
 
     def step(self):
         self.space.step(self.dt)

@@ -188,3 +188,28 @@ fn every_stepped_peer_starts_ideal_many_with_the_reference_event_and_keeps_its_b
         }
     }
 }
+
+#[test]
+fn an_adapter_that_refuses_its_arguments_is_one_error_naming_it() {
+    // The specs check dt before an adapter runs; an adapter run by hand checks it again, and
+    // its one line reaches the harness's error.
+    let python = match peers::python(Peer::Mujoco) {
+        Ok(python) => python,
+        Err(why) => {
+            eprintln!("skipped the mujoco adapter's arguments: {why}");
+            return;
+        }
+    };
+    let command = format!(
+        "exec:{} {} --dt 0",
+        python.display(),
+        Peer::Mujoco.adapter().display()
+    );
+    let spec: EngineSpec = command.parse().unwrap();
+    let e = spec.build().unwrap().try_run(&shot("straight")).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.contains("mujoco_engine.py: --dt = '0': must be in [1e-7, 1] s"),
+        "{e}"
+    );
+}

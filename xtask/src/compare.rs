@@ -352,8 +352,31 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     estimate_work(&setups, &references, &jobs)?;
     let done = run_engines(&setups, &references, &plan, &jobs, &pool, &bar);
     bar.finish_and_clear();
+    // Failures one line each; what an engine declined (outside its model: often most shots for
+    // a peer) one line per engine, the report's "Engines that failed" listing every run.
+    let mut declined: Vec<(&str, Vec<&EngineFailure>)> = Vec::new();
     for f in &done.failures {
-        errln!("compare: {f}");
+        if !f.unsupported {
+            errln!("compare: {f}");
+        } else if let Some((_, fs)) = declined.iter_mut().find(|(e, _)| *e == f.engine) {
+            fs.push(f);
+        } else {
+            declined.push((&f.engine, vec![f]));
+        }
+    }
+    for (engine, fs) in &declined {
+        let mut shots: Vec<&str> = fs.iter().map(|f| f.shot.as_str()).collect();
+        shots.dedup();
+        let more = if shots.len() > 3 { ", ..." } else { "" };
+        errln!(
+            "compare: {engine} declined {} run(s) of {} shot(s) ({}{more}), e.g. {}: {} \
+             (report.md lists each)",
+            fs.len(),
+            shots.len(),
+            shots[..shots.len().min(3)].join(", "),
+            fs[0].shot,
+            fs[0].message
+        );
     }
 
     let rows = Rows::collect(&setups, &references, &done);

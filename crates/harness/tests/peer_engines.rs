@@ -206,7 +206,11 @@ fn an_adapter_that_refuses_its_arguments_is_one_error_naming_it() {
         Peer::Mujoco.adapter().display()
     );
     let spec: EngineSpec = command.parse().unwrap();
-    let e = spec.build().unwrap().try_run(&shot("straight")).unwrap_err();
+    let e = spec
+        .build()
+        .unwrap()
+        .try_run(&shot("straight"))
+        .unwrap_err();
     let e = e.to_string();
     assert!(
         e.contains("mujoco_engine.py: --dt = '0': must be in [1e-7, 1] s"),

@@ -35,7 +35,6 @@ Usage: python box2d_engine.py --dt 1e-3 < requests.jsonl
 """
 
 import math
-import sys
 
 import peer_common as pc  # first: it keeps stdout for the answers
 
@@ -117,20 +116,14 @@ class World:
     def unstable(self):
         return False
 
+    def close(self):
+        pass
+
     def stop(self, i):
         self.body[i].linearVelocity = (0.0, 0.0)
         self.body[i].angularVelocity = 0.0
 
 
-def simulate(shot, dt):
-    co = pc.Coefficients(shot["model"])
-    return pc.run_fixed_step(shot, World(shot, co, dt), dt, pc.classifier(co, dt, False), True)
-
-
-def main():
-    dt, _ = pc.arguments(sys.argv[1:], "box2d_engine.py")
-    pc.serve(lambda shot: simulate(shot, dt), f"box2d:{dt!r}")
-
-
 if __name__ == "__main__":
-    main()
+    pc.main_fixed_step("box2d", lambda shot, co, dt, _: World(shot, co, dt), False,
+                       lambda _: True)

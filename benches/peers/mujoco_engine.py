@@ -33,7 +33,6 @@ Usage: python mujoco_engine.py --dt 1e-3 [--integrator euler|implicitfast|rk4] <
 """
 
 import math
-import sys
 
 import peer_common as pc  # first: it keeps stdout for the answers
 
@@ -166,23 +165,15 @@ class World:
         # MuJoCo warns and resets the state when accelerations are NaN or huge.
         return self.data.warning[mujoco.mjtWarning.mjWARN_BADQACC].number > 0
 
+    def close(self):
+        pass
+
     def stop(self, i):
         pass  # MuJoCo's friction stops balls itself
 
 
-def simulate(shot, dt, integrator):
-    co = pc.Coefficients(shot["model"])
-    world = World(shot, co, dt, integrator)
+if __name__ == "__main__":
     # Euler and implicitfast find contacts at the positions a step starts from; RK4's last
     # stage finds them at the step's end.
-    at_start = integrator != "rk4"
-    return pc.run_fixed_step(shot, world, dt, pc.classifier(co, dt, True), at_start)
-
-
-def main():
-    dt, integrator = pc.arguments(sys.argv[1:], "mujoco_engine.py", list(INTEGRATORS))
-    pc.serve(lambda shot: simulate(shot, dt, integrator), f"mujoco:{dt!r}:{integrator}")
-
-
-if __name__ == "__main__":
-    main()
+    pc.main_fixed_step("mujoco", World, True, lambda integrator: integrator != "rk4",
+                       list(INTEGRATORS))

@@ -46,6 +46,24 @@ def serve(simulate, engine):
         _ANSWERS.flush()
 
 
+def main_fixed_step(name, make_world, spin, contacts_at_step_start, integrators=None):
+    """A fixed-step adapter's main: `--dt` (and `--integrator` from `integrators`), then one
+    answer per request: `make_world(shot, coefficients, dt, integrator)` run by
+    `run_fixed_step` with the motion states of an engine with (`spin`) or without spin;
+    `contacts_at_step_start(integrator)` says when its contacts are found."""
+    dt, integrator = arguments(sys.argv[1:], f"{name}_engine.py", integrators)
+
+    def simulate(shot):
+        co = Coefficients(shot["model"])
+        world = make_world(shot, co, dt, integrator)
+        try:
+            return run_fixed_step(shot, world, dt, classifier(co, dt, spin),
+                                  contacts_at_step_start(integrator))
+        finally:
+            world.close()
+    serve(simulate, f"{name}:{dt!r}" + (f":{integrator}" if integrator else ""))
+
+
 def arguments(argv, usage, integrators=None):
     """`--dt <s>` and (when `integrators` is given) `--integrator <name>` from `argv`, checked;
     exits 2 with one line on anything else."""

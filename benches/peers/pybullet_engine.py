@@ -30,7 +30,6 @@ Usage: python pybullet_engine.py --dt 1e-3 < requests.jsonl
 """
 
 import math
-import sys
 
 import peer_common as pc  # first: it keeps stdout for the answers (pybullet prints on fd 1)
 
@@ -128,19 +127,6 @@ class World:
         pb.disconnect(physicsClientId=self.c)
 
 
-def simulate(shot, dt):
-    co = pc.Coefficients(shot["model"])
-    world = World(shot, co, dt)
-    try:
-        return pc.run_fixed_step(shot, world, dt, pc.classifier(co, dt, True), True)
-    finally:
-        world.close()
-
-
-def main():
-    dt, _ = pc.arguments(sys.argv[1:], "pybullet_engine.py")
-    pc.serve(lambda shot: simulate(shot, dt), f"pybullet:{dt!r}")
-
-
 if __name__ == "__main__":
-    main()
+    pc.main_fixed_step("pybullet", lambda shot, co, dt, _: World(shot, co, dt), True,
+                       lambda _: True)

@@ -31,7 +31,6 @@ Usage: python pymunk_engine.py --dt 1e-3 < requests.jsonl
 """
 
 import math
-import sys
 
 import peer_common as pc  # first: it keeps stdout for the answers
 
@@ -108,21 +107,15 @@ class World:
     def unstable(self):
         return False
 
+    def close(self):
+        pass
+
     def stop(self, i):
         body, _ = self.body[i]
         body.velocity = (0.0, 0.0)
         body.angular_velocity = 0.0
 
 
-def simulate(shot, dt):
-    co = pc.Coefficients(shot["model"])
-    return pc.run_fixed_step(shot, World(shot, co, dt), dt, pc.classifier(co, dt, False), False)
-
-
-def main():
-    dt, _ = pc.arguments(sys.argv[1:], "pymunk_engine.py")
-    pc.serve(lambda shot: simulate(shot, dt), f"pymunk:{dt!r}")
-
-
 if __name__ == "__main__":
-    main()
+    pc.main_fixed_step("pymunk", lambda shot, co, dt, _: World(shot, co, dt), False,
+                       lambda _: False)

@@ -66,6 +66,13 @@ fn every_spec_displays_as_a_string_that_parses_back_to_it() {
         "discrete:1e-7",
         "discrete:1e-3:located",
         "discrete:3e-3:substep8:exhaustive",
+        "mujoco:1e-3:euler",
+        "mujoco:0.0021544346900318843:implicitfast",
+        "mujoco:1:rk4",
+        "pybullet:1e-7",
+        "pymunk:0.01",
+        "box2d:3e-4",
+        "billiards",
     ] {
         let spec: EngineSpec = s.parse().unwrap();
         let again: EngineSpec = spec.to_string().parse().unwrap();
@@ -92,12 +99,35 @@ fn bad_specs_are_one_line_errors_naming_the_spec() {
         ("event:newton", "unknown root solver"),
         ("event:isolator:fast", "expected event"),
         ("", "unknown engine"),
+        ("mujoco", "expected mujoco:<dt>[:<integrator>]"),
+        ("mujoco:abc", "not a number"),
+        ("mujoco:0", "must be in"),
+        ("mujoco:NaN", "must be in"),
+        ("mujoco:-1e-3", "must be in"),
+        ("mujoco:2", "must be in"),
+        (
+            "mujoco:1e-3:Euler",
+            "unknown integrator \"Euler\"; valid: euler, implicitfast, rk4",
+        ),
+        ("mujoco:1e-3:implicit", "unknown integrator"),
+        ("mujoco:1e-3:rk4:x", "expected mujoco"),
+        ("pybullet", "expected pybullet:<dt>"),
+        ("pybullet:1e-3:rk4", "expected pybullet:<dt>"),
+        ("pymunk:inf", "must be in"),
+        ("pymunk:1e-9", "must be in"),
+        ("box2d:", "not a number"),
+        ("box2d:1e-3:1", "expected box2d:<dt>"),
+        ("billiards:1e-3", "billiards (event-driven: no time step)"),
     ] {
         let e = bad.parse::<EngineSpec>().unwrap_err().to_string();
         assert!(e.starts_with(&format!("{bad:?}: ")), "{bad}: {e}");
         assert!(e.contains(says), "{bad}: {e}");
         assert!(!e.contains('\n'), "{bad}: {e}");
     }
+    let unknown = "mujo:1e-3".parse::<EngineSpec>().unwrap_err().to_string();
+    assert!(unknown.contains("mujoco:<dt>[:<integrator>]") && unknown.contains("billiards"));
+    // Peer names are built-in families: no run-time engine may take them.
+    assert!(pool_engines::register("pymunk", |_, _| Err("no".into())).is_err());
 }
 
 #[test]
@@ -188,53 +218,6 @@ fn peer_specs_parse_to_their_engine_step_and_integrator() {
         (b.family(), b.variant(), b.dt(), b.label()),
         ("billiards", "0.5.0".into(), None, "billiards 0.5.0".into())
     );
-    for s in [
-        "mujoco:1e-3:euler",
-        "mujoco:0.0021544346900318843:implicitfast",
-        "mujoco:1:rk4",
-        "pybullet:1e-7",
-        "pymunk:0.01",
-        "box2d:3e-4",
-        "billiards",
-    ] {
-        let spec: EngineSpec = s.parse().unwrap();
-        let again: EngineSpec = spec.to_string().parse().unwrap();
-        assert_eq!(again, spec, "{s} -> {spec}");
-    }
-}
-
-#[test]
-fn bad_peer_specs_are_one_line_errors_naming_the_spec() {
-    for (bad, says) in [
-        ("mujoco", "expected mujoco:<dt>[:<integrator>]"),
-        ("mujoco:abc", "not a number"),
-        ("mujoco:0", "must be in"),
-        ("mujoco:NaN", "must be in"),
-        ("mujoco:-1e-3", "must be in"),
-        ("mujoco:2", "must be in"),
-        (
-            "mujoco:1e-3:Euler",
-            "unknown integrator \"Euler\"; valid: euler, implicitfast, rk4",
-        ),
-        ("mujoco:1e-3:implicit", "unknown integrator"),
-        ("mujoco:1e-3:rk4:x", "expected mujoco"),
-        ("pybullet", "expected pybullet:<dt>"),
-        ("pybullet:1e-3:rk4", "expected pybullet:<dt>"),
-        ("pymunk:inf", "must be in"),
-        ("pymunk:1e-9", "must be in"),
-        ("box2d:", "not a number"),
-        ("box2d:1e-3:1", "expected box2d:<dt>"),
-        ("billiards:1e-3", "billiards (event-driven: no time step)"),
-    ] {
-        let e = bad.parse::<EngineSpec>().unwrap_err().to_string();
-        assert!(e.starts_with(&format!("{bad:?}: ")), "{bad}: {e}");
-        assert!(e.contains(says), "{bad}: {e}");
-        assert!(!e.contains('\n'), "{bad}: {e}");
-    }
-    let unknown = "mujo:1e-3".parse::<EngineSpec>().unwrap_err().to_string();
-    assert!(unknown.contains("mujoco:<dt>[:<integrator>]") && unknown.contains("billiards"));
-    // Peer names are built-in families: no run-time engine may take them.
-    assert!(pool_engines::register("pymunk", |_, _| Err("no".into())).is_err());
 }
 
 #[test]

@@ -26,11 +26,7 @@ restarts it from our states before every event to compare the algorithm without 
 Usage: .venv-pooltool/bin/python benches/peers/pooltool_engine.py < requests.jsonl
 """
 
-import json
-import math
-import os
-import sys
-import traceback
+import peer_common as pc  # first: it keeps stdout for the answers
 
 import numpy as np
 import pooltool as pt
@@ -184,18 +180,7 @@ def simulate(shot):
 
 
 def main():
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        shot = json.loads(line)
-        try:
-            answer = simulate(shot)
-        except Exception as e:  # one shot's failure is that shot's answer, not the session's end
-            # Where it was raised (often inside pooltool itself, e.g. one of its assertions).
-            where = traceback.extract_tb(e.__traceback__)[-1]
-            at = f"{os.path.basename(where.filename)}:{where.lineno} in {where.name}"
-            answer = {"error": f"{type(e).__name__}: {e} (raised at {at})"}
-        print(json.dumps(answer), flush=True)
+    pc.serve(simulate, "pooltool")
 
 
 if __name__ == "__main__":

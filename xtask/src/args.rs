@@ -194,8 +194,9 @@ pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError>
 pub const MAX_ENGINES: usize = 16;
 
 /// The engines of `--engines`, checked: at most [`MAX_ENGINES`], none twice nor among
-/// `already` (the run's own, e.g. a dt sweep); pooltool is skipped with one line on stderr
-/// when it is not installed (an optional peer, never a failure).
+/// `already` (the run's own, e.g. a dt sweep); pooltool and the peers (MuJoCo, PyBullet, ...)
+/// are skipped with one line on stderr when they are not installed (optional, never a
+/// failure).
 ///
 /// # Errors
 /// Too many, a spec that does not parse, or one given twice (exit 2, naming the option).
@@ -216,11 +217,11 @@ pub fn extra_engines(
                 "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
             )));
         }
-        if spec == EngineSpec::Pooltool {
-            if let Err(why) = pool_engines::pooltool::command() {
-                crate::console::errln!("skipping --engines pooltool: {why}");
-                continue;
-            }
+        // pooltool and the peers are optional: without them, their rows are skipped with one
+        // line saying why.
+        if let Some(why) = spec.unavailable() {
+            crate::console::errln!("skipping --engines {spec}: {why}");
+            continue;
         }
         out.push(spec);
     }

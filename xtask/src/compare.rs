@@ -59,7 +59,9 @@ pub struct CompareArgs {
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
     /// specs: discrete:1e-3:euler, event:ferrari, rapier:<dt> (the rapier2d game engine),
-    /// pooltool (skipped with a note when pooltool is not installed), exec:<command> (any
+    /// pooltool, the peers mujoco:<dt>[:euler|implicitfast|rk4], pybullet:<dt>, pymunk:<dt>,
+    /// box2d:<dt> and billiards (each skipped with a note when not installed:
+    /// benches/peers/install.sh), exec:<command> (any
     /// program speaking docs/engine-protocol.md; its command cannot contain a comma), or a
     /// registered engine; at most 16
     #[arg(long, value_delimiter = ',')]
@@ -330,8 +332,31 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     estimate_work(&setups, &references, &jobs)?;
     let done = run_engines(&setups, &references, &plan, &jobs, &pool, &bar);
     bar.finish_and_clear();
+    // Failures one line each; what an engine declined (outside its model: often most shots for
+    // a peer) one line per engine, the report's "Engines that failed" listing every run.
+    let mut declined: Vec<(&str, Vec<&EngineFailure>)> = Vec::new();
     for f in &done.failures {
-        errln!("compare: {f}");
+        if !f.unsupported {
+            errln!("compare: {f}");
+        } else if let Some((_, fs)) = declined.iter_mut().find(|(e, _)| *e == f.engine) {
+            fs.push(f);
+        } else {
+            declined.push((&f.engine, vec![f]));
+        }
+    }
+    for (engine, fs) in &declined {
+        let mut shots: Vec<&str> = fs.iter().map(|f| f.shot.as_str()).collect();
+        shots.dedup();
+        let more = if shots.len() > 3 { ", ..." } else { "" };
+        errln!(
+            "compare: {engine} declined {} run(s) of {} shot(s) ({}{more}), e.g. {}: {} \
+             (report.md lists each)",
+            fs.len(),
+            shots.len(),
+            shots[..shots.len().min(3)].join(", "),
+            fs[0].shot,
+            fs[0].message
+        );
     }
 
     let rows = Rows::collect(&setups, &references, &done);

@@ -1,10 +1,12 @@
 //! Every evolution algorithm by name: an [`EngineSpec`] is what a user writes to choose one
 //! (`event`, `event:ferrari`, `discrete:1e-4`, `discrete:1e-3:located`, `exec:<command>`,
-//! `pooltool`, `rapier:<dt>`, or an engine registered at run time), parsed and validated in one place, and [`EngineSpec::build`] makes the
+//! `pooltool`, `rapier:<dt>`, the peers `mujoco:<dt>[:<integrator>]`, `pybullet:<dt>`,
+//! `pymunk:<dt>`, `box2d:<dt>`, `billiards`, or an engine registered at run time), parsed and validated in one place, and [`EngineSpec::build`] makes the
 //! [`pool_sim::Engine`]. The harness, the command line, the benches and the examples all go
 //! through it, so an engine added here is available everywhere.
 #![warn(missing_docs)]
 
+pub mod peers;
 pub mod pooltool;
 mod registry;
 mod spec;
@@ -21,4 +23,5 @@ pub const EXEC: &str = "exec";
 pub const POOLTOOL: &str = "pooltool";
 /// The rapier engine's family name.
 pub const RAPIER: &str = "rapier";
+pub use peers::{Integrator, Peer};
 pub use spec::{EngineSpec, RunOptions, SpecError};

@@ -7,7 +7,10 @@ use std::sync::OnceLock;
 
 /// The workspace root (this crate is `crates/engines`).
 pub fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.ancestors()
+        .nth(2)
+        .map_or_else(|| here.join("../.."), Path::to_path_buf)
 }
 
 /// The adapter script.
@@ -89,7 +92,7 @@ pub fn command() -> Result<String, String> {
 }
 
 /// `s` quoted for `sh -c` when it needs it.
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     if s.chars()
         .all(|c| c.is_ascii_alphanumeric() || "/._-+=:@".contains(c))
     {

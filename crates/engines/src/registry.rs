@@ -17,8 +17,8 @@ static REGISTERED: RwLock<Vec<(&'static str, Builder)>> = RwLock::new(Vec::new()
 /// [`crate::EngineSpec::Registered`] and builds with `build`.
 ///
 /// # Errors
-/// `family` is a built-in family (`event`, `discrete`, `exec`, `pooltool`, `rapier`), taken
-/// already,
+/// `family` is a built-in family (`event`, `discrete`, `exec`, `pooltool`, `rapier`, a
+/// peer's), taken already,
 /// empty or contains `:`.
 pub fn register(family: &'static str, build: Builder) -> Result<(), String> {
     let mut entries = REGISTERED.write().unwrap_or_else(|e| e.into_inner());
@@ -32,6 +32,7 @@ pub fn register(family: &'static str, build: Builder) -> Result<(), String> {
             crate::RAPIER,
         ]
         .contains(&family)
+        || crate::Peer::from_name(family).is_some()
         || entries.iter().any(|(f, _)| *f == family)
     {
         return Err(format!(

@@ -8,6 +8,8 @@ use pool_event::EventEngine;
 use pool_exec::ExecEngine;
 use pool_sim::Engine;
 
+use crate::peers::{Integrator, Peer};
+
 /// An evolution algorithm with its settings, as written on the command line:
 ///
 /// | spec | engine |
@@ -17,6 +19,9 @@ use pool_sim::Engine;
 /// | `exec[:timeout=<s>]:<command>` | any program speaking the harness's protocol (`docs/engine-protocol.md`), run by `sh -c` once per batch of shots, `<s>` seconds per shot (default [`pool_exec::DEFAULT_TIMEOUT_S`]) |
 /// | `pooltool` | pooltool 0.6.0 through `benches/peers/pooltool_engine.py` (an `exec` engine; see [`crate::pooltool`]) |
 /// | `rapier:<dt>` | the rapier2d game physics engine (f64 build, 0.36) at step dt (s, same range as the discrete integrator's), cloth friction as per-step forces (`pool-rapier`) |
+/// | `mujoco:<dt>[:<integrator>]` | MuJoCo 4.0.0 at step dt (same range) with integrator `euler` (default), `implicitfast` or `rk4`, through `benches/peers/mujoco_engine.py` (see [`crate::peers`]) |
+/// | `pybullet:<dt>`, `pymunk:<dt>`, `box2d:<dt>` | PyBullet 3.2.7, pymunk 7.3.1, Box2D 2.3.10 at step dt (same range), through their adapters |
+/// | `billiards` | python-billiards 0.5.0 (event-driven, the `ideal` model only) through its adapter |
 /// | `<family>[:<args>]` | an engine registered with [`crate::register`] |
 ///
 /// `Display` writes the full form (`event:isolator`, `discrete:1e-4:exact`, defaults of the
@@ -52,6 +57,15 @@ pub enum EngineSpec {
     Rapier {
         /// Time step (s).
         dt: f64,
+    },
+    /// A peer engine through its protocol adapter (`benches/peers/<name>_engine.py`).
+    Peer {
+        /// Which engine.
+        peer: Peer,
+        /// Its time step (s), for the fixed-step ones (every peer but `billiards`).
+        dt: Option<f64>,
+        /// MuJoCo's integrator (`None` for the other peers).
+        integrator: Option<Integrator>,
     },
     /// An engine registered at run time.
     Registered {
@@ -119,12 +133,13 @@ impl EngineSpec {
             EngineSpec::Exec { .. } => crate::EXEC,
             EngineSpec::Pooltool => crate::POOLTOOL,
             EngineSpec::Rapier { .. } => crate::RAPIER,
+            EngineSpec::Peer { peer, .. } => peer.name(),
             EngineSpec::Registered { family, .. } => family,
         }
     }
 
-    /// The variant within the family: the root solver, the scheme, or a registered engine's
-    /// arguments (the `scheme` column of reports).
+    /// The variant within the family: the root solver, the scheme, MuJoCo's integrator, a
+    /// peer's version, or a registered engine's arguments (the `scheme` column of reports).
     pub fn variant(&self) -> String {
         match self {
             EngineSpec::Event { solver, .. } => solver.clone(),
@@ -132,6 +147,11 @@ impl EngineSpec {
             EngineSpec::Exec { command, .. } => command.clone(),
             EngineSpec::Pooltool => "0.6.0".into(),
             EngineSpec::Rapier { .. } => "rapier2d-f64 0.36".into(),
+            EngineSpec::Peer {
+                integrator: Some(i),
+                ..
+            } => i.name().into(),
+            EngineSpec::Peer { peer, .. } => peer.package().1.into(),
             EngineSpec::Registered { args, .. } => args.clone(),
         }
     }
@@ -149,6 +169,20 @@ impl EngineSpec {
             EngineSpec::Exec { command, .. } => format!("exec: {command}"),
             EngineSpec::Pooltool => "pooltool 0.6.0".into(),
             EngineSpec::Rapier { dt } => format!("rapier dt={dt:.0e} s"),
+            EngineSpec::Peer {
+                peer,
+                dt,
+                integrator,
+            } => {
+                let mut label = peer.name().to_string();
+                if let Some(i) = integrator {
+                    label = format!("{label} {}", i.name());
+                }
+                match dt {
+                    Some(dt) => format!("{label} dt={dt:.0e} s"),
+                    None => format!("{label} {}", peer.package().1),
+                }
+            }
             EngineSpec::Registered { .. } => self.to_string(),
         }
     }
@@ -157,6 +191,17 @@ impl EngineSpec {
     pub fn dt(&self) -> Option<f64> {
         match self {
             EngineSpec::Discrete { dt, .. } | EngineSpec::Rapier { dt } => Some(*dt),
+            EngineSpec::Peer { dt, .. } => *dt,
+            _ => None,
+        }
+    }
+
+    /// Why this engine cannot run here, for the optional ones (pooltool and the peers, which
+    /// need a Python that has them): one line, or `None` when it can (every other engine).
+    pub fn unavailable(&self) -> Option<String> {
+        match self {
+            EngineSpec::Pooltool => crate::pooltool::command().err(),
+            EngineSpec::Peer { peer, .. } => crate::peers::python(*peer).err(),
             _ => None,
         }
     }
@@ -215,6 +260,27 @@ impl EngineSpec {
                 .with_max_events(options.max_events),
             ),
             EngineSpec::Rapier { dt } => rapier(*dt, options).map_err(invalid)?,
+            EngineSpec::Peer {
+                peer,
+                dt,
+                integrator,
+            } => {
+                let mut args = Vec::new();
+                if let Some(dt) = dt {
+                    args.extend(["--dt".to_string(), format!("{dt:e}")]);
+                }
+                if let Some(i) = integrator {
+                    args.extend(["--integrator".to_string(), i.name().to_string()]);
+                }
+                Box::new(
+                    ExecEngine::new(
+                        &crate::peers::command(*peer, &args).map_err(invalid)?,
+                        crate::peers::TIMEOUT_S,
+                    )
+                    .map_err(invalid)?
+                    .with_max_events(options.max_events),
+                )
+            }
             EngineSpec::Registered { family, args } => {
                 let build = crate::registry::builder(family)
                     .ok_or_else(|| invalid("no engine of this family is registered".into()))?;
@@ -243,6 +309,9 @@ impl FromStr for EngineSpec {
             return parse_exec(rest).map_err(bad);
         }
         let parts: Vec<&str> = s.split(':').collect();
+        if let Some(peer) = Peer::from_name(parts[0]) {
+            return parse_peer(peer, &parts[1..]).map_err(bad);
+        }
         match parts.as_slice() {
             ["event", rest @ ..] => {
                 let (solver, culling) = match rest {
@@ -327,6 +396,11 @@ impl FromStr for EngineSpec {
                     "exec:<command>".to_string(),
                     "pooltool".to_string(),
                     "rapier:<dt>".to_string(),
+                    "mujoco:<dt>[:<integrator>]".to_string(),
+                    "pybullet:<dt>".to_string(),
+                    "pymunk:<dt>".to_string(),
+                    "box2d:<dt>".to_string(),
+                    "billiards".to_string(),
                 ];
                 families.extend(crate::registry::registered().into_iter().map(String::from));
                 Err(bad(format!(
@@ -368,6 +442,20 @@ impl fmt::Display for EngineSpec {
             }
             EngineSpec::Pooltool => f.write_str(crate::POOLTOOL),
             EngineSpec::Rapier { dt } => write!(f, "rapier:{dt:e}"),
+            EngineSpec::Peer {
+                peer,
+                dt,
+                integrator,
+            } => {
+                f.write_str(peer.name())?;
+                if let Some(dt) = dt {
+                    write!(f, ":{dt:e}")?;
+                }
+                if let Some(i) = integrator {
+                    write!(f, ":{}", i.name())?;
+                }
+                Ok(())
+            }
             EngineSpec::Registered { family, args } if args.is_empty() => f.write_str(family),
             EngineSpec::Registered { family, args } => write!(f, "{family}:{args}"),
         }
@@ -388,6 +476,51 @@ fn rapier(dt: f64, options: &RunOptions) -> Result<Box<dyn Engine>, String> {
 #[cfg(not(feature = "rapier"))]
 fn rapier(_dt: f64, _options: &RunOptions) -> Result<Box<dyn Engine>, String> {
     Err("this build of pool-engines was made without its `rapier` feature".into())
+}
+
+/// The fields after a peer's name: `<dt>` for the stepped ones (`<dt>[:<integrator>]` for
+/// MuJoCo), nothing for `billiards`.
+fn parse_peer(peer: Peer, rest: &[&str]) -> Result<EngineSpec, String> {
+    let name = peer.name();
+    let grammar = match peer {
+        Peer::Mujoco => "mujoco:<dt>[:<integrator>], e.g. mujoco:1e-3:rk4".to_string(),
+        Peer::Billiards => "billiards (event-driven: no time step)".to_string(),
+        _ => format!("{name}:<dt>, e.g. {name}:1e-3 (a fixed step, s)"),
+    };
+    let (dt, integrator) = match (peer, rest) {
+        (Peer::Billiards, []) => (None, None),
+        (Peer::Mujoco, [dt]) => (Some(*dt), Some(Integrator::Euler)),
+        (Peer::Mujoco, [dt, i]) => {
+            let i = Integrator::from_name(i).ok_or_else(|| {
+                let valid: Vec<&str> = Integrator::ALL.iter().map(|i| i.name()).collect();
+                format!("unknown integrator {i:?}; valid: {}", valid.join(", "))
+            })?;
+            (Some(*dt), Some(i))
+        }
+        (Peer::Pybullet | Peer::Pymunk | Peer::Box2d, [dt]) => (Some(*dt), None),
+        _ => return Err(format!("expected {grammar}")),
+    };
+    let dt = match dt {
+        Some(text) => {
+            let dt: f64 = text
+                .parse()
+                .map_err(|_| format!("dt = {text:?}: not a number (s)"))?;
+            if !(pool_discrete::DT_MIN..=pool_discrete::DT_MAX).contains(&dt) {
+                return Err(format!(
+                    "dt = {dt} s: must be in [{:e}, {}] s",
+                    pool_discrete::DT_MIN,
+                    pool_discrete::DT_MAX
+                ));
+            }
+            Some(dt)
+        }
+        None => None,
+    };
+    Ok(EngineSpec::Peer {
+        peer,
+        dt,
+        integrator,
+    })
 }
 
 /// `[timeout=<s>:]<command>` of an `exec:` spec.

@@ -66,6 +66,13 @@ fn every_spec_displays_as_a_string_that_parses_back_to_it() {
         "discrete:1e-7",
         "discrete:1e-3:located",
         "discrete:3e-3:substep8:exhaustive",
+        "mujoco:1e-3:euler",
+        "mujoco:0.0021544346900318843:implicitfast",
+        "mujoco:1:rk4",
+        "pybullet:1e-7",
+        "pymunk:0.01",
+        "box2d:3e-4",
+        "billiards",
     ] {
         let spec: EngineSpec = s.parse().unwrap();
         let again: EngineSpec = spec.to_string().parse().unwrap();
@@ -92,12 +99,35 @@ fn bad_specs_are_one_line_errors_naming_the_spec() {
         ("event:newton", "unknown root solver"),
         ("event:isolator:fast", "expected event"),
         ("", "unknown engine"),
+        ("mujoco", "expected mujoco:<dt>[:<integrator>]"),
+        ("mujoco:abc", "not a number"),
+        ("mujoco:0", "must be in"),
+        ("mujoco:NaN", "must be in"),
+        ("mujoco:-1e-3", "must be in"),
+        ("mujoco:2", "must be in"),
+        (
+            "mujoco:1e-3:Euler",
+            "unknown integrator \"Euler\"; valid: euler, implicitfast, rk4",
+        ),
+        ("mujoco:1e-3:implicit", "unknown integrator"),
+        ("mujoco:1e-3:rk4:x", "expected mujoco"),
+        ("pybullet", "expected pybullet:<dt>"),
+        ("pybullet:1e-3:rk4", "expected pybullet:<dt>"),
+        ("pymunk:inf", "must be in"),
+        ("pymunk:1e-9", "must be in"),
+        ("box2d:", "not a number"),
+        ("box2d:1e-3:1", "expected box2d:<dt>"),
+        ("billiards:1e-3", "billiards (event-driven: no time step)"),
     ] {
         let e = bad.parse::<EngineSpec>().unwrap_err().to_string();
         assert!(e.starts_with(&format!("{bad:?}: ")), "{bad}: {e}");
         assert!(e.contains(says), "{bad}: {e}");
         assert!(!e.contains('\n'), "{bad}: {e}");
     }
+    let unknown = "mujo:1e-3".parse::<EngineSpec>().unwrap_err().to_string();
+    assert!(unknown.contains("mujoco:<dt>[:<integrator>]") && unknown.contains("billiards"));
+    // Peer names are built-in families: no run-time engine may take them.
+    assert!(pool_engines::register("pymunk", |_, _| Err("no".into())).is_err());
 }
 
 #[test]
@@ -143,5 +173,65 @@ fn a_built_engine_runs_the_shot_its_spec_names() {
         let o2 = spec.build_with(&with).unwrap().run(&setup);
         assert!(!o2.snapshots.is_empty(), "{s}");
         assert_eq!(o2.events, o.events, "{s}: snapshots change nothing");
+    }
+}
+
+#[test]
+fn peer_specs_parse_to_their_engine_step_and_integrator() {
+    use pool_engines::{Integrator, Peer};
+    let parse = |s: &str| s.parse::<EngineSpec>().unwrap();
+    assert_eq!(
+        parse("mujoco:1e-3"),
+        EngineSpec::Peer {
+            peer: Peer::Mujoco,
+            dt: Some(1e-3),
+            integrator: Some(Integrator::Euler)
+        }
+    );
+    let m = parse("mujoco:2e-4:rk4");
+    assert_eq!(
+        (m.family(), m.variant(), m.dt(), m.to_string()),
+        ("mujoco", "rk4".into(), Some(2e-4), "mujoco:2e-4:rk4".into())
+    );
+    assert_eq!(parse("mujoco:1e-2:implicitfast").variant(), "implicitfast");
+    for (s, peer, version) in [
+        ("pybullet:1e-3", Peer::Pybullet, "3.2.7"),
+        ("pymunk:1e-3", Peer::Pymunk, "7.3.1"),
+        ("box2d:1e-3", Peer::Box2d, "2.3.10"),
+    ] {
+        let spec = parse(s);
+        assert_eq!(
+            spec,
+            EngineSpec::Peer {
+                peer,
+                dt: Some(1e-3),
+                integrator: None
+            }
+        );
+        assert_eq!(
+            (spec.family(), spec.variant(), spec.dt()),
+            (peer.name(), version.into(), Some(1e-3))
+        );
+    }
+    let b = parse("billiards");
+    assert_eq!(
+        (b.family(), b.variant(), b.dt(), b.label()),
+        ("billiards", "0.5.0".into(), None, "billiards 0.5.0".into())
+    );
+}
+
+#[test]
+fn a_peer_that_is_not_installed_says_why_in_one_line() {
+    use pool_engines::peers;
+    // A Python that cannot import the module (python3 without the peers, or no Python at all).
+    for peer in pool_engines::Peer::ALL {
+        let why =
+            peers::check_python(std::path::Path::new("/nonexistent/python"), peer).unwrap_err();
+        assert!(why.contains("cannot run /nonexistent/python"), "{why}");
+        assert!(!why.contains('\n'), "{why}");
+    }
+    // Every engine but pooltool and the peers is always available.
+    for s in ["event", "discrete:1e-3", "exec:true"] {
+        assert_eq!(s.parse::<EngineSpec>().unwrap().unavailable(), None, "{s}");
     }
 }

@@ -1,0 +1,219 @@
+//! The peer engines (benches/peers/<name>_engine.py: MuJoCo, PyBullet, pymunk, Box2D,
+//! python-billiards) on the straight shot and on ideal_many, each when a Python with it is found
+//! ($PEERS_PYTHON or .venv-peers/bin/python; `bash benches/peers/install.sh`), else skipped with
+//! one line saying why. What is asserted is what each engine's model implies, not its numbers.
+
+use std::path::{Path, PathBuf};
+
+use pool_engines::{peers, EngineSpec, Peer, RunOptions};
+use pool_harness::{one_step, run_engine, run_reference, OneStepStats};
+use pool_physics::EventKind;
+use pool_sim::{Agents, Outcome, Setup};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn shot(name: &str) -> Setup {
+    pool_shots::load(&root().join("data/shots").join(format!("{name}.toml"))).unwrap()
+}
+
+/// `spec` when its peer is installed, else `None` after one line saying why.
+fn installed(peer: Peer, spec: &str) -> Option<EngineSpec> {
+    match peers::python(peer) {
+        Ok(_) => Some(spec.parse().unwrap()),
+        Err(why) => {
+            eprintln!("skipped {spec}: {why}");
+            None
+        }
+    }
+}
+
+/// The engine's first `n` events of `setup` (it is asked to stop there).
+fn first_events(spec: &EngineSpec, setup: &Setup, n: usize) -> Outcome {
+    let engine = spec
+        .build_with(&RunOptions {
+            max_events: Some(n),
+            ..RunOptions::default()
+        })
+        .unwrap();
+    engine
+        .try_run(setup)
+        .unwrap_or_else(|e| panic!("{spec}: {e}"))
+}
+
+/// The time the straight shot's cue ball reaches the object ball under linear damping
+/// v' = -c v with c = mu_r g / v0 (peer_common.disc_damping: the rolling cue ball is the
+/// fastest): d = v0 (1 - exp(-c t)) / c.
+fn damped_contact_time(setup: &Setup) -> f64 {
+    let p = setup.physics.params();
+    let cue = &setup.balls[0].state;
+    let d = (setup.balls[1].state.r - cue.r).norm() - 2.0 * p.radius;
+    let v0 = cue.v.norm();
+    let c = p.mu_r * p.g / v0;
+    -(1.0 - c * d / v0).ln() / c
+}
+
+#[test]
+fn billiards_follows_the_event_engine_on_ideal_many_to_its_own_tolerance() {
+    let Some(spec) = installed(Peer::Billiards, "billiards") else {
+        return;
+    };
+    let setup = shot("ideal_many");
+    let reference = run_reference(&setup, &EngineSpec::reference()).unwrap();
+    let refs = &reference.outcome.events;
+    // One step: restarted from our state before each event, billiards finds that event, within
+    // its time-of-impact tolerance (billiards.physics.time_of_impact's t_eps = 1e-10 s).
+    let rows = one_step(&setup, &reference, &spec).unwrap();
+    let stats = OneStepStats::of(&rows);
+    assert_eq!(rows.len(), refs.len());
+    assert_eq!(stats.agree, refs.len(), "{stats:?}");
+    for r in &rows {
+        assert!(r.error_s.abs() <= 1e-10, "{r:?}");
+    }
+    // The whole shot: the same events in the same order, each within 1e-9 s, until rounding
+    // differences (1e-16 relative) grown by 16 balls' collisions (a chaotic system) make the
+    // runs part; that is after more than 50 events.
+    let run = run_engine(&setup, &reference, &spec, None).unwrap();
+    let same = refs
+        .iter()
+        .zip(&run.outcome.events)
+        .take_while(|(a, b)| {
+            a.kind == b.kind && a.agents == b.agents && (a.time - b.time).abs() <= 1e-9
+        })
+        .count();
+    assert!(same > 50, "only the first {same} events agree");
+    eprintln!(
+        "billiards on ideal_many: {same} of {} events agree to 1e-9 s before the runs part",
+        refs.len()
+    );
+}
+
+#[test]
+fn billiards_declines_every_model_but_ideal() {
+    let Some(spec) = installed(Peer::Billiards, "billiards") else {
+        return;
+    };
+    let e = spec
+        .build()
+        .unwrap()
+        .try_run(&shot("straight"))
+        .unwrap_err();
+    assert!(e.to_string().contains("only the ideal model"), "{e}");
+}
+
+#[test]
+fn discs_with_damping_meet_the_object_ball_when_damping_says() {
+    // pymunk and Box2D: a disc under linear damping c covers d = v0 (1 - exp(-c t)) / c; a step
+    // of either engine moves it by its velocity at one end of the step, so the first step whose
+    // end positions touch ends within dt of that time (Box2D dates it at that step's end too:
+    // the contact is found when the next step starts).
+    let setup = shot("straight");
+    let t_damped = damped_contact_time(&setup);
+    for (peer, name) in [(Peer::Pymunk, "pymunk"), (Peer::Box2d, "box2d")] {
+        for dt in [1e-2, 1e-3] {
+            let Some(spec) = installed(peer, &format!("{name}:{dt:e}")) else {
+                continue;
+            };
+            let out = first_events(&spec, &setup, 1);
+            let e = &out.events[0];
+            assert_eq!(e.kind, EventKind::BallBall, "{spec}: {e:?}");
+            assert!(
+                (e.time - t_damped).abs() <= dt * (1.0 + 1e-9),
+                "{spec}: {} vs {t_damped} (damped closed form)",
+                e.time
+            );
+        }
+    }
+}
+
+#[test]
+fn spheres_roll_into_the_object_ball_as_the_cloth_says() {
+    // MuJoCo and PyBullet: rolling friction 7/5 R mu_r (a length) decelerates the rolling cue
+    // ball by mu_r g, so it reaches the object ball when the closed form says (0.8 - 2R =
+    // 1.5 t - mu_r g t^2 / 2, the event engine's time) at the end of that step or the next.
+    let setup = shot("straight");
+    let reference = run_reference(&setup, &EngineSpec::reference()).unwrap();
+    let t_ref = reference.outcome.events[0].time;
+    for (peer, spec) in [
+        (Peer::Mujoco, "mujoco:1e-3"),
+        (Peer::Mujoco, "mujoco:1e-3:rk4"),
+        (Peer::Mujoco, "mujoco:1e-3:implicitfast"),
+        (Peer::Pybullet, "pybullet:1e-3"),
+    ] {
+        let Some(spec) = installed(peer, spec) else {
+            continue;
+        };
+        let dt = spec.dt().unwrap();
+        let out = first_events(&spec, &setup, 1);
+        let e = &out.events[0];
+        assert_eq!(
+            (e.kind, e.agents),
+            (EventKind::BallBall, Agents::BallBall { a: 0, b: 1 }),
+            "{spec}"
+        );
+        assert!(
+            e.time >= t_ref - 1e-9 && e.time <= t_ref + 2.0 * dt,
+            "{spec}: {} vs {t_ref}",
+            e.time
+        );
+    }
+}
+
+#[test]
+fn every_stepped_peer_starts_ideal_many_with_the_reference_event_and_keeps_its_balls() {
+    // Frictionless, elastic: the first event (a ball reaching a rail at constant velocity) at
+    // the end of the step that reaches it, and no ball leaves the 2 m x 1 m table.
+    let setup = shot("ideal_many");
+    let reference = run_reference(&setup, &EngineSpec::reference()).unwrap();
+    let first = &reference.outcome.events[0];
+    for peer in [Peer::Mujoco, Peer::Pybullet, Peer::Pymunk, Peer::Box2d] {
+        let Some(spec) = installed(peer, &format!("{}:1e-3", peer.name())) else {
+            continue;
+        };
+        let run = run_engine(&setup, &reference, &spec, None).unwrap();
+        let e = &run.outcome.events[0];
+        assert_eq!((e.kind, e.agents), (first.kind, first.agents), "{spec}");
+        assert!(
+            (e.time - first.time).abs() <= 2e-3,
+            "{spec}: {e:?} vs {first:?}"
+        );
+        assert_eq!(run.summary.termination, "time_limit", "{spec}");
+        for s in &run.outcome.final_states {
+            let (x, y) = (s.r.x, s.r.y);
+            assert!(
+                (0.0..=2.0).contains(&x) && (0.0..=1.0).contains(&y),
+                "{spec}: a ball at ({x}, {y})"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_adapter_that_refuses_its_arguments_is_one_error_naming_it() {
+    // The specs check dt before an adapter runs; an adapter run by hand checks it again, and
+    // its one line reaches the harness's error.
+    let python = match peers::python(Peer::Mujoco) {
+        Ok(python) => python,
+        Err(why) => {
+            eprintln!("skipped the mujoco adapter's arguments: {why}");
+            return;
+        }
+    };
+    let command = format!(
+        "exec:{} {} --dt 0",
+        python.display(),
+        Peer::Mujoco.adapter().display()
+    );
+    let spec: EngineSpec = command.parse().unwrap();
+    let e = spec
+        .build()
+        .unwrap()
+        .try_run(&shot("straight"))
+        .unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.contains("mujoco_engine.py: --dt = '0': must be in [1e-7, 1] s"),
+        "{e}"
+    );
+}

@@ -217,13 +217,14 @@ fn the_discrete_integrators_own_errors_are_flagged_everywhere() {
         "discrete:1e-2",
     ]);
     assert_exit(&out, 0, &["warning", "overlapping by 0.0189 m"], "frozen");
-    // compare: the columns, the report's sentence and table, a warning; exit 0 for overlaps.
+    // compare: the columns, the report's sentence and table, one line on stderr; exit 0 for
+    // overlaps.
     let reports = dir.join("reports");
     let out = compare_at_1e2(&frozen, "frozen", &reports);
     assert_exit(
         &out,
         0,
-        &["warning: frozen with discrete exact dt = 1e-2 s"],
+        &["1 run(s) of 1 shot(s) (frozen) end with balls overlapping, up to 1.9e-2 m"],
         "compare frozen",
     );
     let summary = std::fs::read_to_string(reports.join("frozen/summary.csv")).unwrap();

@@ -83,7 +83,8 @@ impl Engine for ExecEngine {
             .unwrap_or_else(|| Err(EngineError::failed("no answer")))
     }
 
-    /// One program process for all the set-ups, answered in order. A set-up whose balls have
+    /// One program process for all the set-ups, answered in order (started again for the rest
+    /// when it stops answering on one: a hang or a crash costs that shot). A set-up whose balls have
     /// parameters of their own is unsupported, not sent: the protocol gives the program one
     /// set of ball parameters (`model.params`, `model.radius`), and a program that read it
     /// would run equal balls.
@@ -92,7 +93,7 @@ impl Engine for ExecEngine {
             return if setups.is_empty() {
                 Vec::new()
             } else {
-                process::session(self, setups)
+                process::sessions(self, setups)
             };
         }
         let sent: Vec<Setup> = (setups.iter())
@@ -102,7 +103,7 @@ impl Engine for ExecEngine {
         let mut answers = if sent.is_empty() {
             Vec::new()
         } else {
-            process::session(self, &sent)
+            process::sessions(self, &sent)
         }
         .into_iter();
         setups

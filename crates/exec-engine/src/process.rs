@@ -1,6 +1,7 @@
-//! One session with the program: started once for a list of shots, fed one request line per
+//! Sessions with the program: started once for a list of shots, fed one request line per
 //! shot, read one answer line per shot, each within the timeout; killed (with everything it
-//! started) on a timeout, and waited for at the end.
+//! started) on a timeout, and waited for at the end. A program that stops answering is
+//! started again for the shots after the one it stopped on.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -26,8 +27,28 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// What [`wait_for`] says of a program it had to kill.
 const STILL_RUNNING: &str = "still running; killed";
 
-/// Runs the session: every set-up's outcome, or why not.
-pub fn session(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
+/// Every set-up's outcome, or why not, in order: one session for all of them, and when a
+/// program stops answering (it hung past the timeout, exited, or sent a line too long to
+/// read), a new session for the set-ups after the one it stopped on, so that one bad shot
+/// costs the batch that shot only.
+pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
+    let mut out: Vec<Result<Outcome, EngineError>> = Vec::with_capacity(setups.len());
+    while out.len() < setups.len() {
+        let got = session(engine, &setups[out.len()..]);
+        if got.is_empty() {
+            // Not reached (a session answers or fails at least its first set-up); a guard
+            // against looping forever all the same.
+            let why = "the program answered nothing".to_string();
+            out.extend(setups[out.len()..].iter().map(|_| Err(EngineError::failed(why.clone()))));
+        }
+        out.extend(got);
+    }
+    out
+}
+
+/// Runs one session: the outcome of every set-up up to and including the one the program
+/// stopped answering on (all of them when it did not stop).
+fn session(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
     let fail_all = |message: String| {
         setups
             .iter()
@@ -73,9 +94,8 @@ pub fn session(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, Eng
     let mut out: Vec<Result<Outcome, EngineError>> = Vec::with_capacity(setups.len());
     let mut stopped: Option<String> = None;
     for setup in setups {
-        if let Some(why) = &stopped {
-            out.push(Err(EngineError::failed(why.clone())));
-            continue;
+        if stopped.is_some() {
+            break;
         }
         match answers.recv_timeout(engine.timeout) {
             Ok(Ok(line)) => out.push(parse_answer(&line, setup).map_err(|e| EngineError {

@@ -220,3 +220,38 @@ fn bad_answers_name_the_field() {
         assert!(!e.message.contains('\n'), "{e}");
     }
 }
+
+#[test]
+fn a_program_that_stops_on_one_shot_is_started_again_for_the_rest() {
+    // Hangs on the second request of each process: the first shot of every session is
+    // answered, the second times out, and a new process takes the shots after it.
+    let dir = std::env::temp_dir().join(format!("exec-restart-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("hang_second.sh");
+    std::fs::write(
+        &script,
+        "n=0\nwhile read -r line; do\n  n=$((n + 1))\n  if [ \"$n\" = 2 ]; then sleep 30; fi\n  \
+         echo '{\"unsupported\": \"answered\"}'\ndone\n",
+    )
+    .unwrap();
+    let engine = ExecEngine::new(&format!("sh {}", script.display()), 0.5).unwrap();
+    let setups: Vec<_> = ["straight", "cut", "bank", "draw", "spin_down"]
+        .iter()
+        .map(|s| shot(s))
+        .collect();
+    let start = Instant::now();
+    let out = engine.try_run_all(&setups);
+    assert_eq!(out.len(), 5);
+    // Answered, hung, answered (new process), hung, answered (new process).
+    let answered: Vec<bool> = out
+        .iter()
+        .map(|r| r.as_ref().is_err_and(|e| e.unsupported))
+        .collect();
+    assert_eq!(answered, [true, false, true, false, true]);
+    for k in [1, 3] {
+        let e = out[k].as_ref().unwrap_err();
+        assert!(e.message.contains("no answer within the timeout"), "{e:?}");
+        assert!(e.message.contains(&format!("{:?}", setups[k].name)), "{e:?}");
+    }
+    assert!(start.elapsed() < Duration::from_secs(10));
+}

@@ -193,7 +193,7 @@ pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError>
 /// Most engines `--engines` may add to a run.
 pub const MAX_ENGINES: usize = 16;
 
-/// The engines of `--engines`, checked: at most [`MAX_ENGINES`], none twice nor among
+/// The engines of `option` (`--engines`), checked: at most [`MAX_ENGINES`], none twice nor among
 /// `already` (the run's own, e.g. a dt sweep); pooltool and the peers (MuJoCo, PyBullet, ...)
 /// are skipped with one line on stderr when they are not installed (optional, never a
 /// failure).
@@ -201,26 +201,27 @@ pub const MAX_ENGINES: usize = 16;
 /// # Errors
 /// Too many, a spec that does not parse, or one given twice (exit 2, naming the option).
 pub fn extra_engines(
+    option: &str,
     specs: &[String],
     already: &[EngineSpec],
 ) -> Result<Vec<EngineSpec>, CliError> {
     if specs.len() > MAX_ENGINES {
         return Err(CliError::Input(format!(
-            "--engines: {} engines, more than the {MAX_ENGINES} a run may add",
+            "{option}: {} engines, more than the {MAX_ENGINES} a run may add",
             specs.len()
         )));
     }
     let mut out: Vec<EngineSpec> = Vec::new();
-    for spec in engine_specs("--engines", specs)? {
+    for spec in engine_specs(option, specs)? {
         if out.contains(&spec) || already.contains(&spec) {
             return Err(CliError::Input(format!(
-                "--engines = {spec}: already in the run (given twice, or in the dt sweep)"
+                "{option} = {spec}: already in the run (given twice, or in the dt sweep)"
             )));
         }
         // pooltool and the peers are optional: without them, their rows are skipped with one
         // line saying why.
         if let Some(why) = spec.unavailable() {
-            crate::console::errln!("skipping --engines {spec}: {why}");
+            crate::console::errln!("skipping {option} {spec}: {why}");
             continue;
         }
         out.push(spec);

@@ -101,6 +101,11 @@ pub struct CompareArgs {
     /// every scheme and --engines, judged against the chaos floor; outcomes.csv)
     #[arg(long)]
     pub no_outcomes: bool,
+    /// The engines of the outcome study besides the schemes, comma-separated specs [default:
+    /// every --engines]; `none` for none. Slow programs (pooltool, MuJoCo at small dt) take
+    /// seconds per shot, and the study plays hundreds
+    #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
+    pub outcome_engines: Option<Vec<String>>,
     #[command(flatten)]
     pub outcomes: crate::study::OutcomeArgs,
 }
@@ -231,14 +236,19 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             );
         }
     }
-    let extra = crate::args::extra_engines(&args.engines, &engines)?;
+    let extra = crate::args::extra_engines("--engines", &args.engines, &engines)?;
     engines.extend(extra.iter().cloned());
     let study = if args.no_outcomes {
         None
     } else {
+        let studied = match &args.outcome_engines {
+            Some(v) if v.len() == 1 && v[0] == "none" => Vec::new(),
+            Some(v) => crate::args::extra_engines("--outcome-engines", v, &[])?,
+            None => extra.clone(),
+        };
         Some(
             args.outcomes
-                .plan(args.quick, &schemes, &extra, pool_event::MAX_EVENTS)?,
+                .plan(args.quick, &schemes, &studied, pool_event::MAX_EVENTS)?,
         )
     };
     let path_dt = dts.iter().copied().fold(0.0, f64::max);

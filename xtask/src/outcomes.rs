@@ -51,7 +51,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
         crate::args::MAX_EVENTS_OPTION,
     )?;
     let schemes = crate::args::schemes(&args.schemes)?;
-    let extra = crate::args::extra_engines(&args.engines, &[])?;
+    let extra = crate::args::extra_engines("--engines", &args.engines, &[])?;
     let plan = args.study.plan(false, &schemes, &extra, args.max_events)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let total = plan.total();

@@ -39,7 +39,11 @@ pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, En
             // Not reached (a session answers or fails at least its first set-up); a guard
             // against looping forever all the same.
             let why = "the program answered nothing".to_string();
-            out.extend(setups[out.len()..].iter().map(|_| Err(EngineError::failed(why.clone()))));
+            out.extend(
+                setups[out.len()..]
+                    .iter()
+                    .map(|_| Err(EngineError::failed(why.clone()))),
+            );
         }
         out.extend(got);
     }

@@ -251,7 +251,10 @@ fn a_program_that_stops_on_one_shot_is_started_again_for_the_rest() {
     for k in [1, 3] {
         let e = out[k].as_ref().unwrap_err();
         assert!(e.message.contains("no answer within the timeout"), "{e:?}");
-        assert!(e.message.contains(&format!("{:?}", setups[k].name)), "{e:?}");
+        assert!(
+            e.message.contains(&format!("{:?}", setups[k].name)),
+            "{e:?}"
+        );
     }
     assert!(start.elapsed() < Duration::from_secs(10));
 }

@@ -124,9 +124,20 @@ pub fn nearest_dt(dts: &[f64], target: f64) -> Option<f64> {
     })
 }
 
-/// One summary per engine of the run, in `summary.csv` order (the reference first).
+/// The rows of the shots under their own physics: what the glance table and the main plots
+/// (`error_vs_dt.png`, ...) count; runs under another preset (`<shot>@<preset>`) have their own
+/// section.
+pub fn own_physics(rows: &[SummaryRow]) -> Vec<SummaryRow> {
+    rows.iter()
+        .filter(|r| !super::is_variant(&r.shot))
+        .cloned()
+        .collect()
+}
+
+/// One summary per engine of the run, in `summary.csv` order (the reference first), over the
+/// shots under their own physics ([`own_physics`]).
 pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
-    let rows = &res.summary;
+    let rows = &own_physics(&res.summary);
     let followed = followed_shots(rows);
     let mut keys: Vec<(String, String)> = Vec::new();
     for r in rows {
@@ -204,6 +215,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 .filter(|o| {
                     o.engine == engine
                         && o.scheme == scheme
+                        && !super::is_variant(&o.shot)
                         && match (o.dt_s, dt) {
                             (Some(a), Some(b)) => (a - b).abs() <= 1e-12 * b,
                             (None, None) => true,

@@ -213,11 +213,15 @@ fn one_step_cell(s: &OneStepStats) -> String {
 /// The summary table: every engine's order, error at equal cost, cost to 1e-6 s, one-step
 /// agreement beside whole-shot matching, wall time.
 fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
-    let followed = followed_shots(&res.summary);
+    let own = super::engines::own_physics(&res.summary);
+    let followed = followed_shots(&own);
+    let shots = own.iter().filter(|r| r.engine == pool_engines::EVENT).count();
     let _ = writeln!(md, "## Every engine at a glance\n");
     let _ = writeln!(
         md,
-        "*Order*: the median over the followed shots ({}) of the fitted log-log slope of median \
+        "Over the {shots} shots under their own physics, as in the plots below (runs under \
+         another preset have their own section). \
+         *Order*: the median over the followed shots ({}) of the fitted log-log slope of median \
          collision-time error against dt. *Followed* shots are those some fixed-step run at the \
          smallest dt matched event for event; in the others (breaks, many balls) the runs \
          diverge and the errors measure the divergence. *Error at equal cost*: the median over \

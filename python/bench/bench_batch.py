@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""simulate_many on N random 9-ball breaks from Python, beside pooltool's simulate on the same
-states, and the cost of the Python boundary per shot.
+"""simulate_many and strike_many on N random 9-ball breaks from Python, beside pooltool's
+simulate on the same states, and the cost of the Python boundary per shot.
 
-    python python/bench/bench_batch.py [--n 10000] [--pooltool 200] [--threads 2]
+    python python/bench/bench_batch.py [--n 10000] [--pooltool 200] [--threads 2] [--csv F]
 
 The breaks: pooltool 0.6.0's 9-ball rack on its 7-foot table (our `pooltool_pocket`, the same
 geometry bit for bit), the cue ball where pooltool puts it, struck at 3-10 m/s within 2 degrees
@@ -69,6 +69,7 @@ def main():
     ap.add_argument("--pooltool", type=int, default=200, help="breaks through pooltool (0: none)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--csv", help="also write the table to this CSV file")
     args = ap.parse_args()
     shot = racked_shot()
     states = random_breaks(shot, args.n)
@@ -81,6 +82,21 @@ def main():
     row(f"simulate_many, {args.threads} threads", args.n, secs, args.threads)
     secs = best(lambda: bh.simulate_many(states, template=shot, threads=1), args.repeats)
     row("simulate_many, 1 thread", args.n, secs, 1)
+    # The training-data path: random cue strikes on the racked balls at rest.
+    rest = shot.states.copy()
+    rest[:, 1:, :] = 0.0
+    rack = shot.with_states(rest)
+    ids = shot.ball_ids
+    d = rest[ids.index("1"), 0, :2] - rest[ids.index("cue"), 0, :2]
+    aim = np.degrees(np.arctan2(d[1], d[0]))
+    rng = np.random.default_rng(2)
+    V0, phi = rng.uniform(2.0, 8.0, args.n), rng.uniform(-3.0, 3.0, args.n)
+    b = rng.uniform(-0.5, 0.5, args.n)
+    secs = best(
+        lambda: bh.strike_many(V0, aim + phi, 0.0, 0.0, b, template=rack, threads=args.threads),
+        args.repeats,
+    )
+    row(f"strike_many, {args.threads} threads", args.n, secs, args.threads)
     # The boundary: one call per shot (a Shot made, a Run with snapshots returned).
     loop = states[: args.loop]
     secs = best(lambda: [bh.simulate(shot.with_states(s)) for s in loop], args.repeats)
@@ -129,6 +145,13 @@ def main():
                 f"events per break: ours median {np.median(ours):.0f}, pooltool median "
                 f"{np.median(events):.0f} (its log counts a null start event)"
             )
+    if args.csv:
+        keys = {"simulate_many, 1 thread": "simulate_many_1", "simulate() per shot, Python loop": "loop"}
+        with open(args.csv, "w") as f:
+            f.write("what,label,shots,seconds,shots_per_s,per_core,us_per_shot\n")
+            for what, shots, secs, rate, per_core, us in rows:
+                key = keys.get(what, what.split(",")[0].split()[0])
+                f.write(f"{key},{what},{shots},{secs!r},{rate!r},{per_core!r},{us!r}\n")
     print(f"{'what':<36} {'shots':>7} {'seconds':>9} {'shots/s':>10} {'per core':>10} {'us/shot':>9}")
     for what, shots, secs, rate, per_core, us in rows:
         print(f"{what:<36} {shots:>7} {secs:>9.3f} {rate:>10.0f} {per_core:>10.0f} {us:>9.1f}")

@@ -58,7 +58,7 @@ pub struct CompareArgs {
     #[arg(long, default_value = "isolator")]
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
-    /// specs: discrete:1e-3:euler, event:ferrari, rapier:<dt> (the rapier2d game engine),
+    /// specs: discrete:<dt>[:<scheme>], event:<solver>, rapier:<dt> (the rapier2d game engine),
     /// pooltool, the peers mujoco:<dt>[:euler|implicitfast|rk4], pybullet:<dt>, pymunk:<dt>,
     /// box2d:<dt> and billiards (each skipped with a note when not installed:
     /// benches/peers/install.sh), exec:<command> (any
@@ -94,7 +94,8 @@ pub struct CompareArgs {
     #[arg(long)]
     pub no_scaling: bool,
     /// Physics presets to run every shot with cloth motion under as well, comma-separated
-    /// (pool, seed, pooltool_default, mathavan), or `none`; runs are named <shot>@<preset>
+    /// (pool, seed, pooltool_default, corrected, mathavan), or `none`; runs are named
+    /// <shot>@<preset>
     #[arg(long, value_delimiter = ',', default_value = "pooltool_default")]
     pub physics: Vec<String>,
     /// Skip the outcome study ("Does it change the game?": families of random shots through
@@ -1013,7 +1014,7 @@ fn physics_presets(names: &[String]) -> Result<Vec<String>, CliError> {
         if !pool_physics::Model::PRESETS.contains(&n.as_str()) || n == "ideal" {
             return Err(CliError::Input(format!(
                 "--physics = {n:?}: unknown preset; valid: pool, seed, pooltool_default, \
-                 mathavan, none"
+                 corrected, mathavan, none"
             )));
         }
         if !out.contains(n) {

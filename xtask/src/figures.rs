@@ -144,6 +144,230 @@ fn sci2(x: f64) -> String {
     format!("{x:.1e}")
 }
 
+/// A share as a whole percent (`86 %`), or with one decimal below 10 % (`0.4 %`).
+fn percent(x: f64) -> String {
+    if x > 0.0 && x < 0.1 {
+        format!("{:.1} %", 100.0 * x)
+    } else {
+        format!("{:.0} %", 100.0 * x)
+    }
+}
+
+/// A whole number with thousands separators, rounded to two significant digits when it has
+/// more than three (`18,000`, `5,700`, `14`).
+fn rate(x: f64) -> String {
+    let mut v = x.round();
+    if v >= 1000.0 {
+        let p = 10f64.powi(v.log10().floor() as i32 - 1);
+        v = (v / p).round() * p;
+    }
+    let digits = format!("{v:.0}");
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The median of the finite values of `xs`.
+fn median_of(mut xs: Vec<f64>) -> Option<f64> {
+    xs.retain(|x| x.is_finite());
+    xs.sort_by(f64::total_cmp);
+    xs.get(xs.len() / 2).copied()
+}
+
+/// Whether a row is a shot under its own physics (not a `<shot>@<preset>` run).
+fn own(r: &BTreeMap<String, String>) -> bool {
+    r.get("shot").is_some_and(|s| !s.contains('@'))
+}
+
+/// Whether the row's `dt_s` is `dt` (`-` for none).
+fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
+    let have = r.get("dt_s").map_or("", String::as_str);
+    if dt == "-" {
+        have.is_empty()
+    } else {
+        have.parse::<f64>().ok() == dt.parse::<f64>().ok()
+    }
+}
+
+/// The README's answer table: for each engine of the outcome study, on each family of
+/// `table`, the largest dt within the floor, its rate against the floor's and the wall time
+/// per shot there; the event engine's own cost last.
+fn answer_table(run: &mut Run, table: &str) -> Result<String, String> {
+    let wall: Vec<BTreeMap<String, String>> = run.table("outcomes/wall.csv")?.to_vec();
+    let answers: Vec<BTreeMap<String, String>> = run.table("outcome_answer.csv")?.to_vec();
+    let mine: Vec<&BTreeMap<String, String>> =
+        answers.iter().filter(|a| a["table"] == table).collect();
+    let mut families: Vec<&str> = Vec::new();
+    let mut engines: Vec<(&str, &str)> = Vec::new();
+    for a in &mine {
+        if !families.contains(&a["family"].as_str()) {
+            families.push(&a["family"]);
+        }
+        if !engines.contains(&(a["engine"].as_str(), a["scheme"].as_str())) {
+            engines.push((&a["engine"], &a["scheme"]));
+        }
+    }
+    let wall_per_shot = |family: &str, spec: &dyn Fn(&pool_engines::EngineSpec) -> bool| {
+        wall.iter()
+            .find(|w| {
+                w["family"] == family
+                    && w["table"] == table
+                    && w["run"]
+                        .parse::<pool_engines::EngineSpec>()
+                        .is_ok_and(|s| spec(&s))
+            })
+            .and_then(|w| Some(w["wall_s"].parse::<f64>().ok()? / w["shots"].parse::<f64>().ok()?))
+    };
+    let title = |f: &str| match f {
+        "cut" => "cut shots".to_string(),
+        "thin_cut" => "thin cuts".to_string(),
+        "bank" => "bank shots".to_string(),
+        "break9" => "9-ball breaks".to_string(),
+        "break15" => "15-ball breaks".to_string(),
+        other => other.to_string(),
+    };
+    let mut out = format!(
+        "| engine | {} |\n|---|{}\n",
+        families
+            .iter()
+            .map(|f| title(f))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(families.len())
+    );
+    for (engine, scheme) in &engines {
+        let name = if *engine == pool_engines::DISCRETE {
+            format!("`{scheme}`")
+        } else {
+            format!("{engine} ({scheme})")
+        };
+        let cells: Vec<String> = families
+            .iter()
+            .map(|f| {
+                let Some(a) = mine.iter().find(|a| {
+                    a["family"] == *f && a["engine"] == *engine && a["scheme"] == *scheme
+                }) else {
+                    return "–".into();
+                };
+                let dt = a["dt_s"].parse::<f64>().ok();
+                let verdict = match (a["largest_dt_s"].parse::<f64>().ok(), dt) {
+                    _ if a["n"] == "0" => "no shot played".to_string(),
+                    (Some(d), _) => format!("≤ {d:.0e} s"),
+                    (None, Some(d)) => format!("none ≥ {d:.0e} s"),
+                    (None, None) => a["verdict"].clone(),
+                };
+                let num = |c: &str| a[c].parse::<f64>().unwrap_or(f64::NAN);
+                let secs = wall_per_shot(f, &|s| {
+                    s.family() == *engine && s.variant() == *scheme && s.dt() == dt
+                });
+                format!(
+                    "**{verdict}**: {} vs {}, {}",
+                    percent(num("rate")),
+                    percent(num("floor_rate")),
+                    pool_report::compare::duration(secs.unwrap_or(f64::NAN))
+                )
+            })
+            .collect();
+        out.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
+    }
+    let reference: Vec<String> = families
+        .iter()
+        .map(|f| {
+            let secs = wall
+                .iter()
+                .find(|w| w["family"] == *f && w["table"] == table && w["run"] == "reference")
+                .and_then(|w| {
+                    Some(w["wall_s"].parse::<f64>().ok()? / w["shots"].parse::<f64>().ok()?)
+                });
+            pool_report::compare::duration(secs.unwrap_or(f64::NAN))
+        })
+        .collect();
+    out.push_str(&format!(
+        "| event engine (the reference) | {} |",
+        reference.join(" | ")
+    ));
+    Ok(format!("\n{out}\n"))
+}
+
+/// The `what` column (`strike_many`, `simulate_many`, `loop`, `pooltool`) of the committed
+/// Python batch run (`reports/example-python/batch.csv`): shots per second.
+fn python_rate(run: &Run, what: &str) -> Result<String, String> {
+    let path = run.dir.with_file_name("example-python").join("batch.csv");
+    let mut reader =
+        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    for row in reader.deserialize::<BTreeMap<String, String>>() {
+        let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
+        if row.get("what").is_some_and(|w| w == what) {
+            let r: f64 = row["shots_per_s"]
+                .parse()
+                .map_err(|_| format!("{}: shots_per_s of {what}", path.display()))?;
+            return Ok(rate(r));
+        }
+    }
+    Err(format!("{}: no row {what:?}", path.display()))
+}
+
+/// A number of the committed stress run `name`'s summary line
+/// (`reports/example-stress/<name>/stress/summary.txt`): `shots`, `events`, `failing`, `max`
+/// (events in the longest shot).
+fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, String> {
+    let path = run
+        .dir
+        .with_file_name("example-stress")
+        .join(name)
+        .join("stress/summary.txt");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let after = |marker: &str| {
+        text.find(marker).and_then(|i| {
+            text[i + marker.len()..]
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+                .map(str::to_string)
+        })
+    };
+    let before = |marker: &str| {
+        text.find(marker).map(|i| {
+            let head = &text[..i];
+            let digits: String = head
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_digit())
+                .collect();
+            digits.chars().rev().collect::<String>()
+        })
+    };
+    let value = match what {
+        "shots" => after("stress: "),
+        "events" => before(" events"),
+        "failing" => before(" failing shots"),
+        "max" => after(" max "),
+        _ => None,
+    };
+    let v = value
+        .filter(|v| !v.is_empty())
+        .ok_or_else(|| format!("{}: no {what} in {text:?}", path.display()))?;
+    let n: f64 = v.parse().map_err(|_| format!("{what} = {v:?}"))?;
+    Ok(if what == "failing" { v } else { rate_exact(n) })
+}
+
+/// A whole number with thousands separators, every digit kept (`9,761,464`).
+fn rate_exact(x: f64) -> String {
+    let digits = format!("{x:.0}");
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The text of figure `key` of `run`.
 ///
 /// # Errors
@@ -203,7 +427,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                 })
                 .ok_or_else(|| format!("outcomes.csv has no row {key}"))?;
             let rate: f64 = r["rate"].parse().map_err(|_| format!("{key}: rate"))?;
-            Ok(format!("{:.0} %", 100.0 * rate))
+            Ok(percent(rate))
         }
         ["median", file, column, filter @ ..] => {
             let rows = run.table(file)?;
@@ -226,6 +450,93 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
             xs.sort_by(f64::total_cmp);
             Ok(sci2(xs[xs.len() / 2]))
         }
+        ["variants"] => {
+            let runs = run.info("runs")?.as_u64().unwrap_or(0);
+            let shots = run.info("shots")?.as_u64().unwrap_or(0);
+            Ok((runs - shots.min(runs)).to_string())
+        }
+        ["answer_table"] => answer_table(run, "seven_foot"),
+        ["answer_table", table] => answer_table(run, table),
+        // The chaos floor's rate of `outcome` disagreement on a family.
+        ["floor", family, table] => {
+            let rows = run.table("outcomes.csv")?;
+            let r = rows
+                .iter()
+                .find(|r| {
+                    r["family"] == *family
+                        && r["table"] == *table
+                        && r["engine"] == pool_harness::FLOOR
+                        && r["field"] == "outcome"
+                })
+                .ok_or_else(|| format!("outcomes.csv has no floor row for {family} {table}"))?;
+            Ok(percent(
+                r["rate"].parse().map_err(|_| format!("{key}: rate"))?,
+            ))
+        }
+        // The median fitted slope of a scheme over the shots under their own physics.
+        ["median_slope", scheme] => {
+            let rows = run.table("slopes.csv")?;
+            let picked: Vec<&BTreeMap<String, String>> = rows
+                .iter()
+                .filter(|r| own(r) && r["scheme"] == *scheme && r["engine"] == "discrete")
+                .filter(|r| r["points"].parse::<u32>().is_ok_and(|p| p >= 2))
+                .collect();
+            let m = median_of(numbers(&picked, "slope")?).ok_or(format!("{key}: no slope"))?;
+            Ok(format!("{m:.2}"))
+        }
+        // The median over own-physics shots of a scheme's median collision-time error at dt.
+        ["median_error", scheme, dt] => {
+            let rows = run.table("summary.csv")?;
+            let picked: Vec<&BTreeMap<String, String>> = rows
+                .iter()
+                .filter(|r| own(r) && r["scheme"] == *scheme && at_dt(r, dt))
+                .collect();
+            let m = median_of(numbers(&picked, "collision_time_error_median_s")?)
+                .ok_or(format!("{key}: no finite error"))?;
+            Ok(sci2(m))
+        }
+        // The share of one-step predictions that agree, own-physics shots.
+        ["one_step", engine, scheme, dt] => {
+            let rows = run.table("one_step.csv")?;
+            let picked: Vec<&BTreeMap<String, String>> = rows
+                .iter()
+                .filter(|r| {
+                    own(r) && r["engine"] == *engine && r["scheme"] == *scheme && at_dt(r, dt)
+                })
+                .collect();
+            if picked.is_empty() {
+                return Err(format!("one_step.csv has no row {key}"));
+            }
+            let agree = picked.iter().filter(|r| r["agree"] == "true").count();
+            Ok(percent(agree as f64 / picked.len() as f64))
+        }
+        // The event engine's wall time on a shot.
+        ["event_wall", shot] => {
+            let rows = run.table("summary.csv")?;
+            let r = rows
+                .iter()
+                .find(|r| r["shot"] == *shot && r["engine"] == "event")
+                .ok_or_else(|| format!("summary.csv has no event row for {shot}"))?;
+            let w: f64 = r["wall_time_s"]
+                .parse()
+                .map_err(|_| format!("{key}: wall"))?;
+            Ok(pool_report::compare::duration(w))
+        }
+        // The largest ball-ball or cushion residual of the event engine over every shot.
+        ["max_residual", which] => {
+            let column = match *which {
+                "ball_ball" => "max_ball_ball_residual_m",
+                "cushion" => "max_cushion_residual_m",
+                _ => return Err(format!("{key}: ball_ball or cushion")),
+            };
+            let rows = run.table("residuals.csv")?;
+            let m = numbers(&rows.iter().collect::<Vec<_>>(), column)?
+                .into_iter()
+                .fold(0.0, f64::max);
+            Ok(sci2(m))
+        }
+        ["py_rate", what] => python_rate(run, what),
+        ["stress", name, what] => stress_figure(run, name, what),
         _ => Err(format!("unknown figure key {key:?}")),
     }
 }
@@ -317,6 +628,19 @@ fn display(path: &Path, root: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_written_as_the_docs_write_them() {
+        assert_eq!(rate(18_234.6), "18,000");
+        assert_eq!(rate(5_741.0), "5,700");
+        assert_eq!(rate(14.2), "14");
+        assert_eq!(rate(987.0), "987");
+        assert_eq!(rate_exact(9_761_464.0), "9,761,464");
+        assert_eq!(percent(0.862), "86 %");
+        assert_eq!(percent(0.004), "0.4 %");
+        assert_eq!(percent(0.0), "0 %");
+        assert_eq!(sci2(1.44e-11), "1.4e-11");
+    }
 
     #[test]
     fn tags_are_found_with_their_lines_and_refused_when_broken() {

@@ -15,15 +15,19 @@ use crate::CliError;
 pub struct OutcomesArgs {
     #[command(flatten)]
     pub study: OutcomeArgs,
-    /// Discrete integration schemes, comma-separated: exact, euler, located, substep<k>
+    /// Discrete integration schemes, comma-separated: exact, euler, located (events located
+    /// inside the step), substep<k> (k substeps on contact, k in 2..=1000)
     #[arg(
         long,
         value_delimiter = ',',
         default_value = "exact,euler,located,substep8"
     )]
     pub schemes: Vec<String>,
-    /// More engines, comma-separated specs (rapier:<dt>, pooltool, exec:<command>, ...);
-    /// pooltool is skipped with a note when it is not installed; at most 16
+    /// More engines, comma-separated specs: event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
+    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
+    /// exec:<command>, or a registered engine; pooltool and the peers are skipped
+    /// with a note when not installed; at most 16
     #[arg(long, value_delimiter = ',')]
     pub engines: Vec<String>,
     /// Event budget of every run (1 to 1000000): a reference that needs more is a defect

@@ -32,8 +32,11 @@ const HOLD_S: f64 = 0.6;
 pub struct RenderArgs {
     /// Shot file (.toml), or the name of a default shot in data/shots (e.g. break_9ball)
     pub shot: PathBuf,
-    /// Engines to show, comma-separated, at most two: event, event:<solver>, discrete:<dt>,
-    /// discrete:<dt>:<scheme> (e.g. --engines event,discrete:1e-3)
+    /// Engines to show, comma-separated, at most two (e.g. --engines event,discrete:1e-3), each
+    /// an engine spec: event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
+    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
+    /// exec:<command>, or a registered engine
     #[arg(long, value_delimiter = ',', default_value = "event")]
     pub engines: Vec<String>,
     /// Frames per second of animation. GIF frame delays are whole centiseconds, so 25 and 50

@@ -17,15 +17,18 @@ use crate::CliError;
 pub struct SimulateArgs {
     /// Shot file (.toml)
     pub shot: PathBuf,
-    /// Evolution algorithm: an engine spec (event, event:<solver>, discrete:<dt>,
-    /// discrete:<dt>:<scheme>, or a registered engine), or plain event / discrete completed by
-    /// --solver / --dt / --scheme
+    /// Evolution algorithm: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
+    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
+    /// exec:<command>, or a registered engine;
+    /// or plain event / discrete completed by --solver / --dt / --scheme
     #[arg(long, default_value = "event")]
     pub engine: String,
     /// Time step of plain `--engine discrete` (s) [default: 1e-4]
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
-    /// Integration scheme of plain `--engine discrete`: exact, euler [default: exact]
+    /// Integration scheme of plain `--engine discrete`: exact, euler, located, substep<k> (k in
+    /// 2..=1000) [default: exact]
     #[arg(long)]
     pub scheme: Option<String>,
     /// Root solver of plain `--engine event`: isolator, ferrari, alg1010, companion [default:

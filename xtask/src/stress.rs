@@ -50,8 +50,11 @@ pub struct StressArgs {
     /// the racks' own, seven_foot]
     #[arg(long, value_name = "NAME", conflicts_with = "replay")]
     pub table: Option<String>,
-    /// Evolution algorithm under test: an engine spec (event, event:<solver>, discrete:<dt>,
-    /// discrete:<dt>:<scheme>, or a registered engine), or plain discrete with --dt
+    /// Evolution algorithm under test: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
+    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
+    /// exec:<command>, or a registered engine; or plain discrete with
+    /// --dt
     #[arg(long, default_value = "event")]
     pub engine: String,
     /// Time step of plain `--engine discrete` (s) [default: 1e-4]
@@ -66,7 +69,7 @@ pub struct StressArgs {
     #[arg(long, default_value_t = 0)]
     pub allow_failures: usize,
     /// Run every shot under this physics preset instead of its own (pool, seed,
-    /// pooltool_default, mathavan): same table, balls and ball parameters, other laws
+    /// pooltool_default, corrected, mathavan): same table, balls and ball parameters, other laws
     #[arg(long, value_name = "PRESET")]
     pub physics: Option<String>,
     /// Run only the K-th (1-based) of N deterministic pieces of the run (for a cluster or a job
@@ -382,7 +385,8 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     if let Some(p) = &args.physics {
         if !pool_physics::Model::PRESETS.contains(&p.as_str()) || p == "ideal" {
             return Err(CliError::Input(format!(
-                "--physics = {p:?}: unknown preset; valid: pool, seed, pooltool_default, mathavan"
+                "--physics = {p:?}: unknown preset; valid: pool, seed, pooltool_default, corrected, \
+                 mathavan"
             )));
         }
     }

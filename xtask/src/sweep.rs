@@ -31,7 +31,10 @@ pub struct SweepArgs {
     /// Seed of a random sample
     #[arg(long, default_value_t = 1, requires = "samples")]
     pub seed: u64,
-    /// Evolution algorithm (an engine spec)
+    /// Evolution algorithm: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
+    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
+    /// exec:<command>, or a registered engine
     #[arg(long, default_value = "event")]
     pub engine: String,
     /// Event budget per shot (event engine; 1 to 1000000): a run stopped by it has

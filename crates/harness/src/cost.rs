@@ -1,5 +1,5 @@
 //! Cost and convergence figures: Leckie & Greenspan's operation-count estimates (seed 003;
-//! physics-notes, "Cost model") and the log-log slope of error against step size.
+//! docs/physics.md, "Cost model") and the log-log slope of error against step size.
 
 /// Event-based method: about (645 n - 19 n^2) / 2 operations per event for n balls.
 pub fn lg_event_ops(n_balls: usize, n_events: usize) -> f64 {

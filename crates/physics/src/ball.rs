@@ -187,7 +187,7 @@ pub fn contact_distance(ra: f64, rb: f64) -> f64 {
 }
 
 /// Ball and ball-cloth/ball-cushion parameters (SI). Defaults are pooltool 0.6.0's
-/// (physics-notes, "Default parameters").
+/// (docs/physics.md, "Default parameters").
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct BallParams {

@@ -3,7 +3,7 @@
 use crate::{RootList, RootSolver};
 
 /// The `roots` crate's `find_roots_quartic` (Ferrari's closed form, with its own cubic and
-/// quadratic fall-backs). Fast; physics-notes measured it returning a wrong earliest root in
+/// quadratic fall-backs). Fast; docs/physics.md records it returning a wrong earliest root in
 /// 1-3% of ordinary quartics.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ferrari;

@@ -127,7 +127,7 @@ impl Cloth<'_> {
     }
 
     /// Seed 004, Section I (sliding: v(t) = v0 - mu_s g t u^0,
-    /// w_xy(t) = w_xy0 + 5 mu_s g t / (2R) (k x u^0); the seed's and physics-notes' minus sign
+    /// w_xy(t) = w_xy0 + 5 mu_s g t / (2R) (k x u^0); the seed's minus sign (docs/physics.md)
     /// there is for u^0 x k; this sign is the one for which u(t) = (u0 - 7/2 mu_s g t) u^0).
     #[inline]
     pub fn evolve(&self, s: &BallState, t: f64) -> BallState {

@@ -27,7 +27,7 @@ impl Table {
         }
     }
 
-    /// The carom (pocketless) table: 2.84 m x 1.42 m (physics-notes). Its cushion height keeps
+    /// The carom (pocketless) table: 2.84 m x 1.42 m (docs/physics.md). Its cushion height keeps
     /// pooltool's ratio h = 0.64 * 2R for the carom ball R = 0.03075 m.
     pub fn carom() -> Self {
         Self::rectangle("carom", 2.84, 1.42, 0.64 * 2.0 * 0.03075)

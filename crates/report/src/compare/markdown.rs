@@ -215,7 +215,10 @@ fn one_step_cell(s: &OneStepStats) -> String {
 fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
     let own = super::engines::own_physics(&res.summary);
     let followed = followed_shots(&own);
-    let shots = own.iter().filter(|r| r.engine == pool_engines::EVENT).count();
+    let shots = own
+        .iter()
+        .filter(|r| r.engine == pool_engines::EVENT)
+        .count();
     let _ = writeln!(md, "## Every engine at a glance\n");
     let _ = writeln!(
         md,

@@ -6,7 +6,7 @@ use crate::hypot::hypot;
 use crate::resolve::law::parameterless_law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
-/// Han (2005), with the physics-notes' corrections (the stick test includes f_c, the second
+/// Han (2005), with the corrections of docs/physics.md (the stick test includes f_c, the second
 /// angular line is w_y). No parameters of its own; reads the balls' `e_c` and `f_c`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Han2005;
@@ -19,7 +19,7 @@ impl BallCushionLaw for Han2005 {
     }
 }
 
-/// Han (2005) ball-cushion collision as given in seed 004, Section III (with the physics-notes'
+/// Han (2005) ball-cushion collision as given in seed 004, Section III (with docs/physics.md's
 /// corrections: the stick test includes f_c, the second angular line is w_y).
 ///
 /// `normal` is the unit vector on the cloth from the ball's center toward the cushion, `height`

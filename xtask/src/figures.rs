@@ -161,15 +161,7 @@ fn rate(x: f64) -> String {
         let p = 10f64.powi(v.log10().floor() as i32 - 1);
         v = (v / p).round() * p;
     }
-    let digits = format!("{v:.0}");
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    rate_exact(v)
 }
 
 /// The median of the finite values of `xs`.
@@ -380,6 +372,13 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
         ["runs"] => Ok(run.info("runs")?.to_string()),
         ["wall_s"] => {
             let w = run.info("wall_time_s")?.as_f64().unwrap_or(f64::NAN);
+            Ok(format!("{w:.0}"))
+        }
+        // The wall time of another committed compare run (`reports/<name>/run.json`), e.g. the
+        // default run alone.
+        ["wall_s", name] => {
+            let mut other = Run::new(run.dir.with_file_name(name));
+            let w = other.info("wall_time_s")?.as_f64().unwrap_or(f64::NAN);
             Ok(format!("{w:.0}"))
         }
         ["reference_events"] => {

@@ -390,7 +390,6 @@ impl StudyPlan {
             reference: (reference.as_ref(), &self.reference),
         };
         let mut wall: BTreeMap<(usize, usize), (u64, f64)> = BTreeMap::new();
-        let threads = pool.current_num_threads();
         let mut at = lo;
         while at < hi {
             let end = hi.min(at + CHUNK);
@@ -416,34 +415,9 @@ impl StudyPlan {
                     .collect::<Result<Vec<_>, CliError>>()
             })?;
             let setups: Vec<Setup> = shots.iter().map(|s| s.1.setup.clone()).collect();
-            for (e, (spec, engine)) in self.engines.iter().zip(&engines).enumerate() {
-                // In-process engines one shot per task, programs in a few batches (one process
-                // each, which pays its start-up once).
-                let runs = pool.install(|| {
-                    if in_process(spec) {
-                        setups
-                            .par_iter()
-                            .map(|s| {
-                                let t = Instant::now();
-                                let o = engine.try_run(s);
-                                bar.inc(1);
-                                (o, t.elapsed().as_secs_f64())
-                            })
-                            .collect::<Vec<_>>()
-                    } else {
-                        let size = setups.len().div_ceil(threads).max(1);
-                        setups
-                            .par_chunks(size)
-                            .flat_map_iter(|batch| {
-                                let t = Instant::now();
-                                let outs = engine.try_run_all(batch);
-                                let each = t.elapsed().as_secs_f64() / batch.len() as f64;
-                                bar.inc(batch.len() as u64);
-                                outs.into_iter().map(move |o| (o, each))
-                            })
-                            .collect::<Vec<_>>()
-                    }
-                });
+            let mut by_engine = self.play_engines(&engines, &setups, pool, bar);
+            for (e, spec) in self.engines.iter().enumerate() {
+                let runs = std::mem::take(&mut by_engine[e]);
                 for ((f, shot), (run, secs)) in shots.iter_mut().zip(runs) {
                     match &run {
                         Ok(_) => add_wall(&mut wall, (*f, 2 + e), secs),
@@ -493,6 +467,65 @@ impl StudyPlan {
             })
             .collect();
         Ok(result)
+    }
+}
+
+/// One engine's runs of a chunk's shots, in shot order, each with its wall time (s).
+type Runs = Vec<(Result<pool_sim::Outcome, pool_sim::EngineError>, f64)>;
+
+impl StudyPlan {
+    /// Every engine on every shot of a chunk, in engine order. In-process engines run one shot
+    /// per task; programs run in a few batches each (one process per batch, which pays its
+    /// start-up once), the batches of every program at once, so that a program waiting on a
+    /// slow or hung shot holds one worker, not the study.
+    fn play_engines(
+        &self,
+        engines: &[Box<dyn pool_sim::Engine>],
+        setups: &[Setup],
+        pool: &rayon::ThreadPool,
+        bar: &ProgressBar,
+    ) -> Vec<Runs> {
+        let threads = pool.current_num_threads();
+        let size = setups.len().div_ceil(threads).max(1);
+        let batches: Vec<(usize, usize)> = (0..self.engines.len())
+            .filter(|&e| !in_process(&self.engines[e]))
+            .flat_map(|e| (0..setups.len()).step_by(size).map(move |at| (e, at)))
+            .collect();
+        let mut programs: Vec<(usize, usize, Runs)> = pool.install(|| {
+            batches
+                .par_iter()
+                .with_max_len(1)
+                .map(|&(e, at)| {
+                    let batch = &setups[at..setups.len().min(at + size)];
+                    let t = Instant::now();
+                    let outs = engines[e].try_run_all(batch);
+                    let each = t.elapsed().as_secs_f64() / batch.len() as f64;
+                    bar.inc(batch.len() as u64);
+                    (e, at, outs.into_iter().map(|o| (o, each)).collect())
+                })
+                .collect()
+        });
+        programs.sort_by_key(|p| (p.0, p.1));
+        let mut out: Vec<Runs> = (0..self.engines.len()).map(|_| Vec::new()).collect();
+        for (e, _, runs) in programs {
+            out[e].extend(runs);
+        }
+        for (e, spec) in self.engines.iter().enumerate() {
+            if in_process(spec) {
+                out[e] = pool.install(|| {
+                    setups
+                        .par_iter()
+                        .map(|s| {
+                            let t = Instant::now();
+                            let o = engines[e].try_run(s);
+                            bar.inc(1);
+                            (o, t.elapsed().as_secs_f64())
+                        })
+                        .collect()
+                });
+            }
+        }
+        out
     }
 }
 

@@ -17,6 +17,7 @@ run only).
 """
 
 import argparse
+import csv
 import os
 import time
 
@@ -147,11 +148,12 @@ def main():
             )
     if args.csv:
         keys = {"simulate_many, 1 thread": "simulate_many_1", "simulate() per shot, Python loop": "loop"}
-        with open(args.csv, "w") as f:
-            f.write("what,label,shots,seconds,shots_per_s,per_core,us_per_shot\n")
+        with open(args.csv, "w", newline="") as f:
+            out = csv.writer(f)
+            out.writerow(["what", "label", "shots", "seconds", "shots_per_s", "per_core", "us_per_shot"])
             for what, shots, secs, rate, per_core, us in rows:
                 key = keys.get(what, what.split(",")[0].split()[0])
-                f.write(f"{key},{what},{shots},{secs!r},{rate!r},{per_core!r},{us!r}\n")
+                out.writerow([key, what, shots, repr(secs), repr(rate), repr(per_core), repr(us)])
     print(f"{'what':<36} {'shots':>7} {'seconds':>9} {'shots/s':>10} {'per core':>10} {'us/shot':>9}")
     for what, shots, secs, rate, per_core, us in rows:
         print(f"{what:<36} {shots:>7} {secs:>9.3f} {rate:>10.0f} {per_core:>10.0f} {us:>9.1f}")

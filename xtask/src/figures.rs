@@ -176,10 +176,10 @@ fn own(r: &BTreeMap<String, String>) -> bool {
     r.get("shot").is_some_and(|s| !s.contains('@'))
 }
 
-/// Whether the row's `dt_s` is `dt` (`-` for none).
+/// Whether the row's `dt_s` is `dt` (`none` for an engine without one).
 fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
     let have = r.get("dt_s").map_or("", String::as_str);
-    if dt == "-" {
+    if dt == "none" {
         have.is_empty()
     } else {
         have.parse::<f64>().ok() == dt.parse::<f64>().ok()
@@ -407,7 +407,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                 Err(_) => a["verdict"].clone(),
             })
         }
-        // A rate of outcomes.csv: family, table, engine, scheme, dt (or `-`), field.
+        // A rate of outcomes.csv: family, table, engine, scheme, dt (or `none`), field.
         ["rate", family, table, engine, scheme, dt, field] => {
             let rows = run.table("outcomes.csv")?;
             let r = rows
@@ -418,11 +418,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                         && r["engine"] == *engine
                         && r["scheme"] == *scheme
                         && r["field"] == *field
-                        && (if *dt == "-" {
-                            r["dt_s"].is_empty()
-                        } else {
-                            r["dt_s"].parse::<f64>().ok() == dt.parse::<f64>().ok()
-                        })
+                        && at_dt(r, dt)
                 })
                 .ok_or_else(|| format!("outcomes.csv has no row {key}"))?;
             let rate: f64 = r["rate"].parse().map_err(|_| format!("{key}: rate"))?;

@@ -415,7 +415,8 @@ impl StudyPlan {
                     .collect::<Result<Vec<_>, CliError>>()
             })?;
             let setups: Vec<Setup> = shots.iter().map(|s| s.1.setup.clone()).collect();
-            let mut by_engine = self.play_engines(&engines, &setups, pool, bar);
+            let families: Vec<usize> = shots.iter().map(|s| s.0).collect();
+            let mut by_engine = self.play_engines(&engines, &setups, &families, pool, bar);
             for (e, spec) in self.engines.iter().enumerate() {
                 let runs = std::mem::take(&mut by_engine[e]);
                 for ((f, shot), (run, secs)) in shots.iter_mut().zip(runs) {
@@ -474,29 +475,43 @@ impl StudyPlan {
 type Runs = Vec<(Result<pool_sim::Outcome, pool_sim::EngineError>, f64)>;
 
 impl StudyPlan {
-    /// Every engine on every shot of a chunk, in engine order. In-process engines run one shot
-    /// per task; programs run in a few batches each (one process per batch, which pays its
-    /// start-up once), the batches of every program at once, so that a program waiting on a
-    /// slow or hung shot holds one worker, not the study.
+    /// Every engine on every shot of a chunk (`families`: each shot's family), in engine order.
+    /// In-process engines run one shot per task; programs run in a few batches per family each
+    /// (one process per batch, which pays its start-up once), the batches of every program at
+    /// once, so that a program waiting on a slow or hung shot holds one worker, not the study.
     fn play_engines(
         &self,
         engines: &[Box<dyn pool_sim::Engine>],
         setups: &[Setup],
+        families: &[usize],
         pool: &rayon::ThreadPool,
         bar: &ProgressBar,
     ) -> Vec<Runs> {
+        // Batches never mix families, so that a batch's wall time, shared out over its shots,
+        // is the time of that family's shots.
         let threads = pool.current_num_threads();
-        let size = setups.len().div_ceil(threads).max(1);
-        let batches: Vec<(usize, usize)> = (0..self.engines.len())
+        let mut runs: Vec<(usize, usize)> = Vec::new();
+        for (k, &f) in families.iter().enumerate() {
+            match runs.last_mut() {
+                Some((start, end)) if families[*start] == f && *end == k => *end = k + 1,
+                _ => runs.push((k, k + 1)),
+            }
+        }
+        let mut slices: Vec<(usize, usize)> = Vec::new();
+        for (start, end) in runs {
+            let size = (end - start).div_ceil(threads).max(1);
+            slices.extend((start..end).step_by(size).map(|at| (at, end.min(at + size))));
+        }
+        let batches: Vec<(usize, (usize, usize))> = (0..self.engines.len())
             .filter(|&e| !in_process(&self.engines[e]))
-            .flat_map(|e| (0..setups.len()).step_by(size).map(move |at| (e, at)))
+            .flat_map(|e| slices.iter().map(move |&slice| (e, slice)))
             .collect();
         let mut programs: Vec<(usize, usize, Runs)> = pool.install(|| {
             batches
                 .par_iter()
                 .with_max_len(1)
-                .map(|&(e, at)| {
-                    let batch = &setups[at..setups.len().min(at + size)];
+                .map(|&(e, (at, end))| {
+                    let batch = &setups[at..end];
                     let t = Instant::now();
                     let outs = engines[e].try_run_all(batch);
                     let each = t.elapsed().as_secs_f64() / batch.len() as f64;

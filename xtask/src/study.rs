@@ -150,16 +150,11 @@ impl OutcomeArgs {
             position_m: self.perturb_position,
             speed_rel: self.perturb_speed,
         };
-        for (option, v, max) in [
-            ("--perturb-position", self.perturb_position, 0.1),
-            ("--perturb-speed", self.perturb_speed, 0.5),
-        ] {
-            if !(v.is_finite() && (0.0..=max).contains(&v)) {
-                return Err(CliError::Input(format!(
-                    "{option} = {v:?}: must be a number in [0, {max}]"
-                )));
-            }
-        }
+        perturbation.validate().map_err(|(which, v, max)| {
+            CliError::Input(format!(
+                "--perturb-{which} = {v:?}: must be a number in [0, {max}]"
+            ))
+        })?;
         if !(self.position_tol > 0.0 && self.position_tol <= 1.0) {
             return Err(CliError::Input(format!(
                 "--position-tol = {:?}: must be a number in (0, 1] m",

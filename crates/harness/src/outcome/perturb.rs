@@ -31,18 +31,21 @@ impl Default for Perturbation {
 }
 
 impl Perturbation {
-    /// Checks both sizes are finite and at least 0, positions at most 0.1 m and speeds at most
-    /// 0.5 relative (beyond them the perturbed shot is another shot). The error names the
-    /// quantity and its value.
-    pub fn validate(&self) -> Result<(), String> {
+    /// The largest position perturbation (m) and relative speed perturbation: beyond them the
+    /// perturbed shot is another shot.
+    pub const MAX: (f64, f64) = (0.1, 0.5);
+
+    /// Checks both sizes are finite, at least 0 and at most [`Perturbation::MAX`].
+    ///
+    /// # Errors
+    /// The first size out of range: which (`position` or `speed`), its value and its maximum.
+    pub fn validate(&self) -> Result<(), (&'static str, f64, f64)> {
         for (name, v, max) in [
-            ("position", self.position_m, 0.1),
-            ("speed", self.speed_rel, 0.5),
+            ("position", self.position_m, Self::MAX.0),
+            ("speed", self.speed_rel, Self::MAX.1),
         ] {
             if !(v.is_finite() && (0.0..=max).contains(&v)) {
-                return Err(format!(
-                    "{name} perturbation = {v:?}: must be in [0, {max}]"
-                ));
+                return Err((name, v, max));
             }
         }
         Ok(())

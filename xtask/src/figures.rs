@@ -177,6 +177,21 @@ fn own(r: &BTreeMap<String, String>) -> bool {
 }
 
 /// Whether the row's `dt_s` is `dt` (`none` for an engine without one).
+/// Whether a row's columns hold the given values (`[("family", "cut"), ...]`).
+fn matches(r: &BTreeMap<String, String>, wanted: &[(&str, &str)]) -> bool {
+    wanted
+        .iter()
+        .all(|(k, v)| r.get(*k).is_some_and(|have| have == v))
+}
+
+/// The first row whose columns hold the given values.
+fn find_row<'a>(
+    rows: &'a [BTreeMap<String, String>],
+    wanted: &[(&str, &str)],
+) -> Option<&'a BTreeMap<String, String>> {
+    rows.iter().find(|r| matches(r, wanted))
+}
+
 fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
     let have = r.get("dt_s").map_or("", String::as_str);
     if dt == "none" {
@@ -391,17 +406,18 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
         // The outcome study's answer for a family, table and scheme: `≤ 2e-4 s`.
         ["answer", family, table, engine, scheme] => {
             let rows = run.table("outcome_answer.csv")?;
-            let a = rows
-                .iter()
-                .find(|r| {
-                    r["family"] == *family
-                        && r["table"] == *table
-                        && r["engine"] == *engine
-                        && r["scheme"] == *scheme
-                })
-                .ok_or_else(|| {
-                    format!("outcome_answer.csv has no {family} {table} {engine} {scheme}")
-                })?;
+            let a = find_row(
+                rows,
+                &[
+                    ("family", family),
+                    ("table", table),
+                    ("engine", engine),
+                    ("scheme", scheme),
+                ],
+            )
+            .ok_or_else(|| {
+                format!("outcome_answer.csv has no {family} {table} {engine} {scheme}")
+            })?;
             Ok(match a["largest_dt_s"].parse::<f64>() {
                 Ok(dt) => format!("≤ {dt:.0e} s"),
                 Err(_) => a["verdict"].clone(),
@@ -413,12 +429,17 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
             let r = rows
                 .iter()
                 .find(|r| {
-                    r["family"] == *family
-                        && r["table"] == *table
-                        && r["engine"] == *engine
-                        && r["scheme"] == *scheme
-                        && r["field"] == *field
-                        && at_dt(r, dt)
+                    at_dt(r, dt)
+                        && matches(
+                            r,
+                            &[
+                                ("family", family),
+                                ("table", table),
+                                ("engine", engine),
+                                ("scheme", scheme),
+                                ("field", field),
+                            ],
+                        )
                 })
                 .ok_or_else(|| format!("outcomes.csv has no row {key}"))?;
             let rate: f64 = r["rate"].parse().map_err(|_| format!("{key}: rate"))?;
@@ -455,15 +476,16 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
         // The chaos floor's rate of `outcome` disagreement on a family.
         ["floor", family, table] => {
             let rows = run.table("outcomes.csv")?;
-            let r = rows
-                .iter()
-                .find(|r| {
-                    r["family"] == *family
-                        && r["table"] == *table
-                        && r["engine"] == pool_harness::FLOOR
-                        && r["field"] == "outcome"
-                })
-                .ok_or_else(|| format!("outcomes.csv has no floor row for {family} {table}"))?;
+            let r = find_row(
+                rows,
+                &[
+                    ("family", family),
+                    ("table", table),
+                    ("engine", pool_harness::FLOOR),
+                    ("field", "outcome"),
+                ],
+            )
+            .ok_or_else(|| format!("outcomes.csv has no floor row for {family} {table}"))?;
             Ok(percent(
                 r["rate"].parse().map_err(|_| format!("{key}: rate"))?,
             ))

@@ -495,7 +495,11 @@ impl StudyPlan {
         let mut slices: Vec<(usize, usize)> = Vec::new();
         for (start, end) in runs {
             let size = (end - start).div_ceil(threads).max(1);
-            slices.extend((start..end).step_by(size).map(|at| (at, end.min(at + size))));
+            slices.extend(
+                (start..end)
+                    .step_by(size)
+                    .map(|at| (at, end.min(at + size))),
+            );
         }
         let batches: Vec<(usize, (usize, usize))> = (0..self.engines.len())
             .filter(|&e| !in_process(&self.engines[e]))

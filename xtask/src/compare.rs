@@ -497,9 +497,12 @@ fn outcome_study(
         report::OutcomeStudy::new(&result.tally, &result.wall, crate::study::describe(plan));
     study.failed = result.failed;
     study.failures = result.failures;
-    study.unsupported = result.unsupported;
+    study.declined = result.declined;
     for f in &study.failures {
         errln!("compare: outcome study: {f}");
+    }
+    for d in &study.declined {
+        errln!("compare: outcome study: {}", d.line());
     }
     crate::study::write_study(staging, &study, &result.wall)?;
     Ok(study)

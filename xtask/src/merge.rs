@@ -195,14 +195,14 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     let mut header0: Option<String> = None;
     let mut tally = pool_harness::OutcomeTally::default();
     let mut wall: Vec<pool_harness::WallRow> = Vec::new();
-    let (mut failed, mut declined, mut failures) = (0u64, 0u64, Vec::new());
+    let (mut failed, mut declined, mut failures) = (0u64, Vec::new(), Vec::new());
     for (_, dir) in shards {
         let (header, rows) = append_table(&mut out, &mut header0, dir, table)?;
         let file = dir.join(table);
         let text = format!("{header}\n{rows}");
         for row in crate::study::tally_rows(&mut tally, text.as_bytes(), &file)? {
-            if row.failure.starts_with(pool_harness::DECLINED) {
-                declined += 1;
+            if let Some(reason) = row.failure.strip_prefix(pool_harness::DECLINED) {
+                pool_report::compare::Decline::note(&mut declined, &row.run, reason);
             } else if !row.failure.is_empty() {
                 failed += 1;
                 if failures.len() < 10 {
@@ -246,7 +246,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     );
     study.failed = failed;
     study.failures = failures;
-    study.unsupported = declined;
+    study.declined = declined;
     crate::study::write_study(&staging, &study, &wall)?;
     let shard_wall: f64 = wall.iter().map(|w| w.wall_s).sum();
     staging.write(

@@ -77,7 +77,10 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     let mut study = OutcomeStudy::new(&result.tally, &result.wall, describe(&plan));
     study.failed = result.failed;
     study.failures = result.failures;
-    study.unsupported = result.unsupported;
+    study.declined = result.declined;
+    for d in &study.declined {
+        errln!("outcomes: {}", d.line());
+    }
     write_study(&staging, &study, &result.wall)?;
     staging.write(
         "report.md",

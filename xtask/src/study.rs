@@ -14,7 +14,7 @@ use pool_harness::{
     family_shot, FamilyKind, OutcomeTally, Perturbation, StudyError, StudyRules, StudyShot,
     WallRow, FLOOR, REFERENCE,
 };
-use pool_report::compare::{outcome_section, OutcomeStudy};
+use pool_report::compare::{outcome_section, Decline, OutcomeStudy};
 use pool_sim::Setup;
 use rayon::prelude::*;
 
@@ -253,8 +253,8 @@ pub struct StudyResult {
     pub failed: u64,
     /// The first few failures, one line each.
     pub failures: Vec<String>,
-    /// Engine runs declined as unsupported.
-    pub unsupported: u64,
+    /// Engines that declined runs as outside their model.
+    pub declined: Vec<Decline>,
 }
 
 /// Jobs (shots) run at a time: each chunk's rows are written before the next starts.
@@ -362,7 +362,7 @@ impl StudyPlan {
             wall: Vec::new(),
             failed: 0,
             failures: Vec::new(),
-            unsupported: 0,
+            declined: Vec::new(),
         };
         let options = RunOptions {
             snapshots: None,
@@ -417,7 +417,9 @@ impl StudyPlan {
                 for ((f, shot), (run, secs)) in shots.iter_mut().zip(runs) {
                     match &run {
                         Ok(_) => add_wall(&mut wall, (*f, 2 + e), secs),
-                        Err(err) if err.unsupported => result.unsupported += 1,
+                        Err(err) if err.unsupported => {
+                            Decline::note(&mut result.declined, &spec.to_string(), &err.message)
+                        }
                         Err(err) => {
                             result.failed += 1;
                             if result.failures.len() < 10 {

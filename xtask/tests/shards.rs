@@ -282,3 +282,58 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
     assert!(report.contains("## Does it change the game?"));
     assert!(report.contains("Merged from 3 shards"));
 }
+
+/// An engine of the ideal model declines every pool shot of the study: one line says so, on
+/// the terminal and in the report, with the count, also after a merge of shards.
+#[test]
+fn outcome_study_says_once_what_an_engine_declined() {
+    let dir = temp_dir("outcomes-declined");
+    let engine = format!(
+        "exec:python3 {}",
+        root().join("benches/peers/ideal_engine.py").display()
+    );
+    let args = [
+        "outcomes",
+        "--outcome-families",
+        "cut",
+        "--outcome-tables",
+        "seven_foot",
+        "--outcome-shots",
+        "4",
+        "--outcome-dt",
+        "1e-2",
+        "--schemes",
+        "exact",
+        "--engines",
+        &engine,
+    ];
+    let line = format!("`{engine}` declined 4 run(s) as outside its model: only the ideal model");
+    let (code, _, err) = run(&args, &dir, "whole");
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err.matches("as outside its model").count(), 1, "{err}");
+    assert!(err.contains(&line), "{err}");
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        let (code, _, err) = run(&a, &dir, &format!("shard{k}"));
+        assert_eq!(code, 0, "{err}");
+    }
+    let o = xtask()
+        .arg("merge")
+        .args([dir.join("shard1"), dir.join("shard2")])
+        .arg("--out")
+        .arg(&dir)
+        .args(["--run-name", "merged"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+    for run in ["whole", "merged"] {
+        let report = std::fs::read_to_string(dir.join(run).join("report.md")).unwrap();
+        assert!(report.contains(&line), "{run}: {report}");
+        assert!(
+            report.contains("0 engine run(s) failed and 4 were declined"),
+            "{run}"
+        );
+    }
+}

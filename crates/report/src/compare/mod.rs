@@ -15,7 +15,7 @@ pub use engines::{
     engine_summaries, followed_shots, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
 };
 pub use markdown::{console_summary, markdown};
-pub use outcomes::{duration, outcome_section, OutcomeStudy};
+pub use outcomes::{duration, outcome_section, Decline, OutcomeStudy};
 
 /// Everything a compare run produced that its report shows.
 pub struct Results {

@@ -24,8 +24,49 @@ pub struct OutcomeStudy {
     pub failed: u64,
     /// The first few failures.
     pub failures: Vec<String>,
-    /// Runs declined as outside an engine's model.
-    pub unsupported: u64,
+    /// Engines that declined runs as outside their model, in first-decline order.
+    pub declined: Vec<Decline>,
+}
+
+/// An engine's runs declined as outside its model (not a defect: the study's shots are pool
+/// shots, and an engine of the ideal model declines them all).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decline {
+    /// The engine's spec, as the study names its run.
+    pub engine: String,
+    /// Runs it declined.
+    pub runs: u64,
+    /// The first declined run's reason, without the shot's name.
+    pub reason: String,
+}
+
+impl Decline {
+    /// Counts one declined run of `engine` in `list`, keeping the first `reason` (its first
+    /// line, after a leading `shot "<name>": `).
+    pub fn note(list: &mut Vec<Decline>, engine: &str, reason: &str) {
+        if let Some(d) = list.iter_mut().find(|d| d.engine == engine) {
+            d.runs += 1;
+            return;
+        }
+        let line = reason.lines().next().unwrap_or("").trim();
+        let line = match line.strip_prefix("shot \"") {
+            Some(rest) => rest.split_once("\": ").map_or(line, |(_, r)| r),
+            None => line,
+        };
+        list.push(Decline {
+            engine: engine.to_string(),
+            runs: 1,
+            reason: line.to_string(),
+        });
+    }
+
+    /// One line: `` `exec:prog` declined 800 run(s): only the ideal model ``.
+    pub fn line(&self) -> String {
+        format!(
+            "`{}` declined {} run(s) as outside its model: {}",
+            self.engine, self.runs, self.reason
+        )
+    }
 }
 
 impl OutcomeStudy {
@@ -63,7 +104,7 @@ impl OutcomeStudy {
             setup,
             failed: 0,
             failures: Vec::new(),
-            unsupported: 0,
+            declined: Vec::new(),
         }
     }
 
@@ -199,15 +240,19 @@ pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
     answer_table(md, st);
     let _ = writeln!(md, "![outcome disagreement vs dt](outcome_vs_dt.png)\n");
     rates_tables(md, st);
-    if st.failed > 0 || st.unsupported > 0 {
+    let declined: u64 = st.declined.iter().map(|d| d.runs).sum();
+    if st.failed > 0 || declined > 0 {
         let _ = writeln!(
             md,
-            "{} engine run(s) failed and {} were declined as outside the engine's model; they \
-             count in no rate (`failed` in `outcomes.csv`).\n",
-            st.failed, st.unsupported
+            "{} engine run(s) failed and {declined} were declined as outside the engine's model; \
+             they count in no rate (`failed` in `outcomes.csv`).\n",
+            st.failed
         );
         for f in &st.failures {
             let _ = writeln!(md, "- {f}");
+        }
+        for d in &st.declined {
+            let _ = writeln!(md, "- {}", d.line());
         }
         let _ = writeln!(md);
     }

@@ -885,8 +885,8 @@ fn cli(py: Python<'_>, args: Vec<String>) -> u8 {
 
 /// A shot from a pooltool `System.save` file (JSON or msgpack) at `path`, named `name`, its
 /// laws from the pooltool resolver file at `resolver` (YAML or JSON) when given, else the
-/// file's own `resolver` entry, else the pool preset; `description` is the shot's (default:
-/// the file's name). Returns the shot and what did not carry over (one line each).
+/// file's own `resolver` entry, else pooltool's default laws (`pooltool_default`);
+/// `description` is the shot's (default: the file's name). Returns the shot and what did not carry over (one line each).
 #[pyfunction]
 #[pyo3(signature = (path, name, resolver = None, description = None))]
 fn import_pooltool(

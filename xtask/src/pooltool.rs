@@ -17,7 +17,7 @@ pub struct ImportArgs {
     pub out: Option<PathBuf>,
     /// pooltool resolver file (resolver.yaml, or the same as .json) whose laws the shot takes,
     /// e.g. ~/.config/pooltool/physics/resolver.yaml [default: the file's own `resolver` entry,
-    /// else the pool preset, seed 004's laws]
+    /// else pooltool's default laws, the pooltool_default preset, as `pt.simulate` runs it]
     #[arg(long, value_name = "FILE")]
     pub resolver: Option<PathBuf>,
     /// The shot's description [default: "Imported from <file> (pooltool 0.6.0 System)"]

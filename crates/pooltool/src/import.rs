@@ -25,7 +25,8 @@ pub struct Imported {
 
 /// Reads the pooltool file at `path` ([`crate::read_tree`]) as a set-up named `name`, its laws
 /// from `resolver` (a pooltool resolver file, JSON or YAML) when given, else from the file's
-/// `resolver` entry, else the `pool` preset.
+/// `resolver` entry, else pooltool 0.6.0's default laws (the `pooltool_default` preset, what
+/// `pt.simulate` uses).
 ///
 /// # Errors
 /// The first thing that cannot be read or carried over, naming the file, the field (a path in
@@ -92,7 +93,9 @@ pub fn import_tree(
         Some(other) => return Err(r.bad("harness.motion", short(other), "must be a name")),
     };
     let (balls, params, notes) = r.balls(tree, motion, harness)?;
-    let base = Model::pool(params).resolver().clone();
+    // What `pt.simulate` would use on this file: pooltool's default resolver, under an entry
+    // or a file that names only some laws too.
+    let base = Model::pooltool_default(params).resolver().clone();
     let laws = match resolver {
         Some((file, laws)) => crate::resolver_in(&base, laws)
             .map_err(|(field, value, why)| PooltoolError::new(file, field, value, why))?,

@@ -27,7 +27,8 @@
 //!   as our `[cue]`.
 //! - Physics: a `resolver` entry (pooltool's resolver file, which [`export`] also writes) or a
 //!   resolver file given apart sets the laws; our motion model and time limit travel in a
-//!   `harness` entry pooltool ignores. Otherwise the `pool` preset (seed 004's laws).
+//!   `harness` entry pooltool ignores. Otherwise pooltool's default laws (the
+//!   `pooltool_default` preset), as `pt.simulate` would run the file.
 //!
 //! Round trips: our set-up → pooltool → our set-up is the same set-up; pooltool → ours →
 //! pooltool gives the same coordinates bit for bit (a segment may list its ends the other

@@ -38,8 +38,8 @@ fn pooltools_example_system_reads_with_its_frame_mirrored_exactly() {
     );
     assert_eq!(
         s.physics.resolver(),
-        &Resolver::seed(),
-        "no resolver: the pool preset"
+        &Resolver::pooltool_default(),
+        "no resolver: pooltool's default laws, as pt.simulate would run it"
     );
     for b in &s.balls {
         let rvw = &tree["balls"][&b.id]["state"]["rvw"];
@@ -80,23 +80,30 @@ fn pooltools_example_system_reads_with_its_frame_mirrored_exactly() {
 
 #[test]
 fn a_simulated_msgpack_system_gives_its_start_and_its_laws() {
-    // The same system, simulated by pooltool and saved as msgpack (numpy-encoded arrays, the
-    // histories as three arrays): its balls' first history states are the shot's start.
+    // The same system, simulated by pooltool with seed 004's laws and saved as msgpack
+    // (numpy-encoded arrays, the histories as three arrays, the laws in a `resolver` entry):
+    // its balls' first history states are the shot's start, its entry the shot's laws.
     let (simulated, notes) = load("example_simulated.msgpack");
     let (plain, _) = load("example.json");
     assert!(
         notes.is_empty(),
         "the first states are before anything is pocketed"
     );
-    assert_eq!(simulated, plain);
-    // With pooltool's own resolver file given apart: the same laws (its seed-004 file).
+    // The plain file with pooltool's resolver file given apart (seed 004's laws too): the
+    // simulated system's set-up exactly.
     let with = import(
         &fixture("example.json"),
         "fixture",
         Some(&fixture("resolver.yaml")),
     )
     .unwrap();
-    assert_eq!(with.setup, plain);
+    assert_eq!(simulated, with.setup);
+    assert_eq!(with.setup.physics.resolver(), &Resolver::seed());
+    // Without either, pooltool's default laws; everything else the same.
+    assert_eq!(plain.physics.resolver(), &Resolver::pooltool_default());
+    let mut seed_laws = plain.clone();
+    seed_laws.physics = with.setup.physics.clone();
+    assert_eq!(with.setup, seed_laws);
 }
 
 /// pooltool's events of a simulated fixture, in our ids.

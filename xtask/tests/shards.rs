@@ -40,6 +40,19 @@ fn run(args: &[&str], out: &Path, name: &str) -> (i32, String, String) {
     (o.status.code().unwrap(), so, se)
 }
 
+/// Runs `xtask merge <shards> --out <out> --run-name merged`; its exit code and stderr.
+fn merge(shards: &[PathBuf], out: &Path) -> (i32, String) {
+    let o = xtask()
+        .arg("merge")
+        .args(shards)
+        .arg("--out")
+        .arg(out)
+        .args(["--run-name", "merged"])
+        .output()
+        .unwrap();
+    (o.status.code().unwrap(), texts(&o).1)
+}
+
 fn cue_shot() -> String {
     root()
         .join("data/sweeps/break_9ball_cue.toml")
@@ -62,10 +75,8 @@ fn shards_merge_to_the_whole(args: &[&str], n: usize, dir: &Path, expect: i32) {
         shard_dirs.push(dir.join(name));
     }
     shard_dirs.reverse();
-    let mut merge = xtask();
-    merge.arg("merge").args(&shard_dirs).arg("--out").arg(dir);
-    let o = merge.args(["--run-name", "merged"]).output().unwrap();
-    assert_eq!(o.status.code(), Some(expect), "{}", texts(&o).1);
+    let (code, err) = merge(&shard_dirs, dir);
+    assert_eq!(code, expect, "{err}");
     assert_eq!(
         tree(&dir.join("whole")),
         tree(&dir.join("merged")),
@@ -247,15 +258,8 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
         shard_dirs.push(dir.join(name));
     }
     shard_dirs.swap(0, 2);
-    let o = xtask()
-        .arg("merge")
-        .args(&shard_dirs)
-        .arg("--out")
-        .arg(&dir)
-        .args(["--run-name", "merged"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+    let (code, err) = merge(&shard_dirs, &dir);
+    assert_eq!(code, 0, "{err}");
     // Everything but the timings: the rows, the tables, the answer and the plot.
     for f in [
         "outcomes/shots.csv",
@@ -319,15 +323,8 @@ fn outcome_study_says_once_what_an_engine_declined() {
         let (code, _, err) = run(&a, &dir, &format!("shard{k}"));
         assert_eq!(code, 0, "{err}");
     }
-    let o = xtask()
-        .arg("merge")
-        .args([dir.join("shard1"), dir.join("shard2")])
-        .arg("--out")
-        .arg(&dir)
-        .args(["--run-name", "merged"])
-        .output()
-        .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+    let (code, err) = merge(&[dir.join("shard1"), dir.join("shard2")], &dir);
+    assert_eq!(code, 0, "{err}");
     for run in ["whole", "merged"] {
         let report = std::fs::read_to_string(dir.join(run).join("report.md")).unwrap();
         assert!(report.contains(&line), "{run}: {report}");

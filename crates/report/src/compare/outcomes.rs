@@ -120,7 +120,8 @@ impl OutcomeStudy {
         out
     }
 
-    /// One line for the console: the families, shots, and the answer of the first scheme.
+    /// One line for the console: the families, shots, and every engine's answer on the first
+    /// family (the others are in the report).
     pub fn console_line(&self) -> String {
         let families = self.families();
         let shots = self
@@ -128,22 +129,24 @@ impl OutcomeStudy {
             .iter()
             .find(|r| r.engine == FLOOR)
             .map_or(0, |r| r.n);
+        let Some((family, table)) = families.first() else {
+            return "outcome study: no shots".into();
+        };
         format!(
-            "outcome study: {} families x {shots} shots; largest dt within the chaos floor: {}",
+            "outcome study: {} families x {shots} shots; largest dt within the chaos floor on \
+             {family} ({table}): {}{}",
             families.len(),
             self.answers
                 .iter()
-                .filter(|a| a.table == families.first().map_or("", |f| f.1.as_str()))
-                .map(|a| format!(
-                    "{} {} on {}: {}",
-                    a.engine,
-                    a.scheme,
-                    a.family,
-                    short_verdict(a)
-                ))
-                .take(8)
+                .filter(|a| &a.family == family && &a.table == table)
+                .map(|a| format!("{} {}: {}", a.engine, a.scheme, short_verdict(a)))
                 .collect::<Vec<_>>()
-                .join("; ")
+                .join("; "),
+            if families.len() > 1 {
+                "; every family in the report"
+            } else {
+                ""
+            }
         )
     }
 }

@@ -787,3 +787,79 @@ fn a_broken_program_is_reported_and_every_other_result_is_written() {
         assert_eq!(summary.lines().count(), 1 + 2, "{program}");
     }
 }
+
+/// The glance table's order of an engine that matches fewer than half the events at its finest
+/// dt says over what share of the events it is; of one that matches more, it does not.
+#[test]
+fn an_order_over_few_matched_events_says_so() {
+    let dir = temp_dir("order-share");
+    let o = xtask()
+        .args(["compare"])
+        .args([shots().join("straight.toml"), shots().join("cut.toml")])
+        .args([
+            "--engines",
+            "rapier:1e-2,rapier:1e-3",
+            "--no-outcomes",
+            "--no-scaling",
+        ])
+        .args(["--physics", "none", "--schemes", "exact", "--out"])
+        .arg(&dir)
+        .args(["--run-name", "r"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let summary = std::fs::read_to_string(dir.join("r/summary.csv")).unwrap();
+    let mut lines = summary.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (engine, dt, matched, of) = (
+        col("engine"),
+        col("dt_s"),
+        col("n_matched"),
+        col("n_reference_events"),
+    );
+    for (family, scheme) in [
+        ("rapier", "rapier `rapier2d-f64"),
+        ("discrete", "discrete `exact`"),
+    ] {
+        // Over the followed shots (both are: the discrete scheme matches them at 1e-5 s).
+        let rows: Vec<Vec<&str>> = lines
+            .clone()
+            .map(|l| l.split(',').collect::<Vec<_>>())
+            .filter(|r| r[engine] == family)
+            .collect();
+        let finest = rows
+            .iter()
+            .map(|r| r[dt].parse::<f64>().unwrap())
+            .fold(f64::INFINITY, f64::min);
+        let (m, n) = rows
+            .iter()
+            .filter(|r| r[dt].parse::<f64>().unwrap() == finest)
+            .fold((0, 0), |(m, n), r| {
+                (
+                    m + r[matched].parse::<usize>().unwrap(),
+                    n + r[of].parse::<usize>().unwrap(),
+                )
+            });
+        let report = std::fs::read_to_string(dir.join("r/report.md")).unwrap();
+        let row = report
+            .lines()
+            .find(|l| l.starts_with(&format!("| {scheme}")))
+            .unwrap_or_else(|| panic!("no glance row for {scheme}"));
+        let order = row.split(" | ").nth(1).unwrap();
+        if 2 * m < n {
+            let share = format!("; {:.0} % of their events)", 100.0 * m as f64 / n as f64);
+            assert!(order.ends_with(&share), "{family}: {m}/{n}: {order}");
+        } else {
+            assert!(
+                order.ends_with(" shots)") && !order.contains('%'),
+                "{family}: {order}"
+            );
+        }
+    }
+}

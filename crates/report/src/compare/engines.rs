@@ -26,6 +26,9 @@ pub struct EngineSummary {
     pub slope: Option<f64>,
     /// Shots that slope is the median of.
     pub slope_shots: usize,
+    /// On those shots, at its finest dt: reference events it matched / reference events. An
+    /// order over few matched events is those events' order alone (often the first contact's).
+    pub slope_matched: (usize, usize),
     /// Median over followed shots of its median collision-time error at [`BUDGET_FACTOR`]
     /// times the event engine's operation count on the shot (interpolated log-log between the
     /// dt values around it; `None` when its sweep does not span that cost or it counts none).
@@ -172,7 +175,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                     _ => false,
                 })
                 .collect();
-            let slopes: Vec<f64> = res
+            let slope_rows: Vec<&SlopeRow> = res
                 .slopes
                 .iter()
                 .filter(|s: &&SlopeRow| {
@@ -181,8 +184,19 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                         && s.points >= 2
                         && followed.contains(&s.shot)
                 })
-                .map(|s| s.slope)
                 .collect();
+            let slopes: Vec<f64> = slope_rows.iter().map(|s| s.slope).collect();
+            let mut slope_matched = (0, 0);
+            for s in &slope_rows {
+                let finest = mine
+                    .iter()
+                    .filter(|r| r.shot == s.shot && r.dt_s.is_some())
+                    .min_by(|a, b| a.dt_s.unwrap_or(0.0).total_cmp(&b.dt_s.unwrap_or(0.0)));
+                if let Some(r) = finest {
+                    slope_matched.0 += r.n_matched;
+                    slope_matched.1 += r.n_reference_events;
+                }
+            }
             let (mut at_ops, mut at_wall, mut ops_hit, mut wall_hit) =
                 (Vec::new(), Vec::new(), Vec::new(), Vec::new());
             let (mut with_ops, mut with_wall) = (0, 0);
@@ -227,6 +241,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 stepped,
                 slope: median(slopes.clone()),
                 slope_shots: slopes.len(),
+                slope_matched,
                 error_at_ops_budget_s: median(at_ops),
                 error_at_wall_budget_s: median(at_wall),
                 ops_to_target: median(ops_hit),

@@ -362,6 +362,59 @@ fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, String> {
     Ok(if what == "failing" { v } else { rate_exact(n) })
 }
 
+/// A figure of the committed `compare-pooltool` run (`reports/example-pooltool/compare.csv`)
+/// at contact spacer `spacer` (as the CSV writes it, `1e-6`): `breaks`, `whole` (breaks whose
+/// whole logs are shared: the prefix has no end and pooltool's run finished), `prefix`
+/// (`min / median / max` events, the upper median as the summary takes it), `outside`
+/// (breaks parted by pooltool's own handling outside its laws).
+fn pooltool_figure(run: &Run, spacer: &str, what: &str) -> Result<String, String> {
+    let path = run
+        .dir
+        .with_file_name("example-pooltool")
+        .join("compare.csv");
+    let mut reader =
+        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut rows = Vec::new();
+    for row in reader.deserialize::<BTreeMap<String, String>>() {
+        let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
+        if row.get("spacer_m").is_some_and(|s| s == spacer) {
+            rows.push(row);
+        }
+    }
+    if rows.is_empty() {
+        return Err(format!("{}: no break at spacer {spacer}", path.display()));
+    }
+    let empty = |r: &BTreeMap<String, String>, c: &str| r.get(c).is_none_or(|v| v.is_empty());
+    match what {
+        "breaks" => Ok(rows.len().to_string()),
+        "whole" => Ok(rows
+            .iter()
+            .filter(|r| empty(r, "end") && r["pooltool_events"].parse::<u64>().is_ok())
+            .count()
+            .to_string()),
+        "outside" => Ok(rows
+            .iter()
+            .filter(|r| !empty(r, "pooltools_own"))
+            .count()
+            .to_string()),
+        "prefix" => {
+            let mut lens = rows
+                .iter()
+                .map(|r| r["shared_prefix"].parse::<u64>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| format!("{}: shared_prefix: {e}", path.display()))?;
+            lens.sort_unstable();
+            Ok(format!(
+                "{} / {} / {}",
+                lens[0],
+                lens[lens.len() / 2],
+                lens[lens.len() - 1]
+            ))
+        }
+        _ => Err(format!("unknown pooltool figure {what:?}")),
+    }
+}
+
 /// A whole number with thousands separators, every digit kept (`9,761,464`).
 fn rate_exact(x: f64) -> String {
     let digits = format!("{x:.0}");
@@ -554,6 +607,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
         }
         ["py_rate", what] => python_rate(run, what),
         ["stress", name, what] => stress_figure(run, name, what),
+        ["pooltool_breaks", spacer, what] => pooltool_figure(run, spacer, what),
         _ => Err(format!("unknown figure key {key:?}")),
     }
 }

@@ -512,12 +512,10 @@ fn outcome_study(
 /// the command exit 1) and, in one line, how many ended with the method's own overlaps (a
 /// flag, measured in the report, not a failure); returns how many did not end physically.
 fn flag_ends(summary: &[SummaryRow]) -> usize {
-    let unphysical: Vec<&SummaryRow> = summary
-        .iter()
-        .filter(|r| {
-            r.final_off_table > 0 || !matches!(r.termination.as_str(), "at_rest" | "time_limit")
-        })
-        .collect();
+    let is_unphysical = |r: &SummaryRow| {
+        r.final_off_table > 0 || !matches!(r.termination.as_str(), "at_rest" | "time_limit")
+    };
+    let unphysical: Vec<&SummaryRow> = summary.iter().filter(|r| is_unphysical(r)).collect();
     for r in unphysical.iter().take(10) {
         errln!(
             "warning: {} with {}{}: ended {}{}",
@@ -543,7 +541,7 @@ fn flag_ends(summary: &[SummaryRow]) -> usize {
     }
     let overlapping: Vec<&SummaryRow> = summary
         .iter()
-        .filter(|r| !r.clean_end() && !unphysical.iter().any(|u| std::ptr::eq(*u, *r)))
+        .filter(|r| !r.clean_end() && !is_unphysical(r))
         .collect();
     if !overlapping.is_empty() {
         let worst = overlapping

@@ -77,7 +77,7 @@ fn tags(text: &str) -> Result<Vec<Tag>, String> {
 /// A committed run's files, read once each when a figure asks for them.
 struct Run {
     dir: PathBuf,
-    tables: BTreeMap<String, Vec<BTreeMap<String, String>>>,
+    tables: BTreeMap<PathBuf, Vec<BTreeMap<String, String>>>,
     json: Option<serde_json::Value>,
 }
 
@@ -92,17 +92,26 @@ impl Run {
 
     /// The rows of `file` (a CSV of the run) as column -> text.
     fn table(&mut self, file: &str) -> Result<&[BTreeMap<String, String>], String> {
-        if !self.tables.contains_key(file) {
-            let path = self.dir.join(file);
+        self.csv(self.dir.join(file))
+    }
+
+    /// The rows of `file` of the committed run `name` beside this one (`example-python`).
+    fn sibling(&mut self, name: &str, file: &str) -> Result<&[BTreeMap<String, String>], String> {
+        self.csv(self.dir.with_file_name(name).join(file))
+    }
+
+    /// The rows of the CSV at `path`, read once.
+    fn csv(&mut self, path: PathBuf) -> Result<&[BTreeMap<String, String>], String> {
+        if !self.tables.contains_key(&path) {
             let mut reader =
                 csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             let rows = reader
                 .deserialize::<BTreeMap<String, String>>()
                 .collect::<Result<Vec<_>, _>>()
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            self.tables.insert(file.to_string(), rows);
+            self.tables.insert(path.clone(), rows);
         }
-        Ok(&self.tables[file])
+        Ok(&self.tables[&path])
     }
 
     /// `run.json`'s field `name`.
@@ -176,7 +185,6 @@ fn own(r: &BTreeMap<String, String>) -> bool {
     r.get("shot").is_some_and(|s| !s.contains('@'))
 }
 
-/// Whether the row's `dt_s` is `dt` (`none` for an engine without one).
 /// Whether a row's columns hold the given values (`[("family", "cut"), ...]`).
 fn matches(r: &BTreeMap<String, String>, wanted: &[(&str, &str)]) -> bool {
     wanted
@@ -192,6 +200,7 @@ fn find_row<'a>(
     rows.iter().find(|r| matches(r, wanted))
 }
 
+/// Whether the row's `dt_s` is `dt` (`none` for an engine without one).
 fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
     let have = r.get("dt_s").map_or("", String::as_str);
     if dt == "none" {
@@ -303,20 +312,14 @@ fn answer_table(run: &mut Run, table: &str) -> Result<String, String> {
 
 /// The `what` column (`strike_many`, `simulate_many`, `loop`, `pooltool`) of the committed
 /// Python batch run (`reports/example-python/batch.csv`): shots per second.
-fn python_rate(run: &Run, what: &str) -> Result<String, String> {
-    let path = run.dir.with_file_name("example-python").join("batch.csv");
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    for row in reader.deserialize::<BTreeMap<String, String>>() {
-        let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
-        if row.get("what").is_some_and(|w| w == what) {
-            let r: f64 = row["shots_per_s"]
-                .parse()
-                .map_err(|_| format!("{}: shots_per_s of {what}", path.display()))?;
-            return Ok(rate(r));
-        }
-    }
-    Err(format!("{}: no row {what:?}", path.display()))
+fn python_rate(run: &mut Run, what: &str) -> Result<String, String> {
+    let rows = run.sibling("example-python", "batch.csv")?;
+    let row = find_row(rows, &[("what", what)])
+        .ok_or_else(|| format!("example-python/batch.csv: no row {what:?}"))?;
+    let r: f64 = row["shots_per_s"]
+        .parse()
+        .map_err(|_| format!("example-python/batch.csv: shots_per_s of {what}"))?;
+    Ok(rate(r))
 }
 
 /// A number of the committed stress run `name`'s summary line
@@ -367,22 +370,16 @@ fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, String> {
 /// whole logs are shared: the prefix has no end and pooltool's run finished), `prefix`
 /// (`min / median / max` events, the upper median as the summary takes it), `outside`
 /// (breaks parted by pooltool's own handling outside its laws).
-fn pooltool_figure(run: &Run, spacer: &str, what: &str) -> Result<String, String> {
-    let path = run
-        .dir
-        .with_file_name("example-pooltool")
-        .join("compare.csv");
-    let mut reader =
-        csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut rows = Vec::new();
-    for row in reader.deserialize::<BTreeMap<String, String>>() {
-        let row = row.map_err(|e| format!("{}: {e}", path.display()))?;
-        if row.get("spacer_m").is_some_and(|s| s == spacer) {
-            rows.push(row);
-        }
-    }
+fn pooltool_figure(run: &mut Run, spacer: &str, what: &str) -> Result<String, String> {
+    let rows: Vec<&BTreeMap<String, String>> = run
+        .sibling("example-pooltool", "compare.csv")?
+        .iter()
+        .filter(|r| matches(r, &[("spacer_m", spacer)]))
+        .collect();
     if rows.is_empty() {
-        return Err(format!("{}: no break at spacer {spacer}", path.display()));
+        return Err(format!(
+            "example-pooltool/compare.csv: no break at spacer {spacer}"
+        ));
     }
     let empty = |r: &BTreeMap<String, String>, c: &str| r.get(c).is_none_or(|v| v.is_empty());
     match what {
@@ -402,7 +399,7 @@ fn pooltool_figure(run: &Run, spacer: &str, what: &str) -> Result<String, String
                 .iter()
                 .map(|r| r["shared_prefix"].parse::<u64>())
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("{}: shared_prefix: {e}", path.display()))?;
+                .map_err(|e| format!("example-pooltool/compare.csv: shared_prefix: {e}"))?;
             lens.sort_unstable();
             Ok(format!(
                 "{} / {} / {}",
@@ -456,26 +453,6 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                 .sum();
             Ok(format!("{n:.0}"))
         }
-        // The outcome study's answer for a family, table and scheme: `≤ 2e-4 s`.
-        ["answer", family, table, engine, scheme] => {
-            let rows = run.table("outcome_answer.csv")?;
-            let a = find_row(
-                rows,
-                &[
-                    ("family", family),
-                    ("table", table),
-                    ("engine", engine),
-                    ("scheme", scheme),
-                ],
-            )
-            .ok_or_else(|| {
-                format!("outcome_answer.csv has no {family} {table} {engine} {scheme}")
-            })?;
-            Ok(match a["largest_dt_s"].parse::<f64>() {
-                Ok(dt) => format!("≤ {dt:.0e} s"),
-                Err(_) => a["verdict"].clone(),
-            })
-        }
         // A rate of outcomes.csv: family, table, engine, scheme, dt (or `none`), field.
         ["rate", family, table, engine, scheme, dt, field] => {
             let rows = run.table("outcomes.csv")?;
@@ -497,27 +474,6 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                 .ok_or_else(|| format!("outcomes.csv has no row {key}"))?;
             let rate: f64 = r["rate"].parse().map_err(|_| format!("{key}: rate"))?;
             Ok(percent(rate))
-        }
-        ["median", file, column, filter @ ..] => {
-            let rows = run.table(file)?;
-            let picked: Vec<&BTreeMap<String, String>> = rows
-                .iter()
-                .filter(|r| {
-                    filter.iter().all(|f| match f.split_once('=') {
-                        Some((c, v)) => r.get(c).is_some_and(|x| x == v),
-                        None => false,
-                    })
-                })
-                .collect();
-            let mut xs: Vec<f64> = numbers(&picked, column)?
-                .into_iter()
-                .filter(|x| x.is_finite())
-                .collect();
-            if xs.is_empty() {
-                return Err(format!("{key}: no finite value"));
-            }
-            xs.sort_by(f64::total_cmp);
-            Ok(sci2(xs[xs.len() / 2]))
         }
         ["variants"] => {
             let runs = run.info("runs")?.as_u64().unwrap_or(0);

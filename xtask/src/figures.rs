@@ -7,6 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use pool_harness::{AnswerRow, WallRow};
+use pool_report::compare::{answer_wall_s, duration, reference_wall_s, short_verdict};
+
 use crate::console::outln;
 use crate::CliError;
 
@@ -93,6 +96,14 @@ impl Run {
     /// The rows of `file` (a CSV of the run) as column -> text.
     fn table(&mut self, file: &str) -> Result<&[BTreeMap<String, String>], String> {
         self.csv(self.dir.join(file))
+    }
+
+    /// The rows of `file` (a CSV of the run) as `T`s, read afresh.
+    fn rows<T: serde::de::DeserializeOwned>(&self, file: &str) -> Result<Vec<T>, String> {
+        let path = self.dir.join(file);
+        csv::Reader::from_path(&path)
+            .and_then(|mut r| r.deserialize().collect::<Result<Vec<T>, _>>())
+            .map_err(|e| format!("{}: {e}", path.display()))
     }
 
     /// The rows of `file` of the committed run `name` beside this one (`example-python`).
@@ -212,33 +223,22 @@ fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
 
 /// The README's answer table: for each engine of the outcome study, on each family of
 /// `table`, the largest dt within the floor, its rate against the floor's and the wall time
-/// per shot there; the event engine's own cost last.
-fn answer_table(run: &mut Run, table: &str) -> Result<String, String> {
-    let wall: Vec<BTreeMap<String, String>> = run.table("outcomes/wall.csv")?.to_vec();
-    let answers: Vec<BTreeMap<String, String>> = run.table("outcome_answer.csv")?.to_vec();
-    let mine: Vec<&BTreeMap<String, String>> =
-        answers.iter().filter(|a| a["table"] == table).collect();
+/// per shot there; the event engine's own cost last. Verdicts and wall times are the
+/// report's own ([`short_verdict`], [`answer_wall_s`], [`reference_wall_s`]).
+fn answer_table(run: &Run, table: &str) -> Result<String, String> {
+    let wall: Vec<WallRow> = run.rows("outcomes/wall.csv")?;
+    let answers: Vec<AnswerRow> = run.rows("outcome_answer.csv")?;
+    let mine: Vec<&AnswerRow> = answers.iter().filter(|a| a.table == table).collect();
     let mut families: Vec<&str> = Vec::new();
     let mut engines: Vec<(&str, &str)> = Vec::new();
     for a in &mine {
-        if !families.contains(&a["family"].as_str()) {
-            families.push(&a["family"]);
+        if !families.contains(&a.family.as_str()) {
+            families.push(&a.family);
         }
-        if !engines.contains(&(a["engine"].as_str(), a["scheme"].as_str())) {
-            engines.push((&a["engine"], &a["scheme"]));
+        if !engines.contains(&(a.engine.as_str(), a.scheme.as_str())) {
+            engines.push((&a.engine, &a.scheme));
         }
     }
-    let wall_per_shot = |family: &str, spec: &dyn Fn(&pool_engines::EngineSpec) -> bool| {
-        wall.iter()
-            .find(|w| {
-                w["family"] == family
-                    && w["table"] == table
-                    && w["run"]
-                        .parse::<pool_engines::EngineSpec>()
-                        .is_ok_and(|s| spec(&s))
-            })
-            .and_then(|w| Some(w["wall_s"].parse::<f64>().ok()? / w["shots"].parse::<f64>().ok()?))
-    };
     let title = |f: &str| match f {
         "cut" => "cut shots".to_string(),
         "thin_cut" => "thin cuts".to_string(),
@@ -265,27 +265,18 @@ fn answer_table(run: &mut Run, table: &str) -> Result<String, String> {
         let cells: Vec<String> = families
             .iter()
             .map(|f| {
-                let Some(a) = mine.iter().find(|a| {
-                    a["family"] == *f && a["engine"] == *engine && a["scheme"] == *scheme
-                }) else {
+                let Some(a) = mine
+                    .iter()
+                    .find(|a| a.family == *f && a.engine == *engine && a.scheme == *scheme)
+                else {
                     return "–".into();
                 };
-                let dt = a["dt_s"].parse::<f64>().ok();
-                let verdict = match (a["largest_dt_s"].parse::<f64>().ok(), dt) {
-                    _ if a["n"] == "0" => "no shot played".to_string(),
-                    (Some(d), _) => format!("≤ {d:.0e} s"),
-                    (None, Some(d)) => format!("none ≥ {d:.0e} s"),
-                    (None, None) => a["verdict"].clone(),
-                };
-                let num = |c: &str| a[c].parse::<f64>().unwrap_or(f64::NAN);
-                let secs = wall_per_shot(f, &|s| {
-                    s.family() == *engine && s.variant() == *scheme && s.dt() == dt
-                });
                 format!(
-                    "**{verdict}**: {} vs {}, {}",
-                    percent(num("rate")),
-                    percent(num("floor_rate")),
-                    pool_report::compare::duration(secs.unwrap_or(f64::NAN))
+                    "**{}**: {} vs {}, {}",
+                    short_verdict(a),
+                    percent(a.rate),
+                    percent(a.floor_rate),
+                    duration(answer_wall_s(&wall, a))
                 )
             })
             .collect();
@@ -293,15 +284,7 @@ fn answer_table(run: &mut Run, table: &str) -> Result<String, String> {
     }
     let reference: Vec<String> = families
         .iter()
-        .map(|f| {
-            let secs = wall
-                .iter()
-                .find(|w| w["family"] == *f && w["table"] == table && w["run"] == "reference")
-                .and_then(|w| {
-                    Some(w["wall_s"].parse::<f64>().ok()? / w["shots"].parse::<f64>().ok()?)
-                });
-            pool_report::compare::duration(secs.unwrap_or(f64::NAN))
-        })
+        .map(|f| duration(reference_wall_s(&wall, f, table)))
         .collect();
     out.push_str(&format!(
         "| event engine (the reference) | {} |",
@@ -546,7 +529,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
             let w: f64 = r["wall_time_s"]
                 .parse()
                 .map_err(|_| format!("{key}: wall"))?;
-            Ok(pool_report::compare::duration(w))
+            Ok(duration(w))
         }
         // The largest ball-ball or cushion residual of the event engine over every shot.
         ["max_residual", which] => {

@@ -376,7 +376,7 @@ pub struct WallRow {
 /// One row of `outcome_answer.csv`: for a family and an engine's scheme, the largest time step
 /// whose outcomes are within the floor's ([`OutcomeRow::within_floor`]), with every smaller
 /// step of the sweep also within it (so one lucky step does not make the answer).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnswerRow {
     /// Family kind.
     pub family: String,

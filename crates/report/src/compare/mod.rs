@@ -15,7 +15,10 @@ pub use engines::{
     engine_summaries, followed_shots, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
 };
 pub use markdown::{console_summary, markdown};
-pub use outcomes::{duration, outcome_section, Decline, OutcomeStudy};
+pub use outcomes::{
+    answer_wall_s, duration, outcome_section, reference_wall_s, short_verdict, Decline,
+    OutcomeStudy,
+};
 
 /// Everything a compare run produced that its report shows.
 pub struct Results {

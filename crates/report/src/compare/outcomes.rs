@@ -74,23 +74,7 @@ impl OutcomeStudy {
     pub fn new(tally: &OutcomeTally, wall: &[WallRow], setup: Vec<String>) -> Self {
         let rows = tally.rows();
         let answers = answers(&rows);
-        let per_shot = |w: &WallRow| w.wall_s / w.shots.max(1) as f64;
-        let answer_wall_s = answers
-            .iter()
-            .map(|a| {
-                wall.iter()
-                    .find(|w| {
-                        w.family == a.family
-                            && w.table == a.table
-                            && w.run.parse::<EngineSpec>().is_ok_and(|s| {
-                                s.family() == a.engine
-                                    && s.variant() == a.scheme
-                                    && s.dt() == a.dt_s
-                            })
-                    })
-                    .map_or(f64::NAN, per_shot)
-            })
-            .collect();
+        let answer_wall_s = answers.iter().map(|a| answer_wall_s(wall, a)).collect();
         let reference_wall_s = wall
             .iter()
             .filter(|w| w.run == pool_harness::REFERENCE)
@@ -172,9 +156,36 @@ fn rate_ci(rate: f64, lo: f64, hi: f64) -> String {
     )
 }
 
+/// Wall time per shot (s) of a timing row.
+fn per_shot(w: &WallRow) -> f64 {
+    w.wall_s / w.shots.max(1) as f64
+}
+
+/// Wall time per shot (s) of answer `a`'s run (its engine, scheme and dt on its family and
+/// table) in `wall` (`outcomes/wall.csv`'s rows); NaN when it was not timed.
+pub fn answer_wall_s(wall: &[WallRow], a: &AnswerRow) -> f64 {
+    wall.iter()
+        .find(|w| {
+            w.family == a.family
+                && w.table == a.table
+                && w.run.parse::<EngineSpec>().is_ok_and(|s| {
+                    s.family() == a.engine && s.variant() == a.scheme && s.dt() == a.dt_s
+                })
+        })
+        .map_or(f64::NAN, per_shot)
+}
+
+/// Wall time per shot (s) of the reference on `family` and `table` in `wall`; NaN when it was
+/// not timed.
+pub fn reference_wall_s(wall: &[WallRow], family: &str, table: &str) -> f64 {
+    wall.iter()
+        .find(|w| w.family == family && w.table == table && w.run == pool_harness::REFERENCE)
+        .map_or(f64::NAN, per_shot)
+}
+
 /// The answer's verdict in short: `≤ 2e-3 s`, `none ≥ 1e-4 s`, or (no time step) `within the
-/// floor`, `above the floor`.
-fn short_verdict(a: &AnswerRow) -> String {
+/// floor`, `above the floor`; `no shot played` for an engine that played none.
+pub fn short_verdict(a: &AnswerRow) -> String {
     if a.n == 0 {
         return "no shot played".into();
     }

@@ -645,8 +645,6 @@ impl Rows {
                 .find(|e| e.kind != pool_physics::EventKind::StickBall)
                 .map_or(f64::NAN, |e| e.time)
         };
-        let column = |f: &dyn Fn(&GameOutcome) -> f64| Array1::from_iter(games.iter().map(f));
-        let flags = |f: &dyn Fn(&GameOutcome) -> bool| Array1::from_iter(games.iter().map(f));
         Batch {
             final_states: fin.into_pyarray(py).unbind(),
             final_motion_states: motion.into_pyarray(py).unbind(),
@@ -662,22 +660,20 @@ impl Rows {
             termination: self.outcomes.iter().map(|o| o.termination.name()).collect(),
             engine,
             cue: games.first().and_then(|g| g.cue).unwrap_or(0),
-            first_contact: Array1::from_iter(
-                games
-                    .iter()
-                    .map(|g| g.first_contact.map_or(-1, |c| c.0 as i64)),
-            )
-            .into_pyarray(py)
-            .unbind(),
-            first_contact_time: column(&|g| g.first_contact.map_or(f64::NAN, |c| c.1))
+            first_contact: per_item(&games, |g| g.first_contact.map_or(-1, |c| c.0 as i64))
+                .into_pyarray(py)
+                .unbind(),
+            first_contact_time: per_item(&games, |g| g.first_contact.map_or(f64::NAN, |c| c.1))
                 .into_pyarray(py)
                 .unbind(),
             pocket: pocket.into_pyarray(py).unbind(),
             pocket_ids: self.setups.first().map_or(Vec::new(), |s| {
                 s.table.pockets.iter().map(|p| p.id.clone()).collect()
             }),
-            scratch: flags(&|g| g.scratch()).into_pyarray(py).unbind(),
-            ended: flags(&|g| g.ended).into_pyarray(py).unbind(),
+            scratch: per_item(&games, GameOutcome::scratch)
+                .into_pyarray(py)
+                .unbind(),
+            ended: per_item(&games, |g| g.ended).into_pyarray(py).unbind(),
             games,
         }
     }
@@ -696,6 +692,11 @@ impl Batch {
             self.engine
         )
     }
+}
+
+/// `f` of each of `items`, as a numpy-ready array of shape (len,).
+fn per_item<T, U>(items: &[T], f: impl Fn(&T) -> U) -> Array1<U> {
+    items.iter().map(f).collect()
 }
 
 /// Whether batch `other` decided the same games as batch `reference`, shot by shot (two runs
@@ -733,17 +734,16 @@ fn outcome_agreement<'py>(
         .collect();
     let out = PyDict::new(py);
     for field in Field::ALL {
-        let agree = Array1::from_iter(agreements.iter().map(|a| !a.disagrees(field)));
+        let agree = per_item(&agreements, |a| !a.disagrees(field));
         out.set_item(field.name(), agree.into_pyarray(py))?;
     }
-    let errors = |f: &dyn Fn(&Agreement) -> f64| Array1::from_iter(agreements.iter().map(f));
     out.set_item(
         "cue_position_error_m",
-        errors(&|a| a.cue_position_error_m).into_pyarray(py),
+        per_item(&agreements, |a| a.cue_position_error_m).into_pyarray(py),
     )?;
     out.set_item(
         "position_error_max_m",
-        errors(&|a| a.position_error_max_m).into_pyarray(py),
+        per_item(&agreements, |a| a.position_error_max_m).into_pyarray(py),
     )?;
     Ok(out)
 }
@@ -886,7 +886,8 @@ fn cli(py: Python<'_>, args: Vec<String>) -> u8 {
 /// A shot from a pooltool `System.save` file (JSON or msgpack) at `path`, named `name`, its
 /// laws from the pooltool resolver file at `resolver` (YAML or JSON) when given, else the
 /// file's own `resolver` entry, else pooltool's default laws (`pooltool_default`);
-/// `description` is the shot's (default: the file's name). Returns the shot and what did not carry over (one line each).
+/// `description` is the shot's (default: the file's name). Returns the shot and what did not
+/// carry over (one line each).
 #[pyfunction]
 #[pyo3(signature = (path, name, resolver = None, description = None))]
 fn import_pooltool(

@@ -130,7 +130,7 @@ struct Plan {
     /// event ([`one_step`]).
     one_step: bool,
     /// The outcome study, unless `--no-outcomes`.
-    study: Option<crate::study::StudyPlan>,
+    study: Option<pool_harness::StudyPlan>,
 }
 
 /// What a job computes.
@@ -479,7 +479,7 @@ fn run_json(args: &CompareArgs, res: &report::Results) -> String {
 /// Runs the outcome study into `staging` (`outcomes/`, `outcomes.csv`, `outcome_answer.csv`,
 /// `outcome_vs_dt.png`) and returns it for the report.
 fn outcome_study(
-    plan: &crate::study::StudyPlan,
+    plan: &pool_harness::StudyPlan,
     pool: &rayon::ThreadPool,
     staging: &Staging,
 ) -> Result<report::OutcomeStudy, CliError> {
@@ -491,10 +491,9 @@ fn outcome_study(
         plan.engines.len()
     );
     let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
-    let result = plan.run(0, plan.total(), pool, staging, &bar)?;
+    let result = crate::study::run_study(plan, 0, plan.total(), pool, staging, &bar)?;
     bar.finish_and_clear();
-    let mut study =
-        report::OutcomeStudy::new(&result.tally, &result.wall, crate::study::describe(plan));
+    let mut study = report::OutcomeStudy::new(&result.tally, &result.wall, plan.describe());
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;

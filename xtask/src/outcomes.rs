@@ -7,7 +7,7 @@ use pool_report::compare::OutcomeStudy;
 
 use crate::console::{errln, outln};
 use crate::shard::{Manifest, Shard, MANIFEST};
-use crate::study::{describe, study_report, write_study, OutcomeArgs};
+use crate::study::{run_study, study_report, write_study, OutcomeArgs};
 use crate::CliError;
 
 /// Options of `cargo xtask outcomes`.
@@ -72,9 +72,9 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
         staging.destination().display()
     );
     let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
-    let result = plan.run(lo, hi, &pool, &staging, &bar)?;
+    let result = run_study(&plan, lo, hi, &pool, &staging, &bar)?;
     bar.finish_and_clear();
-    let mut study = OutcomeStudy::new(&result.tally, &result.wall, describe(&plan));
+    let mut study = OutcomeStudy::new(&result.tally, &result.wall, plan.describe());
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;

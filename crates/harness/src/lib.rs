@@ -39,10 +39,12 @@ pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
 pub use outcome::{
-    answers, cue_ball, family_shot, mcnemar_one_sided, perturb, wilson_interval, Agreement,
-    AnswerRow, CushionHit, CushionRef, FamilyKind, Fate, Field, GameOutcome, OutcomeRow,
-    OutcomeShotRow, OutcomeTally, Perturbation, RunLabel, StudyError, StudyRules, StudyShot,
-    WallRow, ALPHA, DECLINED, FLOOR, PERTURB_TRIES, REFERENCE, SEPARATION_GAP_M, Z_95,
+    answers, cue_ball, family_shot, mcnemar_one_sided, perturb, tally_shot_rows, wilson_interval,
+    Agreement, AnswerRow, CushionHit, CushionRef, Decline, FamilyKind, Fate, Field, GameOutcome,
+    OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, RunLabel, StudyError, StudyOptions,
+    StudyPlan, StudyResult, StudyRules, StudyShot, WallRow, ALPHA, DECLINED, DEFAULT_DTS,
+    DEFAULT_SHOTS, FLOOR, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS,
+    QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M, Z_95,
 };
 pub use paths::ball_paths;
 pub use roots_eval::{

@@ -11,6 +11,7 @@ mod game;
 mod perturb;
 mod shot;
 mod stats;
+mod study;
 mod tally;
 
 pub use agreement::{Agreement, Field};
@@ -19,6 +20,10 @@ pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use shot::{StudyError, StudyRules, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
+pub use study::{
+    tally_shot_rows, Decline, StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS, DEFAULT_SHOTS,
+    MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS, QUICK_SHOTS,
+};
 pub use tally::{
     answers, AnswerRow, OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED,
     FLOOR, REFERENCE,

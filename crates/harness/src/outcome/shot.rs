@@ -21,12 +21,19 @@ pub enum StudyError {
     /// The family could not make the shot, or the reference (on the shot or the perturbed
     /// shot) did not end physically: a defect, with the shot named.
     Run(String),
+    /// An option or engine of the study is unusable (bad input, named).
+    Input(String),
+    /// A row could not be written where the caller wanted it.
+    Output(String),
 }
 
 impl std::fmt::Display for StudyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StudyError::Perturbation(m) | StudyError::Run(m) => f.write_str(m),
+            StudyError::Perturbation(m)
+            | StudyError::Run(m)
+            | StudyError::Input(m)
+            | StudyError::Output(m) => f.write_str(m),
         }
     }
 }

@@ -28,46 +28,7 @@ pub struct OutcomeStudy {
     pub declined: Vec<Decline>,
 }
 
-/// An engine's runs declined as outside its model (not a defect: the study's shots are pool
-/// shots, and an engine of the ideal model declines them all).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Decline {
-    /// The engine's spec, as the study names its run.
-    pub engine: String,
-    /// Runs it declined.
-    pub runs: u64,
-    /// The first declined run's reason, without the shot's name.
-    pub reason: String,
-}
-
-impl Decline {
-    /// Counts one declined run of `engine` in `list`, keeping the first `reason` (its first
-    /// line, after a leading `shot "<name>": `).
-    pub fn note(list: &mut Vec<Decline>, engine: &str, reason: &str) {
-        if let Some(d) = list.iter_mut().find(|d| d.engine == engine) {
-            d.runs += 1;
-            return;
-        }
-        let line = reason.lines().next().unwrap_or("").trim();
-        let line = match line.strip_prefix("shot \"") {
-            Some(rest) => rest.split_once("\": ").map_or(line, |(_, r)| r),
-            None => line,
-        };
-        list.push(Decline {
-            engine: engine.to_string(),
-            runs: 1,
-            reason: line.to_string(),
-        });
-    }
-
-    /// One line: `` `exec:prog` declined 800 run(s): only the ideal model ``.
-    pub fn line(&self) -> String {
-        format!(
-            "`{}` declined {} run(s) as outside its model: {}",
-            self.engine, self.runs, self.reason
-        )
-    }
-}
+pub use pool_harness::Decline;
 
 impl OutcomeStudy {
     /// The study's tables from its `tally`, timed by `wall`, described by `setup`.

@@ -46,6 +46,7 @@ pub use outcome::{
     DEFAULT_SHOTS, FLOOR, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS,
     QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M, Z_95,
 };
+pub use outcome::{energy, interval, sequential};
 pub use paths::ball_paths;
 pub use roots_eval::{
     answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,

@@ -6,9 +6,12 @@
 //! ([`OutcomeTally`], [`answers`]).
 
 mod agreement;
+pub mod energy;
 mod families;
 mod game;
+pub mod interval;
 mod perturb;
+pub mod sequential;
 mod shot;
 mod stats;
 mod study;

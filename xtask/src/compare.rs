@@ -493,7 +493,13 @@ fn outcome_study(
     let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
     let result = crate::study::run_study(plan, 0, plan.total(), pool, staging, &bar)?;
     bar.finish_and_clear();
-    let mut study = report::OutcomeStudy::new(&result.tally, &result.wall, plan.describe());
+    let mut study = report::OutcomeStudy::new(
+        &result.tally,
+        &result.wall,
+        plan.describe(),
+        &plan.margins,
+        plan.seed,
+    );
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;

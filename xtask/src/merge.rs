@@ -236,6 +236,45 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         .map(|(k, v)| format!("`{k} {v}`"))
         .collect::<Vec<_>>()
         .join(" ");
+    let option = |name: &str| -> Result<String, CliError> {
+        shards[0]
+            .0
+            .options
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| {
+                CliError::Input(format!(
+                    "{}: the shard's manifest has no {name} (made by an older version?)",
+                    shards[0].1.display()
+                ))
+            })
+    };
+    let number = |name: &str| -> Result<f64, CliError> {
+        let v = option(name)?;
+        v.parse::<f64>().map_err(|_| {
+            CliError::Input(format!(
+                "{}: manifest {name} = {v:?}: not a number",
+                shards[0].1.display()
+            ))
+        })
+    };
+    let margins = pool_harness::Margins {
+        rate: number("--margin-rate")?,
+        balls: number("--margin-balls")?,
+        position_m: number("--margin-position")?,
+        floor: number("--margin-floor")?,
+    };
+    margins
+        .validate()
+        .map_err(|e| CliError::Input(format!("{}: manifest {e}", shards[0].1.display())))?;
+    let seed_text = option("--outcome-seed")?;
+    let seed = seed_text.parse::<u64>().map_err(|_| {
+        CliError::Input(format!(
+            "{}: manifest --outcome-seed = {seed_text:?}: not a seed",
+            shards[0].1.display()
+        ))
+    })?;
     let mut study = pool_report::compare::OutcomeStudy::new(
         &tally,
         &wall,
@@ -243,6 +282,8 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             "Merged from {} shards of one run with options {options}.",
             shards.len()
         )],
+        &margins,
+        seed,
     );
     study.failed = failed;
     study.failures = failures;

@@ -74,7 +74,13 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
     let result = run_study(&plan, lo, hi, &pool, &staging, &bar)?;
     bar.finish_and_clear();
-    let mut study = OutcomeStudy::new(&result.tally, &result.wall, plan.describe());
+    let mut study = OutcomeStudy::new(
+        &result.tally,
+        &result.wall,
+        plan.describe(),
+        &plan.margins,
+        plan.seed,
+    );
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;

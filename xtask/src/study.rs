@@ -82,6 +82,40 @@ pub struct OutcomeArgs {
         value_name = "M"
     )]
     pub position_tol: f64,
+    /// Equivalence margin of the rates in the distribution verdicts (scratch, success, each
+    /// pocket's, each first contact's), a difference of probabilities in (0, 1)
+    #[arg(
+        long,
+        default_value_t = 0.02,
+        allow_negative_numbers = true,
+        value_name = "P"
+    )]
+    pub margin_rate: f64,
+    /// Equivalence margin of the mean object balls pocketed per shot, in (0, 15]
+    #[arg(
+        long,
+        default_value_t = 0.05,
+        allow_negative_numbers = true,
+        value_name = "BALLS"
+    )]
+    pub margin_balls: f64,
+    /// Equivalence margin of the mean final cue-ball coordinates (m), in (0, 1]
+    #[arg(
+        long,
+        default_value_t = 0.05,
+        allow_negative_numbers = true,
+        value_name = "M"
+    )]
+    pub margin_position: f64,
+    /// Equivalence margin of the shot-by-shot rate over the chaos floor's: within the floor
+    /// when the interval of (rate - floor's rate) is below it, in (0, 1)
+    #[arg(
+        long,
+        default_value_t = 0.05,
+        allow_negative_numbers = true,
+        value_name = "P"
+    )]
+    pub margin_floor: f64,
 }
 
 impl OutcomeArgs {
@@ -119,6 +153,12 @@ impl OutcomeArgs {
             },
             position_tol_m: self.position_tol,
             max_events,
+            margins: pool_harness::Margins {
+                rate: self.margin_rate,
+                balls: self.margin_balls,
+                position_m: self.margin_position,
+                floor: self.margin_floor,
+            },
         };
         let racks = |table: &str| {
             crate::racks::racks("--outcome-tables", Some(table)).map_err(|e| e.to_string())
@@ -172,6 +212,8 @@ pub fn write_study(
 ) -> Result<(), CliError> {
     staging.write("outcomes.csv", &csv_bytes(&study.rows)?)?;
     staging.write("outcome_answer.csv", &csv_bytes(&study.answers)?)?;
+    staging.write("distributions.csv", &csv_bytes(&study.distributions)?)?;
+    staging.write("distribution_answer.csv", &csv_bytes(&study.verdicts)?)?;
     staging.write("outcomes/wall.csv", &csv_bytes(wall)?)?;
     pool_report::plots::outcome_vs_dt(&study.rows, "outcome", &staging.path("outcome_vs_dt"))?;
     Ok(())

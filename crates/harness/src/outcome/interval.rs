@@ -238,6 +238,22 @@ pub fn mean_interval(d: &[f64], alpha: f64) -> Option<(f64, f64, f64)> {
     Some((mean, mean - half, mean + half))
 }
 
+/// [`mean_interval`] from a sample's moments, for tallies that do not keep their values:
+/// `n` values with mean `mean` and unbiased variance `var` (divisor `n - 1`), e.g. from
+/// Welford's running update. `None` when `n < 2`, a moment is not finite or `alpha` is
+/// invalid.
+pub fn mean_interval_moments(n: u64, mean: f64, var: f64, alpha: f64) -> Option<(f64, f64, f64)> {
+    if !valid_alpha(alpha) || n < 2 || !mean.is_finite() || !var.is_finite() || var < 0.0 {
+        return None;
+    }
+    if var == 0.0 {
+        return Some((mean, mean, mean));
+    }
+    let n = n as f64;
+    let half = t_quantile(1.0 - alpha / 2.0, n - 1.0) * (var / n).sqrt();
+    half.is_finite().then_some((mean, mean - half, mean + half))
+}
+
 /// Welch's interval for `mean(a) - mean(b)` of two independent samples, with
 /// Welch-Satterthwaite degrees of freedom
 /// `df = (va/na + vb/nb)^2 / ((va/na)^2 / (na - 1) + (vb/nb)^2 / (nb - 1))`

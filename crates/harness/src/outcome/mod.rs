@@ -6,6 +6,7 @@
 //! ([`OutcomeTally`], [`answers`]).
 
 mod agreement;
+mod distribution;
 pub mod energy;
 mod families;
 mod game;
@@ -18,6 +19,10 @@ mod study;
 mod tally;
 
 pub use agreement::{Agreement, Field};
+pub use distribution::{
+    DistributionRow, DistributionTally, DistributionVerdict, Margins, ENERGY_PAIRS,
+    ENERGY_PERMUTATIONS, INTERVAL_SHARE, STUDY_ALPHA,
+};
 pub use families::{family_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};

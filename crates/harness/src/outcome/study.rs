@@ -12,6 +12,7 @@ use pool_engines::{EngineSpec, RunOptions};
 use pool_sim::{Engine, Outcome, Setup};
 use rayon::prelude::*;
 
+use super::distribution::Margins;
 use super::families::{family_shot, FamilyKind};
 use super::perturb::Perturbation;
 use super::shot::{StudyError, StudyRules, StudyShot};
@@ -61,6 +62,8 @@ pub struct StudyOptions {
     pub position_tol_m: f64,
     /// Event budget of every run.
     pub max_events: usize,
+    /// Equivalence margins of the verdicts.
+    pub margins: Margins,
 }
 
 /// A checked study: which shots, which runs.
@@ -84,6 +87,8 @@ pub struct StudyPlan {
     pub position_tol_m: f64,
     /// Event budget of every run.
     pub max_events: usize,
+    /// Equivalence margins of the verdicts.
+    pub margins: Margins,
 }
 
 /// An engine's runs declined as outside its model (not a defect: the study's shots are pool
@@ -164,6 +169,7 @@ impl StudyPlan {
         perturbation.validate().map_err(|(which, v, max)| {
             format!("--perturb-{which} = {v:?}: must be a number in [0, {max}]")
         })?;
+        options.margins.validate()?;
         if !(options.position_tol_m > 0.0 && options.position_tol_m <= 1.0) {
             return Err(format!(
                 "--position-tol = {:?}: must be a number in (0, 1] m",
@@ -231,6 +237,7 @@ impl StudyPlan {
             perturbation,
             position_tol_m: options.position_tol_m,
             max_events: options.max_events,
+            margins: options.margins,
         };
         plan.check_work()?;
         Ok(plan)
@@ -312,6 +319,13 @@ impl StudyPlan {
                 format!("{:?}", self.position_tol_m),
             ),
             ("--max-events".into(), self.max_events.to_string()),
+            ("--margin-rate".into(), format!("{:?}", self.margins.rate)),
+            ("--margin-balls".into(), format!("{:?}", self.margins.balls)),
+            (
+                "--margin-position".into(),
+                format!("{:?}", self.margins.position_m),
+            ),
+            ("--margin-floor".into(), format!("{:?}", self.margins.floor)),
         ]
     }
 

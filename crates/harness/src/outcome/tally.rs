@@ -9,8 +9,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::agreement::{Agreement, Field};
-use super::game::{CushionRef, GameOutcome};
-use super::stats::{mcnemar_one_sided, wilson_interval, ALPHA};
+use super::distribution::DistributionTally;
+use super::game::{CushionRef, Fate, GameOutcome};
+use super::interval::tango_paired;
+use super::sequential::{floor_verdict, FloorVerdict};
+use super::stats::{mcnemar_one_sided, wilson_interval};
 use pool_sim::Setup;
 
 /// What a row of `outcomes/shots.csv` is a run of.
@@ -57,6 +60,14 @@ pub struct OutcomeShotRow {
     pub pocketed: String,
     /// 1 when the cue ball was pocketed.
     pub scratch: u8,
+    /// Object balls pocketed (every pocketed ball but the cue ball).
+    pub objects_pocketed: u32,
+    /// The pockets that received an object ball, `;`-separated in the table's pocket order.
+    pub object_pockets: String,
+    /// The cue ball's final position on the cloth (m, x), empty when it is not on the table.
+    pub cue_x_m: Option<f64>,
+    /// ... (m, y).
+    pub cue_y_m: Option<f64>,
     /// Disagreement with the reference on [`Field::Outcome`].
     pub d_outcome: u8,
     /// ... on [`Field::FirstContact`].
@@ -115,6 +126,20 @@ impl OutcomeShotRow {
         let id = |i: usize| setup.balls[i].id.clone();
         let d = |f: Field| u8::from(vs.is_some_and(|a| a.disagrees(f)));
         let finite = |x: f64| (!x.is_nan()).then_some(x);
+        let objects: Vec<Option<usize>> = game
+            .fates
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| Some(i) != game.cue)
+            .filter_map(|(_, f)| match f {
+                Fate::Pocketed(p) => Some(*p),
+                _ => None,
+            })
+            .collect();
+        let cue_xy = game
+            .cue
+            .filter(|&c| matches!(game.fates.get(c), Some(Fate::OnTable)))
+            .and_then(|c| game.final_positions.get(c).copied());
         OutcomeShotRow {
             family: label.family.to_string(),
             table: label.table.to_string(),
@@ -138,6 +163,10 @@ impl OutcomeShotRow {
             }),
             pocketed: game.pocketed_label(setup),
             scratch: u8::from(game.scratch()),
+            objects_pocketed: objects.len() as u32,
+            object_pockets: object_pockets(setup, &objects),
+            cue_x_m: cue_xy.map(|p| p[0]),
+            cue_y_m: cue_xy.map(|p| p[1]),
             d_outcome: d(Field::Outcome),
             d_first_contact: d(Field::FirstContact),
             d_first_cushion: d(Field::FirstCushion),
@@ -182,6 +211,20 @@ impl OutcomeShotRow {
     }
 }
 
+/// The pockets (ids, `;`-separated, each once, in the table's order) among `pockets` (`None`:
+/// a ball that started pocketed, in no pocket the log names).
+fn object_pockets(setup: &Setup, pockets: &[Option<usize>]) -> String {
+    setup
+        .table
+        .pockets
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| pockets.contains(&Some(*k)))
+        .map(|(_, p)| p.id.as_str())
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
 /// Counts of one field for one family and run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct FieldCounts {
@@ -217,6 +260,8 @@ pub struct OutcomeTally {
     /// (family, table, run) in the order first seen.
     order: Vec<(String, String, String)>,
     runs: BTreeMap<(String, String, String), RunCounts>,
+    /// The game's statistics of the same rows.
+    distribution: DistributionTally,
 }
 
 /// One row of `outcomes.csv`: a family, a run (the floor, or an engine at one dt) and a field.
@@ -253,11 +298,20 @@ pub struct OutcomeRow {
     /// Its upper end.
     pub floor_ci_high: f64,
     /// One-sided exact McNemar p-value of the run's rate being above the floor's on the same
-    /// shots ([`super::stats::mcnemar_one_sided`]).
+    /// shots ([`super::stats::mcnemar_one_sided`]), for information: the verdict is
+    /// `floor_verdict`'s.
     pub p_value: f64,
-    /// 1 when the test does not put the rate above the floor's at 5 % (p >= 0.05). Not
-    /// corrected for the sweep's many time steps: a step within the floor is called above it
-    /// 5 % of the time, which can only make [`answers`] more cautious.
+    /// rate - floor_rate: its Tango score interval (paired, [`super::interval::tango_paired`])
+    /// at level 1 - `alpha`.
+    pub diff_low: f64,
+    /// Its upper end.
+    pub diff_high: f64,
+    /// The two-sided level of that interval (the sequential rule's share for this run).
+    pub alpha: f64,
+    /// `within` (diff_high <= the floor margin: equivalent to the floor), `above` (diff_low >
+    /// 0) or `undecided`.
+    pub floor_verdict: String,
+    /// 1 when `floor_verdict` is `within`.
     pub within_floor: u8,
     /// Shots the engine could not run (not in n).
     pub failed: u64,
@@ -269,6 +323,7 @@ impl OutcomeTally {
     /// Adds one shot: its rows in any order (the reference's, the floor's, the engines').
     /// Rows of other shots or without a floor row are ignored.
     pub fn add_shot(&mut self, rows: &[OutcomeShotRow]) {
+        self.distribution.add_shot(rows);
         let Some(floor) = rows.iter().find(|r| r.run == FLOOR) else {
             return;
         };
@@ -307,9 +362,20 @@ impl OutcomeTally {
         }
     }
 
+    /// The game's statistics of the rows added ([`DistributionTally`]).
+    pub fn distribution(&self) -> &DistributionTally {
+        &self.distribution
+    }
+
+    /// The same, to record sequential looks.
+    pub fn distribution_mut(&mut self) -> &mut DistributionTally {
+        &mut self.distribution
+    }
+
     /// The rows of `outcomes.csv`: every family and run in the order first seen, every field
-    /// in [`Field::ALL`]'s order.
-    pub fn rows(&self) -> Vec<OutcomeRow> {
+    /// in [`Field::ALL`]'s order; `floor_margin`: how far above the floor's rate a run's may be
+    /// and still be within the floor (an equivalence margin, [`super::distribution::Margins::floor`]).
+    pub fn rows(&self, floor_margin: f64) -> Vec<OutcomeRow> {
         let mut out = Vec::new();
         for key in &self.order {
             let c = &self.runs[key];
@@ -325,6 +391,17 @@ impl OutcomeTally {
                 let (ci_low, ci_high) = wilson_interval(fc.disagree, c.n);
                 let (floor_ci_low, floor_ci_high) = wilson_interval(fc.floor, c.n);
                 let p_value = mcnemar_one_sided(fc.only_run, fc.only_floor);
+                let alpha = self.distribution.shot_alpha(&key.0, &key.1, &key.2);
+                let (diff_low, diff_high) = if c.engine == FLOOR {
+                    (0.0, 0.0)
+                } else {
+                    tango_paired(fc.only_run, fc.only_floor, c.n, alpha)
+                };
+                let verdict = if c.engine == FLOOR || c.n == 0 {
+                    FloorVerdict::Undecided
+                } else {
+                    floor_verdict(diff_low, diff_high, floor_margin)
+                };
                 out.push(OutcomeRow {
                     family: key.0.clone(),
                     table: key.1.clone(),
@@ -342,7 +419,16 @@ impl OutcomeTally {
                     floor_ci_low,
                     floor_ci_high,
                     p_value,
-                    within_floor: u8::from(c.n > 0 && p_value >= ALPHA),
+                    diff_low,
+                    diff_high,
+                    alpha,
+                    floor_verdict: match verdict {
+                        FloorVerdict::Within => "within",
+                        FloorVerdict::Above => "above",
+                        FloorVerdict::Undecided => "undecided",
+                    }
+                    .into(),
+                    within_floor: u8::from(verdict == FloorVerdict::Within),
                     failed: c.failed,
                     ops_per_shot: if c.n == 0 {
                         0.0
@@ -444,12 +530,18 @@ pub fn answers(rows: &[OutcomeRow]) -> Vec<AnswerRow> {
                 .copied();
             let shown = good.or(mine.first().copied()).copied();
             let played = mine.iter().any(|r| r.n > 0);
+            // Why the step after the answer (or the smallest) is not within the floor.
+            let next = mine
+                .iter()
+                .find(|r| r.within_floor == 0)
+                .map_or("", |r| r.floor_verdict.as_str());
             let verdict = match (shown.and_then(|r| r.dt_s), good) {
                 _ if !played => "no shot played (the engine declined or failed every one)".into(),
                 (None, Some(_)) => "within the floor".to_string(),
-                (None, None) => "above the floor".to_string(),
+                (None, None) if next == "above" => "above the floor".to_string(),
+                (None, None) => "undecided".to_string(),
                 (Some(dt), Some(_)) => format!("dt <= {dt:.0e} s"),
-                (Some(dt), None) => format!("none in the sweep (smallest {dt:.0e} s)"),
+                (Some(dt), None) => format!("none in the sweep (smallest {dt:.0e} s: {next})"),
             };
             let r = shown.cloned();
             AnswerRow {

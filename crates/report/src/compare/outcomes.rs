@@ -4,7 +4,10 @@
 use std::fmt::Write;
 
 use pool_engines::EngineSpec;
-use pool_harness::{answers, AnswerRow, OutcomeRow, OutcomeTally, WallRow, FLOOR};
+use pool_harness::{
+    answers, AnswerRow, DistributionRow, DistributionVerdict, Margins, OutcomeRow, OutcomeTally,
+    WallRow, FLOOR,
+};
 
 /// What an outcome study produced, as a report reads it.
 pub struct OutcomeStudy {
@@ -26,14 +29,28 @@ pub struct OutcomeStudy {
     pub failures: Vec<String>,
     /// Engines that declined runs as outside their model, in first-decline order.
     pub declined: Vec<Decline>,
+    /// `distributions.csv`'s rows: the game's statistics against the reference's.
+    pub distributions: Vec<DistributionRow>,
+    /// `distribution_answer.csv`'s rows: a verdict per family and run.
+    pub verdicts: Vec<DistributionVerdict>,
+    /// The margins the verdicts used.
+    pub margins: Margins,
 }
 
 pub use pool_harness::Decline;
 
 impl OutcomeStudy {
-    /// The study's tables from its `tally`, timed by `wall`, described by `setup`.
-    pub fn new(tally: &OutcomeTally, wall: &[WallRow], setup: Vec<String>) -> Self {
-        let rows = tally.rows();
+    /// The study's tables from its `tally`, timed by `wall`, described by `setup`, judged with
+    /// `margins` (`seed`: the energy test's permutations; the tally's looks are its last).
+    pub fn new(
+        tally: &OutcomeTally,
+        wall: &[WallRow],
+        setup: Vec<String>,
+        margins: &Margins,
+        seed: u64,
+    ) -> Self {
+        let rows = tally.rows(margins.floor);
+        let (distributions, verdicts) = tally.distribution().evaluate(margins, true, seed);
         let answers = answers(&rows);
         let answer_wall_s = answers.iter().map(|a| answer_wall_s(wall, a)).collect();
         let reference_wall_s = wall
@@ -50,6 +67,9 @@ impl OutcomeStudy {
             failed: 0,
             failures: Vec::new(),
             declined: Vec::new(),
+            distributions,
+            verdicts,
+            margins: *margins,
         }
     }
 
@@ -204,9 +224,12 @@ pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
          with the event engine's. Breaks are chaotic: a micrometre changes them. So the event \
          engine also plays each shot perturbed at the scale of physical uncertainty, and how \
          often *that* changes the outcome is the **chaos floor**, which no algorithm can be \
-         blamed for. An engine at a dt whose rate no test puts above the floor's (one-sided exact \
-         McNemar test on the same shots at 5 %), and so is every smaller dt of the sweep, does \
-         not change the game.\n"
+         blamed for. An engine at a dt is **within the floor** when the interval of its rate \
+         minus the floor's on the same shots (Tango's paired score interval) lies below the \
+         margin ({}), **above** it when the interval lies above 0, and **undecided** \
+         otherwise; the answer is the largest dt within the floor with every smaller dt of the \
+         sweep within it too.\n",
+        pct(st.margins.floor)
     );
     for s in &st.setup {
         let _ = writeln!(md, "- {s}");
@@ -215,6 +238,7 @@ pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
     answer_table(md, st);
     let _ = writeln!(md, "![outcome disagreement vs dt](outcome_vs_dt.png)\n");
     rates_tables(md, st);
+    distribution_section(md, st);
     let declined: u64 = st.declined.iter().map(|d| d.runs).sum();
     if st.failed > 0 || declined > 0 {
         let _ = writeln!(
@@ -250,6 +274,96 @@ pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
          `outcomes/shots.csv` holds every run of every shot (its outcome and where it \
          disagrees), `outcome_answer.csv` the answers.\n"
     );
+}
+
+/// `## Does it change the game's statistics?`: the floor's neutrality per family, then every
+/// engine's verdict per family, then the statistics that decided them.
+fn distribution_section(md: &mut String, st: &OutcomeStudy) {
+    if st.verdicts.is_empty() {
+        return;
+    }
+    let m = &st.margins;
+    let _ = writeln!(md, "## Does it change the game's statistics?\n");
+    let _ = writeln!(
+        md,
+        "A game, a trainer or a tuner reads distributions: how many balls a break pockets, how \
+         often the cue ball scratches, which pockets fill, what the cue ball hits first, where \
+         it ends. Each is compared with the reference's on the same shots as a paired \
+         difference with its interval. **Same in distribution**: every interval inside its \
+         margin ({} for rates, {:.2} balls for the mean pocketed, {:.2} m for the mean final \
+         cue position) and the energy test of the final cue positions does not reject; **same \
+         shot by shot**: that, and within the floor shot by shot; **differs**: an interval \
+         clear of 0 (the largest is named); **undecided**: an interval wider than its margin. \
+         The intervals are Bonferroni-corrected over the statistics and spent over sequential \
+         looks, so all verdicts of an engine together wrongly say *differs* at most 5 % of the \
+         time. The chaos floor must itself be **neutral** (no interval clear of 0): a floor that \
+         is not played another game, and its family's verdicts say so.\n",
+        pct(m.rate),
+        m.balls,
+        m.position_m
+    );
+    let _ = writeln!(
+        md,
+        "| family | table | engine | n | shot by shot | verdict | why |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    for v in &st.verdicts {
+        let engine = if v.engine == FLOOR {
+            "chaos floor".to_string()
+        } else {
+            match v.dt_s {
+                Some(dt) => format!("{} {} {dt:.0e} s", v.engine, v.scheme),
+                None => format!("{} {}", v.engine, v.scheme),
+            }
+        };
+        let _ = writeln!(
+            md,
+            "| {} | {} | {engine} | {} | {} | **{}** | {} |",
+            v.family,
+            v.table,
+            v.n,
+            if v.shot_by_shot.is_empty() {
+                "–"
+            } else {
+                &v.shot_by_shot
+            },
+            v.verdict,
+            v.detail
+        );
+    }
+    let _ = writeln!(md);
+    let _ = writeln!(
+        md,
+        "The reference's statistics per family, with the floor's beside them (`distributions.csv` \
+         holds every engine's, with the paired differences, their intervals, levels and \
+         decisions):\n"
+    );
+    let _ = writeln!(
+        md,
+        "| family | table | statistic | reference | floor | floor - reference |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    for r in st.distributions.iter().filter(|r| {
+        r.engine == FLOOR
+            && matches!(
+                r.statistic.as_str(),
+                "balls_pocketed" | "scratch" | "success" | "cue_x" | "cue_y"
+            )
+    }) {
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.3} | {:.3} | {:+.3} [{:+.3}, {:+.3}] |",
+            r.family,
+            r.table,
+            r.statistic,
+            r.reference.unwrap_or(f64::NAN),
+            r.value,
+            r.diff.unwrap_or(f64::NAN),
+            r.diff_low.unwrap_or(f64::NAN),
+            r.diff_high.unwrap_or(f64::NAN)
+        );
+    }
+    let _ = writeln!(md);
 }
 
 /// The answer: one row per engine and scheme, one column per family.
@@ -339,7 +453,8 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
     let _ = writeln!(
         md,
         "Rates of changed outcomes with their 95 % intervals, per family (a dagger marks a rate \
-         the test tells from the floor's, p < 0.05):\n"
+         above the floor's, an open circle one whose equivalence with the floor is undecided; \
+         unmarked rates are within the floor):\n"
     );
     for (family, table) in st.families() {
         let mine: Vec<&&OutcomeRow> = outcome
@@ -370,7 +485,11 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
                     format!(
                         "{}{}",
                         rate_ci(r.rate, r.ci_low, r.ci_high),
-                        if r.within_floor == 1 { "" } else { " †" }
+                        match r.floor_verdict.as_str() {
+                            "within" => "",
+                            "above" => " †",
+                            _ => " ○",
+                        }
                     )
                 })
             };

@@ -503,6 +503,8 @@ fn outcome_study(
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;
+    study.chaos = result.chaos;
+    study.floor_m = plan.perturbation.position_m;
     for f in &study.failures {
         errln!("compare: outcome study: {f}");
     }

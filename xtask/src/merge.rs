@@ -288,6 +288,18 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     study.failed = failed;
     study.failures = failures;
     study.declined = declined;
+    let mut chaos = Vec::new();
+    for (_, dir) in shards {
+        let file = dir.join("chaos.csv");
+        let text = std::fs::read(&file)
+            .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
+        for row in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::ChaosRow>()
+        {
+            chaos.push(row.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?);
+        }
+    }
+    study.chaos = pool_harness::merge_chaos(chaos);
+    study.floor_m = number("--perturb-position")?;
     crate::study::write_study(&staging, &study, &wall)?;
     let shard_wall: f64 = wall.iter().map(|w| w.wall_s).sum();
     staging.write(

@@ -84,6 +84,8 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;
+    study.chaos = result.chaos;
+    study.floor_m = plan.perturbation.position_m;
     for d in &study.declined {
         errln!("outcomes: {}", d.line());
     }

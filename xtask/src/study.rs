@@ -116,6 +116,11 @@ pub struct OutcomeArgs {
         value_name = "P"
     )]
     pub margin_floor: f64,
+    /// Shots per family whose reference is also played with every ball moved 1e-12, 1e-11,
+    /// ..., 1e-3 m (the chaos curve, chaos.csv and chaos.png), at most --outcome-shots; 0 for
+    /// none [default: 100; compare --quick: 12]
+    #[arg(long, value_name = "N")]
+    pub chaos_shots: Option<u64>,
 }
 
 impl OutcomeArgs {
@@ -153,6 +158,11 @@ impl OutcomeArgs {
             },
             position_tol_m: self.position_tol,
             max_events,
+            chaos_shots: self.chaos_shots.unwrap_or(if quick {
+                QUICK_SHOTS
+            } else {
+                DEFAULT_SHOTS
+            }),
             margins: pool_harness::Margins {
                 rate: self.margin_rate,
                 balls: self.margin_balls,
@@ -214,8 +224,10 @@ pub fn write_study(
     staging.write("outcome_answer.csv", &csv_bytes(&study.answers)?)?;
     staging.write("distributions.csv", &csv_bytes(&study.distributions)?)?;
     staging.write("distribution_answer.csv", &csv_bytes(&study.verdicts)?)?;
+    staging.write("chaos.csv", &csv_bytes(&study.chaos)?)?;
     staging.write("outcomes/wall.csv", &csv_bytes(wall)?)?;
     pool_report::plots::outcome_vs_dt(&study.rows, "outcome", &staging.path("outcome_vs_dt"))?;
+    pool_report::plots::chaos_curve(&study.chaos, study.floor_m, &staging.path("chaos"))?;
     Ok(())
 }
 

@@ -29,8 +29,9 @@ pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use shot::{StudyError, StudyRules, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
 pub use study::{
-    tally_shot_rows, Decline, StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS, DEFAULT_SHOTS,
-    MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS, QUICK_SHOTS,
+    merge_chaos, tally_shot_rows, ChaosRow, Decline, StudyOptions, StudyPlan, StudyResult,
+    CHAOS_SIZES, DEFAULT_DTS, DEFAULT_SHOTS, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS,
+    QUICK_SHOTS,
 };
 pub use tally::{
     answers, AnswerRow, OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED,

@@ -12,8 +12,10 @@ use pool_engines::{EngineSpec, RunOptions};
 use pool_sim::{Engine, Outcome, Setup};
 use rayon::prelude::*;
 
+use super::agreement::{Agreement, Field};
 use super::distribution::Margins;
 use super::families::{family_shot, FamilyKind};
+use super::game::GameOutcome;
 use super::perturb::Perturbation;
 use super::shot::{StudyError, StudyRules, StudyShot};
 use super::tally::{OutcomeShotRow, OutcomeTally, WallRow, FLOOR, REFERENCE};
@@ -64,6 +66,70 @@ pub struct StudyOptions {
     pub max_events: usize,
     /// Equivalence margins of the verdicts.
     pub margins: Margins,
+    /// Shots per family whose reference is also played perturbed at every size of
+    /// [`CHAOS_SIZES`] (the chaos curve), at most `shots`; 0 for none.
+    pub chaos_shots: u64,
+}
+
+/// The perturbation sizes (m) of the chaos curve: 1e-12 to 1e-3 m, a decade apart.
+pub const CHAOS_SIZES: [f64; 10] = [
+    1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3,
+];
+
+/// One point of the chaos curve (`chaos.csv`): how often the reference's outcome changes when
+/// every ball of the shot is moved by `perturbation_m` (the cue's speed untouched).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ChaosRow {
+    /// Family kind.
+    pub family: String,
+    /// Table.
+    pub table: String,
+    /// Distance every ball is moved (m), in a random direction.
+    pub perturbation_m: f64,
+    /// Shots.
+    pub n: u64,
+    /// Shots whose outcome (first contact, pocketed balls and pockets, scratch, end) changed.
+    pub changed: u64,
+    /// changed / n.
+    pub rate: f64,
+    /// Wilson 95 % interval of the rate.
+    pub ci_low: f64,
+    /// Its upper end.
+    pub ci_high: f64,
+}
+
+/// Sums chaos rows of the same family, table and size (a study's pieces) and recomputes their
+/// rates, in first-seen order.
+pub fn merge_chaos(rows: impl IntoIterator<Item = ChaosRow>) -> Vec<ChaosRow> {
+    let mut out: Vec<ChaosRow> = Vec::new();
+    for r in rows {
+        match out.iter_mut().find(|o| {
+            (
+                o.family.as_str(),
+                o.table.as_str(),
+                o.perturbation_m.to_bits(),
+            ) == (
+                r.family.as_str(),
+                r.table.as_str(),
+                r.perturbation_m.to_bits(),
+            )
+        }) {
+            Some(o) => {
+                o.n += r.n;
+                o.changed += r.changed;
+            }
+            None => out.push(r),
+        }
+    }
+    for o in &mut out {
+        o.rate = if o.n == 0 {
+            f64::NAN
+        } else {
+            o.changed as f64 / o.n as f64
+        };
+        (o.ci_low, o.ci_high) = super::stats::wilson_interval(o.changed, o.n);
+    }
+    out
 }
 
 /// A checked study: which shots, which runs.
@@ -89,6 +155,8 @@ pub struct StudyPlan {
     pub max_events: usize,
     /// Equivalence margins of the verdicts.
     pub margins: Margins,
+    /// Shots per family of the chaos curve (at most `shots`).
+    pub chaos_shots: u64,
 }
 
 /// An engine's runs declined as outside its model (not a defect: the study's shots are pool
@@ -145,6 +213,8 @@ pub struct StudyResult {
     pub failures: Vec<String>,
     /// Engines that declined runs as outside their model.
     pub declined: Vec<Decline>,
+    /// The chaos curve's counts over the jobs run ([`merge_chaos`] joins pieces).
+    pub chaos: Vec<ChaosRow>,
 }
 
 impl StudyPlan {
@@ -238,6 +308,7 @@ impl StudyPlan {
             position_tol_m: options.position_tol_m,
             max_events: options.max_events,
             margins: options.margins,
+            chaos_shots: options.chaos_shots.min(shots),
         };
         plan.check_work()?;
         Ok(plan)
@@ -326,6 +397,7 @@ impl StudyPlan {
                 format!("{:?}", self.margins.position_m),
             ),
             ("--margin-floor".into(), format!("{:?}", self.margins.floor)),
+            ("--chaos-shots".into(), self.chaos_shots.to_string()),
         ]
     }
 
@@ -421,6 +493,19 @@ impl StudyPlan {
                     })
                     .collect::<Result<Vec<_>, StudyError>>()
             })?;
+            let chaos: Vec<(usize, Vec<bool>)> = pool.install(|| {
+                shots
+                    .par_iter()
+                    .filter(|(_, s)| s.index < self.chaos_shots)
+                    .map(|(f, s)| self.chaos_of(s, reference.as_ref()).map(|c| (*f, c)))
+                    .collect::<Result<Vec<_>, StudyError>>()
+            })?;
+            for (f, changed) in chaos {
+                for (k, &c) in changed.iter().enumerate() {
+                    let (kind, table) = &self.families[f];
+                    add_chaos(&mut result.chaos, kind.name(), table, CHAOS_SIZES[k], c);
+                }
+            }
             let setups: Vec<Setup> = shots.iter().map(|s| s.1.setup.clone()).collect();
             let families: Vec<usize> = shots.iter().map(|s| s.0).collect();
             let mut by_engine = self.play_engines(&engines, &setups, &families, pool, progress);
@@ -458,6 +543,7 @@ impl StudyPlan {
             }
             at = end;
         }
+        result.chaos = merge_chaos(std::mem::take(&mut result.chaos));
         result.wall = wall
             .into_iter()
             .map(|((f, r), (shots, wall_s))| WallRow {
@@ -546,6 +632,53 @@ impl StudyPlan {
         }
         out
     }
+}
+
+impl StudyPlan {
+    /// Whether the reference's outcome of `shot` changes when its balls are moved by each of
+    /// [`CHAOS_SIZES`] (seeded by the shot, the cue's speed untouched).
+    fn chaos_of(&self, shot: &StudyShot, reference: &dyn Engine) -> Result<Vec<bool>, StudyError> {
+        let seed = shot.kind.shot_seed(&shot.table, self.seed, shot.index);
+        CHAOS_SIZES
+            .iter()
+            .map(|&size| {
+                let p = Perturbation {
+                    position_m: size,
+                    speed_rel: 0.0,
+                };
+                let moved = super::perturb::perturb(&shot.setup, &p, seed ^ 0xC4A0_5C0B)
+                    .map_err(|e| StudyError::Run(format!("chaos curve at {size:e} m: {e}")))?;
+                let game = GameOutcome::of(&moved, &reference.run(&moved));
+                Ok(
+                    Agreement::between(&shot.reference, &game, self.position_tol_m)
+                        .disagrees(Field::Outcome),
+                )
+            })
+            .collect()
+    }
+}
+
+fn add_chaos(rows: &mut Vec<ChaosRow>, family: &str, table: &str, size: f64, changed: bool) {
+    let row = match rows.iter_mut().find(|r| {
+        r.family == family && r.table == table && r.perturbation_m.to_bits() == size.to_bits()
+    }) {
+        Some(r) => r,
+        None => {
+            rows.push(ChaosRow {
+                family: family.into(),
+                table: table.into(),
+                perturbation_m: size,
+                n: 0,
+                changed: 0,
+                rate: f64::NAN,
+                ci_low: f64::NAN,
+                ci_high: f64::NAN,
+            });
+            rows.last_mut().expect("just pushed")
+        }
+    };
+    row.n += 1;
+    row.changed += u64::from(changed);
 }
 
 /// One engine's runs of a chunk's shots, in shot order, each with its wall time (s).

@@ -5,8 +5,8 @@ use std::fmt::Write;
 
 use pool_engines::EngineSpec;
 use pool_harness::{
-    answers, AnswerRow, DistributionRow, DistributionVerdict, Margins, OutcomeRow, OutcomeTally,
-    WallRow, FLOOR,
+    answers, AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, Margins, OutcomeRow,
+    OutcomeTally, WallRow, FLOOR,
 };
 
 /// What an outcome study produced, as a report reads it.
@@ -35,6 +35,10 @@ pub struct OutcomeStudy {
     pub verdicts: Vec<DistributionVerdict>,
     /// The margins the verdicts used.
     pub margins: Margins,
+    /// `chaos.csv`'s rows: the reference's changed-outcome rate against perturbation size.
+    pub chaos: Vec<ChaosRow>,
+    /// The chaos floor's position perturbation (m), marked on the chaos curve.
+    pub floor_m: f64,
 }
 
 pub use pool_harness::Decline;
@@ -70,6 +74,8 @@ impl OutcomeStudy {
             distributions,
             verdicts,
             margins: *margins,
+            chaos: Vec::new(),
+            floor_m: f64::NAN,
         }
     }
 
@@ -283,6 +289,7 @@ fn distribution_section(md: &mut String, st: &OutcomeStudy) {
         return;
     }
     let m = &st.margins;
+    chaos_section(md, st);
     let _ = writeln!(md, "## Does it change the game's statistics?\n");
     let _ = writeln!(
         md,
@@ -364,6 +371,53 @@ fn distribution_section(md: &mut String, st: &OutcomeStudy) {
         );
     }
     let _ = writeln!(md);
+}
+
+/// `### Where chaos starts`: the chaos curve's table and plot.
+fn chaos_section(md: &mut String, st: &OutcomeStudy) {
+    if st.chaos.is_empty() {
+        return;
+    }
+    let _ = writeln!(md, "### Where chaos starts\n");
+    let _ = writeln!(
+        md,
+        "The reference against itself with every ball moved a given distance (the cue's speed \
+         untouched): the share of shots whose outcome changes. A family is chaotic where this \
+         rate has reached its plateau; the floor's size ({} m) should sit there, and its \
+         distribution must not differ from the reference's (next section). `chaos.csv`.\n",
+        st.floor_m
+    );
+    let mut sizes: Vec<f64> = st.chaos.iter().map(|r| r.perturbation_m).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    let heads: Vec<String> = sizes.iter().map(|s| format!("{s:.0e} m")).collect();
+    let _ = writeln!(md, "| family | table | n | {} |", heads.join(" | "));
+    let _ = writeln!(md, "|---|---|---|{}", "---|".repeat(sizes.len()));
+    let mut families: Vec<(String, String)> = Vec::new();
+    for r in &st.chaos {
+        let k = (r.family.clone(), r.table.clone());
+        if !families.contains(&k) {
+            families.push(k);
+        }
+    }
+    for (family, table) in families {
+        let mine: Vec<&ChaosRow> = st
+            .chaos
+            .iter()
+            .filter(|r| r.family == family && r.table == table)
+            .collect();
+        let n = mine.first().map_or(0, |r| r.n);
+        let cells: Vec<String> = sizes
+            .iter()
+            .map(|s| {
+                mine.iter()
+                    .find(|r| r.perturbation_m == *s)
+                    .map_or("–".into(), |r| pct(r.rate))
+            })
+            .collect();
+        let _ = writeln!(md, "| {family} | {table} | {n} | {} |", cells.join(" | "));
+    }
+    let _ = writeln!(md, "\n![chaos curve](chaos.png)\n");
 }
 
 /// The answer: one row per engine and scheme, one column per family.

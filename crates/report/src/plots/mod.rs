@@ -30,7 +30,7 @@ use plotters::prelude::*;
 
 pub use cdf::error_cdf;
 pub use frame::{ball_looks, write_gif, write_png, BallLook, FrameContent, Panel, Scene};
-pub use outcome::outcome_vs_dt;
+pub use outcome::{chaos_curve, outcome_vs_dt};
 pub use sweep::{error_vs_cost, error_vs_dt, error_vs_wall, ops_vs_dt, scaling};
 pub use table::{shot_diagram, shot_paths, ShotMarks};
 pub use throw::throw_curve;

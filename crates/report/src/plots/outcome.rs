@@ -6,7 +6,7 @@ use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use pool_harness::{OutcomeRow, FLOOR};
+use pool_harness::{ChaosRow, OutcomeRow, FLOOR};
 
 use super::common::{
     draw_legend, draw_line, draw_marker, draw_note, legend_width, log_tick_label, palette, text,
@@ -187,6 +187,122 @@ impl Figure for OutcomeVsDt<'_> {
                     }
                     draw_marker(root, at(r, r.rate), Marker::nth(k), MARKER_R, colour)?;
                 }
+            }
+        }
+        draw_legend(&legend.margin(10, 0, 0, 6), title, &entries)
+    }
+}
+
+/// Draws the chaos curve from `rows` (`chaos.csv`'s) into `<stem>.svg` and `<stem>.png`: the
+/// reference's changed-outcome rate against the perturbation size (m, log scale), one colour per
+/// family with each rate's Wilson 95 % interval as a bar, and the study's floor perturbation
+/// `floor_m` as a dashed vertical line.
+///
+/// # Errors
+/// A file that cannot be created or written.
+pub fn chaos_curve(rows: &[ChaosRow], floor_m: f64, stem: &Path) -> Result<(), PlotError> {
+    render(stem, &Chaos { rows, floor_m })
+}
+
+struct Chaos<'a> {
+    rows: &'a [ChaosRow],
+    floor_m: f64,
+}
+
+impl Figure for Chaos<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError>
+    where
+        DB::ErrorType: 'static,
+    {
+        let body = titled(
+            root,
+            "Where chaos starts: the reference against itself",
+            Some("share of shots whose outcome changes vs how far every ball is moved (m); dashed: the floor's size"),
+        )?;
+        let rows: Vec<&ChaosRow> = self
+            .rows
+            .iter()
+            .filter(|r| r.n > 0 && r.perturbation_m > 0.0 && r.rate.is_finite())
+            .collect();
+        if rows.is_empty() {
+            return draw_note(&body, "no data");
+        }
+        let mut families: Vec<(String, String)> = Vec::new();
+        for r in &rows {
+            let k = (r.family.clone(), r.table.clone());
+            if !families.contains(&k) {
+                families.push(k);
+            }
+        }
+        let entries: Vec<LegendEntry> = families
+            .iter()
+            .enumerate()
+            .map(|(k, (f, t))| LegendEntry {
+                label: format!("{f} on {t}"),
+                colour: palette(k),
+                line: Some(LineKind::Solid(2)),
+                marker: Some((Marker::nth(k), MARKER_R)),
+            })
+            .collect();
+        let title = "family";
+        let panel_w = legend_width(root, title, &entries).clamp(160, 420) + 16;
+        let (plot, legend) = body.split_horizontally(WIDTH as i32 - panel_w);
+        let x = LogAxis::covering(rows.iter().map(|r| r.perturbation_m))
+            .unwrap_or_else(LogAxis::placeholder);
+        let mut chart = ChartBuilder::on(&plot)
+            .margin(12)
+            .x_label_area_size(PANEL_TICK as i32 + 16)
+            .y_label_area_size(PANEL_TICK as i32 * 2 + 12)
+            .build_cartesian_2d(
+                (x.lo..x.hi)
+                    .log_scale()
+                    .with_key_points(x.bold.clone())
+                    .with_light_points(x.light.clone()),
+                0.0..1.0,
+            )?;
+        chart
+            .configure_mesh()
+            .label_style(text(PANEL_TICK))
+            .x_label_formatter(&|v: &f64| log_tick_label(*v))
+            .y_label_formatter(&|v: &f64| format!("{v:.1}"))
+            .y_labels(6)
+            .bold_line_style(GRID_BOLD.stroke_width(1))
+            .light_line_style(GRID_LIGHT.stroke_width(1))
+            .axis_style(INK.stroke_width(1))
+            .draw()?;
+        if self.floor_m > x.lo && self.floor_m < x.hi {
+            let a = chart.backend_coord(&(self.floor_m, 0.0));
+            let b = chart.backend_coord(&(self.floor_m, 1.0));
+            draw_line(root, a, b, LineKind::Dashed(2), RGBColor(120, 120, 120))?;
+        }
+        for (k, (family, table)) in families.iter().enumerate() {
+            let mut pts: Vec<&&ChaosRow> = rows
+                .iter()
+                .filter(|r| &r.family == family && &r.table == table)
+                .collect();
+            pts.sort_by(|a, b| a.perturbation_m.total_cmp(&b.perturbation_m));
+            let colour = palette(k);
+            let at = |r: &ChaosRow, y: f64| chart.backend_coord(&(r.perturbation_m, y));
+            for w in pts.windows(2) {
+                draw_line(
+                    root,
+                    at(w[0], w[0].rate),
+                    at(w[1], w[1].rate),
+                    LineKind::Solid(2),
+                    colour,
+                )?;
+            }
+            for r in &pts {
+                if r.ci_low.is_finite() && r.ci_high.is_finite() {
+                    draw_line(
+                        root,
+                        at(r, r.ci_low),
+                        at(r, r.ci_high),
+                        LineKind::Solid(1),
+                        colour,
+                    )?;
+                }
+                draw_marker(root, at(r, r.rate), Marker::nth(k), MARKER_R, colour)?;
             }
         }
         draw_legend(&legend.margin(10, 0, 0, 6), title, &entries)

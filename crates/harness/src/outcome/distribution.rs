@@ -211,6 +211,9 @@ struct Pair {
     versus_floor: Binary,
     /// Sequential looks taken so far (1 for a study of a fixed size).
     looks: u32,
+    /// The energy test (statistic, p-value) once its [`ENERGY_PAIRS`] points are in: they
+    /// never change after, so it is taken once.
+    energy: std::sync::OnceLock<(f64, f64)>,
 }
 
 impl Pair {
@@ -234,6 +237,7 @@ impl Pair {
             points: Vec::new(),
             versus_floor: Binary::default(),
             looks: 1,
+            energy: std::sync::OnceLock::new(),
         }
     }
 
@@ -591,15 +595,23 @@ fn judge(
     r.alpha = energy_alpha;
     r.n = pair.points.len() as u64;
     if pair.points.len() >= ENERGY_PAIRS || (last && pair.points.len() >= 2) {
-        let (x, y): (Vec<[f64; 2]>, Vec<[f64; 2]>) = pair.points.iter().copied().unzip();
-        let t = energy_test_paired(&x, &y, ENERGY_PERMUTATIONS, seed);
-        r.value = t.statistic;
-        r.p_value = Some(t.p_value);
-        let rejects = t.p_value < energy_alpha;
+        let test = || {
+            let (x, y): (Vec<[f64; 2]>, Vec<[f64; 2]>) = pair.points.iter().copied().unzip();
+            let t = energy_test_paired(&x, &y, ENERGY_PERMUTATIONS, seed);
+            (t.statistic, t.p_value)
+        };
+        let (statistic, p_value) = if pair.points.len() >= ENERGY_PAIRS {
+            *pair.energy.get_or_init(test)
+        } else {
+            test()
+        };
+        r.value = statistic;
+        r.p_value = Some(p_value);
+        let rejects = p_value < energy_alpha;
         if rejects {
             differs.push((
                 f64::INFINITY,
-                format!("cue_position (energy test p = {:.3})", t.p_value),
+                format!("cue_position (energy test p = {p_value:.3})"),
             ));
         }
         r.decision = match (floor, rejects) {

@@ -441,6 +441,8 @@ impl StudyPlan {
     /// Runs jobs `[lo, hi)` (job j is shot `j % shots` of family `j / shots`) on `pool`,
     /// handing every row to `sink` in job order (chunk by chunk, so memory stays bounded for
     /// any range) and calling `progress` with each batch of finished runs; returns the tallies.
+    /// Every engine plays every shot: one look ([`StudyPlan::run_sequential`] adds shots where
+    /// verdicts are undecided).
     ///
     /// # Errors
     /// [`StudyError::Input`] for an engine that cannot be built, [`StudyError::Perturbation`]
@@ -455,110 +457,89 @@ impl StudyPlan {
         sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<StudyResult, StudyError> {
-        let mut result = StudyResult::default();
-        let options = RunOptions {
-            snapshots: None,
-            max_events: Some(self.max_events),
-        };
-        let build = |spec: &EngineSpec| {
-            spec.build_with(&options)
-                .map_err(|e| StudyError::Input(format!("--engines = {e}")))
-        };
-        let reference = build(&self.reference)?;
-        let engines = self
-            .engines
-            .iter()
-            .map(build)
-            .collect::<Result<Vec<_>, _>>()?;
-        let rules = StudyRules {
-            seed: self.seed,
-            perturbation: self.perturbation,
-            position_tol_m: self.position_tol_m,
-            reference: (reference.as_ref(), &self.reference),
-        };
-        let mut wall: BTreeMap<(usize, usize), (u64, f64)> = BTreeMap::new();
+        let mut runner = Runner::new(self, pool, progress)?;
+        let all = vec![true; self.engines.len()];
         let mut at = lo;
         while at < hi {
             let end = hi.min(at + CHUNK);
-            let mut shots = pool.install(|| {
-                (at..end)
-                    .into_par_iter()
-                    .map(|j| {
-                        let f = (j / self.shots) as usize;
-                        let (kind, table) = &self.families[f];
-                        let shot =
-                            StudyShot::play(*kind, table, &self.racks[f], j % self.shots, &rules);
-                        progress(2);
-                        shot.map(|s| (f, s))
-                    })
-                    .collect::<Result<Vec<_>, StudyError>>()
-            })?;
-            let chaos: Vec<(usize, Vec<bool>)> = pool.install(|| {
-                shots
-                    .par_iter()
-                    .filter(|(_, s)| s.index < self.chaos_shots)
-                    .map(|(f, s)| self.chaos_of(s, reference.as_ref()).map(|c| (*f, c)))
-                    .collect::<Result<Vec<_>, StudyError>>()
-            })?;
-            for (f, changed) in chaos {
-                for (k, &c) in changed.iter().enumerate() {
-                    let (kind, table) = &self.families[f];
-                    add_chaos(&mut result.chaos, kind.name(), table, CHAOS_SIZES[k], c);
-                }
-            }
-            let setups: Vec<Setup> = shots.iter().map(|s| s.1.setup.clone()).collect();
-            let families: Vec<usize> = shots.iter().map(|s| s.0).collect();
-            let mut by_engine = self.play_engines(&engines, &setups, &families, pool, progress);
-            for (e, spec) in self.engines.iter().enumerate() {
-                let runs = std::mem::take(&mut by_engine[e]);
-                for ((f, shot), (run, secs)) in shots.iter_mut().zip(runs) {
-                    match &run {
-                        Ok(_) => add_wall(&mut wall, (*f, 2 + e), secs),
-                        Err(err) if err.unsupported => {
-                            Decline::note(&mut result.declined, &spec.to_string(), &err.message)
-                        }
-                        Err(err) => {
-                            result.failed += 1;
-                            if result.failures.len() < 10 {
-                                result.failures.push(format!(
-                                    "{spec} on {} ({} on {}): {}",
-                                    shot.setup.name,
-                                    shot.kind.name(),
-                                    shot.table,
-                                    err.message.lines().next().unwrap_or("failed")
-                                ));
-                            }
-                        }
-                    }
-                    shot.add(spec, &run);
-                }
-            }
-            for (f, shot) in &shots {
-                add_wall(&mut wall, (*f, 0), shot.wall_s[0]);
-                add_wall(&mut wall, (*f, 1), shot.wall_s[1]);
-                result.tally.add_shot(&shot.rows);
-                for r in &shot.rows {
-                    sink(r).map_err(StudyError::Output)?;
-                }
-            }
+            let jobs: Vec<(usize, u64)> = (at..end)
+                .map(|j| ((j / self.shots) as usize, j % self.shots))
+                .collect();
+            runner.play(&jobs, &all, sink)?;
             at = end;
         }
-        result.chaos = merge_chaos(std::mem::take(&mut result.chaos));
-        result.wall = wall
-            .into_iter()
-            .map(|((f, r), (shots, wall_s))| WallRow {
-                family: self.families[f].0.name().into(),
-                table: self.families[f].1.clone(),
-                run: match r {
-                    0 => REFERENCE.into(),
-                    1 => FLOOR.into(),
-                    e => self.engines[e - 2].to_string(),
-                },
-                shots,
-                wall_s,
-            })
-            .collect();
-        Ok(result)
+        Ok(runner.finish())
+    }
+
+    /// The whole study, sequentially: each family plays its first `shots` shots with every
+    /// engine, then, while an in-process engine's verdict ([`super::DistributionTally::evaluate`]) is
+    /// undecided and `budget` allows, doubles its shots for those engines (and the reference
+    /// and the floor); programs play the first look only. Looks are spent as
+    /// [`super::sequential`] says, so the error rate holds whenever the study stops. Rows go to
+    /// `sink` family by family in shot order: the rows a one-look run of the same shots would
+    /// give, less the runs of engines that had already decided.
+    ///
+    /// # Errors
+    /// As [`StudyPlan::run`].
+    pub fn run_sequential(
+        &self,
+        budget: &Budget,
+        pool: &rayon::ThreadPool,
+        sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<StudyResult, StudyError> {
+        let start = Instant::now();
+        let mut runner = Runner::new(self, pool, progress)?;
+        let max = budget.shots.max(self.shots);
+        for (f, (kind, table)) in self.families.iter().enumerate() {
+            let mut active = vec![true; self.engines.len()];
+            let (mut done, mut look) = (0u64, 0u32);
+            loop {
+                look += 1;
+                let next = if look == 1 {
+                    self.shots
+                } else {
+                    (done * 2).min(max)
+                };
+                for at in (done..next).step_by(CHUNK as usize) {
+                    let jobs: Vec<(usize, u64)> =
+                        (at..next.min(at + CHUNK)).map(|k| (f, k)).collect();
+                    runner.play(&jobs, &active, sink)?;
+                }
+                done = next;
+                let tally = runner.result.tally.distribution_mut();
+                tally.set_looks(kind.name(), table, FLOOR, look);
+                for (e, spec) in self.engines.iter().enumerate() {
+                    if active[e] {
+                        tally.set_looks(kind.name(), table, &spec.to_string(), look);
+                    }
+                }
+                let (_, verdicts) =
+                    runner
+                        .result
+                        .tally
+                        .distribution()
+                        .evaluate(&self.margins, false, self.seed);
+                for (e, spec) in self.engines.iter().enumerate() {
+                    let undecided = verdicts.iter().any(|v| {
+                        v.family == kind.name()
+                            && v.table == *table
+                            && v.engine == spec.family()
+                            && v.scheme == spec.variant()
+                            && v.dt_s == spec.dt()
+                            && v.undecided()
+                    });
+                    active[e] = active[e] && in_process(spec) && undecided;
+                }
+                let out_of_time = budget
+                    .seconds
+                    .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+                if !active.contains(&true) || done >= max || out_of_time {
+                    break;
+                }
+            }
+        }
+        Ok(runner.finish())
     }
 
     /// Every engine on every shot of a chunk (`families`: each shot's family), in engine order.
@@ -568,6 +549,7 @@ impl StudyPlan {
     fn play_engines(
         &self,
         engines: &[Box<dyn Engine>],
+        active: &[bool],
         setups: &[Setup],
         families: &[usize],
         pool: &rayon::ThreadPool,
@@ -593,7 +575,7 @@ impl StudyPlan {
             );
         }
         let batches: Vec<(usize, (usize, usize))> = (0..self.engines.len())
-            .filter(|&e| !in_process(&self.engines[e]))
+            .filter(|&e| active[e] && !in_process(&self.engines[e]))
             .flat_map(|e| slices.iter().map(move |&slice| (e, slice)))
             .collect();
         let mut programs: Vec<(usize, usize, Runs)> = pool.install(|| {
@@ -616,7 +598,7 @@ impl StudyPlan {
             out[e].extend(runs);
         }
         for (e, spec) in self.engines.iter().enumerate() {
-            if in_process(spec) {
+            if active[e] && in_process(spec) {
                 out[e] = pool.install(|| {
                     setups
                         .par_iter()
@@ -679,6 +661,212 @@ fn add_chaos(rows: &mut Vec<ChaosRow>, family: &str, table: &str, size: f64, cha
     };
     row.n += 1;
     row.changed += u64::from(changed);
+}
+
+/// How far a sequential study may go: shots per family and wall seconds (no look starts
+/// after them; every family plays its first look).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Most shots per family.
+    pub shots: u64,
+    /// Most wall seconds of the whole study, if any.
+    pub seconds: Option<f64>,
+}
+
+impl std::str::FromStr for Budget {
+    type Err = String;
+
+    /// `<shots>`, `<seconds>s`, or `<shots>,<seconds>s` (shots 1 to [`MAX_SHOTS`], seconds in
+    /// (0, 1e6]); a budget of seconds alone allows [`MAX_SHOTS`] shots.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let mut budget = Budget {
+            shots: MAX_SHOTS,
+            seconds: None,
+        };
+        let mut any = false;
+        for part in text.split(',').map(str::trim) {
+            any = true;
+            if let Some(secs) = part.strip_suffix('s') {
+                let v: f64 = secs
+                    .parse()
+                    .map_err(|_| format!("{part:?} is not a number of seconds"))?;
+                if !(v > 0.0 && v <= 1e6) {
+                    return Err(format!("{part:?}: seconds must be in (0, 1e6]"));
+                }
+                budget.seconds = Some(v);
+            } else {
+                let v: u64 = part
+                    .parse()
+                    .map_err(|_| format!("{part:?} is not a count of shots or <N>s"))?;
+                if !(1..=MAX_SHOTS).contains(&v) {
+                    return Err(format!("{part:?}: shots must be 1 to {MAX_SHOTS}"));
+                }
+                budget.shots = v;
+            }
+        }
+        if !any || text.trim().is_empty() {
+            return Err("empty budget".into());
+        }
+        Ok(budget)
+    }
+}
+
+impl std::fmt::Display for Budget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.seconds {
+            Some(s) => write!(f, "{},{s}s", self.shots),
+            None => write!(f, "{}", self.shots),
+        }
+    }
+}
+
+/// The engines of a study, built once, and what its runs have produced so far.
+struct Runner<'a> {
+    plan: &'a StudyPlan,
+    pool: &'a rayon::ThreadPool,
+    progress: &'a (dyn Fn(u64) + Sync),
+    reference: Box<dyn Engine>,
+    engines: Vec<Box<dyn Engine>>,
+    wall: BTreeMap<(usize, usize), (u64, f64)>,
+    result: StudyResult,
+}
+
+impl<'a> Runner<'a> {
+    fn new(
+        plan: &'a StudyPlan,
+        pool: &'a rayon::ThreadPool,
+        progress: &'a (dyn Fn(u64) + Sync),
+    ) -> Result<Self, StudyError> {
+        let options = RunOptions {
+            snapshots: None,
+            max_events: Some(plan.max_events),
+        };
+        let build = |spec: &EngineSpec| {
+            spec.build_with(&options)
+                .map_err(|e| StudyError::Input(format!("--engines = {e}")))
+        };
+        Ok(Runner {
+            plan,
+            pool,
+            progress,
+            reference: build(&plan.reference)?,
+            engines: plan
+                .engines
+                .iter()
+                .map(build)
+                .collect::<Result<Vec<_>, _>>()?,
+            wall: BTreeMap::new(),
+            result: StudyResult::default(),
+        })
+    }
+
+    /// Plays `jobs` ((family, shot index), in order) with the reference, the floor and the
+    /// engines `active` says, tallies them and hands their rows to `sink`.
+    fn play(
+        &mut self,
+        jobs: &[(usize, u64)],
+        active: &[bool],
+        sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
+    ) -> Result<(), StudyError> {
+        let plan = self.plan;
+        let (pool, progress) = (self.pool, self.progress);
+        let rules = StudyRules {
+            seed: plan.seed,
+            perturbation: plan.perturbation,
+            position_tol_m: plan.position_tol_m,
+            reference: (self.reference.as_ref(), &plan.reference),
+        };
+        let mut shots = pool.install(|| {
+            jobs.par_iter()
+                .map(|&(f, k)| {
+                    let (kind, table) = &plan.families[f];
+                    let shot = StudyShot::play(*kind, table, &plan.racks[f], k, &rules);
+                    progress(2);
+                    shot.map(|s| (f, s))
+                })
+                .collect::<Result<Vec<_>, StudyError>>()
+        })?;
+        let reference = self.reference.as_ref();
+        let chaos: Vec<(usize, Vec<bool>)> = pool.install(|| {
+            shots
+                .par_iter()
+                .filter(|(_, s)| s.index < plan.chaos_shots)
+                .map(|(f, s)| plan.chaos_of(s, reference).map(|c| (*f, c)))
+                .collect::<Result<Vec<_>, StudyError>>()
+        })?;
+        for (f, changed) in chaos {
+            for (k, &c) in changed.iter().enumerate() {
+                let (kind, table) = &plan.families[f];
+                add_chaos(
+                    &mut self.result.chaos,
+                    kind.name(),
+                    table,
+                    CHAOS_SIZES[k],
+                    c,
+                );
+            }
+        }
+        let setups: Vec<Setup> = shots.iter().map(|s| s.1.setup.clone()).collect();
+        let families: Vec<usize> = shots.iter().map(|s| s.0).collect();
+        let mut by_engine =
+            plan.play_engines(&self.engines, active, &setups, &families, pool, progress);
+        for (e, spec) in plan.engines.iter().enumerate() {
+            if !active[e] {
+                continue;
+            }
+            let runs = std::mem::take(&mut by_engine[e]);
+            for ((f, shot), (run, secs)) in shots.iter_mut().zip(runs) {
+                match &run {
+                    Ok(_) => add_wall(&mut self.wall, (*f, 2 + e), secs),
+                    Err(err) if err.unsupported => {
+                        Decline::note(&mut self.result.declined, &spec.to_string(), &err.message)
+                    }
+                    Err(err) => {
+                        self.result.failed += 1;
+                        if self.result.failures.len() < 10 {
+                            self.result.failures.push(format!(
+                                "{spec} on {} ({} on {}): {}",
+                                shot.setup.name,
+                                shot.kind.name(),
+                                shot.table,
+                                err.message.lines().next().unwrap_or("failed")
+                            ));
+                        }
+                    }
+                }
+                shot.add(spec, &run);
+            }
+        }
+        for (f, shot) in &shots {
+            add_wall(&mut self.wall, (*f, 0), shot.wall_s[0]);
+            add_wall(&mut self.wall, (*f, 1), shot.wall_s[1]);
+            self.result.tally.add_shot(&shot.rows);
+            for r in &shot.rows {
+                sink(r).map_err(StudyError::Output)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> StudyResult {
+        let plan = self.plan;
+        self.result.chaos = merge_chaos(std::mem::take(&mut self.result.chaos));
+        self.result.wall = std::mem::take(&mut self.wall)
+            .into_iter()
+            .map(|((f, r), (shots, wall_s))| WallRow {
+                family: plan.families[f].0.name().into(),
+                table: plan.families[f].1.clone(),
+                run: match r {
+                    0 => REFERENCE.into(),
+                    1 => FLOOR.into(),
+                    e => plan.engines[e - 2].to_string(),
+                },
+                shots,
+                wall_s,
+            })
+            .collect();
+        self.result
+    }
 }
 
 /// One engine's runs of a chunk's shots, in shot order, each with its wall time (s).

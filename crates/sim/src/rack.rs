@@ -2,9 +2,9 @@
 //!
 //! A shot file's rack (`data/shots/break_9ball.toml`, `break_15ball.toml`) is a perfect
 //! triangular lattice whose neighbours are all exactly 2R + 1e-6 m apart. Such a lattice is a
-//! singular set-up: every collision in it is simultaneous with others, and a perturbation of a
-//! micrometre turns it into a different, irregular rack, so the
-//! spread of outcomes around it measures the lattice's degeneracy, not chaos. A [`RackModel`]
+//! singular set-up: its gaps are all equal, so its collisions come in ties and near-ties, and
+//! a perturbation of a micrometre turns it into a different, irregular rack; the spread of
+//! outcomes around it measures the lattice's degeneracy, not chaos. A [`RackModel`]
 //! turns the file's lattice into the rack a study means: the lattice itself at a chosen gap
 //! ([`RackModel::Lattice`], [`RackModel::LEGACY`] for today's racks bit for bit), every
 //! neighbour touching ([`RackModel::Frozen`]), or a real rack whose balls sit at random within

@@ -92,7 +92,7 @@ enum Command {
     /// Run many random realistic shots and check the invariants after every event.
     ///
     /// Shot seed s (s = --seed, --seed + 1, ...) is of kind s mod 7, in turn: 0 break9 (the
-    /// 9-ball rack, cue struck at 0.5-12 m/s within 0.15 rad of the nearest ball, random spin),
+    /// 9-ball rack placed by --rack, cue struck at 0.5-12 m/s within 0.15 rad of the nearest ball, random spin),
     /// 1 break15 (the same on the 15-ball rack), 2 scatter (2-16 balls anywhere, 0-6 m/s, random
     /// spins), 3 rail (a ball running along a rail 0-3 mm from it at 0-5 degrees into it,
     /// 0.5-12 m/s, sometimes toward balls frozen to the rail), 4 corner (a ball sent at a pocket

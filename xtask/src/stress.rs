@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
-    check_outcome, energy_rises, snapshot_interval, stress_shot, violations, EndCheck,
+    check_outcome, energy_rises, snapshot_interval, stress_shot, violations, EndCheck, RackModel,
     ScenarioKind, StressTally, SNAPSHOT_STATES,
 };
 use pool_sim::{Outcome, Setup};
@@ -50,6 +50,20 @@ pub struct StressArgs {
     /// the racks' own, seven_foot]
     #[arg(long, value_name = "NAME", conflicts_with = "replay")]
     pub table: Option<String>,
+    /// Rack model of the breaks (break9, break15; the other kinds place balls of their own):
+    /// lattice:<gap> (the racks' lattice scaled about its apex, closest neighbours 2R + gap
+    /// apart; gap in m, 0 to 0.05), frozen (every neighbour touching) or jittered:<scale> (the
+    /// lattice at gap = scale, each ball then moved at random within scale/2 of its place,
+    /// seeded by the shot's seed: gaps 0 to 2 scale, mean about scale; scale in m, above 0, at
+    /// most 0.05; the studies' default rack is jittered:0.000127, the balls' diameter
+    /// tolerance). The default is the rack files' own lattice, bit for bit
+    #[arg(
+        long,
+        value_name = "MODEL",
+        default_value = "lattice:1e-6",
+        conflicts_with = "replay"
+    )]
+    pub rack: String,
     /// Evolution algorithm under test: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
     /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
@@ -95,11 +109,17 @@ enum Job {
 }
 
 impl Job {
-    /// The shot's label in `shots.csv` (seed or file name), its kind and its set-up.
-    fn setup(&self, racks: &[Setup]) -> Result<(String, &'static str, Setup), CliError> {
+    /// The shot's label in `shots.csv` (seed or file name), its kind and its set-up (a seed's
+    /// breaks racked by `rack`).
+    fn setup(
+        &self,
+        racks: &[Setup],
+        rack: &RackModel,
+    ) -> Result<(String, &'static str, Setup), CliError> {
         Ok(match self {
             Job::Seed(seed) => {
-                let (kind, s) = stress_shot(racks, *seed);
+                let (kind, s) = stress_shot(racks, rack, *seed)
+                    .map_err(|e| CliError::Input(format!("--rack {rack}: seed {seed}: {e}")))?;
                 (seed.to_string(), kind.name(), s)
             }
             Job::File(f) => {
@@ -199,10 +219,23 @@ fn last_seed(first: u64, count: u64, kinds: &[ScenarioKind]) -> Option<u64> {
     u64::try_from(last).ok()
 }
 
+/// The rack model of `--rack`.
+///
+/// # Errors
+/// One line naming `--rack` and the value (exit 2).
+fn rack_model(text: &str) -> Result<RackModel, CliError> {
+    text.parse()
+        .map_err(|e| CliError::Input(format!("--rack {e}")))
+}
+
 /// The racks every generated shot starts from (none for `--replay`), and the shots to run.
-/// Every option is checked, and every file of `--replay` loaded once, before anything runs
-/// (a bad file is bad input).
-fn source(args: &StressArgs, spec: &EngineSpec) -> Result<(Vec<Setup>, Source), CliError> {
+/// Every option is checked (the rack model placed on both racks), and every file of
+/// `--replay` loaded once, before anything runs (a bad file is bad input).
+fn source(
+    args: &StressArgs,
+    spec: &EngineSpec,
+    rack: &RackModel,
+) -> Result<(Vec<Setup>, Source), CliError> {
     if let Some(dir) = &args.replay {
         let files = pool_shots::list_shots(dir)?;
         if files.is_empty() {
@@ -244,6 +277,11 @@ fn source(args: &StressArgs, spec: &EngineSpec) -> Result<(Vec<Setup>, Source), 
         )));
     }
     let racks = crate::racks::racks("--table", args.table.as_deref())?.to_vec();
+    for r in &racks {
+        rack.apply(r, args.seed).map_err(|e| {
+            CliError::Input(format!("--rack {:?}: the {} rack: {e}", args.rack, r.name))
+        })?;
+    }
     Ok((
         racks,
         Source::Seeds {
@@ -301,12 +339,13 @@ fn broken(setup: &Setup, o: &Outcome, event_based: bool) -> Vec<&'static str> {
 fn run_job(
     job: &Job,
     racks: &[Setup],
+    rack: &RackModel,
     spec: &EngineSpec,
     max_events: usize,
     physics: Option<&str>,
     staging: &Staging,
 ) -> Result<(ShotRow, Vec<&'static str>), CliError> {
-    let (shot, kind, s) = job.setup(racks)?;
+    let (shot, kind, s) = job.setup(racks, rack)?;
     // Under another preset the shot keeps its table, balls and ball parameters; a shot the
     // preset cannot play (frictionless without t_end, or failing validation) is invalid.
     let s = match physics {
@@ -357,7 +396,11 @@ fn run_job(
 }
 
 /// The options that decide a run's rows, for a shard's manifest (in a fixed order).
-fn manifest_options(args: &StressArgs, spec: &EngineSpec) -> Vec<(String, String)> {
+fn manifest_options(
+    args: &StressArgs,
+    spec: &EngineSpec,
+    rack: &RackModel,
+) -> Vec<(String, String)> {
     let mut out = vec![
         ("--engine".to_string(), spec.to_string()),
         ("--max-events".to_string(), args.max_events.to_string()),
@@ -368,6 +411,7 @@ fn manifest_options(args: &StressArgs, spec: &EngineSpec) -> Vec<(String, String
             out.push(("--seed".into(), args.seed.to_string()));
             out.push(("--shots".into(), args.shots.to_string()));
             out.push(("--kinds".into(), args.kinds.join(",")));
+            out.push(("--rack".into(), rack.to_string()));
         }
     }
     for (option, value) in [("--physics", &args.physics), ("--table", &args.table)] {
@@ -390,7 +434,8 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             )));
         }
     }
-    let (racks, source) = source(&args, &spec)?;
+    let rack = rack_model(&args.rack)?;
+    let (racks, source) = source(&args, &spec, &rack)?;
     let total = source.len();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let (lo, hi) = shard.range(total);
@@ -415,6 +460,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
                     let r = run_job(
                         job,
                         &racks,
+                        &rack,
                         &spec,
                         args.max_events,
                         args.physics.as_deref(),
@@ -444,7 +490,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     if args.shard.is_some() {
         let manifest = Manifest {
             command: "stress".into(),
-            options: manifest_options(&args, &spec),
+            options: manifest_options(&args, &spec, &rack),
             engine,
             k: shard.k,
             n: shard.n,

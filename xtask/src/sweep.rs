@@ -6,7 +6,9 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{sweep_header, sweep_row, sweep_setup, SweepParam, SweepPlan, SweepTally};
+use pool_harness::{
+    sweep_header, sweep_row, sweep_setup, RackModel, SweepParam, SweepPlan, SweepTally,
+};
 use pool_sim::Setup;
 use rayon::prelude::*;
 
@@ -41,6 +43,15 @@ pub struct SweepArgs {
     /// termination `budget` in its row, and the command exits 1
     #[arg(long, default_value_t = 100_000)]
     pub max_events: usize,
+    /// Rack model placing the base shot's balls after the first (the cue ball), once, before
+    /// any point: lattice:<gap> (their lattice scaled about its apex, closest neighbours 2R +
+    /// gap apart; gap in m, 0 to 0.05), frozen (every neighbour touching) or jittered:<scale>
+    /// (the lattice at gap = scale, each ball then moved at random within scale/2 of its place,
+    /// seed 0 as a shot file's `rack` without `rack_seed`; scale in m, above 0, at most 0.05;
+    /// the studies' default rack is jittered:0.000127). Default: the balls where the shot
+    /// places them (for a shipped break, that is lattice:1e-6, bit for bit)
+    #[arg(long, value_name = "MODEL")]
+    pub rack: Option<String>,
     /// Run only the K-th (1-based) of N deterministic pieces; `cargo xtask merge` joins them
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
@@ -55,12 +66,20 @@ pub struct SweepArgs {
 const CHUNK: u64 = 4096;
 
 /// The options that decide the rows, for the manifest (in a fixed order).
-fn manifest_options(args: &SweepArgs, base: &Setup, spec: &EngineSpec) -> Vec<(String, String)> {
+fn manifest_options(
+    args: &SweepArgs,
+    base: &Setup,
+    spec: &EngineSpec,
+    rack: Option<&RackModel>,
+) -> Vec<(String, String)> {
     let mut out = vec![
         ("shot".to_string(), base.name.clone()),
         ("--engine".to_string(), spec.to_string()),
         ("--max-events".to_string(), args.max_events.to_string()),
     ];
+    if let Some(rack) = rack {
+        out.push(("--rack".into(), rack.to_string()));
+    }
     for p in &args.params {
         out.push(("--param".into(), p.clone()));
     }
@@ -76,6 +95,18 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
     let spec = crate::args::batch_engine(&args.engine, None, args.max_events)?;
     let path = crate::workspace::resolve_shot(&args.shot)?;
     let base = pool_shots::load(&path)?;
+    let rack = args
+        .rack
+        .as_deref()
+        .map(|m| m.parse::<RackModel>())
+        .transpose()
+        .map_err(|e| CliError::Input(format!("--rack {e}")))?;
+    let base = match &rack {
+        Some(model) => model
+            .apply(&base, 0)
+            .map_err(|e| CliError::Input(format!("--rack {model}: {}: {e}", path.display())))?,
+        None => base,
+    };
     let params = args
         .params
         .iter()
@@ -149,7 +180,7 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
     if args.shard.is_some() {
         let manifest = Manifest {
             command: "sweep".into(),
-            options: manifest_options(&args, &base, &spec),
+            options: manifest_options(&args, &base, &spec, rack.as_ref()),
             engine,
             k: shard.k,
             n: shard.n,

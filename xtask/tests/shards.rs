@@ -113,6 +113,18 @@ fn stress_shards_merge_into_the_unsharded_run_byte_for_byte() {
         "stress", "--kinds", "break9", "--shots", "30", "--seed", "8",
     ];
     shards_merge_to_the_whole(&args, 4, &dir, 0);
+    // Jittered racks: each break's rack depends on its seed only.
+    let dir = temp_dir("shards-jittered");
+    let args = [
+        "stress",
+        "--kinds",
+        "break9,break15",
+        "--shots",
+        "20",
+        "--rack",
+        "jittered:1.27e-4",
+    ];
+    shards_merge_to_the_whole(&args, 3, &dir, 0);
 }
 
 #[test]
@@ -186,6 +198,35 @@ fn bad_sweeps_shards_and_merges_are_refused_in_one_line() {
         ),
         (vec!["stress", "--shard", "0/3"], "expected K/N"),
         (vec!["stress", "--shard", "4/3"], "expected K/N"),
+        (
+            vec!["stress", "--rack", "tight"],
+            "--rack \"tight\": unknown rack model",
+        ),
+        (
+            vec!["stress", "--rack", "jittered:-1e-4"],
+            "--rack \"jittered:-1e-4\": scale",
+        ),
+        (
+            vec![
+                "stress",
+                "--table",
+                "rectangle_2.0x0.3",
+                "--rack",
+                "lattice:0.05",
+            ],
+            "--rack \"lattice:0.05\": the break_15ball rack",
+        ),
+        (
+            vec![
+                "sweep",
+                &shot,
+                "--param",
+                "V0=1:2:2",
+                "--rack",
+                "lattice:nan",
+            ],
+            "--rack \"lattice:nan\": gap NaN",
+        ),
     ] {
         let (code, _, err) = run(&args, &dir, "x");
         assert_eq!(code, 2, "{args:?}: {err}");
@@ -208,10 +249,14 @@ fn bad_sweeps_shards_and_merges_are_refused_in_one_line() {
     other[4] = "2";
     other.extend(["--shard", "3/3"]);
     assert_eq!(run(&other, &dir, "other3").0, 0);
+    let mut racked = a.to_vec();
+    racked.extend(["--rack", "jittered:1e-4", "--shard", "3/3"]);
+    assert_eq!(run(&racked, &dir, "racked3").0, 0);
     for (shards, what) in [
         (vec!["s1", "s2"], "shard 3/3 is missing"),
         (vec!["s1", "s2", "s2", "s3"], "shard 2/3 is given twice"),
         (vec!["s1", "s2", "other3"], "not of the same run"),
+        (vec!["s1", "s2", "racked3"], "--rack jittered:0.0001"),
         (vec!["s1", "nowhere"], "not a shard's run directory"),
     ] {
         let mut m = xtask();

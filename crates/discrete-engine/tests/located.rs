@@ -180,7 +180,8 @@ fn located_keeps_the_invariants_on_stress_shots() {
         .unwrap()
         .with_sampling(Some(1e-3));
     for seed in (3600..3700).chain([3631, 6914, 5551, 8338]) {
-        let (_, setup) = pool_harness::stress_shot(&racks, seed);
+        let (_, setup) =
+            pool_harness::stress_shot(&racks, &pool_harness::RackModel::LEGACY, seed).unwrap();
         let o = engine.run(&setup);
         let broken = pool_harness::violations(&o, None);
         assert!(broken.is_empty(), "seed {seed}: {broken:?}");

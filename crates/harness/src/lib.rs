@@ -16,6 +16,7 @@ mod matching;
 mod one_step;
 mod outcome;
 mod paths;
+mod rack;
 mod roots_eval;
 mod rows;
 mod run;
@@ -50,6 +51,7 @@ pub use outcome::{
 };
 pub use outcome::{energy, interval, sequential};
 pub use paths::ball_paths;
+pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{
     answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,
     summarize, Answer, RootCase, RootStats, Verdict, ABS_FLOOR_S, WRONG_REL,

@@ -5,42 +5,7 @@
 use pool_physics::{BallState, MotionState, Physics, Table, Vec2, Vec3};
 use pool_sim::{Ball, Setup};
 
-/// A small deterministic generator (splitmix64): the same seed gives the same shots everywhere.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Self {
-        SplitMix(seed)
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in [lo, hi).
-    pub fn range(&mut self, lo: f64, hi: f64) -> f64 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// Uniform over the integers 0..n (0 when n is 0).
-    pub fn index(&mut self, n: usize) -> usize {
-        ((self.unit() * n as f64) as usize).min(n.saturating_sub(1))
-    }
-
-    /// Log-uniform in [lo, hi] (both positive): every decade equally likely.
-    pub fn log_uniform(&mut self, lo: f64, hi: f64) -> f64 {
-        (lo.ln() + (hi.ln() - lo.ln()) * self.unit())
-            .exp()
-            .clamp(lo, hi)
-    }
-}
+pub use pool_sim::SplitMix;
 
 /// A random break from a racked shot: the first ball (the cue ball) is struck at 0.5-12 m/s
 /// toward the nearest other ball, off by up to +-0.15 rad, with random spin up to one rolling

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{BallParams, BallState, Model, MotionState, Physics, Table, TableError, Vec3};
-use pool_sim::{Ball, Setup, Strike};
+use pool_sim::{Ball, RackModel, Setup, Strike};
 use toml::de::DeTable;
 use toml::Spanned;
 
@@ -89,7 +89,32 @@ impl Builder<'_> {
         setup
             .validate()
             .map_err(|e| self.err(e.field, e.value, e.why))?;
-        Ok(setup)
+        self.racked(setup, raw.rack.as_deref(), raw.rack_seed)
+    }
+
+    /// The set-up with its balls after the first placed by the `rack` model (seeded by
+    /// `rack_seed`, default 0), or as it is without `rack`.
+    fn racked(
+        &self,
+        setup: Setup,
+        rack: Option<&str>,
+        seed: Option<u64>,
+    ) -> Result<Setup, ShotError> {
+        let Some(text) = rack else {
+            return match seed {
+                None => Ok(setup),
+                Some(s) => Err(self.err(
+                    "rack_seed",
+                    self.shown("rack_seed", &s.to_string()),
+                    "only with a `rack` model (the seed of a jittered rack)",
+                )),
+            };
+        };
+        let shown = || self.shown("rack", &format!("{text:?}"));
+        let model: RackModel = text.parse().map_err(|e| self.err("rack", shown(), e))?;
+        model
+            .apply(&setup, seed.unwrap_or(0))
+            .map_err(|e| self.err("rack", shown(), e))
     }
 
     /// The model: the chosen motion and laws with the ball parameters of `[params]` (a preset,

@@ -37,6 +37,8 @@
 //! | `t_end` | float (s), optional | stop the run at this time even if balls still move; must be positive and finite; **required** with frictionless motion (`model = "ideal"`: frictionless balls never stop) |
 //! | `params` | table, optional | ball parameters, see below |
 //! | `balls` | array of tables, required | the balls, in order (event logs refer to them by index) |
+//! | `rack` | string, optional | a rack model ([`pool_sim::RackModel`]): `lattice:<gap>`, `frozen` or `jittered:<scale>` (m), e.g. `rack = "jittered:5e-5"`; the balls after the first (the cue ball) are the rack, placed by [`pool_sim::RackModel::apply`] after the file is read and checked; the result is checked again |
+//! | `rack_seed` | integer, optional, default 0 | the seed of a `jittered` rack (0 to 2^63 - 1, TOML's integers); only with `rack` |
 //!
 //! ## `[params]`
 //!
@@ -127,7 +129,8 @@
 //! infinite numbers anywhere (TOML's `nan` and `inf` literals), invalid parameters or tables,
 //! balls off the table, overlapping each other or a cushion, duplicate ids, wrong component
 //! counts, z != R, frictionless motion without `t_end`, files larger than [`MAX_FILE_BYTES`] and more
-//! than [`MAX_BALLS`] balls. No input makes the parser panic.
+//! than [`MAX_BALLS`] balls, a `rack` model that does not parse or cannot place the rack (field
+//! `rack`, the model's reason), a `rack_seed` without `rack`. No input makes the parser panic.
 //!
 //! Integers are accepted wherever a float is expected (`t_end = 10`). Keys may appear in any
 //! order TOML allows; comments are ignored.

@@ -15,6 +15,10 @@ pub(crate) struct RawShot {
     pub params: Option<RawParams>,
     pub cue: Option<RawCue>,
     pub balls: Vec<RawBall>,
+    /// A rack model (`pool_sim::RackModel`) placing the balls after the first.
+    pub rack: Option<String>,
+    /// The seed of a `jittered` rack (default 0).
+    pub rack_seed: Option<u64>,
 }
 
 /// `[cue]`: a strike at t = 0 (pooltool's `Cue` state and `CueSpecs`).

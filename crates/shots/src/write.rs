@@ -16,7 +16,10 @@ use pool_sim::Setup;
 /// written by name when [`Table::by_name`] of its name gives an identical table, explicitly
 /// otherwise; every ball gets `id`, `r`, `v`, `w` and `state`. Floats are written with Rust's
 /// shortest round-trip formatting, so they read back bit for bit. Set-ups `parse` rejects (e.g.
-/// pocketed balls, NaN) are written faithfully and fail to parse.
+/// pocketed balls, NaN) are written faithfully and fail to parse. A shot read with a `rack`
+/// model is written with its balls where the model placed them and no `rack` (or
+/// `rack_seed`) key: the file reads back to the same set-up, bit for bit, without racking
+/// again (a `Setup` does not remember how its balls were placed).
 pub fn to_toml(setup: &Setup, description: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "description = {}", toml_str(description));

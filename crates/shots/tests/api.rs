@@ -458,3 +458,44 @@ r = [1.3, 0.2]
     );
     round_trip(&s);
 }
+
+#[test]
+fn a_rack_key_places_the_rack_and_to_toml_writes_the_placed_balls() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots/break_9ball.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let plain = parse(&text, "break_9ball", &path).unwrap();
+    let with = |lines: &str| text.replacen("table = ", &format!("{lines}\ntable = "), 1);
+    for (lines, model, seed) in [
+        (
+            "rack = \"jittered:5e-5\"\nrack_seed = 9",
+            "jittered:5e-5",
+            9,
+        ),
+        ("rack = \"jittered:5e-5\"", "jittered:5e-5", 0),
+        ("rack = \"frozen\"", "frozen", 0),
+        ("rack = \"lattice:1e-6\"", "lattice:1e-6", 0),
+    ] {
+        let model: pool_sim::RackModel = model.parse().unwrap();
+        let racked = parse(&with(lines), "break_9ball", &path).unwrap();
+        assert_eq!(racked, model.apply(&plain, seed).unwrap(), "{lines}");
+        round_trip(&racked);
+        let written = to_toml(&racked, "racked");
+        assert!(!written.lines().any(|l| l.starts_with("rack")), "{written}");
+    }
+    // The legacy lattice is the file's own rack, bit for bit.
+    assert_eq!(
+        parse(&with("rack = \"lattice:1e-6\""), "break_9ball", &path).unwrap(),
+        plain
+    );
+    let other = parse(
+        &with("rack = \"jittered:5e-5\"\nrack_seed = 10"),
+        "break_9ball",
+        &path,
+    );
+    let nine = parse(
+        &with("rack = \"jittered:5e-5\"\nrack_seed = 9"),
+        "break_9ball",
+        &path,
+    );
+    assert_ne!(other.unwrap(), nine.unwrap());
+}

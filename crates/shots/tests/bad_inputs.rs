@@ -241,6 +241,13 @@ fn bad_inputs_name_the_field_and_value() {
         ("too many balls", many_balls, "balls", "10001 balls", "10000"),
         ("no balls", "description = \"x\"\ntable = \"carom\"\nballs = []\n".into(), "balls", "[]", "at least one"),
         ("empty description", edit(GOOD, "description = \"two balls\"", "description = \"  \""), "description", "", "empty"),
+        ("unknown rack", edit(GOOD, "model = \"pool\"", "model = \"pool\"\nrack = \"tight\""), "rack", "\"tight\"", "unknown rack model"),
+        ("negative rack gap", edit(GOOD, "model = \"pool\"", "model = \"pool\"\nrack = \"lattice:-1e-6\""), "rack", "lattice:-1e-6", "gap -1e-6 m"),
+        ("NaN rack scale", edit(GOOD, "model = \"pool\"", "model = \"pool\"\nrack = \"jittered:nan\""), "rack", "jittered:nan", "scale NaN"),
+        ("rack of one ball", edit(GOOD, "model = \"pool\"", "model = \"pool\"\nrack = \"frozen\""), "rack", "frozen", "at least two rack balls"),
+        ("rack off the table", format!("{}\n[[balls]]\nid = \"3\"\nr = [1.3, 0.93]\n", third_ball("id = \"2\"\nr = [1.3, 0.56]")).replace("model = \"pool\"", "model = \"pool\"\nrack = \"lattice:0.05\""), "rack", "lattice:0.05", "balls[3].r"),
+        ("rack_seed without rack", edit(GOOD, "model = \"pool\"", "model = \"pool\"\nrack_seed = 3"), "rack_seed", "3", "only with a `rack`"),
+        ("negative rack_seed", edit(GOOD, "model = \"pool\"", "model = \"pool\"\nrack = \"frozen\"\nrack_seed = -1"), "rack_seed", "-1", ""),
     ];
     let mut failures = Vec::new();
     for (case, text, field, value, message) in &cases {

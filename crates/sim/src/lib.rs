@@ -1,6 +1,8 @@
 //! What both evolution algorithms share without sharing physics: the simulation set-up they are
 //! given ([`Setup`]), the event log and final states they return ([`Outcome`]), the operation
-//! counters they increment ([`OpCounts`]), and the [`Engine`] trait the harness drives.
+//! counters they increment ([`OpCounts`]), and the [`Engine`] trait the harness drives; and
+//! what makes set-ups from set-ups: the rack models ([`RackModel`], which the shot format and
+//! the harness share) and their seeded generator ([`SplitMix`]).
 //!
 //! Nothing here evolves a ball; the physics is in `pool-physics`, the algorithms in `pool-event`
 //! and `pool-discrete`.
@@ -8,10 +10,14 @@
 
 mod ops;
 mod outcome;
+mod rack;
+mod rng;
 mod setup;
 
 pub use ops::OpCounts;
 pub use outcome::{Agents, Event, Outcome, Snapshot, Termination};
+pub use rack::{RackModel, DEFAULT_RACK};
+pub use rng::SplitMix;
 pub use setup::{
     id_ranks, max_t_end, max_table_diagonal, Ball, Setup, SetupError, Strike, MAX_SPEED,
     OVERLAP_TOL, POSITION_PRECISION,

@@ -10,7 +10,7 @@
 use pool_physics::{BallState, Table, Vec2, Vec3};
 use pool_sim::{Ball, Setup};
 
-use crate::{random_break, scatter, ScatterSpec, SplitMix};
+use crate::{random_break, scatter, RackModel, ScatterSpec, SplitMix};
 
 mod corner;
 mod frozen;
@@ -95,23 +95,34 @@ impl ScenarioKind {
 
 /// Stress shot number `seed`: its kind is [`ScenarioKind::of_seed`], generated from
 /// `racks[0]` (the 9-ball rack, whose table and physics every other kind uses) or `racks[1]`
-/// (the 15-ball rack). Deterministic in `seed`.
+/// (the 15-ball rack). The breaks are made from the rack placed by `rack` with this seed
+/// (`random_break(&rack.apply(..., seed)?, seed)`; [`RackModel::LEGACY`] keeps the racks as
+/// they are, bit for bit); the other kinds place balls of their own and read only the 9-ball
+/// rack's table and physics, so `rack` does not change them. Deterministic in `seed`.
+///
+/// # Errors
+/// The rack model cannot place the rack ([`RackModel::apply`]: a rack pushed off the table),
+/// as its one line.
 ///
 /// # Panics
 /// If `racks` is empty.
-pub fn stress_shot(racks: &[Setup], seed: u64) -> (ScenarioKind, Setup) {
+pub fn stress_shot(
+    racks: &[Setup],
+    rack: &RackModel,
+    seed: u64,
+) -> Result<(ScenarioKind, Setup), String> {
     let kind = ScenarioKind::of_seed(seed);
     let base = &racks[0];
     let s = match kind {
-        ScenarioKind::Break9 => random_break(base, seed),
-        ScenarioKind::Break15 => random_break(&racks[1 % racks.len()], seed),
+        ScenarioKind::Break9 => random_break(&rack.apply(base, seed)?, seed),
+        ScenarioKind::Break15 => random_break(&rack.apply(&racks[1 % racks.len()], seed)?, seed),
         ScenarioKind::Scatter => stress_scatter(base, seed),
         ScenarioKind::Rail => rail_shot(base, seed),
         ScenarioKind::Corner => corner_shot(base, seed),
         ScenarioKind::Frozen => frozen_shot(base, seed),
         ScenarioKind::Graze => graze_shot(base, seed),
     };
-    (kind, s)
+    Ok((kind, s))
 }
 
 /// `rack` on `table`: the same balls, the first one (the cue ball) moved by (L' - L)/4 along

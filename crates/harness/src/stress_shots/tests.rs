@@ -12,13 +12,18 @@ fn racks() -> Vec<Setup> {
         .collect()
 }
 
+/// Stress shot `seed` on the racks as the files have them.
+fn legacy(racks: &[Setup], seed: u64) -> (ScenarioKind, Setup) {
+    stress_shot(racks, &RackModel::LEGACY, seed).expect("the legacy racks place")
+}
+
 /// Shots of one kind: seeds kind, kind + 7, ... (`count` of them), checked valid.
 fn shots_of(kind: ScenarioKind, count: u64) -> Vec<Setup> {
     let racks = racks();
     let first = ScenarioKind::ALL.iter().position(|&k| k == kind).unwrap() as u64;
     (0..count)
         .map(|i| {
-            let (k, s) = stress_shot(&racks, first + 7 * i);
+            let (k, s) = legacy(&racks, first + 7 * i);
             assert_eq!(k, kind);
             s.validate()
                 .unwrap_or_else(|e| panic!("{}: invalid set-up: {e}", s.name));
@@ -53,7 +58,7 @@ fn every_stress_shot_is_valid_deterministic_and_named_by_its_kind() {
     let racks = racks();
     let mut seen = std::collections::BTreeMap::new();
     for seed in 0..1400 {
-        let (kind, s) = stress_shot(&racks, seed);
+        let (kind, s) = legacy(&racks, seed);
         assert_eq!(kind, ScenarioKind::of_seed(seed));
         s.validate()
             .unwrap_or_else(|e| panic!("{}: invalid set-up: {e}", s.name));
@@ -65,11 +70,7 @@ fn every_stress_shot_is_valid_deterministic_and_named_by_its_kind() {
             s.name
         );
         assert!(s.name.ends_with(&format!("_{seed}")), "{}", s.name);
-        assert_eq!(
-            stress_shot(&racks, seed).1,
-            s,
-            "seed {seed} not deterministic"
-        );
+        assert_eq!(legacy(&racks, seed).1, s, "seed {seed} not deterministic");
         assert!(
             s.balls.iter().any(|b| b.state.motion.is_moving()),
             "{}",
@@ -79,7 +80,35 @@ fn every_stress_shot_is_valid_deterministic_and_named_by_its_kind() {
     }
     assert_eq!(seen.len(), 7);
     assert!(seen.values().all(|&n| n == 200));
-    assert_ne!(stress_shot(&racks, 3).1, stress_shot(&racks, 10).1);
+    assert_ne!(legacy(&racks, 3).1, legacy(&racks, 10).1);
+}
+
+#[test]
+fn the_rack_model_places_the_breaks_and_changes_nothing_else() {
+    let racks = racks();
+    let jittered = RackModel::Jittered { scale_m: 1.27e-4 };
+    for seed in 0..70 {
+        let (kind, old) = legacy(&racks, seed);
+        let (_, new) = stress_shot(&racks, &jittered, seed).unwrap();
+        new.validate()
+            .unwrap_or_else(|e| panic!("{}: invalid set-up: {e}", new.name));
+        match kind {
+            ScenarioKind::Break9 | ScenarioKind::Break15 => {
+                let rack = &racks[usize::from(kind == ScenarioKind::Break15)];
+                assert_eq!(old, random_break(rack, seed), "legacy is today's break");
+                assert_eq!(
+                    new,
+                    random_break(&jittered.apply(rack, seed).unwrap(), seed)
+                );
+                // The same strike (place, speed, spin), aimed at the moved apex.
+                let (a, b) = (&new.balls[0].state, &old.balls[0].state);
+                assert_eq!((a.r, a.w), (b.r, b.w));
+                assert!((a.v.norm() - b.v.norm()).abs() < 1e-12);
+                assert_ne!(new.balls[1..], old.balls[1..]);
+            }
+            _ => assert_eq!(new, old, "{kind:?} does not read the rack balls"),
+        }
+    }
 }
 
 #[test]

@@ -131,6 +131,8 @@ struct Plan {
     one_step: bool,
     /// The outcome study, unless `--no-outcomes`.
     study: Option<pool_harness::StudyPlan>,
+    /// Its sequential budget (`None`: one look).
+    budget: Option<pool_harness::Budget>,
 }
 
 /// What a job computes.
@@ -239,6 +241,11 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
     }
     let extra = crate::args::extra_engines("--engines", &args.engines, &engines)?;
     engines.extend(extra.iter().cloned());
+    let budget = args.outcomes.budget(if args.quick {
+        None
+    } else {
+        Some(crate::study::COMPARE_BUDGET)
+    })?;
     let study = if args.no_outcomes {
         None
     } else {
@@ -265,6 +272,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         drawn,
         one_step: !args.no_one_step,
         study,
+        budget,
     })
 }
 
@@ -377,7 +385,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         Some(scaling_study(args.quick, &pool)?)
     };
     let outcomes = match &plan.study {
-        Some(study) => Some(outcome_study(study, &pool, &staging)?),
+        Some(study) => Some(outcome_study(study, plan.budget.as_ref(), &pool, &staging)?),
         None => None,
     };
     let slope_rows = report::slopes(&rows.summary);
@@ -480,6 +488,7 @@ fn run_json(args: &CompareArgs, res: &report::Results) -> String {
 /// `outcome_vs_dt.png`) and returns it for the report.
 fn outcome_study(
     plan: &pool_harness::StudyPlan,
+    budget: Option<&pool_harness::Budget>,
     pool: &rayon::ThreadPool,
     staging: &Staging,
 ) -> Result<report::OutcomeStudy, CliError> {
@@ -491,7 +500,7 @@ fn outcome_study(
         plan.engines.len()
     );
     let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
-    let result = crate::study::run_study(plan, 0, plan.total(), pool, staging, &bar)?;
+    let result = crate::study::run_study(plan, 0, plan.total(), budget, pool, staging, &bar)?;
     bar.finish_and_clear();
     let mut study = report::OutcomeStudy::new(
         &result.tally,

@@ -58,6 +58,19 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     let extra = crate::args::extra_engines("--engines", &args.engines, &[])?;
     let plan = args.study.plan(false, &schemes, &extra, args.max_events)?;
     let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let budget = if args.shard.is_some() {
+        if args.study.budget(None)?.is_some() {
+            return Err(CliError::Input(format!(
+                "--outcome-budget {:?} with --shard: a sharded study plays one look of \
+                 --outcome-shots (merge gives the one-process run with --outcome-budget none); \
+                 leave it out or give none",
+                args.study.outcome_budget.as_deref().unwrap_or("")
+            )));
+        }
+        None
+    } else {
+        args.study.budget(Some(crate::study::OUTCOMES_BUDGET))?
+    };
     let total = plan.total();
     let (lo, hi) = shard.range(total);
     let pool = crate::args::thread_pool(args.jobs)?;
@@ -72,7 +85,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
         staging.destination().display()
     );
     let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
-    let result = run_study(&plan, lo, hi, &pool, &staging, &bar)?;
+    let result = run_study(&plan, lo, hi, budget.as_ref(), &pool, &staging, &bar)?;
     bar.finish_and_clear();
     let mut study = OutcomeStudy::new(
         &result.tally,

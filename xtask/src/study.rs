@@ -8,8 +8,8 @@ use std::io::Write;
 use indicatif::ProgressBar;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    OutcomeTally, Perturbation, StudyError, StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS,
-    DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS,
+    Budget, OutcomeTally, Perturbation, StudyError, StudyOptions, StudyPlan, StudyResult,
+    DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS,
 };
 use pool_report::compare::{outcome_section, OutcomeStudy};
 
@@ -121,7 +121,27 @@ pub struct OutcomeArgs {
     /// none [default: 100; compare --quick: 12]
     #[arg(long, value_name = "N")]
     pub chaos_shots: Option<u64>,
+    /// Rack model of the break families: lattice:<gap> (the racks' lattice, closest
+    /// neighbours 2R + gap apart; lattice:1e-6 is the rack files' own), frozen (every
+    /// neighbour touching) or jittered:<scale> (the lattice at gap = scale, each ball moved at
+    /// random within scale/2, seeded by the shot: generic gaps 0 to 2 scale); scales in m, at
+    /// most 0.05. The default is the balls' diameter tolerance (WPA, +-0.005 in)
+    #[arg(long, value_name = "MODEL", default_value = "jittered:0.000127")]
+    pub rack: String,
+    /// Sequential sampling: after each family's first --outcome-shots, the in-process
+    /// engines whose verdict is undecided play twice as many shots, and again, until every
+    /// verdict is decided or this budget is spent: <shots> per family, <seconds>s of wall time
+    /// (no look starts after it), both as <shots>,<seconds>s, or none (one look of
+    /// --outcome-shots). Programs and peers play the first look only. A sharded study plays
+    /// one look [default: compare 400,60s; outcomes 3200; --quick and --shard: none]
+    #[arg(long, value_name = "BUDGET")]
+    pub outcome_budget: Option<String>,
 }
+
+/// `compare`'s default sequential budget: its whole run stays within 3 minutes on 2 cores.
+pub const COMPARE_BUDGET: &str = "400,60s";
+/// `outcomes`'s: the study alone, where the shots decide.
+pub const OUTCOMES_BUDGET: &str = "3200";
 
 impl OutcomeArgs {
     /// The checked plan: `schemes` at the study's time steps, then `extra` engines.
@@ -158,6 +178,10 @@ impl OutcomeArgs {
             },
             position_tol_m: self.position_tol,
             max_events,
+            rack: self
+                .rack
+                .parse::<pool_harness::RackModel>()
+                .map_err(|e| CliError::Input(format!("--rack {e}")))?,
             chaos_shots: self.chaos_shots.unwrap_or(if quick {
                 QUICK_SHOTS
             } else {
@@ -175,10 +199,26 @@ impl OutcomeArgs {
         };
         StudyPlan::new(&options, &racks).map_err(CliError::Input)
     }
+
+    /// The sequential budget: `--outcome-budget`, else `default` (`None`: one look).
+    ///
+    /// # Errors
+    /// A budget that does not parse, naming the option (exit 2).
+    pub fn budget(&self, default: Option<&str>) -> Result<Option<Budget>, CliError> {
+        match self.outcome_budget.as_deref().or(default) {
+            None | Some("none") => Ok(None),
+            Some(text) => text.parse::<Budget>().map(Some).map_err(|e| {
+                CliError::Input(format!(
+                    "--outcome-budget {text:?}: {e} (expected <shots>, <seconds>s, \
+                     <shots>,<seconds>s or none)"
+                ))
+            }),
+        }
+    }
 }
 
-/// Runs jobs `[lo, hi)` of `plan` on `pool`, streaming `outcomes/shots.csv` into `staging`,
-/// and returns the tallies.
+/// Runs jobs `[lo, hi)` of `plan` on `pool` (or, with a `budget`, the whole study
+/// sequentially), streaming `outcomes/shots.csv` into `staging`, and returns the tallies.
 ///
 /// # Errors
 /// As [`StudyPlan::run`]: a reference run that did not end physically (exit 1), a shot the
@@ -187,6 +227,7 @@ pub fn run_study(
     plan: &StudyPlan,
     lo: u64,
     hi: u64,
+    budget: Option<&Budget>,
     pool: &rayon::ThreadPool,
     staging: &Staging,
     bar: &ProgressBar,
@@ -196,16 +237,18 @@ pub fn run_study(
         csv.serialize(r)
             .map_err(|e| format!("writing outcomes/shots.csv: {e}"))
     };
-    let result = plan
-        .run(lo, hi, pool, &mut sink, &|n| bar.inc(n))
-        .map_err(|e| match e {
-            StudyError::Perturbation(m) => {
-                CliError::Input(format!("--perturb-position / --perturb-speed: {m}"))
-            }
-            StudyError::Run(m) => CliError::Run(format!("outcome study, {m}")),
-            StudyError::Input(m) => CliError::Input(m),
-            StudyError::Output(m) => CliError::Run(m),
-        })?;
+    let result = match budget {
+        Some(b) => plan.run_sequential(b, pool, &mut sink, &|n| bar.inc(n)),
+        None => plan.run(lo, hi, pool, &mut sink, &|n| bar.inc(n)),
+    }
+    .map_err(|e| match e {
+        StudyError::Perturbation(m) => {
+            CliError::Input(format!("--perturb-position / --perturb-speed: {m}"))
+        }
+        StudyError::Run(m) => CliError::Run(format!("outcome study, {m}")),
+        StudyError::Input(m) => CliError::Input(m),
+        StudyError::Output(m) => CliError::Run(m),
+    })?;
     csv.into_inner()
         .map_err(|e| CliError::Run(format!("writing outcomes/shots.csv: {}", e.error())))?
         .flush()

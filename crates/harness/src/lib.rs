@@ -40,7 +40,7 @@ pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
 pub use outcome::{
-    answers, cue_ball, family_shot, mcnemar_one_sided, merge_chaos, perturb, tally_shot_rows,
+    answers, cue_ball, family_shot, mcnemar_one_sided, merge_chaos, perturb, Budget, tally_shot_rows,
     wilson_interval, Agreement, AnswerRow, ChaosRow, CushionHit, CushionRef, Decline,
     DistributionRow, DistributionTally, DistributionVerdict, FamilyKind, Fate, Field, GameOutcome,
     Margins, OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, RunLabel, StudyError,

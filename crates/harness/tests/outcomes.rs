@@ -11,7 +11,7 @@ use pool_harness::{
     OutcomeTally, Perturbation, StudyRules, StudyShot,
 };
 use pool_physics::{MotionState, Physics};
-use pool_sim::Setup;
+use pool_sim::{Setup, DEFAULT_RACK};
 
 /// The 9-ball and 15-ball racks on `table`.
 fn racks(table: &str) -> [Setup; 2] {
@@ -37,6 +37,7 @@ fn study(
         seed: 1,
         perturbation: Perturbation::default(),
         position_tol_m: 1e-2,
+        rack: DEFAULT_RACK,
         reference: (reference.as_ref(), &reference_spec),
     };
     let engines: Vec<_> = specs
@@ -181,9 +182,9 @@ fn families_make_valid_reproducible_shots_that_a_seed_decides() {
         for kind in FamilyKind::ALL {
             for k in 0..40 {
                 let seed = kind.shot_seed(table, 7, k);
-                let s = family_shot(kind, &racks, seed).unwrap();
+                let s = family_shot(kind, &racks, &DEFAULT_RACK, seed).unwrap();
                 s.validate().unwrap();
-                assert_eq!(s, family_shot(kind, &racks, seed).unwrap());
+                assert_eq!(s, family_shot(kind, &racks, &DEFAULT_RACK, seed).unwrap());
                 assert_eq!(s.name, format!("{}_{seed}", kind.name()));
                 match kind {
                     FamilyKind::Break9 => assert_eq!(s.balls.len(), 10),
@@ -222,7 +223,13 @@ fn cut_angles_follow_the_ghost_ball() {
     ] {
         let (mut min, mut max) = (f64::INFINITY, 0.0f64);
         for k in 0..300 {
-            let s = family_shot(kind, &racks, kind.shot_seed("seven_foot", 3, k)).unwrap();
+            let s = family_shot(
+                kind,
+                &racks,
+                &DEFAULT_RACK,
+                kind.shot_seed("seven_foot", 3, k),
+            )
+            .unwrap();
             let r = s.physics.radius(&s.balls[0].state);
             let (c, o) = (s.balls[0].state.r.xy(), s.balls[1].state.r.xy());
             let phi = s.strike.as_ref().unwrap().cue.phi.to_radians();
@@ -276,7 +283,7 @@ fn the_perturbation_moves_every_ball_by_its_size_and_keeps_them_apart() {
         assert!((q.balls[0].state.w - rack.balls[0].state.w * f).norm() < 1e-9);
     }
     // A struck shot has its V0 scaled instead; nothing moves with a zero perturbation.
-    let cut = family_shot(FamilyKind::Cut, &racks, 5).unwrap();
+    let cut = family_shot(FamilyKind::Cut, &racks, &DEFAULT_RACK, 5).unwrap();
     let q = perturb(&cut, &p, 5).unwrap();
     let (v0, v1) = (
         cut.strike.as_ref().unwrap().cue.v0,
@@ -309,7 +316,7 @@ fn game_outcomes_and_agreement_read_the_log() {
     // A cut shot of the family through the event engine and the discrete integrator.
     let racks = racks("seven_foot");
     let s = (0..200)
-        .map(|k| family_shot(FamilyKind::Cut, &racks, k).unwrap())
+        .map(|k| family_shot(FamilyKind::Cut, &racks, &DEFAULT_RACK, k).unwrap())
         .find(|s| {
             let o = EngineSpec::reference().build().unwrap().run(s);
             GameOutcome::of(s, &o).pocket_of(1).is_some()

@@ -6,7 +6,7 @@ use std::f64::consts::PI;
 
 use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{Table, Vec2, Vec3};
-use pool_sim::{Setup, Strike};
+use pool_sim::{RackModel, Setup, Strike};
 
 use crate::stress_shots::{ball, clear, with_balls};
 use crate::{random_break, SplitMix};
@@ -87,17 +87,23 @@ impl FamilyKind {
 }
 
 /// Shot `seed` of kind `kind` made from `racks` (the 9-ball rack, then the 15-ball rack, on the
-/// family's table; the two-ball kinds take the 9-ball rack's table and physics). Named
+/// family's table; the two-ball kinds take the 9-ball rack's table and physics), the breaks'
+/// racks placed by `rack` (seeded by `seed`). Named
 /// `<kind>_<seed>`. Deterministic in `seed`; every set-up returned passes
 /// [`Setup::validate`].
 ///
 /// # Errors
 /// The table has no pocket the kind can aim at, or no placement fitted in 10 000 draws.
-pub fn family_shot(kind: FamilyKind, racks: &[Setup; 2], seed: u64) -> Result<Setup, String> {
+pub fn family_shot(
+    kind: FamilyKind,
+    racks: &[Setup; 2],
+    rack: &RackModel,
+    seed: u64,
+) -> Result<Setup, String> {
     let base = &racks[0];
     let s = match kind {
-        FamilyKind::Break9 => random_break(base, seed),
-        FamilyKind::Break15 => random_break(&racks[1], seed),
+        FamilyKind::Break9 => random_break(&rack.apply(base, seed)?, seed),
+        FamilyKind::Break15 => random_break(&rack.apply(&racks[1], seed)?, seed),
         _ => {
             let mut rng = SplitMix::new(seed ^ 0x6F75_7463_6F6D_6573);
             let shot = (0..10_000)

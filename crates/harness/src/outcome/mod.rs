@@ -29,7 +29,7 @@ pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use shot::{StudyError, StudyRules, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
 pub use study::{
-    merge_chaos, tally_shot_rows, ChaosRow, Decline, StudyOptions, StudyPlan, StudyResult,
+    merge_chaos, tally_shot_rows, Budget, ChaosRow, Decline, StudyOptions, StudyPlan, StudyResult,
     CHAOS_SIZES, DEFAULT_DTS, DEFAULT_SHOTS, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS,
     QUICK_SHOTS,
 };

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use pool_engines::EngineSpec;
-use pool_sim::{Engine, EngineError, Outcome, Setup};
+use pool_sim::{Engine, EngineError, Outcome, RackModel, Setup};
 
 use super::agreement::Agreement;
 use super::families::{family_shot, FamilyKind};
@@ -46,6 +46,8 @@ pub struct StudyRules<'a> {
     pub perturbation: Perturbation,
     /// Final positions within this distance (m) agree.
     pub position_tol_m: f64,
+    /// How the breaks' racks are placed.
+    pub rack: RackModel,
     /// The reference engine and its spec (the event engine).
     pub reference: (&'a dyn Engine, &'a EngineSpec),
 }
@@ -106,8 +108,8 @@ impl StudyShot {
     ) -> Result<Self, StudyError> {
         let seed = kind.shot_seed(table, rules.seed, index);
         let what = format!("{} on {table}, shot {index} (seed {seed})", kind.name());
-        let setup =
-            family_shot(kind, racks, seed).map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
+        let setup = family_shot(kind, racks, &rules.rack, seed)
+            .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
         let perturbed = perturb(&setup, &rules.perturbation, seed)
             .map_err(|e| StudyError::Perturbation(format!("{what}: {e}")))?;
         let (engine, spec) = rules.reference;

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use pool_discrete::Scheme;
 use pool_engines::{EngineSpec, RunOptions};
-use pool_sim::{Engine, Outcome, Setup};
+use pool_sim::{Engine, Outcome, RackModel, Setup};
 use rayon::prelude::*;
 
 use super::agreement::{Agreement, Field};
@@ -69,6 +69,8 @@ pub struct StudyOptions {
     /// Shots per family whose reference is also played perturbed at every size of
     /// [`CHAOS_SIZES`] (the chaos curve), at most `shots`; 0 for none.
     pub chaos_shots: u64,
+    /// How the breaks' racks are placed ([`pool_sim::DEFAULT_RACK`] for real racks).
+    pub rack: RackModel,
 }
 
 /// The perturbation sizes (m) of the chaos curve: 1e-12 to 1e-3 m, a decade apart.
@@ -157,6 +159,8 @@ pub struct StudyPlan {
     pub margins: Margins,
     /// Shots per family of the chaos curve (at most `shots`).
     pub chaos_shots: u64,
+    /// How the breaks' racks are placed.
+    pub rack: RackModel,
 }
 
 /// An engine's runs declined as outside its model (not a defect: the study's shots are pool
@@ -240,6 +244,10 @@ impl StudyPlan {
             format!("--perturb-{which} = {v:?}: must be a number in [0, {max}]")
         })?;
         options.margins.validate()?;
+        options
+            .rack
+            .validate()
+            .map_err(|e| format!("--rack {}: {e}", options.rack))?;
         if !(options.position_tol_m > 0.0 && options.position_tol_m <= 1.0) {
             return Err(format!(
                 "--position-tol = {:?}: must be a number in (0, 1] m",
@@ -288,8 +296,13 @@ impl StudyPlan {
             let on_table = racks(table)?;
             for &kind in &kinds {
                 // One shot of each family now: a table it cannot be played on is bad input.
-                family_shot(kind, &on_table, kind.shot_seed(table, options.seed, 0))
-                    .map_err(|e| format!("--outcome-tables {table}: {e}"))?;
+                family_shot(
+                    kind,
+                    &on_table,
+                    &options.rack,
+                    kind.shot_seed(table, options.seed, 0),
+                )
+                .map_err(|e| format!("--outcome-tables {table} / --rack {}: {e}", options.rack))?;
                 families.push((kind, table.to_string()));
                 on_tables.push(on_table.clone());
             }
@@ -309,6 +322,7 @@ impl StudyPlan {
             max_events: options.max_events,
             margins: options.margins,
             chaos_shots: options.chaos_shots.min(shots),
+            rack: options.rack,
         };
         plan.check_work()?;
         Ok(plan)
@@ -398,6 +412,7 @@ impl StudyPlan {
             ),
             ("--margin-floor".into(), format!("{:?}", self.margins.floor)),
             ("--chaos-shots".into(), self.chaos_shots.to_string()),
+            ("--rack".into(), self.rack.to_string()),
         ]
     }
 
@@ -434,6 +449,10 @@ impl StudyPlan {
             format!(
                 "Final positions agree within {} m (`--position-tol`).",
                 self.position_tol_m
+            ),
+            format!(
+                "Breaks racked by `{}` (`--rack`: lattice:<gap>, frozen or jittered:<scale>).",
+                self.rack
             ),
         ]
     }
@@ -774,6 +793,7 @@ impl<'a> Runner<'a> {
             seed: plan.seed,
             perturbation: plan.perturbation,
             position_tol_m: plan.position_tol_m,
+            rack: plan.rack,
             reference: (self.reference.as_ref(), &plan.reference),
         };
         let mut shots = pool.install(|| {

@@ -175,6 +175,9 @@ pub fn check_work(option: &str, spec: &EngineSpec, setup: &Setup) -> Result<(), 
 pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError> {
     use pool_discrete::Scheme;
     let mut out: Vec<Scheme> = Vec::new();
+    if names.len() == 1 && names[0].trim() == "none" {
+        return Ok(out);
+    }
     for n in names {
         let s = Scheme::from_name(n.trim()).ok_or_else(|| {
             CliError::Input(format!(

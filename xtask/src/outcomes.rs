@@ -16,7 +16,8 @@ pub struct OutcomesArgs {
     #[command(flatten)]
     pub study: OutcomeArgs,
     /// Discrete integration schemes, comma-separated: exact, euler, located (events located
-    /// inside the step), substep<k> (k substeps on contact, k in 2..=1000)
+    /// inside the step), substep<k> (k substeps on contact, k in 2..=1000), or none (only the
+    /// reference, the floor and --engines)
     #[arg(
         long,
         value_delimiter = ',',

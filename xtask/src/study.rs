@@ -133,13 +133,13 @@ pub struct OutcomeArgs {
     /// verdict is decided or this budget is spent: <shots> per family, <seconds>s of wall time
     /// (no look starts after it), both as <shots>,<seconds>s, or none (one look of
     /// --outcome-shots). Programs and peers play the first look only. A sharded study plays
-    /// one look [default: compare 400,60s; outcomes 3200; --quick and --shard: none]
+    /// one look [default: compare 400,30s; outcomes 3200; --quick and --shard: none]
     #[arg(long, value_name = "BUDGET")]
     pub outcome_budget: Option<String>,
 }
 
 /// `compare`'s default sequential budget: its whole run stays within 3 minutes on 2 cores.
-pub const COMPARE_BUDGET: &str = "400,60s";
+pub const COMPARE_BUDGET: &str = "400,30s";
 /// `outcomes`'s: the study alone, where the shots decide.
 pub const OUTCOMES_BUDGET: &str = "3200";
 

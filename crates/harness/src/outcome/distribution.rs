@@ -727,3 +727,240 @@ fn judge(
 fn describe(name: &str, d: f64, lo: f64, hi: f64) -> String {
     format!("{name} {d:+.3} [{lo:+.3}, {hi:+.3}]")
 }
+
+/// Independent samples of one statistic: counts for a yes/no statistic, values for a numeric
+/// one.
+#[derive(Clone, Debug, Default)]
+struct Sample {
+    n: u64,
+    objects: Vec<f64>,
+    scratch: u64,
+    success: u64,
+    pockets: BTreeMap<String, u64>,
+    first_contact: BTreeMap<String, u64>,
+    cue: Vec<[f64; 2]>,
+}
+
+impl Sample {
+    fn of(rows: &[&OutcomeShotRow]) -> Self {
+        let mut s = Sample::default();
+        for row in rows.iter().filter(|r| r.failure.is_empty()) {
+            let st = ShotStats::of(row);
+            s.n += 1;
+            s.objects.push(f64::from(st.objects));
+            s.scratch += u64::from(st.scratch);
+            s.success += u64::from(st.success);
+            for p in st.pockets {
+                *s.pockets.entry(p).or_default() += 1;
+            }
+            *s.first_contact.entry(st.first_contact).or_default() += 1;
+            if let Some(c) = st.cue {
+                s.cue.push(c);
+            }
+        }
+        s
+    }
+}
+
+/// Two runs' game statistics on *different* shots (for example the event engine on two seeds
+/// of a family, or two batches of another user's shots): each statistic as a difference `b -
+/// a` of independent samples, with Newcombe's hybrid score interval for rates
+/// ([`super::interval::newcombe_independent`]), Welch's interval for means
+/// ([`super::interval::welch_interval`]) and the two-sample energy test for the final cue
+/// positions ([`super::energy::energy_test`], on the first [`ENERGY_PAIRS`] of each), at the
+/// levels of one look ([`STUDY_ALPHA`] shared as in [`DistributionTally::evaluate`]). Rows are
+/// labelled `family`/`table` and engine `b`; the verdict is `same in distribution`, `differs`
+/// or `undecided` (no shot-by-shot comparison: the shots differ).
+pub fn compare_independent(
+    a: &[&OutcomeShotRow],
+    b: &[&OutcomeShotRow],
+    family: &str,
+    table: &str,
+    margins: &Margins,
+    seed: u64,
+) -> (Vec<DistributionRow>, DistributionVerdict) {
+    use super::energy::energy_test;
+    use super::interval::{newcombe_independent, welch_interval};
+    let (sa, sb) = (Sample::of(a), Sample::of(b));
+    let mut names: Vec<(String, Option<(u64, u64)>)> = vec![
+        ("balls_pocketed".into(), None),
+        ("scratch".into(), Some((sa.scratch, sb.scratch))),
+        ("success".into(), Some((sa.success, sb.success))),
+    ];
+    let mut keys: Vec<String> = sa
+        .pockets
+        .keys()
+        .chain(sb.pockets.keys())
+        .cloned()
+        .collect();
+    keys.sort();
+    keys.dedup();
+    for p in keys {
+        let (x, y) = (sa.pockets.get(&p), sb.pockets.get(&p));
+        names.push((
+            format!("pocket:{p}"),
+            Some((x.copied().unwrap_or(0), y.copied().unwrap_or(0))),
+        ));
+    }
+    let mut keys: Vec<String> = sa
+        .first_contact
+        .keys()
+        .chain(sb.first_contact.keys())
+        .cloned()
+        .collect();
+    keys.sort();
+    keys.dedup();
+    for id in keys {
+        let (x, y) = (sa.first_contact.get(&id), sb.first_contact.get(&id));
+        names.push((
+            format!("first_contact:{id}"),
+            Some((x.copied().unwrap_or(0), y.copied().unwrap_or(0))),
+        ));
+    }
+    let s = names.len() as u32 + 2;
+    let alpha = look_alpha(STUDY_ALPHA * INTERVAL_SHARE, 1, s);
+    let mut rows = Vec::new();
+    let mut differs: Vec<(f64, String)> = Vec::new();
+    let mut undecided: Vec<(Option<u64>, String)> = Vec::new();
+    let n = sa.n.min(sb.n);
+    let mut judge = |name: String, va: f64, vb: f64, lo: f64, hi: f64, margin: f64| {
+        let decision = decide(lo, hi, margin);
+        match decision {
+            Decision::Differs => {
+                differs.push(((vb - va).abs() / margin, describe(&name, vb - va, lo, hi)))
+            }
+            Decision::Undecided => undecided.push((
+                super::sequential::shots_to_decide((hi - lo) / 2.0, n, margin, vb - va),
+                name.clone(),
+            )),
+            Decision::Same => {}
+        }
+        rows.push(DistributionRow {
+            family: family.to_string(),
+            table: table.to_string(),
+            engine: "b".into(),
+            scheme: String::new(),
+            dt_s: None,
+            statistic: name,
+            n,
+            value: vb,
+            reference: Some(va),
+            diff: Some(vb - va),
+            diff_low: Some(lo),
+            diff_high: Some(hi),
+            margin: Some(margin),
+            alpha,
+            p_value: None,
+            decision: match decision {
+                Decision::Same => "same",
+                Decision::Differs => "differs",
+                Decision::Undecided => "undecided",
+            }
+            .into(),
+            looks: 1,
+        });
+    };
+    let frac = |k: u64, n: u64| {
+        if n == 0 {
+            f64::NAN
+        } else {
+            k as f64 / n as f64
+        }
+    };
+    for (name, counts) in names {
+        match counts {
+            None => {
+                let (d, lo, hi) = welch_interval(&sb.objects, &sa.objects, alpha).unwrap_or((
+                    f64::NAN,
+                    f64::NAN,
+                    f64::NAN,
+                ));
+                let va = sa.objects.iter().sum::<f64>() / sa.objects.len().max(1) as f64;
+                judge(name, va, va + d, lo, hi, margins.balls);
+            }
+            Some((ka, kb)) => {
+                let (lo, hi) = newcombe_independent(kb, sb.n, ka, sa.n, alpha);
+                judge(name, frac(ka, sa.n), frac(kb, sb.n), lo, hi, margins.rate);
+            }
+        }
+    }
+    for (k, name) in ["cue_x", "cue_y"].into_iter().enumerate() {
+        let (xa, xb): (Vec<f64>, Vec<f64>) = (
+            sa.cue.iter().map(|c| c[k]).collect(),
+            sb.cue.iter().map(|c| c[k]).collect(),
+        );
+        let (d, lo, hi) = welch_interval(&xb, &xa, alpha).unwrap_or((f64::NAN, f64::NAN, f64::NAN));
+        let va = xa.iter().sum::<f64>() / xa.len().max(1) as f64;
+        judge(name.into(), va, va + d, lo, hi, margins.position_m);
+    }
+    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE);
+    let (ca, cb) = (
+        &sa.cue[..sa.cue.len().min(ENERGY_PAIRS)],
+        &sb.cue[..sb.cue.len().min(ENERGY_PAIRS)],
+    );
+    let t = energy_test(ca, cb, ENERGY_PERMUTATIONS, seed);
+    let rejects = t.p_value < energy_alpha;
+    if rejects {
+        differs.push((
+            f64::INFINITY,
+            format!("cue_position (energy test p = {:.3})", t.p_value),
+        ));
+    }
+    rows.push(DistributionRow {
+        family: family.to_string(),
+        table: table.to_string(),
+        engine: "b".into(),
+        scheme: String::new(),
+        dt_s: None,
+        statistic: "cue_position".into(),
+        n: ca.len().min(cb.len()) as u64,
+        value: t.statistic,
+        reference: None,
+        diff: None,
+        diff_low: None,
+        diff_high: None,
+        margin: None,
+        alpha: energy_alpha,
+        p_value: Some(t.p_value),
+        decision: if rejects { "differs" } else { "same" }.into(),
+        looks: 1,
+    });
+    differs.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (verdict, detail) = if n == 0 {
+        ("undecided".to_string(), "no shot played".to_string())
+    } else if let Some(d) = differs.first() {
+        ("differs".into(), d.1.clone())
+    } else if undecided.is_empty() {
+        (
+            "same in distribution".into(),
+            "every statistic within its margin".into(),
+        )
+    } else {
+        let need = undecided.iter().map(|u| u.0).max().flatten();
+        let names: Vec<&str> = undecided.iter().map(|u| u.1.as_str()).take(3).collect();
+        (
+            "undecided".into(),
+            match need {
+                Some(k) => format!(
+                    "{} undecided ({}); about {k} shots would decide",
+                    undecided.len(),
+                    names.join(", ")
+                ),
+                None => format!("{} undecided ({})", undecided.len(), names.join(", ")),
+            },
+        )
+    };
+    let verdict = DistributionVerdict {
+        family: family.to_string(),
+        table: table.to_string(),
+        engine: "b".into(),
+        scheme: String::new(),
+        dt_s: None,
+        n,
+        looks: 1,
+        shot_by_shot: String::new(),
+        verdict,
+        detail,
+    };
+    (rows, verdict)
+}

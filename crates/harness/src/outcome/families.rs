@@ -86,6 +86,31 @@ impl FamilyKind {
     }
 }
 
+/// The chaos floor's shot before its perturbation: for a break whose rack model draws
+/// (`jittered`), the same strike on another draw of the rack (a rack is never racked twice
+/// alike: its own jitter is the physical uncertainty of a break); otherwise the shot itself
+/// ([`family_shot`]).
+///
+/// # Errors
+/// As [`family_shot`].
+pub fn floor_shot(
+    kind: FamilyKind,
+    racks: &[Setup; 2],
+    rack: &RackModel,
+    seed: u64,
+) -> Result<Setup, String> {
+    let rerack = |r: &Setup| -> Result<Setup, String> {
+        let mut s = random_break(&rack.apply(r, seed ^ 0x0F10_0A2E_4AC4_0000)?, seed);
+        s.name = format!("{}_floor", s.name);
+        Ok(s)
+    };
+    match (kind, rack) {
+        (FamilyKind::Break9, RackModel::Jittered { .. }) => rerack(&racks[0]),
+        (FamilyKind::Break15, RackModel::Jittered { .. }) => rerack(&racks[1]),
+        _ => family_shot(kind, racks, rack, seed),
+    }
+}
+
 /// Shot `seed` of kind `kind` made from `racks` (the 9-ball rack, then the 15-ball rack, on the
 /// family's table; the two-ball kinds take the 9-ball rack's table and physics), the breaks'
 /// racks placed by `rack` (seeded by `seed`). Named

@@ -20,10 +20,10 @@ mod tally;
 
 pub use agreement::{Agreement, Field};
 pub use distribution::{
-    DistributionRow, DistributionTally, DistributionVerdict, Margins, ENERGY_PAIRS,
-    ENERGY_PERMUTATIONS, INTERVAL_SHARE, STUDY_ALPHA,
+    compare_independent, DistributionRow, DistributionTally, DistributionVerdict, Margins,
+    ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, STUDY_ALPHA,
 };
-pub use families::{family_shot, FamilyKind};
+pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use shot::{StudyError, StudyRules, StudyShot};

@@ -7,7 +7,7 @@ use pool_engines::EngineSpec;
 use pool_sim::{Engine, EngineError, Outcome, RackModel, Setup};
 
 use super::agreement::Agreement;
-use super::families::{family_shot, FamilyKind};
+use super::families::{family_shot, floor_shot, FamilyKind};
 use super::game::GameOutcome;
 use super::perturb::{perturb, Perturbation};
 use super::tally::{OutcomeShotRow, RunLabel, FLOOR, REFERENCE};
@@ -110,7 +110,9 @@ impl StudyShot {
         let what = format!("{} on {table}, shot {index} (seed {seed})", kind.name());
         let setup = family_shot(kind, racks, &rules.rack, seed)
             .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
-        let perturbed = perturb(&setup, &rules.perturbation, seed)
+        let floor_base = floor_shot(kind, racks, &rules.rack, seed)
+            .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
+        let perturbed = perturb(&floor_base, &rules.perturbation, seed)
             .map_err(|e| StudyError::Perturbation(format!("{what}: {e}")))?;
         let (engine, spec) = rules.reference;
         let timed = |s: &Setup| {

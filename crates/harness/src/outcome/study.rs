@@ -494,9 +494,11 @@ impl StudyPlan {
     /// engine, then, while an in-process engine's verdict ([`super::DistributionTally::evaluate`]) is
     /// undecided and `budget` allows, doubles its shots for those engines (and the reference
     /// and the floor); programs play the first look only. Looks are spent as
-    /// [`super::sequential`] says, so the error rate holds whenever the study stops. Rows go to
-    /// `sink` family by family in shot order: the rows a one-look run of the same shots would
-    /// give, less the runs of engines that had already decided.
+    /// [`super::sequential`] says, so the error rate holds whenever the study stops. Looks go
+    /// round the families (every family's first look, then every undecided family's second,
+    /// ...), so a time budget is shared; rows go to `sink` look by look, each look's in shot
+    /// order: the rows a one-look run of the same shots would give, less the runs of engines
+    /// that had already decided.
     ///
     /// # Errors
     /// As [`StudyPlan::run`].
@@ -510,26 +512,36 @@ impl StudyPlan {
         let start = Instant::now();
         let mut runner = Runner::new(self, pool, progress)?;
         let max = budget.shots.max(self.shots);
-        for (f, (kind, table)) in self.families.iter().enumerate() {
-            let mut active = vec![true; self.engines.len()];
-            let (mut done, mut look) = (0u64, 0u32);
-            loop {
-                look += 1;
+        // Per family: which engines still sample, and the shots played. Looks go round the
+        // families, so a time budget is shared among them rather than spent on the first.
+        let mut active = vec![vec![true; self.engines.len()]; self.families.len()];
+        let mut done = vec![0u64; self.families.len()];
+        let mut look = 0u32;
+        loop {
+            look += 1;
+            let mut any = false;
+            for (f, (kind, table)) in self.families.iter().enumerate() {
+                let out_of_time = budget
+                    .seconds
+                    .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+                if look > 1 && (!active[f].contains(&true) || done[f] >= max || out_of_time) {
+                    continue;
+                }
                 let next = if look == 1 {
                     self.shots
                 } else {
-                    (done * 2).min(max)
+                    (done[f] * 2).min(max)
                 };
-                for at in (done..next).step_by(CHUNK as usize) {
+                for at in (done[f]..next).step_by(CHUNK as usize) {
                     let jobs: Vec<(usize, u64)> =
                         (at..next.min(at + CHUNK)).map(|k| (f, k)).collect();
-                    runner.play(&jobs, &active, sink)?;
+                    runner.play(&jobs, &active[f], sink)?;
                 }
-                done = next;
+                done[f] = next;
                 let tally = runner.result.tally.distribution_mut();
                 tally.set_looks(kind.name(), table, FLOOR, look);
                 for (e, spec) in self.engines.iter().enumerate() {
-                    if active[e] {
+                    if active[f][e] {
                         tally.set_looks(kind.name(), table, &spec.to_string(), look);
                     }
                 }
@@ -548,14 +560,15 @@ impl StudyPlan {
                             && v.dt_s == spec.dt()
                             && v.undecided()
                     });
-                    active[e] = active[e] && in_process(spec) && undecided;
+                    active[f][e] = active[f][e] && !is_program(spec) && undecided;
                 }
-                let out_of_time = budget
-                    .seconds
-                    .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
-                if !active.contains(&true) || done >= max || out_of_time {
-                    break;
-                }
+                any |= active[f].contains(&true) && done[f] < max;
+            }
+            let out_of_time = budget
+                .seconds
+                .is_some_and(|s| start.elapsed().as_secs_f64() >= s);
+            if !any || out_of_time {
+                break;
             }
         }
         Ok(runner.finish())
@@ -896,6 +909,15 @@ fn add_wall(wall: &mut BTreeMap<(usize, usize), (u64, f64)>, key: (usize, usize)
     let w = wall.entry(key).or_insert((0, 0.0));
     w.0 += 1;
     w.1 += secs;
+}
+
+/// Whether an engine is a program or a peer (a process of its own, slow per shot): it plays a
+/// sequential study's first look only.
+fn is_program(spec: &EngineSpec) -> bool {
+    matches!(
+        spec,
+        EngineSpec::Exec { .. } | EngineSpec::Pooltool | EngineSpec::Peer { .. }
+    )
 }
 
 /// Whether an engine runs in this process (one shot per task) rather than as a program (a

@@ -18,7 +18,10 @@ use numpy::{
     IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1, PyReadonlyArray4,
 };
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{agents_label, Agreement, Field, Frames, GameOutcome};
+use pool_harness::{
+    agents_label, compare_independent, summarize_games, Agreement, DistributionTally, Field,
+    Frames, GameOutcome, Margins, OutcomeShotRow, RunLabel, SummaryStat, FLOOR, REFERENCE,
+};
 use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
 use pool_physics::{BallState, MotionState, Physics, Vec3};
 use pool_sim::{Outcome, Setup, Strike, Termination};
@@ -609,6 +612,9 @@ pub struct Batch {
     ended: Py<PyArray1<bool>>,
     /// Each run as a game sees it, for `outcome_agreement`.
     games: Vec<GameOutcome>,
+    /// Each run as a row of the outcome study, for `outcome_distribution` and
+    /// `compare_distributions`.
+    rows: Vec<OutcomeShotRow>,
 }
 
 /// A batch's rows, computed without the GIL.
@@ -628,6 +634,25 @@ impl Rows {
             .iter()
             .zip(&self.outcomes)
             .map(|(s, o)| GameOutcome::of(s, o))
+            .collect();
+        let rows: Vec<OutcomeShotRow> = self
+            .setups
+            .iter()
+            .zip(&self.outcomes)
+            .zip(&games)
+            .enumerate()
+            .map(|(k, ((s, o), g))| {
+                let label = RunLabel {
+                    family: "batch",
+                    table: &s.table.name,
+                    index: k as u64,
+                    run: engine.clone(),
+                    engine: engine.clone(),
+                    scheme: String::new(),
+                    dt_s: None,
+                };
+                OutcomeShotRow::new(label, s, g, o.ops.total(), None)
+            })
             .collect();
         for (k, o) in self.outcomes.iter().enumerate() {
             fin.index_axis_mut(numpy::ndarray::Axis(0), k)
@@ -675,6 +700,7 @@ impl Rows {
                 .unbind(),
             ended: per_item(&games, |g| g.ended).into_pyarray(py).unbind(),
             games,
+            rows,
         }
     }
 }
@@ -745,6 +771,150 @@ fn outcome_agreement<'py>(
         "position_error_max_m",
         per_item(&agreements, |a| a.position_error_max_m).into_pyarray(py),
     )?;
+    Ok(out)
+}
+
+/// A statistic as a dict: `n`, `value` and its 95 % interval `low`, `high`.
+fn stat_dict<'py>(py: Python<'py>, s: &SummaryStat) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("n", s.n)?;
+    d.set_item("value", s.value)?;
+    d.set_item("low", s.low)?;
+    d.set_item("high", s.high)?;
+    Ok(d)
+}
+
+/// The game's statistics of a batch, as `cargo xtask outcomes` tallies them: a dict from
+/// statistic name to a dict of `n`, `value` and its 95 % interval `low`, `high`:
+/// `balls_pocketed` (mean object balls pocketed per shot, Student-t interval), `scratch`,
+/// `success` (at least one object ball and no scratch), `pocket:<id>` (a pocket receives an
+/// object ball), `first_contact:<id>` (the first ball the cue ball touches, `none` for none;
+/// Wilson intervals), `cue_x`, `cue_y` (mean final cue-ball coordinates, m, over the shots
+/// that leave it on the cloth). `cue_final_xy` is the (n_shots, 2) array of final cue-ball
+/// positions, NaN where it is not on the cloth.
+#[pyfunction]
+fn outcome_distribution<'py>(py: Python<'py>, batch: &Batch) -> PyResult<Bound<'py, PyDict>> {
+    let rows: Vec<&OutcomeShotRow> = batch.rows.iter().collect();
+    let out = PyDict::new(py);
+    for s in summarize_games(&rows) {
+        out.set_item(s.statistic.clone(), stat_dict(py, &s)?)?;
+    }
+    let mut xy = Array2::<f64>::from_elem((rows.len(), 2), f64::NAN);
+    for (k, r) in rows.iter().enumerate() {
+        if let (Some(x), Some(y)) = (r.cue_x_m, r.cue_y_m) {
+            xy[[k, 0]] = x;
+            xy[[k, 1]] = y;
+        }
+    }
+    out.set_item("cue_final_xy", xy.into_pyarray(py))?;
+    Ok(out)
+}
+
+/// Whether batch `b` changes the game's statistics against batch `a`, with the verdicts of
+/// `cargo xtask outcomes`: a dict with `verdict` (`same shot by shot`, `same in
+/// distribution`, `differs`, `undecided`), `detail` (the statistic that differs and by how
+/// much, or how many shots would decide), `shot_by_shot` (paired only: `within the floor`
+/// when b's games differ from a's on at most `margin_floor` of the shots, `above the floor`,
+/// `undecided`; there is no chaos floor here, so its rate is 0) and `rows` (one dict per
+/// statistic: value, reference, diff, diff_low, diff_high, margin, alpha, p_value, decision).
+/// `paired=True`: the batches ran the same shots in the same order (paired differences,
+/// Tango's interval, the paired energy test); `paired=False`: different shots (Newcombe,
+/// Welch, the two-sample energy test). Margins as `--margin-*`; `seed` seeds the energy
+/// test's permutations.
+#[pyfunction]
+#[pyo3(signature = (a, b, *, paired = true, margin_rate = 0.02, margin_balls = 0.05,
+    margin_position = 0.05, margin_floor = 0.05, position_tol = 0.01, seed = 1))]
+#[allow(clippy::too_many_arguments)]
+fn compare_distributions<'py>(
+    py: Python<'py>,
+    a: &Batch,
+    b: &Batch,
+    paired: bool,
+    margin_rate: f64,
+    margin_balls: f64,
+    margin_position: f64,
+    margin_floor: f64,
+    position_tol: f64,
+    seed: u64,
+) -> PyResult<Bound<'py, PyDict>> {
+    let margins = Margins {
+        rate: margin_rate,
+        balls: margin_balls,
+        position_m: margin_position,
+        floor: margin_floor,
+    };
+    margins
+        .validate()
+        .map_err(|e| ShotError::new_err(e.replace("--margin-", "margin_").replace('-', "_")))?;
+    if !(position_tol > 0.0 && position_tol.is_finite()) {
+        return Err(ShotError::new_err(format!(
+            "position_tol = {position_tol}: must be a positive distance (m)"
+        )));
+    }
+    let (rows, verdict) = if paired {
+        if a.rows.len() != b.rows.len() {
+            return Err(ShotError::new_err(format!(
+                "b: {} shots, expected {} (a's): paired batches run the same shots; give \
+                 paired=False for different shots",
+                b.rows.len(),
+                a.rows.len()
+            )));
+        }
+        if a.pocket_ids != b.pocket_ids || a.cue != b.cue {
+            return Err(ShotError::new_err(
+                "b: another table or cue ball than a's: paired batches run the same shots",
+            ));
+        }
+        let mut tally = DistributionTally::default();
+        for (k, (ra, rb)) in a.rows.iter().zip(&b.rows).enumerate() {
+            let mut reference = ra.clone();
+            reference.run = REFERENCE.into();
+            let mut floor = ra.clone();
+            floor.run = FLOOR.into();
+            floor.d_outcome = 0;
+            let mut run = rb.clone();
+            run.run = "b".into();
+            run.engine = "b".into();
+            run.d_outcome = u8::from(
+                Agreement::between(&a.games[k], &b.games[k], position_tol)
+                    .disagrees(Field::Outcome),
+            );
+            tally.add_shot(&[reference, floor, run]);
+        }
+        let (rows, verdicts) = tally.evaluate(&margins, true, seed);
+        let v = verdicts
+            .into_iter()
+            .find(|v| v.engine == "b")
+            .ok_or_else(|| ShotError::new_err("a and b: no shot to compare"))?;
+        (rows.into_iter().filter(|r| r.engine == "b").collect(), v)
+    } else {
+        let ra: Vec<&OutcomeShotRow> = a.rows.iter().collect();
+        let rb: Vec<&OutcomeShotRow> = b.rows.iter().collect();
+        let table = a.rows.first().map_or(String::new(), |r| r.table.clone());
+        compare_independent(&ra, &rb, "batch", &table, &margins, seed)
+    };
+    let out = PyDict::new(py);
+    out.set_item("verdict", verdict.verdict)?;
+    out.set_item("detail", verdict.detail)?;
+    out.set_item("shot_by_shot", verdict.shot_by_shot)?;
+    out.set_item("n", verdict.n)?;
+    let list = pyo3::types::PyList::empty(py);
+    for r in rows {
+        let d = PyDict::new(py);
+        d.set_item("statistic", r.statistic)?;
+        d.set_item("n", r.n)?;
+        d.set_item("value", r.value)?;
+        d.set_item("reference", r.reference)?;
+        d.set_item("diff", r.diff)?;
+        d.set_item("diff_low", r.diff_low)?;
+        d.set_item("diff_high", r.diff_high)?;
+        d.set_item("margin", r.margin)?;
+        d.set_item("alpha", r.alpha)?;
+        d.set_item("p_value", r.p_value)?;
+        d.set_item("decision", r.decision)?;
+        list.append(d)?;
+    }
+    out.set_item("rows", list)?;
     Ok(out)
 }
 
@@ -938,6 +1108,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_many, m)?)?;
     m.add_function(wrap_pyfunction!(strike_many, m)?)?;
     m.add_function(wrap_pyfunction!(outcome_agreement, m)?)?;
+    m.add_function(wrap_pyfunction!(outcome_distribution, m)?)?;
+    m.add_function(wrap_pyfunction!(compare_distributions, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
     m.add_function(wrap_pyfunction!(import_pooltool, m)?)?;
     m.add_function(wrap_pyfunction!(export_pooltool, m)?)?;

@@ -168,6 +168,45 @@ def test_batches_say_what_a_game_reads_and_compare_with_outcome_agreement():
         bh.outcome_agreement(event, coarse, position_tol=float("nan"))
 
 
+def test_distributions_of_batches_with_the_studys_statistics_and_verdicts():
+    shot = at_rest(bh.load(SHOTS / "cut.toml"))
+    rng = np.random.default_rng(5)
+    n = 600
+    phi = rng.uniform(-12.0, 12.0, n)
+    V0 = rng.uniform(1.0, 3.0, n)
+    event = bh.strike_many(V0, phi, 0.0, 0.0, 0.0, template=shot)
+    coarse = bh.strike_many(V0, phi, 0.0, 0.0, 0.0, template=shot, engine="discrete:1e-2")
+    d = bh.outcome_distribution(event)
+    # The object ball is the only one that can be pocketed: the mean is its pocketed rate.
+    potted = (event.pocket[:, 1] >= 0).mean()
+    assert d["balls_pocketed"]["value"] == pytest.approx(potted)
+    assert d["balls_pocketed"]["low"] < potted < d["balls_pocketed"]["high"]
+    assert d["scratch"]["value"] == pytest.approx(event.scratch.mean())
+    assert d["cue_final_xy"].shape == (n, 2)
+    on_cloth = ~event.scratch
+    assert np.isfinite(d["cue_final_xy"][on_cloth]).all()
+    assert d["cue_x"]["value"] == pytest.approx(d["cue_final_xy"][on_cloth, 0].mean())
+    # A batch against itself: the same games, shot by shot.
+    same = bh.compare_distributions(event, event)
+    assert same["verdict"] == "same shot by shot", same["detail"]
+    assert all(r["decision"] in ("same", "within") for r in same["rows"])
+    # The end-of-step integrator at 1e-2 s changes cut shots: not the same shot by shot.
+    vs = bh.compare_distributions(event, coarse)
+    assert vs["verdict"] != "same shot by shot"
+    assert vs["shot_by_shot"] in ("above the floor", "undecided")
+    # Different shots cannot be paired; unpaired they are judged as independent samples.
+    with pytest.raises(bh.ShotError, match="paired=False"):
+        bh.compare_distributions(event, bh.strike_many(V0[:3], phi[:3], template=shot))
+    half = bh.compare_distributions(
+        bh.strike_many(V0[:300], phi[:300], template=shot),
+        bh.strike_many(V0[300:], phi[300:], template=shot),
+        paired=False,
+    )
+    assert half["verdict"] != "differs" and half["shot_by_shot"] == ""
+    with pytest.raises(bh.ShotError, match="margin_rate"):
+        bh.compare_distributions(event, event, margin_rate=0.0)
+
+
 def test_bad_input_raises_the_command_lines_one_line_errors():
     with pytest.raises(bh.ShotError, match=r"nope\.toml: file = \(unreadable\)"):
         bh.load("nope.toml")

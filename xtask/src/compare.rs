@@ -514,6 +514,9 @@ fn outcome_study(
     study.declined = result.declined;
     study.chaos = result.chaos;
     study.floor_m = plan.perturbation.position_m;
+    for w in study.floor_warnings() {
+        errln!("compare: outcome study: {w}");
+    }
     for f in &study.failures {
         errln!("compare: outcome study: {f}");
     }

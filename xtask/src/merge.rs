@@ -300,6 +300,9 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     }
     study.chaos = pool_harness::merge_chaos(chaos);
     study.floor_m = number("--perturb-position")?;
+    for w in study.floor_warnings() {
+        crate::console::errln!("merge: {w}");
+    }
     crate::study::write_study(&staging, &study, &wall)?;
     let shard_wall: f64 = wall.iter().map(|w| w.wall_s).sum();
     staging.write(

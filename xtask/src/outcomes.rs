@@ -100,6 +100,9 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     study.declined = result.declined;
     study.chaos = result.chaos;
     study.floor_m = plan.perturbation.position_m;
+    for w in study.floor_warnings() {
+        errln!("outcomes: {w}");
+    }
     for d in &study.declined {
         errln!("outcomes: {}", d.line());
     }

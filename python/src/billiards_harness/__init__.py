@@ -45,7 +45,7 @@ from ._core import (
 from ._core import simulate as _simulate
 from ._core import simulate_many as _simulate_many
 from ._core import strike_many as _strike_many
-from ._core import outcome_agreement
+from ._core import compare_distributions, outcome_agreement, outcome_distribution
 from .pooltool_io import from_pooltool, simulate_pooltool, to_pooltool
 
 __all__ = [
@@ -57,10 +57,12 @@ __all__ = [
     "Shot",
     "ShotError",
     "cli",
+    "compare_distributions",
     "from_pooltool",
     "load",
     "make_shot",
     "outcome_agreement",
+    "outcome_distribution",
     "simulate",
     "simulate_many",
     "simulate_pooltool",

@@ -140,6 +140,27 @@ def outcome_agreement(
     final-position errors cue_position_error_m, position_error_max_m (m, NaN if not both on
     the table)."""
 
+def outcome_distribution(batch: Batch) -> Dict[str, Any]:
+    """The game's statistics of a batch (balls_pocketed, scratch, success, pocket:<id>,
+    first_contact:<id>, cue_x, cue_y), each a dict of n, value, low, high (95 %), and
+    cue_final_xy, shape (n_shots, 2), NaN where the cue ball is not on the cloth."""
+
+def compare_distributions(
+    a: Batch,
+    b: Batch,
+    *,
+    paired: bool = True,
+    margin_rate: float = 0.02,
+    margin_balls: float = 0.05,
+    margin_position: float = 0.05,
+    margin_floor: float = 0.05,
+    position_tol: float = 0.01,
+    seed: int = 1,
+) -> Dict[str, Any]:
+    """Whether b changes the game's statistics against a: verdict (same shot by shot, same in
+    distribution, differs, undecided), detail, shot_by_shot, n, and rows (one dict per
+    statistic: value, reference, diff, diff_low, diff_high, margin, alpha, p_value, decision)."""
+
 def simulate(
     shot: Shot, engine: str = "event", *, max_events: Optional[int] = None, check: bool = True
 ) -> Run: ...

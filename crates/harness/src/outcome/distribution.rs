@@ -964,3 +964,76 @@ pub fn compare_independent(
     };
     (rows, verdict)
 }
+
+/// One statistic of one sample of runs ([`summarize_games`]): a rate with its Wilson interval, or a
+/// mean with its Student-t interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SummaryStat {
+    /// The statistic's name, as in [`DistributionRow::statistic`].
+    pub statistic: String,
+    /// Runs it is over.
+    pub n: u64,
+    /// The rate or the mean.
+    pub value: f64,
+    /// Its 95 % interval.
+    pub low: f64,
+    /// Its upper end.
+    pub high: f64,
+}
+
+/// The game's statistics of one sample of runs (rows of `outcomes/shots.csv`, or a Python
+/// batch's), each with its 95 % interval: `balls_pocketed`, `scratch`, `success`,
+/// `pocket:<id>`, `first_contact:<id>`, `cue_x`, `cue_y`, in that order. Runs that failed are
+/// left out.
+pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
+    use super::interval::{mean_interval, wilson};
+    let s = Sample::of(rows);
+    let rate = |name: String, k: u64| {
+        let (low, high) = wilson(k, s.n, STUDY_ALPHA);
+        SummaryStat {
+            statistic: name,
+            n: s.n,
+            value: if s.n == 0 {
+                f64::NAN
+            } else {
+                k as f64 / s.n as f64
+            },
+            low,
+            high,
+        }
+    };
+    let mean = |name: &str, v: &[f64]| {
+        let (value, low, high) = mean_interval(v, STUDY_ALPHA).unwrap_or((
+            v.first().copied().unwrap_or(f64::NAN),
+            f64::NAN,
+            f64::NAN,
+        ));
+        SummaryStat {
+            statistic: name.to_string(),
+            n: v.len() as u64,
+            value,
+            low,
+            high,
+        }
+    };
+    let mut out = vec![
+        mean("balls_pocketed", &s.objects),
+        rate("scratch".into(), s.scratch),
+        rate("success".into(), s.success),
+    ];
+    out.extend(
+        s.pockets
+            .iter()
+            .map(|(p, &k)| rate(format!("pocket:{p}"), k)),
+    );
+    out.extend(
+        s.first_contact
+            .iter()
+            .map(|(id, &k)| rate(format!("first_contact:{id}"), k)),
+    );
+    let xs: Vec<f64> = s.cue.iter().map(|c| c[0]).collect();
+    let ys: Vec<f64> = s.cue.iter().map(|c| c[1]).collect();
+    out.push(mean("cue_x", &xs));
+    out.push(mean("cue_y", &ys));
+    out
+}

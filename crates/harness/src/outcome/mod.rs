@@ -20,8 +20,8 @@ mod tally;
 
 pub use agreement::{Agreement, Field};
 pub use distribution::{
-    compare_independent, DistributionRow, DistributionTally, DistributionVerdict, Margins,
-    ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, STUDY_ALPHA,
+    compare_independent, summarize_games, DistributionRow, DistributionTally, DistributionVerdict,
+    Margins, SummaryStat, ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, STUDY_ALPHA,
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};

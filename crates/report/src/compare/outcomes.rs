@@ -91,6 +91,22 @@ impl OutcomeStudy {
         out
     }
 
+    /// One line per family whose chaos floor is not neutral (its distribution differs from the
+    /// reference's): which statistic and by how much.
+    pub fn floor_warnings(&self) -> Vec<String> {
+        self.verdicts
+            .iter()
+            .filter(|v| v.engine == FLOOR && v.verdict == "not neutral")
+            .map(|v| {
+                format!(
+                    "the chaos floor is not neutral on {} ({}): {}; its engines' verdicts say \
+                     \"floor not neutral\"",
+                    v.family, v.table, v.detail
+                )
+            })
+            .collect()
+    }
+
     /// One line for the console: the families, shots, and every engine's answer on the first
     /// family (the others are in the report).
     pub fn console_line(&self) -> String {

@@ -456,6 +456,50 @@ fn every_count_size_and_duration_has_a_stated_limit() {
             &["--schemes = \"rk4\"", "unknown scheme"],
         ),
         (vec!["outcomes", "--max-events", "0"], &["--max-events = 0"]),
+        (
+            vec!["outcomes", "--rack", "jittered:-1e-4"],
+            &["--rack", "jittered:-1e-4"],
+        ),
+        (
+            vec!["outcomes", "--rack", "jittered:NaN"],
+            &["--rack", "NaN"],
+        ),
+        (
+            vec!["outcomes", "--rack", "lattice:1"],
+            &["--rack", "lattice:1"],
+        ),
+        (
+            vec!["outcomes", "--rack", "pyramid"],
+            &["--rack", "pyramid"],
+        ),
+        (
+            vec!["outcomes", "--margin-rate", "0"],
+            &["--margin-rate = 0.0", "(0, 1)"],
+        ),
+        (
+            vec!["compare", s, "--margin-floor", "1.5"],
+            &["--margin-floor = 1.5"],
+        ),
+        (
+            vec!["outcomes", "--margin-balls", "NaN"],
+            &["--margin-balls = NaN"],
+        ),
+        (
+            vec!["outcomes", "--outcome-budget", "0"],
+            &["--outcome-budget \"0\"", "shots must be 1 to"],
+        ),
+        (
+            vec!["outcomes", "--outcome-budget", "0s"],
+            &["--outcome-budget \"0s\"", "seconds"],
+        ),
+        (
+            vec!["outcomes", "--outcome-budget", "lots"],
+            &["--outcome-budget \"lots\""],
+        ),
+        (
+            vec!["outcomes", "--shard", "1/2", "--outcome-budget", "400"],
+            &["--outcome-budget \"400\" with --shard"],
+        ),
         (vec!["bench-peers", "--runs", "0"], &["--runs = 0"]),
         (
             vec!["bench-peers", "--peer-runs", "100000"],

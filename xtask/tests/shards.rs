@@ -287,6 +287,8 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
         "exact,located",
         "--outcome-seed",
         "4",
+        "--outcome-budget",
+        "none",
     ];
     let (code, out, err) = run(&args, &dir, "whole");
     assert_eq!(code, 0, "{err}");
@@ -312,6 +314,10 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
         "outcome_answer.csv",
         "outcome_vs_dt.png",
         "outcome_vs_dt.svg",
+        "distributions.csv",
+        "distribution_answer.csv",
+        "chaos.csv",
+        "chaos.png",
     ] {
         let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
         let merged = std::fs::read(dir.join("merged").join(f)).unwrap();
@@ -353,6 +359,8 @@ fn outcome_study_says_once_what_an_engine_declined() {
         "1e-2",
         "--schemes",
         "exact",
+        "--outcome-budget",
+        "none",
         "--engines",
         &engine,
     ];

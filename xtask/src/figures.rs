@@ -293,6 +293,76 @@ fn answer_table(run: &Run, table: &str) -> Result<String, String> {
     Ok(format!("\n{out}\n"))
 }
 
+/// The README's distribution table: for the chaos floor and each engine of the outcome study
+/// (the fixed-step schemes at dt 1e-2, 1e-3 and 1e-4 s), on each family of `table`, its verdict
+/// on the game's statistics and the shots it took (`distribution_answer.csv`'s rows).
+fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<String, String> {
+    let mine: Vec<&BTreeMap<String, String>> = rows
+        .iter()
+        .filter(|r| r.get("table").is_some_and(|t| t == table))
+        .collect();
+    let field = |r: &BTreeMap<String, String>, k: &str| r.get(k).cloned().unwrap_or_default();
+    let mut families: Vec<String> = Vec::new();
+    let mut runs: Vec<(String, String, String)> = Vec::new();
+    for r in &mine {
+        let f = field(r, "family");
+        if !families.contains(&f) {
+            families.push(f);
+        }
+        let dt = field(r, "dt_s");
+        let shown = dt.is_empty()
+            || dt
+                .parse::<f64>()
+                .is_ok_and(|d| [1e-2, 1e-3, 1e-4].iter().any(|x| (d / x - 1.0).abs() < 1e-9));
+        let key = (field(r, "engine"), field(r, "scheme"), dt);
+        if shown && !runs.contains(&key) {
+            runs.push(key);
+        }
+    }
+    if mine.is_empty() {
+        return Err(format!("distribution_answer.csv has no row on {table}"));
+    }
+    let title = |f: &str| match f {
+        "cut" => "cut shots".to_string(),
+        "bank" => "bank shots".to_string(),
+        "break9" => "9-ball breaks".to_string(),
+        "break15" => "15-ball breaks".to_string(),
+        other => other.to_string(),
+    };
+    let mut out = format!(
+        "| engine | {} |\n|---|{}\n",
+        families.iter().map(|f| title(f)).collect::<Vec<_>>().join(" | "),
+        "---|".repeat(families.len())
+    );
+    for (engine, scheme, dt) in &runs {
+        let name = if engine == pool_harness::FLOOR {
+            "chaos floor (neutral?)".to_string()
+        } else if engine == pool_engines::DISCRETE {
+            let dt: f64 = dt.parse().map_err(|_| format!("dt_s {dt:?}"))?;
+            format!("`{scheme}` {dt:.0e} s")
+        } else {
+            format!("{engine} ({scheme})")
+        };
+        let cells: Vec<String> = families
+            .iter()
+            .map(|f| {
+                mine.iter()
+                    .find(|r| {
+                        field(r, "family") == *f
+                            && field(r, "engine") == *engine
+                            && field(r, "scheme") == *scheme
+                            && field(r, "dt_s") == *dt
+                    })
+                    .map_or("–".into(), |r| {
+                        format!("**{}** ({})", field(r, "verdict"), field(r, "n"))
+                    })
+            })
+            .collect();
+        out.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
+    }
+    Ok(format!("\n{}\n", out.trim_end()))
+}
+
 /// The `what` column (`strike_many`, `simulate_many`, `loop`, `pooltool`) of the committed
 /// Python batch run (`reports/example-python/batch.csv`): shots per second.
 fn python_rate(run: &mut Run, what: &str) -> Result<String, String> {
@@ -464,6 +534,10 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
             Ok((runs - shots.min(runs)).to_string())
         }
         ["answer_table"] => answer_table(run, "seven_foot"),
+        ["distribution_table", table] => distribution_table(run.table("distribution_answer.csv")?, table),
+        ["distribution_table", table, sibling] => {
+            distribution_table(run.sibling(sibling, "distribution_answer.csv")?, table)
+        }
         ["answer_table", table] => answer_table(run, table),
         // The chaos floor's rate of `outcome` disagreement on a family.
         ["floor", family, table] => {

@@ -186,14 +186,19 @@ pub fn reference_wall_s(wall: &[WallRow], family: &str, table: &str) -> f64 {
         .map_or(f64::NAN, per_shot)
 }
 
-/// The answer's verdict in short: `≤ 2e-3 s`, `none ≥ 1e-4 s`, or (no time step) `within the
-/// floor`, `above the floor`; `no shot played` for an engine that played none.
+/// The answer's verdict in short: `≤ 2e-3 s`, `none ≥ 1e-4 s` (its smallest step above the
+/// floor), `none ≥ 1e-4 s (undecided)`, or (no time step) `within the floor`, `above the
+/// floor`, `undecided`; `no shot played` for an engine that played none.
 pub fn short_verdict(a: &AnswerRow) -> String {
     if a.n == 0 {
         return "no shot played".into();
     }
     match (a.largest_dt_s, a.dt_s) {
         (Some(dt), _) => format!("≤ {dt:.0e} s"),
+        // Why the smallest step is not within: above the floor, or undecided.
+        (None, Some(dt)) if a.verdict.ends_with("undecided)") => {
+            format!("none ≥ {dt:.0e} s (undecided)")
+        }
         (None, Some(dt)) => format!("none ≥ {dt:.0e} s"),
         (None, None) => a.verdict.clone(),
     }

@@ -221,6 +221,19 @@ fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
     }
 }
 
+/// A family's column title in the README's tables.
+fn title(family: &str) -> String {
+    match family {
+        "cut" => "cut shots",
+        "thin_cut" => "thin cuts",
+        "bank" => "bank shots",
+        "break9" => "9-ball breaks",
+        "break15" => "15-ball breaks",
+        other => other,
+    }
+    .to_string()
+}
+
 /// The README's answer table: for each engine of the outcome study, on each family of
 /// `table`, the largest dt within the floor, its rate against the floor's and the wall time
 /// per shot there; the event engine's own cost last. Verdicts and wall times are the
@@ -239,14 +252,6 @@ fn answer_table(run: &Run, table: &str) -> Result<String, String> {
             engines.push((&a.engine, &a.scheme));
         }
     }
-    let title = |f: &str| match f {
-        "cut" => "cut shots".to_string(),
-        "thin_cut" => "thin cuts".to_string(),
-        "bank" => "bank shots".to_string(),
-        "break9" => "9-ball breaks".to_string(),
-        "break15" => "15-ball breaks".to_string(),
-        other => other.to_string(),
-    };
     let mut out = format!(
         "| engine | {} |\n|---|{}\n",
         families
@@ -311,9 +316,11 @@ fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<
         }
         let dt = field(r, "dt_s");
         let shown = dt.is_empty()
-            || dt
-                .parse::<f64>()
-                .is_ok_and(|d| [1e-2, 1e-3, 1e-4].iter().any(|x| (d / x - 1.0).abs() < 1e-9));
+            || dt.parse::<f64>().is_ok_and(|d| {
+                [1e-2, 1e-3, 1e-4]
+                    .iter()
+                    .any(|x| (d / x - 1.0).abs() < 1e-9)
+            });
         let key = (field(r, "engine"), field(r, "scheme"), dt);
         if shown && !runs.contains(&key) {
             runs.push(key);
@@ -322,16 +329,13 @@ fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<
     if mine.is_empty() {
         return Err(format!("distribution_answer.csv has no row on {table}"));
     }
-    let title = |f: &str| match f {
-        "cut" => "cut shots".to_string(),
-        "bank" => "bank shots".to_string(),
-        "break9" => "9-ball breaks".to_string(),
-        "break15" => "15-ball breaks".to_string(),
-        other => other.to_string(),
-    };
     let mut out = format!(
         "| engine | {} |\n|---|{}\n",
-        families.iter().map(|f| title(f)).collect::<Vec<_>>().join(" | "),
+        families
+            .iter()
+            .map(|f| title(f))
+            .collect::<Vec<_>>()
+            .join(" | "),
         "---|".repeat(families.len())
     );
     for (engine, scheme, dt) in &runs {
@@ -534,7 +538,9 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
             Ok((runs - shots.min(runs)).to_string())
         }
         ["answer_table"] => answer_table(run, "seven_foot"),
-        ["distribution_table", table] => distribution_table(run.table("distribution_answer.csv")?, table),
+        ["distribution_table", table] => {
+            distribution_table(run.table("distribution_answer.csv")?, table)
+        }
         ["distribution_table", table, sibling] => {
             distribution_table(run.sibling(sibling, "distribution_answer.csv")?, table)
         }

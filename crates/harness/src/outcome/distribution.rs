@@ -690,23 +690,7 @@ fn judge(
             )
         }
     } else {
-        let need = undecided.iter().map(|u| u.0).max().flatten();
-        let names: Vec<&str> = undecided.iter().map(|u| u.1.as_str()).take(3).collect();
-        (
-            "undecided".into(),
-            match need {
-                Some(k) => format!(
-                    "{} undecided ({}); about {k} shots would decide",
-                    undecided.len(),
-                    names.join(", ")
-                ),
-                None => format!(
-                    "{} undecided ({}); a difference near its margin: more shots may not decide",
-                    undecided.len(),
-                    names.join(", ")
-                ),
-            },
-        )
+        ("undecided".into(), undecided_detail(&undecided))
     };
     let v = DistributionVerdict {
         family: key.0.clone(),
@@ -721,6 +705,20 @@ fn judge(
         detail,
     };
     (rows, v)
+}
+
+/// Why a verdict is undecided: how many statistics (the first three named) and about how many
+/// shots would decide them all, or that one's difference sits near its margin.
+fn undecided_detail(undecided: &[(Option<u64>, String)]) -> String {
+    let names: Vec<&str> = undecided.iter().map(|u| u.1.as_str()).take(3).collect();
+    let head = format!("{} undecided ({})", undecided.len(), names.join(", "));
+    match undecided.iter().map(|u| u.0).collect::<Option<Vec<u64>>>() {
+        Some(need) => format!(
+            "{head}; about {} shots would decide",
+            need.into_iter().max().unwrap_or(0)
+        ),
+        None => format!("{head}; a difference near its margin: more shots may not decide"),
+    }
 }
 
 /// `balls_pocketed +0.21 [+0.12, +0.30]`.
@@ -936,19 +934,7 @@ pub fn compare_independent(
             "every statistic within its margin".into(),
         )
     } else {
-        let need = undecided.iter().map(|u| u.0).max().flatten();
-        let names: Vec<&str> = undecided.iter().map(|u| u.1.as_str()).take(3).collect();
-        (
-            "undecided".into(),
-            match need {
-                Some(k) => format!(
-                    "{} undecided ({}); about {k} shots would decide",
-                    undecided.len(),
-                    names.join(", ")
-                ),
-                None => format!("{} undecided ({})", undecided.len(), names.join(", ")),
-            },
-        )
+        ("undecided".into(), undecided_detail(&undecided))
     };
     let verdict = DistributionVerdict {
         family: family.to_string(),

@@ -119,16 +119,25 @@ impl OutcomeStudy {
         let Some((family, table)) = families.first() else {
             return "outcome study: no shots".into();
         };
+        let answers: Vec<String> = self
+            .answers
+            .iter()
+            .filter(|a| &a.family == family && &a.table == table)
+            .map(|a| format!("{} {}: {}", a.engine, a.scheme, short_verdict(a)))
+            .collect();
+        let floors: Vec<&DistributionVerdict> =
+            self.verdicts.iter().filter(|v| v.engine == FLOOR).collect();
+        let neutral = floors.iter().filter(|v| v.verdict == "neutral").count();
         format!(
-            "outcome study: {} families x {shots} shots; largest dt within the chaos floor on \
-             {family} ({table}): {}{}",
+            "outcome study: {} families x {shots} shots; the chaos floor neutral on {neutral} of \
+             {}; largest dt within the chaos floor on {family} ({table}): {}{}",
             families.len(),
-            self.answers
-                .iter()
-                .filter(|a| &a.family == family && &a.table == table)
-                .map(|a| format!("{} {}: {}", a.engine, a.scheme, short_verdict(a)))
-                .collect::<Vec<_>>()
-                .join("; "),
+            floors.len(),
+            if answers.is_empty() {
+                "no engine besides the reference and the floor".to_string()
+            } else {
+                answers.join("; ")
+            },
             if families.len() > 1 {
                 "; every family in the report"
             } else {
@@ -324,8 +333,8 @@ fn distribution_section(md: &mut String, st: &OutcomeStudy) {
          clear of 0 (the largest is named); **undecided**: an interval wider than its margin. \
          The intervals are Bonferroni-corrected over the statistics and spent over sequential \
          looks, so all verdicts of an engine together wrongly say *differs* at most 5 % of the \
-         time. The chaos floor must itself be **neutral** (no interval clear of 0): a floor that \
-         is not played another game, and its family's verdicts say so.\n",
+         time. The chaos floor must itself be **neutral** (no interval clear of 0): a floor that is \
+         not neutral has played another game, and its family's verdicts say so.\n",
         pct(m.rate),
         m.balls,
         m.position_m

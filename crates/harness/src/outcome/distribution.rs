@@ -219,11 +219,7 @@ struct Pair {
 impl Pair {
     fn new(row: &OutcomeShotRow) -> Self {
         Pair {
-            engine: if row.run == FLOOR {
-                FLOOR.into()
-            } else {
-                row.engine.clone()
-            },
+            engine: row.engine_label(),
             scheme: row.scheme.clone(),
             dt_s: row.dt_s,
             n: 0,
@@ -446,11 +442,34 @@ impl DistributionTally {
         last: bool,
         seed: u64,
     ) -> (Vec<DistributionRow>, Vec<DistributionVerdict>) {
+        self.evaluate_where(margins, last, seed, |_| true)
+    }
+
+    /// [`DistributionTally::evaluate`] of one family (`family` on `table`) only: its verdicts
+    /// read nothing of the other families'.
+    pub fn evaluate_family(
+        &self,
+        family: &str,
+        table: &str,
+        margins: &Margins,
+        last: bool,
+        seed: u64,
+    ) -> (Vec<DistributionRow>, Vec<DistributionVerdict>) {
+        self.evaluate_where(margins, last, seed, |k| k.0 == family && k.1 == table)
+    }
+
+    fn evaluate_where(
+        &self,
+        margins: &Margins,
+        last: bool,
+        seed: u64,
+        keep: impl Fn(&(String, String, String)) -> bool,
+    ) -> (Vec<DistributionRow>, Vec<DistributionVerdict>) {
         let mut rows = Vec::new();
         let mut verdicts = Vec::new();
         // The floor's neutrality first, per family: the engines' verdicts read it.
         let mut neutral: BTreeMap<(String, String), Option<String>> = BTreeMap::new();
-        for key in &self.order {
+        for key in self.order.iter().filter(|k| keep(k)) {
             let pair = &self.pairs[key];
             if pair.engine != FLOOR {
                 continue;
@@ -463,7 +482,7 @@ impl DistributionTally {
             rows.extend(r);
             verdicts.push(v);
         }
-        for key in &self.order {
+        for key in self.order.iter().filter(|k| keep(k)) {
             let pair = &self.pairs[key];
             if pair.engine == FLOOR {
                 continue;
@@ -760,6 +779,24 @@ impl Sample {
     }
 }
 
+/// Every category either sample has, in name order, as `<prefix>:<category>` with both
+/// samples' counts (0 where a sample has none).
+fn paired_counts(
+    prefix: &str,
+    a: &BTreeMap<String, u64>,
+    b: &BTreeMap<String, u64>,
+) -> Vec<(String, Option<(u64, u64)>)> {
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| {
+            let count = |m: &BTreeMap<String, u64>| m.get(k).copied().unwrap_or(0);
+            (format!("{prefix}:{k}"), Some((count(a), count(b))))
+        })
+        .collect()
+}
+
 /// Two runs' game statistics on *different* shots (for example the event engine on two seeds
 /// of a family, or two batches of another user's shots): each statistic as a difference `b -
 /// a` of independent samples, with Newcombe's hybrid score interval for rates
@@ -785,36 +822,12 @@ pub fn compare_independent(
         ("scratch".into(), Some((sa.scratch, sb.scratch))),
         ("success".into(), Some((sa.success, sb.success))),
     ];
-    let mut keys: Vec<String> = sa
-        .pockets
-        .keys()
-        .chain(sb.pockets.keys())
-        .cloned()
-        .collect();
-    keys.sort();
-    keys.dedup();
-    for p in keys {
-        let (x, y) = (sa.pockets.get(&p), sb.pockets.get(&p));
-        names.push((
-            format!("pocket:{p}"),
-            Some((x.copied().unwrap_or(0), y.copied().unwrap_or(0))),
-        ));
-    }
-    let mut keys: Vec<String> = sa
-        .first_contact
-        .keys()
-        .chain(sb.first_contact.keys())
-        .cloned()
-        .collect();
-    keys.sort();
-    keys.dedup();
-    for id in keys {
-        let (x, y) = (sa.first_contact.get(&id), sb.first_contact.get(&id));
-        names.push((
-            format!("first_contact:{id}"),
-            Some((x.copied().unwrap_or(0), y.copied().unwrap_or(0))),
-        ));
-    }
+    names.extend(paired_counts("pocket", &sa.pockets, &sb.pockets));
+    names.extend(paired_counts(
+        "first_contact",
+        &sa.first_contact,
+        &sb.first_contact,
+    ));
     let s = names.len() as u32 + 2;
     let alpha = look_alpha(STUDY_ALPHA * INTERVAL_SHARE, 1, s);
     let mut rows = Vec::new();

@@ -545,17 +545,16 @@ impl StudyPlan {
                         tally.set_looks(kind.name(), table, &spec.to_string(), look);
                     }
                 }
-                let (_, verdicts) =
-                    runner
-                        .result
-                        .tally
-                        .distribution()
-                        .evaluate(&self.margins, false, self.seed);
+                let (_, verdicts) = runner.result.tally.distribution().evaluate_family(
+                    kind.name(),
+                    table,
+                    &self.margins,
+                    false,
+                    self.seed,
+                );
                 for (e, spec) in self.engines.iter().enumerate() {
                     let undecided = verdicts.iter().any(|v| {
-                        v.family == kind.name()
-                            && v.table == *table
-                            && v.engine == spec.family()
+                        v.engine == spec.family()
                             && v.scheme == spec.variant()
                             && v.dt_s == spec.dt()
                             && v.undecided()

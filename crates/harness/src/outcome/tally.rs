@@ -196,6 +196,16 @@ impl OutcomeShotRow {
         row
     }
 
+    /// The engine column of the tables this row is tallied into: [`FLOOR`] for the floor's
+    /// run (whose `engine` is the reference's), else the run's engine family.
+    pub fn engine_label(&self) -> String {
+        if self.run == FLOOR {
+            FLOOR.into()
+        } else {
+            self.engine.clone()
+        }
+    }
+
     /// The disagreement flag of `field`.
     pub fn disagrees(&self, field: Field) -> bool {
         1 == match field {
@@ -332,11 +342,7 @@ impl OutcomeTally {
             let counts = self.runs.entry(key.clone()).or_insert_with(|| {
                 self.order.push(key.clone());
                 RunCounts {
-                    engine: if row.run == FLOOR {
-                        FLOOR.into()
-                    } else {
-                        row.engine.clone()
-                    },
+                    engine: row.engine_label(),
                     scheme: row.scheme.clone(),
                     dt_s: row.dt_s,
                     n: 0,

@@ -248,6 +248,23 @@ impl BallParams {
         }
     }
 
+    /// FastFiz's ball (FastFiz.h, P6-Pool/fastfiz 2c1c920): m = 0.16301 kg (`BALL_MASS`,
+    /// 5.57 oz), R = 0.028575 m (`BALL_RADIUS`), mu_s = 0.2, mu_r = 0.015, mu_sp = 0.044
+    /// (`Table::MU_SLIDING`, `MU_ROLLING`, `MU_SPINNING`), mu_b = 0.01 (`MU_BALL_BALL`),
+    /// g = 9.81 m/s^2 (`Table::g`); the rest pool defaults, which FastFiz's laws do not read.
+    pub fn fastfiz() -> Self {
+        BallParams {
+            m: 0.16301,
+            radius: 0.028575,
+            mu_s: 0.2,
+            mu_r: 0.015,
+            mu_sp: 0.044,
+            mu_b: 0.01,
+            g: 9.81,
+            ..Self::pool()
+        }
+    }
+
     /// Every field's name as shot files write it, in declaration order.
     pub const NAMES: [&'static str; 10] = [
         "m", "R", "mu_s", "mu_r", "mu_sp", "mu_b", "e_b", "e_c", "f_c", "g",

@@ -50,7 +50,7 @@ pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_
 pub use table::{
     cushion_id_from_pooltool, pocket_id_from_pooltool, CircularCushion, CircularSegment, Cushion,
     EndPoint, Escape, LinearSegment, Pocket, PocketCircle, PocketTableSpecs, PreparedTable, Table,
-    TableError, POOLTOOL_TABLES,
+    TableError, FASTFIZ_POCKET_RADIUS, POOLTOOL_TABLES,
 };
 pub use trajectory::Trajectory;
 

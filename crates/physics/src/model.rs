@@ -186,14 +186,16 @@ impl Model {
     /// its synonym `seed` (seed 004's laws), `pooltool_default` (pooltool 0.6.0's default
     /// resolver, its behaviour), `corrected` (the same with our corrections: Coulomb's friction
     /// impulse, the circular cushions' contact normal), `mathavan` (Mathavan's laws, the
-    /// cloth's friction opposing the slip), `ideal`.
-    pub const PRESETS: [&'static str; 6] = [
+    /// cloth's friction opposing the slip), `ideal`, `fastfiz` (FastFiz's equations of motion
+    /// and laws, [`Model::fastfiz`]).
+    pub const PRESETS: [&'static str; 7] = [
         "pool",
         "seed",
         "pooltool_default",
         "corrected",
         "mathavan",
         "ideal",
+        "fastfiz",
     ];
 
     /// A model from its parts. Parameters that neither the motion nor any law reads
@@ -241,6 +243,13 @@ impl Model {
         Self::new(params, Motion::Cloth, Resolver::pooltool_default())
     }
 
+    /// The `fastfiz` preset: FastFiz's equations of motion ([`Motion::FastFiz`]) and laws
+    /// ([`Resolver::fastfiz`]) with these ball parameters ([`BallParams::fastfiz`] are
+    /// FastFiz's own); docs/fastfiz.md.
+    pub fn fastfiz(params: BallParams) -> Self {
+        Self::new(params, Motion::FastFiz, Resolver::fastfiz())
+    }
+
     /// A preset by name ([`Model::PRESETS`]) with these ball parameters; `None` for an unknown
     /// name.
     pub fn preset(name: &str, params: BallParams) -> Option<Self> {
@@ -250,6 +259,7 @@ impl Model {
             "corrected" => Some(Self::new(params, Motion::Cloth, Resolver::corrected())),
             "mathavan" => Some(Self::new(params, Motion::Cloth, Resolver::mathavan())),
             "ideal" => Some(Self::ideal(params.radius, params.m)),
+            "fastfiz" => Some(Self::fastfiz(params)),
             _ => None,
         }
     }

@@ -239,11 +239,21 @@ fn pocket_ids_name_the_same_corner_or_side_on_every_built_in_table() {
                 _ => t.length,
             };
             let across = if p.id.ends_with('b') { 0.0 } else { t.width };
+            // The pocket's circle passes near its corner or side (FastFiz's circles are large
+            // and centered far behind their mouths).
             let d = (p.center_vec() - Vec2::new(along, across)).norm();
-            assert!(d < 0.1, "{name}: pocket {} at {:?}", p.id, p.center);
+            assert!(
+                (d - p.radius).abs() < 0.1,
+                "{name}: pocket {} at {:?}",
+                p.id,
+                p.center
+            );
         }
     }
-    assert_eq!(tables, 3, "seven_foot, pooltool_pocket, pooltool_snooker");
+    assert_eq!(
+        tables, 4,
+        "seven_foot, pooltool_pocket, pooltool_snooker, fastfiz"
+    );
 }
 
 #[test]

@@ -126,7 +126,10 @@ impl Builder<'_> {
         resolver: pool_physics::resolve::Resolver,
     ) -> Result<Model, ShotError> {
         let mut params = match rp.preset.as_deref() {
+            // FastFiz's equations of motion come with FastFiz's balls unless told otherwise.
+            None if motion == pool_physics::Motion::FastFiz => BallParams::fastfiz(),
             None | Some("pool") => BallParams::pool(),
+            Some("fastfiz") => BallParams::fastfiz(),
             Some("carom") => BallParams::carom(),
             Some(other) => {
                 return Err(self.err(

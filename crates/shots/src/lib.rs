@@ -173,10 +173,10 @@ pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 pub const MAX_BALLS: usize = 10_000;
 
 /// Preset names accepted in the `model` key (and as `physics = "..."`).
-pub const MODELS: [&str; 6] = pool_physics::Model::PRESETS;
+pub const MODELS: [&str; 7] = pool_physics::Model::PRESETS;
 
 /// Parameter presets accepted in `params.preset`.
-pub const PRESETS: [&str; 2] = ["pool", "carom"];
+pub const PRESETS: [&str; 3] = ["pool", "carom", "fastfiz"];
 
 /// Motion states accepted in a ball's `state` key (`pocketed` is not allowed in files).
 pub const FILE_STATES: [&str; 4] = ["stationary", "spinning", "sliding", "rolling"];

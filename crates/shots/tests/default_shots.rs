@@ -123,6 +123,12 @@ fn every_default_shot_is_listed_and_loads_and_validates() {
                 assert_eq!(*s.table, Table::pooltool_pocket());
                 assert_eq!(pool_params(&s), BallParams::pool());
             }
+            // FastFiz's shots: its table, its physics, its balls.
+            name if name.ends_with("_fastfiz") => {
+                assert_eq!(*s.table, Table::fastfiz(), "{name}");
+                assert_eq!(s.physics.preset_name(), Some("fastfiz"), "{name}");
+                assert_eq!(*s.physics.params(), BallParams::fastfiz(), "{name}");
+            }
             _ => {
                 assert_eq!(*s.table, Table::seven_foot(), "{}", s.name);
                 assert_eq!(pool_params(&s), BallParams::pool(), "{}", s.name);

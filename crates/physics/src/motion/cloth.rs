@@ -6,9 +6,11 @@ use crate::{
     BallParams, BallState, EventKind, MotionState, Trajectory, Transition, Vec3, SPEED_EPS,
 };
 
-/// The cloth equations of one ball set (radius, friction coefficients, g).
+/// The cloth equations of one ball set (radius, friction coefficients, g), and the scale of
+/// spinning friction on w_z while the ball slides: 1 in seed 004's equations, 1/4 in
+/// FastFiz's (`Shot::updateSpinning`, "the sliding factor is to match Poolfiz").
 #[derive(Clone, Copy)]
-pub(crate) struct Cloth<'a>(pub &'a BallParams);
+pub(crate) struct Cloth<'a>(pub &'a BallParams, pub f64);
 
 impl Cloth<'_> {
     /// Rate of w_z decay from spinning friction, 5 mu_sp g / (2R) (rad/s^2).
@@ -17,16 +19,34 @@ impl Cloth<'_> {
         5.0 * p.mu_sp * p.g / (2.0 * p.radius)
     }
 
-    /// w_z after t seconds of spinning friction that stops at zero (never reverses).
-    fn decayed_spin(&self, wz: f64, t: f64) -> f64 {
-        let drop = self.spin_decel() * t;
-        if wz.abs() <= drop {
-            0.0
-        } else {
-            wz - drop.copysign(wz)
-        }
+    /// Rate of w_z decay while the ball slides (rad/s^2): [`Cloth::spin_decel`] times the
+    /// sliding scale (exactly it for seed 004's scale 1).
+    fn sliding_spin_decel(&self) -> f64 {
+        self.spin_decel() * self.1
     }
 
+    /// w_z after t seconds of spinning friction that stops at zero (never reverses).
+    fn decayed_spin(&self, wz: f64, t: f64) -> f64 {
+        decayed(wz, self.spin_decel() * t)
+    }
+
+    /// w_z after t seconds of sliding (its spinning friction scaled, stopping at zero).
+    fn decayed_sliding_spin(&self, wz: f64, t: f64) -> f64 {
+        decayed(wz, self.sliding_spin_decel() * t)
+    }
+}
+
+/// w_z after friction has taken `drop` (rad/s) off its magnitude, stopping at zero.
+#[inline]
+fn decayed(wz: f64, drop: f64) -> f64 {
+    if wz.abs() <= drop {
+        0.0
+    } else {
+        wz - drop.copysign(wz)
+    }
+}
+
+impl Cloth<'_> {
     /// The unit vector cloth friction opposes: the contact velocity's (sliding) or the
     /// velocity's (rolling); zero in other states.
     #[inline]
@@ -54,7 +74,11 @@ impl Cloth<'_> {
                 out.r = s.r + s.v * t - u_hat * (0.5 * dv * t);
                 out.v = s.v - u_hat * dv;
                 let dw = k_cross(u_hat) * (2.5 * dv / p.radius);
-                out.w = Vec3::new(s.w.x + dw.x, s.w.y + dw.y, self.decayed_spin(s.w.z, t));
+                out.w = Vec3::new(
+                    s.w.x + dw.x,
+                    s.w.y + dw.y,
+                    self.decayed_sliding_spin(s.w.z, t),
+                );
             }
             MotionState::Rolling => {
                 let v_hat = dir;
@@ -141,7 +165,7 @@ impl Cloth<'_> {
         // A local copy of the parameters: the writes to `out` cannot alias it, so their loads
         // stay out of the loop (through the borrowed reference they were reloaded every ball).
         let params = *self.0;
-        let this = Cloth(&params);
+        let this = Cloth(&params, self.1);
         const BLOCK: usize = 16;
         let mut dirs = [Vec3::zeros(); BLOCK];
         for (states, out) in states.chunks(BLOCK).zip(out.chunks_mut(BLOCK)) {
@@ -158,11 +182,14 @@ impl Cloth<'_> {
 
     pub fn accelerations(&self, s: &BallState) -> (Vec3, Vec3) {
         let p = self.0;
-        let spin = if s.w.z == 0.0 {
-            0.0
-        } else {
-            -self.spin_decel().copysign(s.w.z)
+        let spin_at = |rate: f64| {
+            if s.w.z == 0.0 {
+                0.0
+            } else {
+                -rate.copysign(s.w.z)
+            }
         };
+        let spin = spin_at(self.spin_decel());
         let dir = self.friction_direction(s);
         match s.motion {
             MotionState::Stationary | MotionState::Pocketed => (Vec3::zeros(), Vec3::zeros()),
@@ -170,7 +197,10 @@ impl Cloth<'_> {
             MotionState::Sliding => {
                 let dv = -dir * (p.mu_s * p.g);
                 let dw = k_cross(&dir) * (2.5 * p.mu_s * p.g / p.radius);
-                (dv, Vec3::new(dw.x, dw.y, spin))
+                (
+                    dv,
+                    Vec3::new(dw.x, dw.y, spin_at(self.sliding_spin_decel())),
+                )
             }
             MotionState::Rolling => {
                 let dv = -dir * (p.mu_r * p.g);

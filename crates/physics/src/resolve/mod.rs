@@ -134,6 +134,20 @@ impl Resolver {
         }
     }
 
+    /// FastFiz's laws (the `fastfiz` preset; docs/fastfiz.md): its ball–ball, rail and cue-strike
+    /// laws ([`ball_ball::FastFiz`], [`ball_cushion::FastFiz`] at straight and circular cushions
+    /// alike, [`stick_ball::FastFiz`]); pockets and transitions as the seed's.
+    pub fn fastfiz() -> Self {
+        let rail = BallCushionModel::FastFiz(ball_cushion::FastFiz::default());
+        Resolver {
+            ball_ball: BallBallModel::FastFiz(ball_ball::FastFiz::default()),
+            ball_linear_cushion: rail.clone(),
+            ball_circular_cushion: rail,
+            stick_ball: StickBallModel::FastFiz(stick_ball::FastFiz::default()),
+            ..Self::seed()
+        }
+    }
+
     /// Seeds 002/001's laws (the `ideal` preset): `frictionless_elastic` ball–ball, mirror
     /// cushions (`unrealistic` without restitution), `canonical` pockets and transitions.
     pub fn mirror() -> Self {

@@ -3,6 +3,10 @@
 
 use super::{Cushion, Pocket, Table, POOL_CUSHION_HEIGHT};
 
+/// The radius (m) of the `fastfiz` table's pocket circles ([`Table::fastfiz`]): large, so that
+/// each circle's arc stays within 1.8 mm of the straight line FastFiz captures balls on.
+pub const FASTFIZ_POCKET_RADIUS: f64 = 1.0;
+
 impl Table {
     /// A pocketless rectangle of `length` x `width` (m) with four cushions at `height` (m).
     pub fn rectangle(name: &str, length: f64, width: f64, height: f64) -> Self {
@@ -119,9 +123,79 @@ impl Table {
         }
     }
 
+    /// FastFiz's table (FastFiz.h and `Table::calculateTableDimensions`, P6-Pool/fastfiz
+    /// 2c1c920): a playing area of 2.236 m x 1.116 m (`TABLE_LENGTH` x `TABLE_WIDTH`), rail
+    /// height 0.040005 m (`RAIL_HEIGHT`), corner mouths 0.11 m and side mouths 0.12 m wide
+    /// (`CORNER_POCKET_WIDTH`, `SIDE_POCKET_WIDTH`), in our frame (x along the length: FastFiz's
+    /// y; FastFiz's x = 1.116 m - our y).
+    ///
+    /// The four rails are straight cushions along the playing area's sides, the side rails
+    /// broken by the side mouths (FastFiz's rails are infinite lines; its corners are cut off
+    /// by the pockets before a ball reaches a rail's end). FastFiz pockets a ball when its
+    /// center crosses a line (`Shot::addBoundaryEvents`): the corner line x + y = d + R across
+    /// each corner, d = 0.11 / sqrt 2, and the rail's contact line (the center R from the rail)
+    /// within a side mouth. Our pockets are circles: each is the circle of radius
+    /// [`FASTFIZ_POCKET_RADIUS`] through the two ends of its capture line's mouth (where the line
+    /// meets the rails' contact lines), centered behind it, so a ball is captured on the line at
+    /// the mouth's ends and up to the circle's sagitta (1.8 mm at a side mouth's middle, 0.6 mm
+    /// at a corner's) before it elsewhere; no ball reaches a rail's end inside a mouth. R is
+    /// FastFiz's ball radius, 0.028575 m. docs/fastfiz.md.
+    pub fn fastfiz() -> Self {
+        let (l, w, h) = (2.236, 1.116, 0.040005);
+        let r = 0.028575;
+        let rho = FASTFIZ_POCKET_RADIUS;
+        let s = 0.12 / 2.0;
+        let c = 0.11 / std::f64::consts::SQRT_2 + r;
+        let mut cushions = Vec::with_capacity(6);
+        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| {
+            cushions.push(Cushion {
+                id: id.to_string(),
+                p1,
+                p2,
+                height: h,
+            })
+        };
+        // Counter-clockwise from the bottom-left corner.
+        push("rail_b1", [0.0, 0.0], [l / 2.0 - s, 0.0]);
+        push("rail_b2", [l / 2.0 + s, 0.0], [l, 0.0]);
+        push("rail_r", [l, 0.0], [l, w]);
+        push("rail_t2", [l, w], [l / 2.0 + s, w]);
+        push("rail_t1", [l / 2.0 - s, w], [0.0, w]);
+        push("rail_l", [0.0, w], [0.0, 0.0]);
+        // A side mouth's capture line runs 2s long at R from the rail: the circle through its
+        // ends has its center sqrt(rho^2 - s^2) behind the line's middle.
+        let side_back = (rho * rho - s * s).sqrt();
+        // A corner's runs from (R, c - R) to (c - R, R): half its length is (c - 2R) / sqrt 2.
+        let half = (c - 2.0 * r) / std::f64::consts::SQRT_2;
+        let corner_back = (rho * rho - half * half).sqrt() / std::f64::consts::SQRT_2;
+        let (mx, my) = (c / 2.0, c / 2.0);
+        let pocket = |id: &str, center: [f64; 2]| Pocket {
+            id: id.to_string(),
+            center,
+            radius: rho,
+            depth: None,
+        };
+        Table {
+            name: "fastfiz".to_string(),
+            length: l,
+            width: w,
+            cushions,
+            circular_cushions: Vec::new(),
+            pockets: vec![
+                pocket("lb", [mx - corner_back, my - corner_back]),
+                pocket("cb", [l / 2.0, r - side_back]),
+                pocket("rb", [l - mx + corner_back, my - corner_back]),
+                pocket("rt", [l - mx + corner_back, w - my + corner_back]),
+                pocket("ct", [l / 2.0, w - r + side_back]),
+                pocket("lt", [mx - corner_back, w - my + corner_back]),
+            ],
+        }
+    }
+
     /// A built-in table by name: `seven_foot`, `carom`, `rectangle_LxW` (metres, e.g.
     /// `rectangle_2.0x1.0`, pool cushion height), or pooltool's `pooltool_pocket`,
-    /// `pooltool_snooker`, `pooltool_billiard`. `None` for an unknown name.
+    /// `pooltool_snooker`, `pooltool_billiard`, or FastFiz's `fastfiz`. `None` for an unknown
+    /// name.
     pub fn by_name(name: &str) -> Option<Self> {
         match name {
             "seven_foot" => Some(Self::seven_foot()),
@@ -129,6 +203,7 @@ impl Table {
             "pooltool_pocket" => Some(Self::pooltool_pocket()),
             "pooltool_snooker" => Some(Self::pooltool_snooker()),
             "pooltool_billiard" => Some(Self::pooltool_billiard()),
+            "fastfiz" => Some(Self::fastfiz()),
             _ => {
                 let dims = name.strip_prefix("rectangle_")?;
                 let (l, w) = dims.split_once('x')?;
@@ -140,12 +215,13 @@ impl Table {
     }
 
     /// Names accepted by [`Table::by_name`] (the rectangle family shown by one example).
-    pub const BUILT_IN: [&'static str; 6] = [
+    pub const BUILT_IN: [&'static str; 7] = [
         "seven_foot",
         "carom",
         "rectangle_2.0x1.0",
         "pooltool_pocket",
         "pooltool_snooker",
         "pooltool_billiard",
+        "fastfiz",
     ];
 }

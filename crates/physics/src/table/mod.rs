@@ -3,6 +3,7 @@
 //! engines use.
 
 mod builtin;
+pub use builtin::FASTFIZ_POCKET_RADIUS;
 mod pooltool;
 mod prepared;
 

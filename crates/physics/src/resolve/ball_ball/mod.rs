@@ -4,10 +4,12 @@
 //! [`BallBallLaw`], and its line in `law_models!` below. A law defined outside this crate is
 //! added at run time with [`BallBallModel::register`].
 
+mod fastfiz;
 mod frictional_inelastic;
 mod frictional_mathavan;
 mod frictionless_elastic;
 
+pub use fastfiz::{FastFiz, FASTFIZ_VELOCITY_EPSILON};
 pub use frictional_inelastic::{
     frictional_inelastic, Friction, FrictionImpulse, FrictionalInelastic,
 };
@@ -102,6 +104,7 @@ law_models! { $
         FrictionlessElastic(FrictionlessElastic),
         FrictionalInelastic(FrictionalInelastic),
         FrictionalMathavan(FrictionalMathavan),
+        FastFiz(FastFiz),
     }
 }
 

@@ -5,12 +5,14 @@
 //! [`BallCushionLaw`], and its line in `law_models!` below. A law defined outside this crate is
 //! added at run time with [`BallCushionModel::register`].
 
+mod fastfiz;
 mod han_2005;
 mod impulse_frictional_inelastic;
 mod mathavan_2010;
 mod stronge_compliant;
 mod unrealistic;
 
+pub use fastfiz::FastFiz;
 pub use han_2005::{han2005_cushion, Han2005};
 pub use impulse_frictional_inelastic::{half_space, ImpulseFrictionalInelastic};
 pub use mathavan_2010::Mathavan2010;
@@ -110,6 +112,7 @@ law_models! { $
         ImpulseFrictionalInelastic(ImpulseFrictionalInelastic),
         StrongeCompliant(StrongeCompliant),
         Mathavan2010(Mathavan2010),
+        FastFiz(FastFiz),
     }
 }
 

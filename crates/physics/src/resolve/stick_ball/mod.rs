@@ -2,8 +2,10 @@
 //! stick's speed, aim, elevation and contact point. Adding a built-in law: a file with a struct
 //! implementing [`Law`], [`BuiltIn`] and [`StickBallLaw`], and its line in `law_models!` below.
 
+mod fastfiz;
 mod instantaneous_point;
 
+pub use fastfiz::FastFiz;
 pub use instantaneous_point::{squirt_angle, tp_a30, InstantaneousPoint};
 
 #[cfg(doc)]
@@ -115,6 +117,7 @@ law_models! { $
     /// The cue-strike law of a model.
     StickBallModel: dyn StickBallLaw, "stick_ball" {
         InstantaneousPoint(InstantaneousPoint),
+        FastFiz(FastFiz),
     }
 }
 

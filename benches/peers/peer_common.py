@@ -98,23 +98,27 @@ def arguments(argv, usage, integrators=None):
 class Coefficients:
     """The shot's model as the constant coefficients of a general engine's contacts.
 
-    Ball-ball: `frictionless_elastic` is restitution 1 and no friction; `frictional_inelastic`
+    Ball-ball: `frictionless_elastic` is restitution 1 and no friction, FastFiz's `fastfiz` is
+    restitution 1 and `mu_b` (docs/fastfiz.md); `frictional_inelastic`
     and `frictional_mathavan` are `e_b` and a constant friction: `mu_b` for the `average`
     friction model, Alciatore's mu(v) = a + b exp(-c v) at 1 m/s of slip for `alciatore` (a
     constant-coefficient engine cannot make friction depend on speed). Cushions: `unrealistic`
-    is a mirror (restitution 1, or `e_c` with `restitution = true`, no friction); every other law
-    is restitution `e_c` and friction `f_c`. The cloth: `mu_s` (sliding), `mu_r` (rolling),
-    `mu_sp` (spinning), gravity `g`.
+    is a mirror (restitution 1, or `e_c` with `restitution = true`, no friction), `fastfiz` is
+    restitution `perpendicular` without friction; every other law is restitution `e_c` and
+    friction `f_c`. The cloth (motion `cloth`, or FastFiz's `fastfiz`): `mu_s` (sliding), `mu_r`
+    (rolling), `mu_sp` (spinning), gravity `g`.
     """
 
     def __init__(self, model):
         laws, p = model["laws"], model["params"]
         self.R, self.m, self.g = p["R"], p["m"], p["g"]
         self.mu_s, self.mu_r, self.mu_sp = p["mu_s"], p["mu_r"], p["mu_sp"]
-        self.cloth = model["motion"] == "cloth"
+        self.cloth = model["motion"] in ("cloth", "fastfiz")
         bb = laws["ball_ball"]
         if bb["model"] == "frictionless_elastic":
             self.e_ball, self.mu_ball = 1.0, 0.0
+        elif bb["model"] == "fastfiz":
+            self.e_ball, self.mu_ball = 1.0, p["mu_b"]
         else:
             f = bb.get("friction", {"model": "average"})
             if f.get("model") == "alciatore":
@@ -129,6 +133,8 @@ class Coefficients:
     def _cushion(law, p):
         if law["model"] == "unrealistic":
             return (p["e_c"] if law.get("restitution") else 1.0), 0.0
+        if law["model"] == "fastfiz":
+            return law["perpendicular"], 0.0
         return p["e_c"], p["f_c"]
 
     def rolling_resistance_length(self):

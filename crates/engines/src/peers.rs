@@ -1,8 +1,8 @@
-//! The engines the field uses, as peers: MuJoCo, PyBullet, pymunk (Chipmunk2D), Box2D and
-//! python-billiards, each through its protocol adapter in `benches/peers/`
+//! The engines the field uses, as peers: MuJoCo, PyBullet, pymunk (Chipmunk2D), Box2D,
+//! python-billiards and FastFiz, each through its protocol adapter in `benches/peers/`
 //! (`<name>_engine.py`, docs/engine-protocol.md), run by a Python that imports it at the
-//! version the adapter was written for. `benches/peers/install.sh` installs all five into one
-//! virtualenv; `benches/peers/README.md` says how each maps a shot and what it cannot represent.
+//! version the adapter was written for. `benches/peers/install.sh` installs all six into one
+//! virtualenv (FastFiz from its source, `FASTFIZ_SRC`); `benches/peers/README.md` says how each maps a shot and what it cannot represent.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -28,16 +28,20 @@ pub enum Peer {
     Box2d,
     /// python-billiards: event-driven elastic discs (the `ideal` model only).
     Billiards,
+    /// FastFiz: the Computational Pool tournaments' C++ event engine (the `fastfiz` table and
+    /// preset only; docs/fastfiz.md).
+    FastFiz,
 }
 
 impl Peer {
     /// Every peer, in the order the docs list them.
-    pub const ALL: [Peer; 5] = [
+    pub const ALL: [Peer; 6] = [
         Peer::Mujoco,
         Peer::Pybullet,
         Peer::Pymunk,
         Peer::Box2d,
         Peer::Billiards,
+        Peer::FastFiz,
     ];
 
     /// Its family name in engine specs and reports.
@@ -48,6 +52,7 @@ impl Peer {
             Peer::Pymunk => "pymunk",
             Peer::Box2d => "box2d",
             Peer::Billiards => "billiards",
+            Peer::FastFiz => "fastfiz",
         }
     }
 
@@ -73,12 +78,13 @@ impl Peer {
             Peer::Pymunk => ("pymunk", "7.3.1"),
             Peer::Box2d => ("box2d", "2.3.10"),
             Peer::Billiards => ("billiards", "0.5.0"),
+            Peer::FastFiz => ("fastfiz", "0.0.1"),
         }
     }
 
     /// Whether it advances in fixed time steps (its spec then takes a dt).
     pub fn stepped(self) -> bool {
-        self != Peer::Billiards
+        !matches!(self, Peer::Billiards | Peer::FastFiz)
     }
 
     /// Its adapter script.
@@ -202,7 +208,8 @@ pub fn find_python(peer: Peer) -> Result<PathBuf, String> {
 /// # Errors
 /// As [`find_python`].
 pub fn python(peer: Peer) -> Result<&'static Path, String> {
-    static FOUND: [OnceLock<Result<PathBuf, String>>; 5] = [
+    static FOUND: [OnceLock<Result<PathBuf, String>>; 6] = [
+        OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),
         OnceLock::new(),

@@ -22,6 +22,7 @@ use crate::peers::{Integrator, Peer};
 /// | `mujoco:<dt>[:<integrator>]` | MuJoCo 4.0.0 at step dt (same range) with integrator `euler` (default), `implicitfast` or `rk4`, through `benches/peers/mujoco_engine.py` (see [`crate::peers`]) |
 /// | `pybullet:<dt>`, `pymunk:<dt>`, `box2d:<dt>` | PyBullet 3.2.7, pymunk 7.3.1, Box2D 2.3.10 at step dt (same range), through their adapters |
 /// | `billiards` | python-billiards 0.5.0 (event-driven, the `ideal` model only) through its adapter |
+/// | `fastfiz` | FastFiz (P6-Pool/fastfiz 2c1c920, event-driven C++; the `fastfiz` table and preset only) through its adapter (docs/fastfiz.md) |
 /// | `<family>[:<args>]` | an engine registered with [`crate::register`] |
 ///
 /// `Display` writes the full form (`event:isolator`, `discrete:1e-4:exact`, defaults of the
@@ -401,6 +402,7 @@ impl FromStr for EngineSpec {
                     "pymunk:<dt>".to_string(),
                     "box2d:<dt>".to_string(),
                     "billiards".to_string(),
+                    "fastfiz".to_string(),
                 ];
                 families.extend(crate::registry::registered().into_iter().map(String::from));
                 Err(bad(format!(
@@ -479,16 +481,16 @@ fn rapier(_dt: f64, _options: &RunOptions) -> Result<Box<dyn Engine>, String> {
 }
 
 /// The fields after a peer's name: `<dt>` for the stepped ones (`<dt>[:<integrator>]` for
-/// MuJoCo), nothing for `billiards`.
+/// MuJoCo), nothing for `billiards` and `fastfiz`.
 fn parse_peer(peer: Peer, rest: &[&str]) -> Result<EngineSpec, String> {
     let name = peer.name();
     let grammar = match peer {
         Peer::Mujoco => "mujoco:<dt>[:<integrator>], e.g. mujoco:1e-3:rk4".to_string(),
-        Peer::Billiards => "billiards (event-driven: no time step)".to_string(),
+        Peer::Billiards | Peer::FastFiz => format!("{name} (event-driven: no time step)"),
         _ => format!("{name}:<dt>, e.g. {name}:1e-3 (a fixed step, s)"),
     };
     let (dt, integrator) = match (peer, rest) {
-        (Peer::Billiards, []) => (None, None),
+        (Peer::Billiards | Peer::FastFiz, []) => (None, None),
         (Peer::Mujoco, [dt]) => (Some(*dt), Some(Integrator::Euler)),
         (Peer::Mujoco, [dt, i]) => {
             let i = Integrator::from_name(i).ok_or_else(|| {

@@ -81,11 +81,13 @@ fn restart(setup: &Setup, reference: &Reference, k: usize, horizon: f64) -> Opti
 
 /// One-step agreement of engine `spec` on every event of `reference` (the run of `setup`, with
 /// snapshots at every event) but the cue strike: each restart is one run of the engine with
-/// a budget of one event, all passed to [`pool_sim::Engine::try_run_all`] at once.
+/// a budget of one event, all passed to [`pool_sim::Engine::try_run_all`] at once. A restart
+/// the engine declines (unsupported: FastFiz can only start from a strike on a table at rest)
+/// has no row; when it declines every restart, that is the error.
 ///
 /// # Errors
-/// The spec does not build, the reference has no snapshots, or the engine failed on a restart
-/// (its message, naming the event).
+/// The spec does not build, the reference has no snapshots, the engine failed on a restart
+/// (its message, naming the event), or it declined them all.
 pub fn one_step(
     setup: &Setup,
     reference: &Reference,
@@ -117,18 +119,31 @@ pub fn one_step(
         .map_err(|e| EngineError::failed(e.to_string()))?;
     let outcomes = engine.try_run_all(&restarts);
     let mut rows = Vec::with_capacity(starts.len());
+    let mut declined = None;
     for (&(k, t0), outcome) in starts.iter().zip(outcomes) {
-        let outcome = outcome.map_err(|e| EngineError {
-            message: format!("restart before event {k}: {}", e.message),
-            unsupported: e.unsupported,
-        })?;
+        let outcome = match outcome {
+            Err(e) if e.unsupported => {
+                declined.get_or_insert(EngineError {
+                    message: format!("restart before event {k}: {}", e.message),
+                    unsupported: true,
+                });
+                continue;
+            }
+            other => other.map_err(|e| EngineError {
+                message: format!("restart before event {k}: {}", e.message),
+                unsupported: e.unsupported,
+            })?,
+        };
         let predicted = outcome
             .events
             .iter()
             .find(|e| e.kind != EventKind::StickBall);
         rows.push(judge(setup, spec, events, k, t0, predicted));
     }
-    Ok(rows)
+    match declined {
+        Some(e) if rows.is_empty() => Err(e),
+        _ => Ok(rows),
+    }
 }
 
 /// The row of reference event `k` given the engine's first event (times from `t0`).

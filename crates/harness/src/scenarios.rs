@@ -10,6 +10,11 @@ pub use pool_sim::SplitMix;
 /// A random break from a racked shot: the first ball (the cue ball) is struck at 0.5-12 m/s
 /// toward the nearest other ball, off by up to +-0.15 rad, with random spin up to one rolling
 /// spin (|v| / R) on each axis. Other balls keep their places. Deterministic in `seed`.
+///
+/// A rack that starts with a cue strike (FastFiz's, under its physics) is broken by a strike
+/// instead, so that its physics' cue makes the ball's velocity and spin: the same speed and
+/// aim as a stroke's V0 and phi, level, the tip's offsets a and b drawn in [-0.5, 0.5] ball
+/// radii (the same draws, so the same seed aims the same way).
 pub fn random_break(rack: &Setup, seed: u64) -> Setup {
     let mut rng = SplitMix::new(seed ^ 0xB4EA_4B4E_A4B4_EA4B);
     let mut s = rack.clone();
@@ -35,6 +40,14 @@ pub fn random_break(rack: &Setup, seed: u64) -> Setup {
         rng.range(-1.0, 1.0),
         rng.range(-1.0, 1.0),
     ) * spin;
+    if let Some(strike) = &mut s.strike {
+        strike.cue.v0 = speed;
+        strike.cue.phi = v.y.atan2(v.x).to_degrees();
+        strike.cue.theta = 0.0;
+        strike.cue.a = 0.5 * w.x / spin;
+        strike.cue.b = 0.5 * w.y / spin;
+        return s;
+    }
     s.balls[0].state = BallState::new(cue.r, v, w, radius).with_set(cue.set);
     s
 }

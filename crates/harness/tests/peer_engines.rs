@@ -1,5 +1,6 @@
 //! The peer engines (benches/peers/<name>_engine.py: MuJoCo, PyBullet, pymunk, Box2D,
-//! python-billiards) on the straight shot and on ideal_many, each when a Python with it is found
+//! python-billiards; FastFiz on its own shots) on the straight shot and on ideal_many, each when
+//! a Python with it is found
 //! ($PEERS_PYTHON or .venv-peers/bin/python; `bash benches/peers/install.sh`), else skipped with
 //! one line saying why. What is asserted is what each engine's model implies, not its numbers.
 
@@ -216,4 +217,66 @@ fn an_adapter_that_refuses_its_arguments_is_one_error_naming_it() {
         e.contains("mujoco_engine.py: --dt = '0': must be in [1e-7, 1] s"),
         "{e}"
     );
+}
+
+/// FastFiz's and our events of `setup` under the `fastfiz` preset, and how many of them agree
+/// (kind, agents, and time within `tol` s; a pocket's within 1e-3 s: our pocket circles meet
+/// its capture lines up to 0.6-1.8 mm early, docs/fastfiz.md) before the runs part.
+fn fastfiz_beside_ours(spec: &EngineSpec, name: &str, tol: f64) -> (usize, usize, usize) {
+    let setup = shot(name);
+    let reference = run_reference(&setup, &EngineSpec::reference()).unwrap();
+    let run = run_engine(&setup, &reference, spec, None).unwrap();
+    let (ours, theirs) = (&reference.outcome.events, &run.outcome.events);
+    let same = ours
+        .iter()
+        .zip(theirs)
+        .take_while(|(a, b)| {
+            let tol = if a.kind == EventKind::BallPocket {
+                1e-3
+            } else {
+                tol
+            };
+            a.kind == b.kind && a.agents == b.agents && (a.time - b.time).abs() <= tol
+        })
+        .count();
+    eprintln!(
+        "fastfiz on {name}: {same} events agree to {tol:e} s before the runs part ({} ours, {} FastFiz's)",
+        ours.len(),
+        theirs.len()
+    );
+    (same, ours.len(), theirs.len())
+}
+
+#[test]
+fn fastfiz_follows_the_event_engine_under_its_own_physics() {
+    let Some(spec) = installed(Peer::FastFiz, "fastfiz") else {
+        return;
+    };
+    // A bank and a cut: one ball's strike, slide, rail and roll, and a collision and what
+    // follows, event for event to FastFiz's rounding (its balls move from each event's state,
+    // ours from their own last event).
+    for name in ["bank_fastfiz", "cut_fastfiz"] {
+        let (same, ours, theirs) = fastfiz_beside_ours(&spec, name, 1e-9);
+        assert_eq!((same, same), (ours, theirs), "{name}");
+    }
+    // One step: from the set-up, FastFiz finds our first event (after the strike, both see the
+    // cue ball sliding toward the same ball).
+    let setup = shot("cut_fastfiz");
+    let reference = run_reference(&setup, &EngineSpec::reference()).unwrap();
+    let rows = one_step(&setup, &reference, &spec).unwrap_or_else(|e| panic!("{e}"));
+    let stats = OneStepStats::of(&rows);
+    assert!(stats.agree >= 1, "{stats:?}");
+}
+
+#[test]
+fn fastfiz_declines_shots_outside_its_table_and_physics() {
+    let Some(spec) = installed(Peer::FastFiz, "fastfiz") else {
+        return;
+    };
+    let e = spec
+        .build()
+        .unwrap()
+        .try_run(&shot("straight"))
+        .unwrap_err();
+    assert!(e.to_string().contains("only the fastfiz preset"), "{e}");
 }

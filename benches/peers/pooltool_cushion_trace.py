@@ -22,7 +22,6 @@ Our frame and pooltool's are the same here: x, y on the cloth, z up.
 """
 
 import argparse
-import csv
 import math
 import os
 import random
@@ -34,7 +33,7 @@ from pooltool.physics.engine import PhysicsEngine
 from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
 from pooltool.physics.resolve.resolver import default_resolver
 
-OUT = os.path.join(os.path.dirname(__file__), "..", "..", "data", "peers", "laws")
+from pooltool_laws import vec, write
 
 
 def fixed_hash_seed():
@@ -77,39 +76,20 @@ def rows_of(name, system):
         before, after, p = ball.initial, ball.final, ball.initial.params
         seg = cushion.initial
         if kind == "linear":
-            geometry = {"p1": list(seg.p1), "p2": list(seg.p2), "arc_radius": 0.0}
+            geometry = {"p1": vec(seg.p1), "p2": vec(seg.p2), "arc_radius": 0.0}
         else:
-            geometry = {"p1": list(seg.center), "p2": list(seg.center), "arc_radius": seg.radius}
+            geometry = {"p1": vec(seg.center), "p2": vec(seg.center), "arc_radius": float(seg.radius)}
         rows.append(
             {
-                "shot": name, "kind": kind, "time": event.time,
-                "R": p.R, "m": p.m, "e_c": p.e_c, "f_c": p.f_c, **geometry,
-                "r": list(before.state.rvw[0]), "v": list(before.state.rvw[1]),
-                "w": list(before.state.rvw[2]),
-                "v_out": list(after.state.rvw[1]), "w_out": list(after.state.rvw[2]),
+                "shot": name, "kind": kind, "time": float(event.time),
+                "R": float(p.R), "m": float(p.m), "e_c": float(p.e_c), "f_c": float(p.f_c),
+                **geometry,
+                "r": vec(before.state.rvw[0]), "v": vec(before.state.rvw[1]),
+                "w": vec(before.state.rvw[2]),
+                "v_out": vec(after.state.rvw[1]), "w_out": vec(after.state.rvw[2]),
             }
         )
     return rows
-
-
-def write(path, rows):
-    cols = []
-    for k, v in rows[0].items():
-        cols += [f"{k}_{c}" for c in "xyz"] if isinstance(v, list) else [k]
-    with open(path, "w", newline="") as f:
-        out = csv.writer(f)
-        out.writerow(cols)
-        for r in rows:
-            line = []
-            for v in r.values():
-                if isinstance(v, list):
-                    line += [repr(float(x)) for x in v]
-                elif isinstance(v, str):
-                    line.append(v)
-                else:
-                    line.append(repr(float(v)))
-            out.writerow(line)
-    print(f"{path}: {len(rows)} cushion events", file=sys.stderr)
 
 
 def main():
@@ -130,7 +110,7 @@ def main():
                 system = shot(kind, seed)
                 pt.simulate(system, engine=PhysicsEngine(resolver=resolver), inplace=True)
                 rows += rows_of(f"{kind}_{seed}", system)
-        write(os.path.join(OUT, f"trace_{law}.csv"), rows)
+        write(f"trace_{law}", rows)
 
 
 if __name__ == "__main__":

@@ -117,6 +117,18 @@ def ball_ball_cases(rng, n, law_of):
     return rows
 
 
+def attempt(law, kissed, b, cushion):
+    """pooltool's ball after `law` resolves ball `b` at `cushion` (through `resolve`, its
+    1e-6 m spacer first, with `kissed`; else `solve`), or None when its law fails (the case is
+    then drawn again)."""
+    try:
+        out, _ = (law.resolve if kissed else law.solve)(b.copy(), cushion)
+        return out
+    except RuntimeError as e:
+        print(f"pooltool failed ({e}): drawn again", file=sys.stderr)
+        return None
+
+
 def cushion_cases(rng, n, law_of, kissed=False):
     """A segment at a random angle and height; a ball R from its vertical plane, moving into it.
     With `kissed`, through pooltool's `resolve` (its 1e-6 m spacer first), else `solve`. A case
@@ -146,11 +158,9 @@ def cushion_cases(rng, n, law_of, kissed=False):
         law, extra = law_of(rng)
         cushion = LinearCushionSegment("c", p1=np.array([*p1, h]), p2=np.array([*p2, h]))
         b = ball("a", np.array([*centre, R]), v, w, params)
-        try:
-            out, _ = (law.resolve if kissed else law.solve)(b.copy(), cushion)
-        except RuntimeError as e:
+        out = attempt(law, kissed, b, cushion)
+        if out is None:
             failed += 1
-            print(f"pooltool failed ({e}): drawn again", file=sys.stderr)
             continue
         rows.append(
             {
@@ -194,11 +204,9 @@ def circular_cases(rng, n, law_of, kissed=False):
         law, extra = law_of(rng)
         cushion = CircularCushionSegment("c", center=center, radius=radius)
         b = ball("a", np.array([*xy, R]), v, w, params)
-        try:
-            res, _ = (law.resolve if kissed else law.solve)(b.copy(), cushion)
-        except RuntimeError as e:
+        res = attempt(law, kissed, b, cushion)
+        if res is None:
             failed += 1
-            print(f"pooltool failed ({e}): drawn again", file=sys.stderr)
             continue
         rows.append(
             {
@@ -240,6 +248,8 @@ def stick_ball_cases(rng, n):
 
 
 def write(name, rows):
+    """data/peers/laws/<name>.csv: one column per scalar (text as it is) and per component of a
+    list (`<key>_x`, `_y`, `_z`), floats in shortest round-trip form."""
     os.makedirs(OUT, exist_ok=True)
     path = os.path.join(OUT, f"{name}.csv")
     cols = []
@@ -254,7 +264,10 @@ def write(name, rows):
         for r in rows:
             line = []
             for v in r.values():
-                line += [repr(x) for x in v] if isinstance(v, list) else [repr(v)]
+                if isinstance(v, list):
+                    line += [repr(x) for x in v]
+                else:
+                    line.append(v if isinstance(v, str) else repr(v))
             out.writerow(line)
     print(f"{path}: {len(rows)} cases", file=sys.stderr)
 

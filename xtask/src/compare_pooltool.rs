@@ -144,8 +144,11 @@ pub fn run(args: ComparePooltoolArgs) -> Result<(), CliError> {
             ),
         );
         staging.write(&format!("breaks/{name}.toml"), shot.as_bytes())?;
-        let ours = our_events(&setup, &engine.run(&setup));
-        for (token, _) in &spacers {
+        for (token, spacer) in &spacers {
+            // Our cushion laws read the normal as far off the cushion as pooltool's spacer
+            // leaves the ball.
+            let at = pool_pooltool::at_spacer(&setup, *spacer);
+            let ours = our_events(&at, &engine.run(&at));
             let file = staging.path(&format!("pooltool/{name}@{token}.json"));
             let tree = pool_pooltool::read_tree(&file).map_err(|e| CliError::Run(e.to_string()))?;
             let theirs: Result<Vec<LoggedEvent>, String> = match tree.get("error") {

@@ -185,9 +185,9 @@ impl Model {
     /// Names of the presets ([`Model::preset`]), as in a shot file's `model` key: `pool` and
     /// its synonym `seed` (seed 004's laws), `pooltool_default` (pooltool 0.6.0's default
     /// resolver, its behaviour), `corrected` (the same with our corrections: Coulomb's friction
-    /// impulse, the circular cushions' contact normal), `mathavan` (Mathavan's laws, the
-    /// cloth's friction opposing the slip), `ideal`, `fastfiz` (FastFiz's equations of motion
-    /// and laws, [`Model::fastfiz`]).
+    /// impulse, the cushions' normal at the contact, the circular cushions' contact normal),
+    /// `mathavan` (Mathavan's laws, the cloth's friction opposing the slip), `ideal`, `fastfiz`
+    /// (FastFiz's equations of motion and laws, [`Model::fastfiz`]).
     pub const PRESETS: [&'static str; 7] = [
         "pool",
         "seed",

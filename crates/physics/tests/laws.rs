@@ -88,7 +88,12 @@ fn the_corrections_are_parameters_whose_default_is_pooltools() {
     let laws = |preset: &str| Model::preset(preset, BallParams::pool()).unwrap();
     let pooltool = laws("pooltool_default");
     for (_, spec) in pooltool.resolver().specs() {
-        for key in ["friction_impulse", "cloth_slip", "circular_normal"] {
+        for key in [
+            "friction_impulse",
+            "cloth_slip",
+            "circular_normal",
+            "spacer",
+        ] {
             assert_eq!(spec.get(key), None, "{}", spec.model);
         }
     }
@@ -100,10 +105,13 @@ fn the_corrections_are_parameters_whose_default_is_pooltools() {
     );
     let circular = r.ball_circular_cushion.spec();
     assert_eq!(circular.get("circular_normal"), Some(&text("contact")));
-    assert_eq!(
-        r.ball_linear_cushion,
-        pooltool.resolver().ball_linear_cushion
-    );
+    // Both cushion kinds take the normal at the contact, not pooltool's 1e-6 m off it.
+    for spec in [r.ball_linear_cushion.spec(), circular.clone()] {
+        assert_eq!(spec.get("spacer"), Some(&Param::Number(0.0)), "{spec:?}");
+    }
+    let mut linear = r.ball_linear_cushion.spec();
+    linear.params.retain(|(k, _)| k != "spacer");
+    assert_eq!(linear, pooltool.resolver().ball_linear_cushion.spec());
     let mathavan = laws("mathavan").resolver().ball_ball.spec();
     assert_eq!(mathavan.get("cloth_slip"), Some(&text("opposed")));
 }

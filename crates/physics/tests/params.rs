@@ -234,15 +234,19 @@ fn circular_normal_changes_the_rebound_from_a_circular_cushion() {
     for s in into_cushion() {
         for model in ["stronge_compliant", "impulse_frictional_inelastic"] {
             let pooltool = BallCushionModel::from_spec(&LawSpec::named(model)).unwrap();
-            let contact =
-                LawSpec::named(model).with("circular_normal", Param::Text("contact".into()));
+            let contact = LawSpec::named(model)
+                .with("circular_normal", Param::Text("contact".into()))
+                .with("spacer", Param::Number(0.0));
             let contact = BallCushionModel::from_spec(&contact).unwrap();
             let theirs = pooltool.resolve_circular(&p, &s, normal, h, arc);
             let ours = contact.resolve_circular(&p, &s, normal, h, arc);
             assert!(differ(&[theirs], &[ours]), "{model}");
-            // "contact" is the straight cushion's geometry at the circle's normal.
+            // "contact" at the contact itself is the straight cushion's geometry at the
+            // circle's normal.
             assert_eq!(ours, contact.resolve(&p, &s, normal, h), "{model}");
-            assert_eq!(pooltool.resolve(&p, &s, normal, h), ours, "{model}");
+            let at_contact = LawSpec::named(model).with("spacer", Param::Number(0.0));
+            let at_contact = BallCushionModel::from_spec(&at_contact).unwrap();
+            assert_eq!(at_contact.resolve(&p, &s, normal, h), ours, "{model}");
         }
         for spec in [LawSpec::named("han_2005"), LawSpec::named("mathavan_2010")] {
             let law = BallCushionModel::from_spec(&spec).unwrap();
@@ -329,4 +333,46 @@ fn every_motion_parameter_changes_the_motion() {
         .ball_params()
         .iter()
         .all(|n| BallParams::NAMES.contains(n)));
+}
+
+/// `spacer` (stronge_compliant, impulse_frictional_inelastic: the gap pooltool leaves between
+/// ball and cushion when its law reads the normal) moves the rebound at both cushion kinds, by
+/// parts per million for pooltool's 1e-6 m, and the law's spec writes it only when it is not
+/// pooltool's.
+#[test]
+fn spacer_moves_the_rebound_by_parts_per_million() {
+    let p = BallParams::pool();
+    let normal = Vec2::new(1.0, 0.0);
+    let (h, arc) = (0.036576, 0.02095);
+    for model in ["stronge_compliant", "impulse_frictional_inelastic"] {
+        let pooltool = BallCushionModel::from_spec(&LawSpec::named(model)).unwrap();
+        assert_eq!(pooltool.spec().get("spacer"), None, "{model}");
+        let spec = LawSpec::named(model).with("spacer", Param::Number(0.0));
+        let contact = BallCushionModel::from_spec(&spec).unwrap();
+        let written = contact.spec();
+        assert_eq!(written.get("spacer"), Some(&Param::Number(0.0)), "{model}");
+        let mut moved = 0.0f64;
+        for s in into_cushion() {
+            let scale = s.v.norm() + p.radius * s.w.norm();
+            for (a, b) in [
+                (
+                    pooltool.resolve(&p, &s, normal, h),
+                    contact.resolve(&p, &s, normal, h),
+                ),
+                (
+                    pooltool.resolve_circular(&p, &s, normal, h, arc),
+                    contact.resolve_circular(&p, &s, normal, h, arc),
+                ),
+            ] {
+                let d = (a.0 - b.0).amax().max(((a.1 - b.1) * p.radius).amax()) / scale;
+                moved = moved.max(d);
+            }
+        }
+        assert!(moved > 1e-7 && moved < 1e-4, "{model}: {moved:e}");
+        for bad in [-1e-6, 0.01] {
+            let spec = LawSpec::named(model).with("spacer", Param::Number(bad));
+            let e = BallCushionModel::from_spec(&spec).unwrap_err();
+            assert_eq!(e.param, "spacer", "{model}");
+        }
+    }
 }

@@ -257,3 +257,34 @@ mod tests {
             .contains("pooltool's run ends after 3 events"));
     }
 }
+
+/// `setup` with its cushion laws that read the contact's normal from the ball's position
+/// (`stronge_compliant`, `impulse_frictional_inelastic`) reading it `spacer` (m) off the
+/// cushion, as pooltool run with `pooltool.constants.MIN_DIST = spacer` does (its `make_kiss`
+/// moves the ball that far off before the law runs): the laws of a run of ours to set beside
+/// such a pooltool run. Other laws and everything else as they are.
+pub fn at_spacer(setup: &Setup, spacer: f64) -> Setup {
+    use pool_physics::resolve::BallCushionModel;
+    let mut resolver = setup.physics.resolver().clone();
+    for law in [
+        &mut resolver.ball_linear_cushion,
+        &mut resolver.ball_circular_cushion,
+    ] {
+        match law {
+            BallCushionModel::StrongeCompliant(l) => l.spacer = spacer,
+            BallCushionModel::ImpulseFrictionalInelastic(l) => l.spacer = spacer,
+            _ => {}
+        }
+    }
+    let old = &setup.physics;
+    let mut physics = pool_physics::Model::new(*old.params(), old.motion(), resolver);
+    for p in old.ball_sets() {
+        // The sets were distinct in `old`, so they take the same numbers here, and there are
+        // no more of them than fit.
+        let _ = physics.add_ball_params(p);
+    }
+    Setup {
+        physics,
+        ..setup.clone()
+    }
+}

@@ -2,15 +2,16 @@
 //! `benches/peers/pooltool_fixtures.py`): each made by pooltool with a cue strike, saved with
 //! `System.save`, and run by pooltool under its default resolver with its contact spacer as
 //! shipped (1e-6 m) and lowered (1e-12 m). Imported and run by our event engine under the same
-//! laws (`pooltool_default`), the logs must have the same kinds and agents as pooltool's
-//! through the rack's cascade and beyond: with the spacer lowered, the whole run; as shipped,
-//! until the spacer's drift reorders events.
+//! laws (`pooltool_default`, its cushion laws reading the normal as far off the cushion as
+//! pooltool's spacer leaves the ball: their `spacer`), the logs must have the same kinds and
+//! agents as pooltool's through the rack's cascade and beyond: with the spacer lowered, the
+//! whole run; as shipped, until the spacer's drift reorders events.
 
 use std::path::{Path, PathBuf};
 
 use pool_event::EventEngine;
 use pool_physics::EventKind;
-use pool_pooltool::{import, our_events, pooltool_events, read_tree, shared_prefix};
+use pool_pooltool::{at_spacer, import, our_events, pooltool_events, read_tree, shared_prefix};
 use pool_sim::Engine;
 
 fn fixture(name: &str) -> PathBuf {
@@ -57,13 +58,15 @@ fn pooltools_breaks_share_their_whole_logs_with_ours_limited_only_by_its_spacer(
         for spacer in ["1e-12", "1e-6"] {
             let tree = read_tree(&fixture(&format!("{name}@{spacer}.json"))).unwrap();
             let theirs = pooltool_events(&tree).unwrap();
+            let at = at_spacer(&setup, spacer.parse().unwrap());
+            let ours = our_events(&at, &EventEngine::default().run(&at));
             let p = shared_prefix(&ours, &theirs, TIE);
-            prefix.push((p.len, theirs.len(), p.worst_dt, p.end.clone()));
+            prefix.push((p.len, theirs.len(), p.worst_dt, p.end.clone(), ours.len()));
         }
         let (lowered, shipped) = (&prefix[0], &prefix[1]);
         // Lowered, the laws alone: the whole logs, kinds and agents.
         assert_eq!(lowered.3, None, "{name} at 1e-12 m: {:?}", lowered.3);
-        assert_eq!((lowered.0, lowered.1), (ours.len(), ours.len()), "{name}");
+        assert_eq!((lowered.0, lowered.1), (lowered.4, lowered.4), "{name}");
         // As shipped, the spacer's drift parts the logs, but only after the rack's cascade.
         assert!(
             shipped.0 > 1 + cascade && shipped.0 <= lowered.0,
@@ -73,7 +76,7 @@ fn pooltools_breaks_share_their_whole_logs_with_ours_limited_only_by_its_spacer(
         report.push(format!(
             "{name}: {} events; cascade {cascade}; shared with pooltool at 1e-12 m: all {} \
              (times within {:.1e} s), at 1e-6 m: {} ({})",
-            ours.len(),
+            lowered.4,
             lowered.0,
             lowered.2,
             shipped.0,

@@ -29,11 +29,13 @@ pub use transition::{TransitionLaw, TransitionModel};
 /// Our corrections to pooltool 0.6.0's laws: (model, parameter) pairs that pooltool does not
 /// have. Each parameter's default is pooltool's behaviour, and a law's spec writes it only
 /// when it is set otherwise (`docs/pooltool.md`).
-pub const CORRECTIONS: [(&str, &str); 4] = [
+pub const CORRECTIONS: [(&str, &str); 6] = [
     ("frictional_inelastic", "friction_impulse"),
     ("frictional_mathavan", "cloth_slip"),
     ("stronge_compliant", "circular_normal"),
     ("impulse_frictional_inelastic", "circular_normal"),
+    ("stronge_compliant", "spacer"),
+    ("impulse_frictional_inelastic", "spacer"),
 ];
 
 /// The law of every event type (pooltool's `Resolver`).
@@ -83,8 +85,8 @@ impl Resolver {
     /// pooltool 0.6.0's default resolver (the `pooltool_default` preset), its behaviour to
     /// rounding: `frictional_inelastic` ball–ball with Alciatore's friction (a = 9.951e-3,
     /// b = 0.108, c = 1.088) and pooltool's friction impulse, `stronge_compliant` cushions with
-    /// omega_ratio = 1.8 (and pooltool's normal at circular ones), `canonical` pockets and
-    /// transitions.
+    /// omega_ratio = 1.8 (pooltool's normal at circular ones, taken with the ball 1e-6 m off the
+    /// cushion as pooltool's `make_kiss` leaves it), `canonical` pockets and transitions.
     pub fn pooltool_default() -> Self {
         let stronge = ball_cushion::StrongeCompliant::with_omega_ratio(1.8);
         let stronge = BallCushionModel::StrongeCompliant(stronge);
@@ -98,20 +100,26 @@ impl Resolver {
 
     /// [`Resolver::pooltool_default`] with our corrections to pooltool 0.6.0 (the `corrected`
     /// preset): `frictional_inelastic` with `friction_impulse = "coulomb"` (TP A-14) and
-    /// `stronge_compliant` with `circular_normal = "contact"` at the circular cushions, the
-    /// rest pooltool's default.
+    /// `stronge_compliant` with `circular_normal = "contact"` at the circular cushions and the
+    /// normal taken at the contact (`spacer = 0`) at both cushion kinds, the rest pooltool's
+    /// default.
     pub fn corrected() -> Self {
         let inelastic = ball_ball::FrictionalInelastic {
             friction_impulse: ball_ball::FrictionImpulse::Coulomb,
             ..Default::default()
         };
         let stronge = ball_cushion::StrongeCompliant {
-            omega_ratio: 1.8,
+            spacer: 0.0,
+            ..ball_cushion::StrongeCompliant::with_omega_ratio(1.8)
+        };
+        let circular = ball_cushion::StrongeCompliant {
             circular_normal: ball_cushion::CircularNormal::Contact,
+            ..stronge
         };
         Resolver {
             ball_ball: BallBallModel::FrictionalInelastic(inelastic),
-            ball_circular_cushion: BallCushionModel::StrongeCompliant(stronge),
+            ball_linear_cushion: BallCushionModel::StrongeCompliant(stronge),
+            ball_circular_cushion: BallCushionModel::StrongeCompliant(circular),
             ..Self::pooltool_default()
         }
     }

@@ -1,7 +1,10 @@
 //! `impulse_frictional_inelastic`: a sphere hitting a rigid half-space, instantaneously, with
 //! restitution and Coulomb friction (pooltool's `ImpulseFrictionalInelasticLinear/Circular`).
 
-use super::{contact_normal, BallCushionLaw, CircularNormal, Velocities};
+use super::{
+    spaced_contact_normal, spacer_from_spec, spacer_param, BallCushionLaw, CircularNormal,
+    Velocities, POOLTOOL_SPACER,
+};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
@@ -12,7 +15,7 @@ const NO_SLIP: f64 = 100.0 * f64::EPSILON;
 
 /// The cushion as a rigid half-space touched at the point where the ball meets the cushion's
 /// contact line (height h), normal n from that line to the ball's center
-/// ([`contact_normal`]). With v_n = v . n < 0 and u the tangential slip of the contact point
+/// ([`super::contact_normal`]). With v_n = v . n < 0 and u the tangential slip of the contact point
 /// (v and w without their n components, u = v_t - R w_t x n):
 /// - normal impulse per unit mass (1 + e_c) |v_n| along n (v_n' = -e_c v_n);
 /// - if the no-slip change dv = 2/7 (R w_t x n - v_t) (which leaves the contact rolling) is no
@@ -20,20 +23,34 @@ const NO_SLIP: f64 = 100.0 * f64::EPSILON;
 ///   dw = 5/7 (n x v_t / R - w_t); else it slides: dv and dw = 5/(2R) |dv| n x u/|u|.
 ///
 /// At a circular cushion the normal is [`CircularNormal`]'s (parameter `circular_normal`,
-/// pooltool's by default). Vertical velocity is removed afterwards. Reads `e_c` and `f_c`.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// pooltool's by default). The normal is taken with the ball `spacer` (m) off the cushion
+/// (parameter `spacer`, pooltool's 1e-6 m by default, [`POOLTOOL_SPACER`]; 0 for the contact
+/// itself). Vertical velocity is removed afterwards. Reads `e_c` and `f_c`.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ImpulseFrictionalInelastic {
     /// The normal at a circular cushion.
     pub circular_normal: CircularNormal,
+    /// The gap (m) between the ball and the cushion where the normal is taken.
+    pub spacer: f64,
+}
+
+impl Default for ImpulseFrictionalInelastic {
+    fn default() -> Self {
+        ImpulseFrictionalInelastic {
+            circular_normal: CircularNormal::default(),
+            spacer: POOLTOOL_SPACER,
+        }
+    }
 }
 
 impl BuiltIn for ImpulseFrictionalInelastic {
     const NAME: &'static str = "impulse_frictional_inelastic";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["circular_normal"])?;
+        spec.only(&["circular_normal", "spacer"])?;
         Ok(ImpulseFrictionalInelastic {
             circular_normal: CircularNormal::from_spec(spec)?,
+            spacer: spacer_from_spec(spec)?,
         })
     }
 }
@@ -44,7 +61,11 @@ impl Law for ImpulseFrictionalInelastic {
     }
 
     fn params(&self) -> Vec<(String, Param)> {
-        self.circular_normal.param().into_iter().collect()
+        let normal = self.circular_normal.param();
+        normal
+            .into_iter()
+            .chain(spacer_param(self.spacer))
+            .collect()
     }
 
     fn ball_params(&self) -> &'static [&'static str] {
@@ -54,7 +75,7 @@ impl Law for ImpulseFrictionalInelastic {
 
 impl BallCushionLaw for ImpulseFrictionalInelastic {
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
-        let n = contact_normal(normal, height, p.radius);
+        let n = spaced_contact_normal(normal, height, p.radius, self.spacer);
         half_space(p, s, n)
     }
 
@@ -66,7 +87,7 @@ impl BallCushionLaw for ImpulseFrictionalInelastic {
         height: f64,
         arc_radius: f64,
     ) -> Velocities {
-        let n = (self.circular_normal).normal(normal, height, p.radius, arc_radius);
+        let n = (self.circular_normal).in_space(p, s, normal, height, arc_radius, self.spacer);
         half_space(p, s, n)
     }
 }

@@ -154,11 +154,94 @@ impl BallCushionModel {
 
 /// The unit normal of a cushion contact in space, from the cushion's contact line (`height`
 /// above the cloth) to the center of a ball of radius `radius` whose center is R from the
-/// line's vertical plane (where the engines find the contact): (-R normal, R - h) normalized,
-/// as pooltool's `LinearCushionSegment.get_normal_3d` gives it for that ball. `normal` is the unit
-/// vector on the cloth from the ball toward the contact.
+/// line's vertical plane (where the engines find the contact): (-R normal, R - h) normalized.
+/// `normal` is the unit vector on the cloth from the ball toward the contact.
 pub fn contact_normal(normal: Vec2, height: f64, radius: f64) -> Vec3 {
-    Vec3::new(-radius * normal.x, -radius * normal.y, radius - height).normalize()
+    spaced_contact_normal(normal, height, radius, 0.0)
+}
+
+/// [`contact_normal`] for a ball `spacer` (m) farther from the line's vertical plane than
+/// touching: (-(R + spacer) normal, R - h) normalized, as pooltool 0.6.0's
+/// `LinearCushionSegment.get_normal_3d` gives it for the ball its `make_kiss` has moved to
+/// R + `MIN_DIST` (1e-6 m) from the plane before the law runs.
+pub fn spaced_contact_normal(normal: Vec2, height: f64, radius: f64, spacer: f64) -> Vec3 {
+    let d = radius + spacer;
+    Vec3::new(-d * normal.x, -d * normal.y, radius - height).normalize()
+}
+
+/// pooltool 0.6.0's gap between a ball and a cushion when its laws read the contact's geometry
+/// (`pooltool.constants.MIN_DIST`, m): its `make_kiss` moves the ball back along its velocity
+/// until its center is R + 1e-6 m from the cushion (R + r + 1e-6 m from a circular one's
+/// center) before calling the law. The default of the laws' `spacer` parameter.
+pub const POOLTOOL_SPACER: f64 = 1e-6;
+
+/// The `spacer` parameter (m) of the laws that read the contact's normal in space
+/// (`stronge_compliant`, `impulse_frictional_inelastic`): how far from touching the ball is
+/// when the law takes the normal. pooltool's [`POOLTOOL_SPACER`] by default; 0 takes it at the
+/// contact itself (our correction: the spacer tilts the normal by about (h - R) / R^2 x spacer,
+/// 1e-5 rad for pool balls, and rotates it at a circular cushion, moving the rebound by a few
+/// parts per million). Errors unless a number in [0, 1e-3].
+pub(crate) fn spacer_from_spec(spec: &super::spec::LawSpec) -> Result<f64, super::spec::LawError> {
+    let x = spec.number_or("spacer", POOLTOOL_SPACER)?;
+    if (0.0..=1e-3).contains(&x) {
+        Ok(x)
+    } else {
+        Err(super::spec::LawError {
+            param: "spacer".into(),
+            value: x.to_string(),
+            why: "must be in [0, 1e-3] m: the gap between ball and cushion when the law reads \
+                  the contact's normal"
+                .into(),
+        })
+    }
+}
+
+/// The `spacer` parameter as a law's spec writes it: only when it is not pooltool's.
+pub(crate) fn spacer_param(spacer: f64) -> Option<(String, super::spec::Param)> {
+    (spacer != POOLTOOL_SPACER).then(|| ("spacer".into(), super::spec::Param::Number(spacer)))
+}
+
+/// The unit vector on the cloth from a ball toward a circular cushion's center (radius
+/// `arc_radius`, m) once the ball, touching it along `normal` (same sense), is moved back along
+/// its velocity until its center is R + r + `spacer` from the circle's center, as pooltool
+/// 0.6.0's `CoreBallCCushionCollision.make_kiss` does before the law runs: the smaller root in
+/// magnitude of |c - (r + t v)| = R + r + spacer; `normal` itself when the ball does not move
+/// on the cloth or the move would be longer than 5 spacers (pooltool's fallback: the ball is
+/// pushed out along the line of centers).
+pub fn kissed_circular_normal(
+    s: &BallState,
+    normal: Vec2,
+    radius: f64,
+    arc_radius: f64,
+    spacer: f64,
+) -> Vec2 {
+    let touch = radius + arc_radius;
+    let target = touch + spacer;
+    let v = s.v.xy();
+    let diff = -normal * touch;
+    let alpha = v.norm_squared();
+    let beta = 2.0 * diff.dot(&v);
+    let gamma = (touch - target) * (touch + target);
+    let disc = beta * beta - 4.0 * alpha * gamma;
+    if spacer == 0.0 || alpha == 0.0 || disc < 0.0 {
+        return normal;
+    }
+    let q = -0.5 * (beta + beta.signum() * disc.sqrt());
+    let t = if q == 0.0 {
+        (-gamma / alpha).sqrt()
+    } else {
+        let (t1, t2) = (q / alpha, gamma / q);
+        if t1.abs() < t2.abs() {
+            t1
+        } else {
+            t2
+        }
+    };
+    if (s.v * t).norm() > 5.0 * spacer {
+        return normal;
+    }
+    let to_center = -(diff + v * t);
+    to_center / to_center.norm()
 }
 
 choice_param! {
@@ -183,15 +266,40 @@ choice_param! {
 
 impl CircularNormal {
     /// The unit normal in space for a ball of radius `radius` (m) at a circular cushion of
-    /// radius `arc_radius` (m) whose contact circle is `height` (m) above the cloth; `normal`
-    /// is the unit vector on the cloth from the ball's center toward the circle's.
-    pub fn normal(self, normal: Vec2, height: f64, radius: f64, arc_radius: f64) -> Vec3 {
+    /// radius `arc_radius` (m) whose contact circle is `height` (m) above the cloth, the ball
+    /// `spacer` (m) farther from the circle than touching; `normal` is the unit vector on the
+    /// cloth from the ball's center toward the circle's (see [`kissed_circular_normal`]).
+    pub fn normal(
+        self,
+        normal: Vec2,
+        height: f64,
+        radius: f64,
+        arc_radius: f64,
+        spacer: f64,
+    ) -> Vec3 {
         match self {
             CircularNormal::Pooltool => {
-                let d = radius + arc_radius;
+                let d = radius + arc_radius + spacer;
                 Vec3::new(-d * normal.x, -d * normal.y, radius - height).normalize()
             }
-            CircularNormal::Contact => contact_normal(normal, height, radius),
+            CircularNormal::Contact => spaced_contact_normal(normal, height, radius, spacer),
         }
+    }
+
+    /// The unit normal in space a law that reads it takes for a ball in state `s` touching a
+    /// circular cushion along `normal` (see [`BallCushionLaw::resolve_circular`]), the ball
+    /// first moved `spacer` (m) off the circle as pooltool's `make_kiss` does
+    /// ([`kissed_circular_normal`]), then [`CircularNormal::normal`].
+    pub fn in_space(
+        self,
+        p: &BallParams,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+        arc_radius: f64,
+        spacer: f64,
+    ) -> Vec3 {
+        let n = kissed_circular_normal(s, normal, p.radius, arc_radius, spacer);
+        self.normal(n, height, p.radius, arc_radius, spacer)
     }
 }

@@ -5,7 +5,10 @@
 
 use std::f64::consts::FRAC_PI_2;
 
-use super::{contact_normal, BallCushionLaw, CircularNormal, Velocities};
+use super::{
+    spaced_contact_normal, spacer_from_spec, spacer_param, BallCushionLaw, CircularNormal,
+    Velocities, POOLTOOL_SPACER,
+};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
@@ -13,7 +16,7 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// The contact is a massless particle tied to the ball by a normal and a tangential spring
 /// (Stronge §5.2). With the contact-point velocity split along the contact normal n (from the
-/// cushion's contact line to the ball's center, [`contact_normal`]) into v_n < 0 and a
+/// cushion's contact line to the ball's center, [`super::contact_normal`]) into v_n < 0 and a
 /// tangential slip v_t <= 0 along t:
 /// - The normal spring oscillates at omega_n = sqrt(beta_n k_n / m) through compression
 ///   (duration t_c = pi / (2 omega_n)) and a stiffer restitution (duration e t_c), so the
@@ -34,13 +37,17 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 /// vertical velocity is then removed. `omega_ratio` (pooltool's parameter, in (1, 2), default
 /// 1.7; pooltool's default resolver uses 1.8) sets the cushion's compliance; at a circular
 /// cushion the normal is [`CircularNormal`]'s (parameter `circular_normal`, pooltool's by
-/// default). Reads `e_c` and `f_c`.
+/// default). The normal is taken with the ball `spacer` (m) off the cushion (parameter
+/// `spacer`, pooltool's 1e-6 m by default, [`POOLTOOL_SPACER`]: pooltool moves the ball that far
+/// before its law reads the geometry; 0 takes it at the contact). Reads `e_c` and `f_c`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct StrongeCompliant {
     /// Tangential to normal natural frequency of the contact, omega_t / omega_n, in (1, 2).
     pub omega_ratio: f64,
     /// The normal at a circular cushion.
     pub circular_normal: CircularNormal,
+    /// The gap (m) between the ball and the cushion where the normal is taken.
+    pub spacer: f64,
 }
 
 impl Default for StrongeCompliant {
@@ -48,12 +55,13 @@ impl Default for StrongeCompliant {
         StrongeCompliant {
             omega_ratio: 1.7,
             circular_normal: CircularNormal::Pooltool,
+            spacer: POOLTOOL_SPACER,
         }
     }
 }
 
 impl StrongeCompliant {
-    /// The law with `omega_ratio` and pooltool's normal at circular cushions.
+    /// The law with `omega_ratio`, pooltool's normal at circular cushions and its spacer.
     pub fn with_omega_ratio(omega_ratio: f64) -> Self {
         StrongeCompliant {
             omega_ratio,
@@ -74,7 +82,7 @@ impl BuiltIn for StrongeCompliant {
     const NAME: &'static str = "stronge_compliant";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["omega_ratio", "circular_normal"])?;
+        spec.only(&["omega_ratio", "circular_normal", "spacer"])?;
         let omega_ratio = spec.number_or("omega_ratio", 1.7)?;
         if !(omega_ratio > 1.0 && omega_ratio < 2.0) {
             return Err(LawError {
@@ -86,6 +94,7 @@ impl BuiltIn for StrongeCompliant {
         Ok(StrongeCompliant {
             omega_ratio,
             circular_normal: CircularNormal::from_spec(spec)?,
+            spacer: spacer_from_spec(spec)?,
         })
     }
 }
@@ -98,6 +107,7 @@ impl Law for StrongeCompliant {
     fn params(&self) -> Vec<(String, Param)> {
         let mut out = vec![("omega_ratio".into(), Param::Number(self.omega_ratio))];
         out.extend(self.circular_normal.param());
+        out.extend(spacer_param(self.spacer));
         out
     }
 
@@ -108,7 +118,8 @@ impl Law for StrongeCompliant {
 
 impl BallCushionLaw for StrongeCompliant {
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
-        self.along(p, s, contact_normal(normal, height, p.radius))
+        let n = spaced_contact_normal(normal, height, p.radius, self.spacer);
+        self.along(p, s, n)
     }
 
     fn resolve_circular(
@@ -119,7 +130,7 @@ impl BallCushionLaw for StrongeCompliant {
         height: f64,
         arc_radius: f64,
     ) -> Velocities {
-        let n = (self.circular_normal).normal(normal, height, p.radius, arc_radius);
+        let n = (self.circular_normal).in_space(p, s, normal, height, arc_radius, self.spacer);
         self.along(p, s, n)
     }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{root, shots, temp_dir, texts, xtask};
+use common::{assert_names, root, shots, temp_dir, texts, xtask};
 use pool_sim::Engine;
 
 /// Live processes whose command line contains `marker`, this test's own process excluded (a
@@ -52,21 +52,6 @@ fn run_timed(args: &[&str]) -> (Output, Duration) {
     (out, t.elapsed())
 }
 
-/// Asserts the exit code, no panic, and that stderr names `names`.
-fn assert_exit(out: &Output, code: i32, names: &[&str], what: &str) {
-    let (stdout, stderr) = texts(out);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{what}: stderr {stderr}, stdout {}",
-        stdout.chars().take(300).collect::<String>()
-    );
-    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
-    for n in names {
-        assert!(stderr.contains(n), "{what}: expected {n:?} in {stderr}");
-    }
-}
-
 #[test]
 fn a_child_holding_the_output_ends_at_the_timeout_and_survives_nothing() {
     // The issue's command: `sh` exits at once, the backgrounded `sleep` holds stdout.
@@ -74,7 +59,7 @@ fn a_child_holding_the_output_ends_at_the_timeout_and_survives_nothing() {
     let before = processes_with(marker);
     let engine = format!("exec:timeout=3:({marker} &); exit 0");
     let (out, took) = run_timed(&["simulate", "data/shots/cut.toml", "--engine", &engine]);
-    assert_exit(&out, 1, &["timeout of 3 s", "without answering"], "hang");
+    assert_names(&out, 1, &["timeout of 3 s", "without answering"], "hang");
     assert!(took < Duration::from_secs(3 + 5), "took {took:?}");
     assert_eq!(settle(marker), before, "a sleep survived the run");
 }
@@ -91,7 +76,7 @@ fn a_child_left_running_after_valid_answers_is_killed_and_reaped() {
         "--engine",
         &engine,
     ]);
-    assert_exit(&out, 0, &[], "valid answers, leftover child");
+    assert_names(&out, 0, &[], "valid answers, leftover child");
     assert_eq!(settle(marker), before, "the leftover sleep survived");
 
     // The same through the library, a batch of sessions (one restarted after a failure): every
@@ -161,7 +146,7 @@ fn junk_output_is_bounded_and_fails_its_shot() {
         "--engine",
         "exec:timeout=5:yes",
     ]);
-    assert_exit(
+    assert_names(
         &out,
         1,
         &["shot \"cut\": answer is not JSON", "): y"],
@@ -178,7 +163,7 @@ fn junk_output_is_bounded_and_fails_its_shot() {
         "--engine",
         "exec:timeout=5:python3 benches/peers/ideal_engine.py; yes",
     ]);
-    assert_exit(
+    assert_names(
         &out,
         1,
         &["output after the last answer: \"y\""],
@@ -194,80 +179,99 @@ fn junk_output_is_bounded_and_fails_its_shot() {
         "--engine",
         "exec:timeout=30:yes ''",
     ]);
-    assert_exit(&out, 1, &["more than 1024 blank lines in a row"], "yes ''");
+    assert_names(&out, 1, &["more than 1024 blank lines in a row"], "yes ''");
     assert!(took < Duration::from_secs(30), "took {took:?}");
 }
 
-/// `filter.py` (repeat the first line, or drop it) in `dir`, for `| python3 filter.py`.
-fn line_filter(dir: &Path, name: &str, body: &str) -> PathBuf {
-    let f = dir.join(name);
-    std::fs::write(&f, format!("import sys\nlines = sys.stdin\n{body}\n")).unwrap();
-    f
+/// The example engine's answers to `batch` through `| python3 NAME`, a filter of its lines
+/// whose loop is `body` (over `lines`), written to `dir`.
+fn filtered(
+    dir: &Path,
+    name: &str,
+    body: &str,
+    batch: &[pool_sim::Setup],
+) -> (
+    PathBuf,
+    Vec<Result<pool_sim::Outcome, pool_sim::EngineError>>,
+) {
+    let filter = dir.join(name);
+    std::fs::write(
+        &filter,
+        format!("import json, sys\nlines = sys.stdin\n{body}\n"),
+    )
+    .unwrap();
+    let ideal = root().join("benches/peers/ideal_engine.py");
+    let command = format!("python3 {} | python3 {}", ideal.display(), filter.display());
+    let got = pool_exec::ExecEngine::new(&command, 30.0)
+        .unwrap()
+        .try_run_all(batch);
+    (filter, got)
+}
+
+/// The message of a failed answer.
+fn failure(r: &Result<pool_sim::Outcome, pool_sim::EngineError>) -> String {
+    r.as_ref()
+        .err()
+        .map(|e| e.message.clone())
+        .unwrap_or_default()
 }
 
 #[test]
 fn one_extra_or_missing_line_costs_its_own_shot_only() {
     let dir = temp_dir("hostile-exec-lines");
-    let dup = line_filter(
+    let setup = pool_shots::load(&shots().join("ideal_many.toml")).unwrap();
+    let batch: Vec<_> = (0..5).map(|_| setup.clone()).collect();
+    let (_, reference) = filtered(
+        &dir,
+        "same.py",
+        "for l in lines:\n    print(l, end='')",
+        &batch,
+    );
+    assert!(reference.iter().all(Result::is_ok));
+    let events = |r: &Result<pool_sim::Outcome, _>| r.as_ref().map(|o| o.events.clone()).ok();
+
+    // A repeated first line: the first shot fails (answered twice), the others are right.
+    let (dup, got) = filtered(
         &dir,
         "dup_first.py",
         "for k, l in enumerate(lines):\n    print(l, end='', flush=True)\n    if k == 0:\n        print(l, end='', flush=True)",
+        &batch,
     );
-    let ideal = root().join("benches/peers/ideal_engine.py");
-    let setup = pool_shots::load(&shots().join("ideal_many.toml")).unwrap();
-    let batch: Vec<_> = (0..5).map(|_| setup.clone()).collect();
-    let reference = pool_exec::ExecEngine::new(&format!("python3 {}", ideal.display()), 30.0)
-        .unwrap()
-        .try_run_all(&batch);
-    assert!(reference.iter().all(Result::is_ok));
-
-    // A repeated first line: the first shot fails (answered twice), the others are right.
-    let e = pool_exec::ExecEngine::new(
-        &format!("python3 {} | python3 {}", ideal.display(), dup.display()),
-        30.0,
-    )
-    .unwrap();
-    let got = e.try_run_all(&batch);
-    let first = got[0].as_ref().unwrap_err().message.clone();
-    assert!(first.contains("id = 0: a second answer line"), "{first}");
+    assert!(
+        failure(&got[0]).contains("id = 0: a second answer line"),
+        "{}",
+        failure(&got[0])
+    );
     for (g, r) in got.iter().zip(&reference).skip(1) {
-        assert_eq!(g.as_ref().unwrap().events, r.as_ref().unwrap().events);
+        assert_eq!(events(g), events(r));
     }
 
     // A dropped line (the second): that shot fails, the rest are right.
-    let drop = line_filter(
+    let (_, got) = filtered(
         &dir,
         "drop_second.py",
         "for k, l in enumerate(lines):\n    if k != 1:\n        print(l, end='', flush=True)",
+        &batch,
     );
-    let e = pool_exec::ExecEngine::new(
-        &format!("python3 {} | python3 {}", ideal.display(), drop.display()),
-        30.0,
-    )
-    .unwrap();
-    let got = e.try_run_all(&batch);
     assert!(got[0].is_ok());
-    let second = got[1].as_ref().unwrap_err().message.clone();
-    assert!(second.contains("id = 1: no answer line"), "{second}");
+    assert!(
+        failure(&got[1]).contains("id = 1: no answer line"),
+        "{}",
+        failure(&got[1])
+    );
     for (g, r) in got.iter().zip(&reference).skip(2) {
-        assert_eq!(g.as_ref().unwrap().events, r.as_ref().unwrap().events);
+        assert_eq!(events(g), events(r));
     }
 
     // Without ids an extra line cannot be placed: every shot of the session fails.
-    let strip = line_filter(
+    let (_, got) = filtered(
         &dir,
         "strip_ids.py",
-        "import json\nfor k, l in enumerate(lines):\n    a = json.loads(l)\n    a.pop('id')\n    print(json.dumps(a), flush=True)\n    if k == 0:\n        print(json.dumps(a), flush=True)",
+        "for k, l in enumerate(lines):\n    a = json.loads(l)\n    a.pop('id')\n    print(json.dumps(a), flush=True)\n    if k == 0:\n        print(json.dumps(a), flush=True)",
+        &batch,
     );
-    let e = pool_exec::ExecEngine::new(
-        &format!("python3 {} | python3 {}", ideal.display(), strip.display()),
-        30.0,
-    )
-    .unwrap();
-    let got = e.try_run_all(&batch);
     for g in &got {
-        let m = &g.as_ref().unwrap_err().message;
-        assert!(m.contains("carry no `id`"), "{m}");
+        assert!(failure(g).contains("carry no `id`"), "{}", failure(g));
     }
 
     // The issue's command: `compare` with the repeating filter fails the first run only and says
@@ -298,7 +302,7 @@ fn one_extra_or_missing_line_costs_its_own_shot_only() {
         .arg(&reports)
         .output()
         .unwrap();
-    assert_exit(&out, 1, &["a second answer line"], "compare | dup_first.py");
+    assert_names(&out, 1, &["a second answer line"], "compare | dup_first.py");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -336,7 +340,7 @@ fn inconsistent_answers_are_refused_naming_the_field() {
     )
     .unwrap();
     let ok = simulate_answer(&dir, &straight, "valid", ANSWER);
-    assert_exit(&ok, 0, &[], "the valid answer");
+    assert_names(&ok, 0, &[], "the valid answer");
 
     let one =
         r#"{"id": "1", "r": [1.5, 0.49], "v": [0, 0], "w": [0, 0, 0], "state": "stationary"}"#;
@@ -391,14 +395,14 @@ fn inconsistent_answers_are_refused_naming_the_field() {
     for (k, (what, shot, answer, says)) in cases.iter().enumerate() {
         assert_ne!(answer, ANSWER, "{what}: the edit applies");
         let out = simulate_answer(&dir, shot, &format!("case{k}"), answer);
-        assert_exit(&out, 1, &[says], what);
+        assert_names(&out, 1, &[says], what);
     }
     // The pocketed ball at its pocket passes.
     let fine = ANSWER.replace(last, rb_pocket).replace(
         one,
         r#"{"id": "1", "r": [1.9812, 0.0], "v": [0, 0], "w": [0, 0, 0], "state": "pocketed"}"#,
     );
-    assert_exit(
+    assert_names(
         &simulate_answer(&dir, &straight, "fine", &fine),
         0,
         &[],
@@ -457,7 +461,7 @@ fn the_pooltool_format_with_a_program_is_refused_before_it_runs() {
             .args(["--engine", &engine])
             .output()
             .unwrap();
-        assert_exit(&out, 2, &["--format = pooltool", "no ball states"], &engine);
+        assert_names(&out, 2, &["--format = pooltool", "no ball states"], &engine);
         assert_eq!(texts(&out).1.trim().lines().count(), 1);
         assert!(t.elapsed() < Duration::from_secs(5));
     }

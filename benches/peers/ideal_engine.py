@@ -93,4 +93,5 @@ def simulate(shot):
 
 for line in sys.stdin:
     if line.strip():
-        print(json.dumps(simulate(json.loads(line))), flush=True)
+        shot = json.loads(line)
+        print(json.dumps({**simulate(shot), "id": shot.get("id")}), flush=True)

@@ -30,8 +30,9 @@ DISC_STOP_SPEED = 0.01
 
 
 def serve(simulate, engine):
-    """Answers each request line of stdin with `simulate(request)`, one JSON line each; an
-    exception is that shot's `{"error": ...}` naming the engine and where it was raised."""
+    """Answers each request line of stdin with `simulate(request)`, one JSON line each, carrying
+    the request's `id`; an exception is that shot's `{"error": ...}` naming the engine and where
+    it was raised."""
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -42,6 +43,8 @@ def serve(simulate, engine):
             where = traceback.extract_tb(e.__traceback__)[-1]
             at = f"{os.path.basename(where.filename)}:{where.lineno} in {where.name}"
             answer = {"error": f"{engine}: {type(e).__name__}: {e} (raised at {at})"}
+        if "id" in shot:
+            answer["id"] = shot["id"]
         _ANSWERS.write(json.dumps(answer) + "\n")
         _ANSWERS.flush()
 
@@ -270,7 +273,8 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start):
     Events: a contact when the pair first shows up in `contacts()`, at the end of the first step
     whose positions touch; a pocket at the end of the step after which the ball's center is
     inside a pocket's circle; a transition at the end of the step after which `classify` first
-    gives the new state. Stops when every ball is stationary or pocketed, at `t_end`, after
+    gives the new state. Stops when every ball is stationary or pocketed, at the last step that
+    does not pass `t_end` (the protocol refuses events after it), after
     `max_events` events, or after MAX_TIME_S (budget).
     """
     pockets = shot["table"]["pockets"]
@@ -287,7 +291,8 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start):
         if all(states[i] == "stationary" for i in live):
             termination = "at_rest"
             break
-        if t_end is not None and t >= t_end - 1e-12:
+        # A step that would pass t_end is not taken: the protocol refuses events after t_end.
+        if t_end is not None and (k + 1) * dt > t_end + 1e-12:
             termination = "time_limit"
             break
         if t >= MAX_TIME_S:

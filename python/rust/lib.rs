@@ -14,9 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use numpy::ndarray::{Array1, Array2, Array3, Array4, ArrayView3};
-use numpy::{
-    IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1, PyReadonlyArray4,
-};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1};
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
     agents_label, compare_independent, summarize_games, Agreement, DistributionTally, Field,
@@ -188,7 +186,8 @@ impl Shot {
 
     /// The shot with new ball states `rvw`, shape (n_balls, 3, 3), validated like a shot file
     /// (motion states inferred from v and w).
-    fn with_states(&self, rvw: numpy::PyReadonlyArray3<'_, f64>) -> PyResult<Self> {
+    fn with_states(&self, rvw: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let rvw = f64_array::<numpy::Ix3>(rvw, "states")?;
         let setup = self
             .with_rvw(rvw.as_array(), "states")
             .map_err(ShotError::new_err)?;
@@ -377,6 +376,8 @@ pub struct Run {
     setup: Arc<Setup>,
     outcome: Outcome,
     engine: String,
+    /// Why the engine could not run the shot (termination `failed`), else None.
+    error: Option<String>,
 }
 
 /// Why a termination is not a physical end, or None for at_rest / time_limit.
@@ -395,12 +396,61 @@ fn engine_spec(engine: &str) -> PyResult<EngineSpec> {
         .map_err(|e| ShotError::new_err(format!("engine = {e}")))
 }
 
-/// Runs `setup` with the engine of `spec`.
-fn run_one(setup: &Setup, spec: &EngineSpec, options: &RunOptions) -> Result<Outcome, String> {
+/// Runs `setup` with the engine of `spec`: its outcome, and when the engine could not run it
+/// (the outcome's termination is then `failed`), why (an exec program's error line).
+fn run_one(
+    setup: &Setup,
+    spec: &EngineSpec,
+    options: &RunOptions,
+) -> Result<(Outcome, Option<String>), String> {
     let engine = spec
         .build_with(options)
         .map_err(|e| format!("engine = {e}"))?;
-    Ok(engine.run(setup))
+    Ok(match engine.try_run(setup) {
+        Ok(o) => (o, None),
+        Err(e) => (Outcome::failed(setup), Some(e.message)),
+    })
+}
+
+/// `max_events` checked as the command line's `--max-events`: 1 to
+/// [`xtask::MAX_EVENTS_OPTION`].
+fn check_max_events(max_events: Option<usize>) -> PyResult<Option<usize>> {
+    match max_events {
+        Some(n) if n == 0 || n > xtask::MAX_EVENTS_OPTION => Err(ShotError::new_err(format!(
+            "max_events = {n}: must be in [1, {}] (or None)",
+            xtask::MAX_EVENTS_OPTION
+        ))),
+        m => Ok(m),
+    }
+}
+
+/// A float64 numpy array of `ndim` dimensions from `obj`, or an error naming the argument and
+/// what it got (another dtype, another number of dimensions, not an array).
+fn f64_array<'py, D: numpy::ndarray::Dimension>(
+    obj: &Bound<'py, PyAny>,
+    name: &str,
+) -> PyResult<numpy::PyReadonlyArray<'py, f64, D>> {
+    obj.extract::<numpy::PyReadonlyArray<'py, f64, D>>()
+        .map_err(|_| {
+            let attr = |a: &str| {
+                obj.getattr(a)
+                    .and_then(|v| v.str().map(|s| s.to_string()))
+                    .ok()
+            };
+            let want = D::NDIM.map_or("an array".to_string(), |n| format!("a {n}-d array"));
+            ShotError::new_err(match (attr("dtype"), attr("ndim")) {
+                (Some(dtype), _) if dtype != "float64" => format!(
+                    "{name}: dtype {dtype}, expected float64 (convert with {name}.astype(numpy.float64))"
+                ),
+                (Some(_), Some(ndim)) => {
+                    format!("{name}: {ndim} dimensions, expected {want} of float64")
+                }
+                _ => format!(
+                    "{name}: a {}, expected {want} of float64 (numpy.asarray({name}, dtype=numpy.float64))",
+                    obj.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                ),
+            })
+        })
 }
 
 #[pymethods]
@@ -452,10 +502,18 @@ impl Run {
         self.setup.balls.iter().map(|b| b.id.clone()).collect()
     }
 
-    /// Why the run stopped: at_rest, time_limit, budget or numerical_error.
+    /// Why the run stopped: at_rest, time_limit, budget, numerical_error, or failed (the
+    /// engine could not run the shot: see `error`).
     #[getter]
     fn termination(&self) -> &'static str {
         self.outcome.termination.name()
+    }
+
+    /// Why the engine could not run the shot (an exec program's error line: what it wrote, its
+    /// stderr), None when it ran.
+    #[getter]
+    fn error(&self) -> Option<String> {
+        self.error.clone()
     }
 
     /// Time (s) when the run stopped.
@@ -532,16 +590,17 @@ fn simulate(
     let spec = engine_spec(engine)?;
     let options = RunOptions {
         snapshots: Some(f64::INFINITY),
-        max_events,
+        max_events: check_max_events(max_events)?,
     };
     let setup = Arc::clone(&shot.setup);
-    let outcome = py
+    let (outcome, error) = py
         .detach(|| run_one(&setup, &spec, &options))
         .map_err(ShotError::new_err)?;
     if check {
         if let Some(why) = unphysical(outcome.termination) {
+            let cause = error.as_deref().map_or(String::new(), |e| format!(": {e}"));
             return Err(RunError::new_err(format!(
-                "shot {:?}, engine {spec}: run ended at t = {} s with termination {}: {why}",
+                "shot {:?}, engine {spec}: run ended at t = {} s with termination {}: {why}{cause}",
                 setup.name,
                 outcome.end_time,
                 outcome.termination.name()
@@ -552,6 +611,7 @@ fn simulate(
         setup,
         outcome,
         engine: spec.to_string(),
+        error,
     })
 }
 
@@ -610,6 +670,13 @@ pub struct Batch {
     /// table, no budget or non-finite state), shape (n_shots,).
     #[pyo3(get)]
     ended: Py<PyArray1<bool>>,
+    /// The template's ball ids (the order of the ball axis).
+    #[pyo3(get)]
+    ball_ids: Vec<String>,
+    /// Why each run the engine could not run failed (its termination is `failed`; an exec
+    /// program's error line), None for the others; a list of length n_shots.
+    #[pyo3(get)]
+    errors: Vec<Option<String>>,
     /// Each run as a game sees it, for `outcome_agreement`.
     games: Vec<GameOutcome>,
     /// Each run as a row of the outcome study, for `outcome_distribution` and
@@ -621,6 +688,7 @@ pub struct Batch {
 struct Rows {
     setups: Vec<Setup>,
     outcomes: Vec<Outcome>,
+    errors: Vec<Option<String>>,
 }
 
 impl Rows {
@@ -699,6 +767,10 @@ impl Rows {
                 .into_pyarray(py)
                 .unbind(),
             ended: per_item(&games, |g| g.ended).into_pyarray(py).unbind(),
+            ball_ids: self.setups.first().map_or(Vec::new(), |s| {
+                s.balls.iter().map(|b| b.id.clone()).collect()
+            }),
+            errors: self.errors,
             games,
             rows,
         }
@@ -745,6 +817,13 @@ fn outcome_agreement<'py>(
             "other: {} shots, expected {} (the reference's)",
             other.games.len(),
             reference.games.len()
+        )));
+    }
+    if reference.ball_ids != other.ball_ids || reference.pocket_ids != other.pocket_ids {
+        return Err(ShotError::new_err(format!(
+            "other: balls {:?} on a table with pockets {:?}, expected the reference's balls {:?} \
+             and pockets {:?} (two runs of the same set-ups)",
+            other.ball_ids, other.pocket_ids, reference.ball_ids, reference.pocket_ids
         )));
     }
     if !(position_tol > 0.0 && position_tol.is_finite()) {
@@ -925,14 +1004,19 @@ fn run_rows(
     options: &RunOptions,
     threads: Option<usize>,
 ) -> Result<Rows, String> {
-    let work = || -> Result<Vec<Outcome>, String> {
+    let work = || -> Result<Vec<(Outcome, Option<String>)>, String> {
         setups
             .par_iter()
             .map(|s| run_one(s, spec, options))
             .collect()
     };
-    let outcomes = match threads {
-        Some(0) => return Err("threads = 0: must be at least 1".into()),
+    let runs = match threads {
+        Some(n) if n == 0 || n > xtask::MAX_JOBS => {
+            return Err(format!(
+                "threads = {n}: must be in [1, {}] (the command line's --jobs cap)",
+                xtask::MAX_JOBS
+            ))
+        }
         Some(n) => rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build()
@@ -940,7 +1024,12 @@ fn run_rows(
             .install(work)?,
         None => work()?,
     };
-    Ok(Rows { setups, outcomes })
+    let (outcomes, errors) = runs.into_iter().unzip();
+    Ok(Rows {
+        setups,
+        outcomes,
+        errors,
+    })
 }
 
 /// Runs one shot per row of `states` (n_shots, n_balls, 3, 3) with `template`'s table, physics,
@@ -950,12 +1039,13 @@ fn run_rows(
 fn simulate_many(
     py: Python<'_>,
     template: &Shot,
-    states: PyReadonlyArray4<'_, f64>,
+    states: &Bound<'_, PyAny>,
     engine: &str,
     max_events: Option<usize>,
     threads: Option<usize>,
 ) -> PyResult<Batch> {
     let spec = engine_spec(engine)?;
+    let states = f64_array::<numpy::Ix4>(states, "states")?;
     let arr = states.as_array();
     let n_balls = template.setup.balls.len();
     if arr.shape()[1..] != [n_balls, 3, 3] {
@@ -975,7 +1065,7 @@ fn simulate_many(
         .map_err(ShotError::new_err)?;
     let options = RunOptions {
         snapshots: None,
-        max_events,
+        max_events: check_max_events(max_events)?,
     };
     let rows = py
         .detach(|| run_rows(setups, &spec, &options, threads))
@@ -991,11 +1081,11 @@ fn simulate_many(
 fn strike_many(
     py: Python<'_>,
     template: &Shot,
-    v0: PyReadonlyArray1<'_, f64>,
-    phi: PyReadonlyArray1<'_, f64>,
-    theta: PyReadonlyArray1<'_, f64>,
-    a: PyReadonlyArray1<'_, f64>,
-    b: PyReadonlyArray1<'_, f64>,
+    v0: &Bound<'_, PyAny>,
+    phi: &Bound<'_, PyAny>,
+    theta: &Bound<'_, PyAny>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
     ball: &str,
     cue_mass: Option<f64>,
     end_mass: Option<f64>,
@@ -1004,6 +1094,13 @@ fn strike_many(
     threads: Option<usize>,
 ) -> PyResult<Batch> {
     let spec = engine_spec(engine)?;
+    let (v0, phi, theta, a, b) = (
+        f64_array::<numpy::Ix1>(v0, "v0")?,
+        f64_array::<numpy::Ix1>(phi, "phi")?,
+        f64_array::<numpy::Ix1>(theta, "theta")?,
+        f64_array::<numpy::Ix1>(a, "a")?,
+        f64_array::<numpy::Ix1>(b, "b")?,
+    );
     let cols = [
         v0.as_array(),
         phi.as_array(),
@@ -1036,7 +1133,7 @@ fn strike_many(
         .collect::<PyResult<Vec<Setup>>>()?;
     let options = RunOptions {
         snapshots: None,
-        max_events,
+        max_events: check_max_events(max_events)?,
     };
     let n_balls = template.setup.balls.len();
     let rows = py

@@ -24,6 +24,8 @@
 #![allow(rustdoc::invalid_html_tags)]
 
 mod args;
+/// The command line's caps, which the Python module applies to its own arguments too.
+pub use args::{MAX_EVENTS_OPTION, MAX_JOBS};
 mod baselines;
 mod compare;
 mod compare_pooltool;

@@ -148,6 +148,20 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         args.scheme.as_deref(),
         args.solver.as_deref(),
     )?;
+    if matches!(args.format, Format::Pooltool)
+        && matches!(
+            spec,
+            EngineSpec::Exec { .. } | EngineSpec::Pooltool | EngineSpec::Peer { .. }
+        )
+    {
+        // Refused before the run: pooltool's System needs every ball's state at every event,
+        // which the protocol's answers do not carry.
+        return Err(CliError::Input(format!(
+            "--format = pooltool with --engine = {spec}: a program's answer (docs/engine-protocol.md) \
+             has no ball states at its events, which pooltool's System needs; use --format json \
+             or csv, or an engine of the workspace (event, discrete:<dt>, rapier:<dt>)"
+        )));
+    }
     let setup = pool_shots::load(&args.shot)?;
     crate::args::check_work("--engine", &spec, &setup)?;
     // pooltool's events carry their agents' states: snapshots at every event (fixed-step

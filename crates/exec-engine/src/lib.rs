@@ -4,10 +4,13 @@
 //! `docs/engine-protocol.md`; `benches/peers/ideal_engine.py` is a complete example in under
 //! 100 lines, `benches/peers/pooltool_engine.py` the adapter that runs pooltool 0.6.0.
 //!
-//! A program that cannot be started, crashes, prints something that is not an answer, names
-//! an agent the shot does not have, or does not answer within the timeout gives an
+//! A program that cannot be started, crashes, prints something that is not an answer, answers
+//! a request twice or not at all (answers are matched to requests by their `id`), names an agent
+//! the shot does not have, contradicts itself (a pocketed ball mid-table, a ball at rest that
+//! moves, an event after `t_end`), or does not answer within the timeout gives an
 //! [`EngineError`] whose message names the shot and the field, followed by the end of the
-//! program's stderr.
+//! program's stderr (control and non-UTF-8 bytes escaped). The program runs in a process group
+//! of its own, killed as a whole when its session ends, however it ends.
 #![warn(missing_docs)]
 
 mod process;
@@ -18,8 +21,9 @@ use std::time::Duration;
 
 use pool_sim::{Engine, EngineError, Outcome, Setup};
 
+pub use process::{MAX_BLANK_LINES, MAX_LINE};
 pub use request::request;
-pub use response::parse_answer;
+pub use response::{escape_bytes, parse_answer, REST_SPEED, T_END_SLACK};
 
 /// The protocol's name and version, sent in every request's `protocol` field.
 pub const PROTOCOL: &str = "pool-harness-engine/1";
@@ -29,6 +33,20 @@ pub const DEFAULT_TIMEOUT_S: f64 = 60.0;
 
 /// Longest timeout accepted (s): a day.
 pub const MAX_TIMEOUT_S: f64 = 86_400.0;
+
+/// Makes this process adopt the orphans of the processes it starts (Linux: it becomes a "child
+/// subreaper", `prctl(PR_SET_CHILD_SUBREAPER)`), so that a session's end reaps what a program
+/// left running as well as killing it: without it, killed orphans go to PID 1, which in some
+/// containers never reaps them (they stay as zombies). For a command-line program, called once
+/// at its start; a library embedded in someone else's process (the Python module) should not.
+/// A no-op elsewhere.
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER only sets a flag of this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
 
 /// A program run as an engine.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,22 +1,29 @@
 //! Sessions with the program: started once for a list of shots, fed one request line per
-//! shot, read one answer line per shot, each within the timeout; killed (with everything it
-//! started) on a timeout, and waited for at the end. A program that stops answering is
-//! started again for the shots after the one it stopped on.
+//! shot, read one answer line per shot, each within the timeout. The program runs in a process
+//! group of its own; whatever happens (a timeout, an early exit, junk, a normal end) the session
+//! ends by killing that whole group and reaping it, so nothing the program started outlives the
+//! session and no reader is left waiting on a pipe a leftover child holds. A program that stops
+//! answering is started again for the shots after the one it stopped on.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
-use std::thread;
-use std::time::Duration;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use pool_sim::{EngineError, Outcome, Setup};
+use serde_json::Value;
 
-use crate::{parse_answer, request, ExecEngine};
+use crate::response::{answer_value, escape_bytes, parse_value};
+use crate::{request, ExecEngine};
 
 /// Longest answer line read (bytes): a 16-ball break logs ~100 kB; beyond this the program
 /// is misbehaving, and memory stays bounded.
-const MAX_LINE: u64 = 64 << 20;
+pub const MAX_LINE: u64 = 64 << 20;
+
+/// Most blank lines read in a row: more is a program printing nothing useful forever.
+pub const MAX_BLANK_LINES: usize = 1024;
 
 /// Bytes of the program's stderr kept (its end) for error messages.
 const STDERR_KEEP: usize = 4096;
@@ -24,17 +31,25 @@ const STDERR_KEEP: usize = 4096;
 /// How long a program that has answered everything may take to exit before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(5);
 
-/// What [`wait_for`] says of a program it had to kill.
-const STILL_RUNNING: &str = "still running; killed";
+/// How long the session waits for its pipe threads once the program's group is dead: they end
+/// at once unless a process that left the group (`setsid`) holds a pipe; they are then left
+/// behind rather than waited for.
+const THREAD_GRACE: Duration = Duration::from_secs(1);
+
+/// What the reader thread hands over: a non-blank line, or why reading stopped.
+enum Line {
+    Text(Vec<u8>),
+    Stop(String),
+}
 
 /// Every set-up's outcome, or why not, in order: one session for all of them, and when a
 /// program stops answering (it hung past the timeout, exited, or sent a line too long to
 /// read), a new session for the set-ups after the one it stopped on, so that one bad shot
-/// costs the batch that shot only.
+/// costs the batch that shot only. Request ids are the set-ups' indices in `setups`.
 pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
     let mut out: Vec<Result<Outcome, EngineError>> = Vec::with_capacity(setups.len());
     while out.len() < setups.len() {
-        let got = session(engine, &setups[out.len()..]);
+        let got = session(engine, setups, out.len());
         if got.is_empty() {
             // Not reached (a session answers or fails at least its first set-up); a guard
             // against looping forever all the same.
@@ -50,116 +65,221 @@ pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, En
     out
 }
 
-/// Runs one session: the outcome of every set-up up to and including the one the program
-/// stopped answering on (all of them when it did not stop).
-fn session(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
+/// One session's answers: slot `k` is set-up `first + k`'s.
+struct Answers<'a> {
+    setups: &'a [Setup],
+    first: usize,
+    out: Vec<Option<Result<Outcome, EngineError>>>,
+    /// The next set-up (index into `out`) an answer is awaited for.
+    next: usize,
+    /// Answers taken by their order because they carry no `id`.
+    unnumbered: usize,
+}
+
+impl Answers<'_> {
+    fn name(&self, k: usize) -> &str {
+        &self.setups[self.first + k].name
+    }
+
+    /// Fails set-up `k` (an earlier failure of it stands: it is the first thing that went wrong).
+    fn fail(&mut self, k: usize, why: String) {
+        if matches!(self.out[k], Some(Err(_))) {
+            return;
+        }
+        self.out[k] = Some(Err(EngineError::failed(format!(
+            "shot {:?}: {why}",
+            self.name(k)
+        ))));
+    }
+
+    /// Takes one answer line while set-up `next` is awaited: the awaited set-up's answer (or its
+    /// failure), a later one's (the ones skipped fail), or a second answer to an earlier one
+    /// (which then fails). Returns whether the awaited set-up was settled.
+    fn take(&mut self, bytes: &[u8]) -> bool {
+        let k = self.next;
+        let value = match answer_value(bytes) {
+            Ok(v) => v,
+            Err(why) => {
+                self.fail(k, why);
+                self.next += 1;
+                return true;
+            }
+        };
+        let target = match value.get("id") {
+            None | Some(Value::Null) => {
+                self.unnumbered += 1;
+                k
+            }
+            Some(id) => match id.as_u64().and_then(|i| usize::try_from(i).ok()) {
+                Some(i) if i >= self.first && i - self.first < self.out.len() => i - self.first,
+                _ => {
+                    self.fail(
+                        k,
+                        format!(
+                            "id = {}: not the id of a request of this session (expected {})",
+                            escape_bytes(id.to_string().as_bytes()),
+                            self.first + k
+                        ),
+                    );
+                    self.next += 1;
+                    return true;
+                }
+            },
+        };
+        if target < k {
+            self.fail(
+                target,
+                format!(
+                    "id = {}: a second answer line for this request (one line per request)",
+                    self.first + target
+                ),
+            );
+            return false;
+        }
+        for skipped in k..target {
+            self.fail(
+                skipped,
+                format!(
+                    "id = {}: no answer line for this request (the line awaited for it answers \
+                     request {})",
+                    self.first + skipped,
+                    self.first + target
+                ),
+            );
+        }
+        let setup = &self.setups[self.first + target];
+        self.out[target] = Some(parse_value(value, setup).map_err(|e| EngineError {
+            message: format!("shot {:?}: {}", setup.name, e.message),
+            unsupported: e.unsupported,
+        }));
+        self.next = target + 1;
+        true
+    }
+
+    /// A line after the last answer: a second answer to a numbered request fails that request;
+    /// anything else fails the last one (and, when the answers carry no id, every answer taken
+    /// by its order, since which line belongs to which request is then unknown).
+    fn extra(&mut self, bytes: &[u8]) {
+        let id = answer_value(bytes)
+            .ok()
+            .and_then(|v| v.get("id").and_then(Value::as_u64))
+            .and_then(|i| usize::try_from(i).ok())
+            .filter(|i| *i >= self.first && i - self.first < self.out.len());
+        if let Some(i) = id {
+            self.fail(
+                i - self.first,
+                format!("id = {i}: a second answer line for this request (one line per request)"),
+            );
+            return;
+        }
+        let line = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let line = escape_bytes(&line[..line.len().min(200)]);
+        if self.unnumbered > 0 {
+            for k in 0..self.out.len() {
+                self.fail(
+                    k,
+                    format!(
+                        "the program wrote more lines than requests (\"{line}\" after the last \
+                         answer) and its answers carry no `id`: which answer is which shot's is \
+                         unknown"
+                    ),
+                );
+            }
+        } else {
+            let last = self.out.len() - 1;
+            self.fail(last, format!("output after the last answer: \"{line}\""));
+        }
+    }
+}
+
+/// Runs one session on `setups[first..]`: the outcome of every set-up up to and including the
+/// one the program stopped answering on (all of them when it did not stop).
+fn session(
+    engine: &ExecEngine,
+    setups: &[Setup],
+    first: usize,
+) -> Vec<Result<Outcome, EngineError>> {
+    let mine = &setups[first..];
+    let prefix = format!("exec `{}`: ", engine.command);
     let fail_all = |message: String| {
-        setups
-            .iter()
-            .map(|_| Err(EngineError::failed(message.clone())))
+        mine.iter()
+            .map(|_| Err(EngineError::failed(format!("{prefix}{message}"))))
             .collect()
     };
     let mut child = match spawn(&engine.command) {
         Ok(c) => c,
-        Err(e) => return fail_all(format!("cannot start `{}`: {e}", engine.command)),
+        Err(e) => return fail_all(format!("cannot start: {e}")),
     };
     let (Some(stdin), Some(stdout), Some(stderr)) =
         (child.stdin.take(), child.stdout.take(), child.stderr.take())
     else {
-        kill(&mut child);
+        Program {
+            child,
+            ended: false,
+        }
+        .end();
         return fail_all("the program's pipes could not be opened".into());
+    };
+    let mut program = Program {
+        child,
+        ended: false,
     };
     // The requests are written from a thread, so that a program that answers as it reads
     // never waits on us, and one that does not read cannot block us past the timeout.
-    let lines: Vec<String> = setups
+    let lines: Vec<String> = mine
         .iter()
-        .map(|s| request(s, engine.max_events).to_string())
+        .enumerate()
+        .map(|(k, s)| {
+            let mut r = request(s, engine.max_events);
+            if let Value::Object(m) = &mut r {
+                m.insert("id".into(), Value::from(first + k));
+            }
+            r.to_string()
+        })
         .collect();
     let writer = thread::spawn(move || write_all(stdin, &lines));
-    let (tx, answers) = mpsc::channel();
+    // A rendezvous channel: the reader holds at most one line we have not taken, so a program
+    // that writes faster than it answers waits on its pipe instead of filling our memory.
+    let (tx, rx) = mpsc::sync_channel(0);
     let reader = thread::spawn(move || read_lines(stdout, &tx));
     let tail = Arc::new(Mutex::new(Vec::new()));
     let collector = {
         let tail = Arc::clone(&tail);
         thread::spawn(move || keep_tail(stderr, &tail))
     };
-    let stderr_tail = |tail: &Arc<Mutex<Vec<u8>>>| {
-        let t = tail.lock().unwrap_or_else(|p| p.into_inner());
-        let text = String::from_utf8_lossy(&t);
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let last = &lines[lines.len().saturating_sub(12)..];
-        if last.is_empty() {
-            String::new()
-        } else {
-            format!("\n  stderr: {}", last.join("\n  stderr: "))
-        }
-    };
 
-    let mut out: Vec<Result<Outcome, EngineError>> = Vec::with_capacity(setups.len());
-    let mut stopped: Option<String> = None;
-    for setup in setups {
-        if stopped.is_some() {
-            break;
-        }
-        match answers.recv_timeout(engine.timeout) {
-            Ok(Ok(line)) => out.push(parse_answer(&line, setup).map_err(|e| EngineError {
-                message: format!("shot {:?}: {}", setup.name, e.message),
-                unsupported: e.unsupported,
-            })),
-            Ok(Err(why)) => {
-                kill(&mut child);
-                stopped = Some(why);
-                out.push(Err(EngineError::failed(format!(
-                    "shot {:?}: {}",
-                    setup.name,
-                    stopped.clone().unwrap_or_default()
-                ))));
-            }
-            Err(RecvTimeoutError::Timeout) => {
-                kill(&mut child);
-                let why = format!(
-                    "no answer within the timeout of {} s (shot {:?}); the program was killed",
-                    engine.timeout.as_secs_f64(),
-                    setup.name
-                );
-                out.push(Err(EngineError::failed(why.clone())));
-                stopped = Some(why);
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                let status = wait_for(&mut child);
-                let why = format!(
-                    "the program exited ({status}) without answering shot {:?}",
-                    setup.name
-                );
-                out.push(Err(EngineError::failed(why.clone())));
-                stopped = Some(why);
-            }
+    let mut answers = Answers {
+        setups,
+        first,
+        out: (0..mine.len()).map(|_| None).collect(),
+        next: 0,
+        unnumbered: 0,
+    };
+    let stopped = await_answers(engine, &mut program, &rx, &mut answers);
+    let status = (!stopped).then(|| drain_and_wait(&mut program, &rx, &mut answers));
+    program.end();
+    drop(rx);
+    join_within(writer, THREAD_GRACE);
+    join_within(reader, THREAD_GRACE);
+    join_within(collector, THREAD_GRACE);
+    // Every shot answered: the program then had to exit with status 0 (one that lingers past
+    // the grace was killed: its answers are complete).
+    if let Some(Some(status)) = status {
+        let all_ok = answers.out.iter().all(|r| matches!(r, Some(Ok(_))));
+        if status != "exit status: 0" && all_ok {
+            let last = answers.out.len() - 1;
+            answers.out[last] = Some(Err(EngineError::failed(format!(
+                "the program answered every shot but then exited ({status})"
+            ))));
         }
     }
-    if stopped.is_none() {
-        // Every shot answered: stdin is closed by the writer; the program should exit. One
-        // that lingers past the grace is killed (its answers are complete); one that exits
-        // with an error status has failed.
-        let status = wait_for(&mut child);
-        let fine = status.starts_with("exit status: 0") || status == STILL_RUNNING;
-        if !fine {
-            let why = format!("the program answered every shot but then exited ({status})");
-            if out.iter().all(Result::is_ok) {
-                // Answers are kept: they were complete and checked. The exit is reported as
-                // the run's failure, on the last shot.
-                if let Some(last) = out.last_mut() {
-                    *last = Err(EngineError::failed(why));
-                }
-            }
-        }
-    }
-    kill(&mut child);
-    let _ = writer.join();
-    let _ = reader.join();
-    let _ = collector.join();
     let tail = stderr_tail(&tail);
-    let prefix = format!("exec `{}`: ", engine.command);
-    out.into_iter()
+    answers
+        .out
+        .into_iter()
+        .take_while(Option::is_some)
+        .flatten()
         .map(|r| {
             r.map_err(|e| EngineError {
                 message: if e.unsupported {
@@ -173,8 +293,124 @@ fn session(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineE
         .collect()
 }
 
+/// Reads answers until every set-up has one or the program stops answering (returns `true`:
+/// the awaited set-up has failed and the group was killed). Each answer has the timeout from
+/// the one before it (or from the start), however many lines the program writes meanwhile.
+fn await_answers(
+    engine: &ExecEngine,
+    program: &mut Program,
+    rx: &Receiver<Line>,
+    answers: &mut Answers,
+) -> bool {
+    let mut deadline = Instant::now() + engine.timeout;
+    while answers.next < answers.out.len() {
+        let k = answers.next;
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Line::Text(bytes)) => {
+                if answers.take(&bytes) {
+                    deadline = Instant::now() + engine.timeout;
+                }
+            }
+            Ok(Line::Stop(why)) => {
+                program.end();
+                answers.fail(k, why);
+                return true;
+            }
+            Err(RecvTimeoutError::Timeout) => {
+                let why = match exited(&mut program.child) {
+                    Some(status) => format!(
+                        "the program exited ({status}) without answering; what it started kept \
+                         its output open and was killed at the timeout of {} s",
+                        engine.timeout.as_secs_f64()
+                    ),
+                    None => format!(
+                        "no answer within the timeout of {} s; the program was killed",
+                        engine.timeout.as_secs_f64()
+                    ),
+                };
+                program.end();
+                answers.fail(k, why);
+                return true;
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = wait_exit(&mut program.child, EXIT_GRACE);
+                answers.fail(
+                    k,
+                    format!(
+                        "the program exited ({}) without answering",
+                        status.unwrap_or_else(|| "its output closed; still running, killed".into())
+                    ),
+                );
+                program.end();
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// After the last answer: stdin is closed (the writer is done), so the program should close its
+/// output and exit within [`EXIT_GRACE`]. A line it writes meanwhile is one line too many (see
+/// [`Answers::extra`]; the program is then killed at once). Returns the exit status, `None` when
+/// the program was still running (it is killed by the caller).
+fn drain_and_wait(
+    program: &mut Program,
+    rx: &Receiver<Line>,
+    answers: &mut Answers,
+) -> Option<String> {
+    let deadline = Instant::now() + EXIT_GRACE;
+    loop {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(Line::Text(bytes)) => {
+                answers.extra(&bytes);
+                return exited(&mut program.child);
+            }
+            Ok(Line::Stop(why)) => {
+                let last = answers.out.len() - 1;
+                answers.fail(last, format!("after the last answer: {why}"));
+                return exited(&mut program.child);
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                return wait_exit(
+                    &mut program.child,
+                    deadline.saturating_duration_since(Instant::now()),
+                );
+            }
+            Err(RecvTimeoutError::Timeout) => return exited(&mut program.child),
+        }
+    }
+}
+
+/// The end of stderr as indented lines, control and non-UTF-8 bytes escaped.
+fn stderr_tail(tail: &Mutex<Vec<u8>>) -> String {
+    let t = tail.lock().unwrap_or_else(|p| p.into_inner());
+    let lines: Vec<String> = t
+        .split(|b| *b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.iter().all(u8::is_ascii_whitespace))
+        .map(escape_bytes)
+        .collect();
+    let last = &lines[lines.len().saturating_sub(12)..];
+    if last.is_empty() {
+        String::new()
+    } else {
+        format!("\n  stderr: {}", last.join("\n  stderr: "))
+    }
+}
+
+/// Waits up to `grace` for a thread, then leaves it (it ends when its pipe does).
+fn join_within(handle: JoinHandle<()>, grace: Duration) {
+    let deadline = Instant::now() + grace;
+    while !handle.is_finished() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(2));
+    }
+    if handle.is_finished() {
+        let _ = handle.join();
+    }
+}
+
 /// `sh -c command` (`cmd /C` on Windows) with piped stdio, in a process group of its own so
-/// that a timeout kills what it started too.
+/// that ending the session kills what it started too.
 fn spawn(command: &str) -> std::io::Result<Child> {
     #[cfg(unix)]
     let mut cmd = {
@@ -205,34 +441,36 @@ fn write_all(mut stdin: ChildStdin, lines: &[String]) {
     let _ = stdin.flush();
 }
 
-/// Sends each stdout line (or why reading stopped) until end of file.
-fn read_lines(stdout: impl Read, tx: &mpsc::Sender<Result<String, String>>) {
+/// Hands over each non-blank stdout line (or why reading stopped) until end of file, or until
+/// the session no longer listens.
+fn read_lines(stdout: impl Read, tx: &SyncSender<Line>) {
     let mut reader = BufReader::new(stdout);
+    let mut blank = 0usize;
     loop {
         let mut buf = Vec::new();
-        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+        let stop = match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
             Ok(0) => return,
             Ok(n) if n as u64 == MAX_LINE && !buf.ends_with(b"\n") => {
-                let _ = tx.send(Err(format!(
-                    "an answer line is longer than {} MiB",
-                    MAX_LINE >> 20
-                )));
-                return;
+                format!("an answer line is longer than {} MiB", MAX_LINE >> 20)
             }
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).into_owned();
-                if line.trim().is_empty() {
+            Ok(_) if buf.iter().all(u8::is_ascii_whitespace) => {
+                blank += 1;
+                if blank <= MAX_BLANK_LINES {
                     continue;
                 }
-                if tx.send(Ok(line)).is_err() {
+                format!("more than {MAX_BLANK_LINES} blank lines in a row")
+            }
+            Ok(_) => {
+                blank = 0;
+                if tx.send(Line::Text(buf)).is_err() {
                     return;
                 }
+                continue;
             }
-            Err(e) => {
-                let _ = tx.send(Err(format!("reading the program's output: {e}")));
-                return;
-            }
-        }
+            Err(e) => format!("reading the program's output: {e}"),
+        };
+        let _ = tx.send(Line::Stop(stop));
+        return;
     }
 }
 
@@ -250,40 +488,105 @@ fn keep_tail(mut stderr: impl Read, tail: &Mutex<Vec<u8>>) {
     }
 }
 
-/// Waits up to [`EXIT_GRACE`] for the program to exit, then kills it; its exit status as text.
-fn wait_for(child: &mut Child) -> String {
-    let deadline = std::time::Instant::now() + EXIT_GRACE;
+/// The program's exit status as text when it has exited, without reaping it (its process id
+/// stays its group's until [`end_group`] has killed the group).
+#[cfg(unix)]
+fn exited(child: &mut Child) -> Option<String> {
+    let pid: libc::id_t = child.id();
+    // SAFETY: a zeroed siginfo_t is a valid value for waitid to fill.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid on our own child with WNOWAIT only reads its state.
+    let r = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    // SAFETY: si_pid and si_status are set when waitid reports a child.
+    let (who, code) = unsafe { (info.si_pid(), info.si_status()) };
+    if r != 0 || who == 0 {
+        return None;
+    }
+    Some(if info.si_code == libc::CLD_EXITED {
+        format!("exit status: {code}")
+    } else {
+        format!("signal: {code}")
+    })
+}
+
+#[cfg(not(unix))]
+fn exited(child: &mut Child) -> Option<String> {
+    child.try_wait().ok().flatten().map(|s| s.to_string())
+}
+
+/// Waits up to `grace` for the program to exit: its status, or `None` if it still runs.
+fn wait_exit(child: &mut Child, grace: Duration) -> Option<String> {
+    let deadline = Instant::now() + grace;
     loop {
-        match child.try_wait() {
-            Ok(Some(status)) => return status.to_string(),
-            Ok(None) if std::time::Instant::now() < deadline => {
-                thread::sleep(Duration::from_millis(5));
-            }
-            Ok(None) => {
-                kill(child);
-                return STILL_RUNNING.into();
-            }
-            Err(e) => return format!("status unknown: {e}"),
+        if let Some(status) = exited(child) {
+            return Some(status);
         }
+        if Instant::now() >= deadline {
+            return None;
+        }
+        thread::sleep(Duration::from_millis(2));
     }
 }
 
-/// Kills the program and its process group (on Unix), and reaps it.
-fn kill(child: &mut Child) {
-    if let Ok(Some(_)) = child.try_wait() {
-        return;
+/// The running program: its `sh`, which leads the process group, until [`Program::end`].
+struct Program {
+    child: Child,
+    ended: bool,
+}
+
+impl Program {
+    /// Kills the program's whole process group (on Unix) and reaps the program, then (on Linux,
+    /// when this process adopts orphans: [`crate::adopt_orphans`]) every process of the group
+    /// that was reparented to us. Only the first call acts: after it, the group id may be
+    /// another's.
+    fn end(&mut self) {
+        if std::mem::replace(&mut self.ended, true) {
+            return;
+        }
+        #[cfg(unix)]
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: plain kill(2). The group's leader is our unreaped child (`exited` never
+            // reaps), so its id names this group and no other.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+            let _ = self.child.wait();
+            reap_group(pgid);
+            return;
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
-    #[cfg(unix)]
-    {
-        // The group the program leads (see `spawn`): what it started goes too.
-        let _ = Command::new("kill")
-            .arg("-KILL")
-            .arg("--")
-            .arg(format!("-{}", child.id()))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        self.end();
     }
-    let _ = child.kill();
-    let _ = child.wait();
+}
+
+/// Reaps the dead members of group `pgid` that are our children (orphans we adopted), for up
+/// to a second: the group was sent SIGKILL, so they die at once.
+#[cfg(unix)]
+fn reap_group(pgid: libc::pid_t) {
+    let deadline = Instant::now() + Duration::from_secs(1);
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid on a process group reaps only our children in that group.
+        let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+        if r > 0 {
+            continue;
+        }
+        if r < 0 || Instant::now() >= deadline {
+            return;
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
 }

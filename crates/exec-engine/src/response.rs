@@ -14,17 +14,38 @@ const MAX_OP_NAMES: usize = 256;
 /// The outcome an answer line describes, for `setup` (the request's set-up).
 ///
 /// # Errors
-/// Malformed JSON, a field missing or of the wrong type, an unknown event kind, id or motion
-/// state, agents that do not fit the kind, times that are not finite or run backwards, a ball
-/// missing from or repeated in `final_states`; or the program's own `error` (a failure) or
-/// `unsupported` (a shot outside its model).
+/// A line that is not UTF-8 or not JSON, and every error of [`parse_value`].
 pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| {
-        EngineError::failed(format!(
-            "answer is not JSON ({e}): {}",
-            shorten(line.trim_end())
-        ))
+    let value = answer_value(line.as_bytes()).map_err(EngineError::failed)?;
+    parse_value(value, setup)
+}
+
+/// An answer line as JSON: one line naming why not (not UTF-8, not JSON), the line's start
+/// escaped.
+pub(crate) fn answer_value(line: &[u8]) -> Result<Value, String> {
+    let line = line.strip_suffix(b"\n").unwrap_or(line);
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let text = std::str::from_utf8(line).map_err(|e| {
+        format!(
+            "answer is not UTF-8 (byte {} is not): {}",
+            e.valid_up_to(),
+            shorten_bytes(line)
+        )
     })?;
+    serde_json::from_str(text)
+        .map_err(|e| format!("answer is not JSON ({e}): {}", shorten(text.trim_end())))
+}
+
+/// The outcome an answer describes, for `setup`, checked for consistency with the request and
+/// with itself ([`check_consistency`]). The answer's `id` is the session's business
+/// (`process.rs`) and is not read here.
+///
+/// # Errors
+/// A field missing or of the wrong type, an unknown event kind, id or motion
+/// state, agents that do not fit the kind, times that are not finite or run backwards, a ball
+/// missing from or repeated in `final_states`, an inconsistency; or the program's own `error`
+/// (a failure) or `unsupported` (a shot outside its model).
+pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, EngineError> {
     let Value::Object(obj) = value else {
         return Err(bad("answer", &value, "must be a JSON object"));
     };
@@ -38,6 +59,7 @@ pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
         )));
     }
     let (_, strike) = setup.initial_states();
+    let had_strike = strike.is_some();
     let mut events: Vec<Event> = strike.into_iter().collect();
     for (k, e) in array(&obj, "events")?.iter().enumerate() {
         let e = event(e, setup).map_err(|m| EngineError::failed(format!("events[{k}]: {m}")))?;
@@ -72,27 +94,164 @@ pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
         Some(Value::Object(m)) => ops(m)?,
         Some(v) => return Err(bad("ops", v, "must be an object of counter: count")),
     };
-    Ok(Outcome {
+    let outcome = Outcome {
         events,
         final_states,
         end_time,
         termination,
         ops,
         snapshots: Vec::new(),
-    })
+    };
+    check_consistency(&outcome, setup, usize::from(had_strike))?;
+    Ok(outcome)
 }
 
 fn bad(field: &str, value: &Value, why: &str) -> EngineError {
     EngineError::failed(format!("{field} = {}: {why}", shorten(&value.to_string())))
 }
 
-/// At most 200 characters of `s`, for error lines.
+/// At most 200 characters of `s`, for error lines, escaped ([`escape_bytes`]).
 fn shorten(s: &str) -> String {
     if s.chars().count() <= 200 {
-        s.to_string()
+        escape_bytes(s.as_bytes())
     } else {
-        format!("{}...", s.chars().take(200).collect::<String>())
+        format!(
+            "{}...",
+            escape_bytes(s.chars().take(200).collect::<String>().as_bytes())
+        )
     }
+}
+
+/// At most 200 bytes of `b`, escaped.
+fn shorten_bytes(b: &[u8]) -> String {
+    let more = if b.len() > 200 { "..." } else { "" };
+    format!("{}{more}", escape_bytes(&b[..b.len().min(200)]))
+}
+
+/// Text a program wrote, safe to print on a terminal and in one line: control characters
+/// (C0, DEL, C1: ESC, BEL, NUL, newlines), the invisible and direction-changing format
+/// characters (U+200B..U+200F, U+202A..U+202E, U+2066..U+2069, U+FEFF) and bytes that are not
+/// UTF-8 become `\u{..}` or `\xNN` escapes; a backslash stays as it is.
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let hidden = matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}' | '\u{FEFF}');
+            if c.is_control() || hidden {
+                out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+/// Largest speed (m/s) of a ball that an answer calls at rest (`stationary` or `spinning`, or
+/// any unpocketed ball with termination `at_rest`): fixed-step engines stop a ball below their
+/// own threshold (0.01 m/s for Box2D's sleep tolerance, which the peer adapters use), so only a
+/// ball clearly moving is refused.
+pub const REST_SPEED: f64 = 0.1;
+
+/// How far (s) past the set-up's `t_end` an event or the answer's `end_time` may be: rounding
+/// of a program's clock, not a step.
+pub const T_END_SLACK: f64 = 1e-9;
+
+/// An answer's consistency: events (after the first `skip`, the harness's own) inside
+/// [0, `t_end`], and final states that agree with the events and the termination: a ball at
+/// rest does not move, a pocketed ball is in a pocket or off the table (not on the cloth), a
+/// ball with a `ball_pocket` event ends pocketed, in that event's pocket when its center is in
+/// a pocket. One line naming the field.
+fn check_consistency(o: &Outcome, setup: &Setup, skip: usize) -> Result<(), EngineError> {
+    let fail = |m: String| Err(EngineError::failed(m));
+    if let Some(t_end) = setup.t_end {
+        if let Some((k, e)) =
+            (o.events.iter().enumerate().skip(skip)).find(|(_, e)| e.time > t_end + T_END_SLACK)
+        {
+            return fail(format!(
+                "events[{}].time = {}: after the shot's t_end = {t_end} s",
+                k - skip,
+                e.time
+            ));
+        }
+        if o.end_time > t_end + T_END_SLACK {
+            return fail(format!(
+                "end_time = {}: after the shot's t_end = {t_end} s",
+                o.end_time
+            ));
+        }
+    }
+    let table = setup.table.table();
+    let (initial, _) = setup.initial_states();
+    let planar = |v: Vec3| v.x.hypot(v.y);
+    // The pocket whose circle holds point `r`, if any.
+    let pocket_at = |r: Vec3| {
+        (table.pockets.iter())
+            .position(|p| (r.x - p.center[0]).hypot(r.y - p.center[1]) <= p.radius)
+    };
+    for (i, (s, b)) in o.final_states.iter().zip(&setup.balls).enumerate() {
+        let at = |f: &str| format!("final_states[{:?}].{f}", b.id);
+        let speed = planar(s.v);
+        let at_rest = matches!(s.motion, MotionState::Stationary | MotionState::Spinning);
+        if at_rest && speed > REST_SPEED {
+            return fail(format!(
+                "{} = {}: moving at {speed} m/s (more than {REST_SPEED} m/s) in a ball at rest",
+                at("state"),
+                s.motion.name()
+            ));
+        }
+        if s.motion != MotionState::Pocketed
+            && o.termination == Termination::AtRest
+            && speed > REST_SPEED
+        {
+            return fail(format!(
+                "{} = {speed} m/s: a moving ball with termination = at_rest",
+                at("v")
+            ));
+        }
+        let pocket_event =
+            (o.events.iter().enumerate().skip(skip)).find_map(|(k, e)| match e.agents {
+                Agents::BallPocket { ball, pocket } if ball == i => Some((k - skip, pocket)),
+                _ => None,
+            });
+        let was_pocketed = initial[i].motion == MotionState::Pocketed;
+        if s.motion == MotionState::Pocketed && !was_pocketed {
+            let on_cloth =
+                s.r.x > 0.0 && s.r.x < table.length && s.r.y > 0.0 && s.r.y < table.width;
+            if on_cloth && pocket_at(s.r).is_none() {
+                return fail(format!(
+                    "{} = pocketed: at r = ({}, {}) m, on the cloth and in no pocket",
+                    at("state"),
+                    s.r.x,
+                    s.r.y
+                ));
+            }
+        }
+        if let Some((k, pocket)) = pocket_event {
+            let id = &table.pockets[pocket].id;
+            if s.motion != MotionState::Pocketed {
+                return fail(format!(
+                    "{} = {}: events[{k}] pockets the ball in {id:?}",
+                    at("state"),
+                    s.motion.name()
+                ));
+            }
+            if let Some(q) = pocket_at(s.r).filter(|q| *q != pocket) {
+                return fail(format!(
+                    "{} = ({}, {}): in pocket {:?}, but events[{k}] pockets the ball in {id:?}",
+                    at("r"),
+                    s.r.x,
+                    s.r.y,
+                    table.pockets[q].id
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn text(v: &Value) -> String {
@@ -268,9 +427,13 @@ fn ops(m: &Map<String, Value>) -> Result<OpCounts, EngineError> {
     let mut names = OP_NAMES.lock().unwrap_or_else(|p| p.into_inner());
     let mut counts = Vec::with_capacity(m.len());
     for (name, count) in m {
-        let count = count
-            .as_u64()
-            .ok_or_else(|| bad(&format!("ops.{name}"), count, "must be a count >= 0"))?;
+        let count = count.as_u64().ok_or_else(|| {
+            bad(
+                &format!("ops.{}", shorten(name)),
+                count,
+                "must be a count >= 0",
+            )
+        })?;
         let interned = match names.iter().find(|n| **n == name.as_str()) {
             Some(n) => *n,
             None if names.len() < MAX_OP_NAMES => {
@@ -280,7 +443,8 @@ fn ops(m: &Map<String, Value>) -> Result<OpCounts, EngineError> {
             }
             None => {
                 return Err(EngineError::failed(format!(
-                    "ops.{name}: more than {MAX_OP_NAMES} distinct counter names"
+                    "ops.{}: more than {MAX_OP_NAMES} distinct counter names",
+                    shorten(name)
                 )))
             }
         };

@@ -93,6 +93,9 @@ class Run:
     @property
     def termination(self) -> str: ...
     @property
+    def error(self) -> Optional[str]:
+        """why the engine could not run the shot (termination "failed"), else None"""
+    @property
     def end_time(self) -> float: ...
     @property
     def engine(self) -> str: ...
@@ -130,6 +133,10 @@ class Batch:
     """[n_shots] the cue ball pocketed"""
     ended: npt.NDArray[np.bool_]
     """[n_shots] the run ended physically (at rest or pocketed, none lost, no budget)"""
+    ball_ids: List[str]
+    """the ball axis' ids"""
+    errors: List[Optional[str]]
+    """[n_shots] why the engine could not run each shot (termination "failed"), else None"""
     def __len__(self) -> int: ...
 
 def outcome_agreement(

@@ -51,3 +51,18 @@ pub fn hidden_entries(dir: &Path) -> Vec<String> {
         })
         .unwrap_or_default()
 }
+
+/// Asserts the exit code, no panic, and that stderr names `names`.
+pub fn assert_names(out: &std::process::Output, code: i32, names: &[&str], what: &str) {
+    let (stdout, stderr) = texts(out);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: stderr {stderr}, stdout {}",
+        stdout.chars().take(300).collect::<String>()
+    );
+    assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+    for n in names {
+        assert!(stderr.contains(n), "{what}: expected {n:?} in {stderr}");
+    }
+}

@@ -278,12 +278,13 @@ class Rollout:
         if not keys:
             return [set() for _ in range(n)]
         hit = np.concatenate(hits, axis=1)
-        rows, last, prev = [], None, None
-        for row in hit:
-            if prev is None or not np.array_equal(row, prev):
-                last = {keys[j] for j in np.flatnonzero(row)}
+        changed = np.ones(n, dtype=bool)
+        changed[1:] = (hit[1:] != hit[:-1]).any(axis=1)
+        rows, last = [], None
+        for j in range(n):
+            if changed[j]:  # the same set object while nothing changes
+                last = {keys[x] for x in np.flatnonzero(hit[j])}
             rows.append(last)
-            prev = row
         return rows
 
     def run(self):
@@ -319,19 +320,38 @@ class Rollout:
             ops["rollout"] += 1
             traj = traj[0]
             r_a, v_a, w_a, quat, w_body = self.motion(traj)
-            r, v, wv = r_a.tolist(), v_a.tolist(), w_a.tolist()
             live = [i for i in self.ids if states[i] != "pocketed"]
             seen = np.concatenate([last_r, r_a], axis=0)  # positions after steps k .. k + room
             contact_rows = self.touching(seen[:-1] if self.at_start else seen[1:], set(live))
-            codes = classify_many(self.co, dt, v_a, w_a).tolist() if self.co.cloth else None
+            code_a = classify_many(self.co, dt, v_a, w_a) if self.co.cloth else None
+            codes = code_a.tolist() if code_a is not None else None
+            # Steps where something can happen: the first and last of the chunk, a new contact
+            # set, a ball changing state, one in a pocket, a number that is not finite. The
+            # others only count (the per-step loop does nothing else in them).
+            live_cols = [self.ids.index(i) for i in live]
+            busy = ~np.isfinite(np.concatenate([r_a, v_a, w_a], axis=2)[:, live_cols]).all(axis=(1, 2))
+            for q in pockets:
+                gap = np.hypot(r_a[:, live_cols, 0] - q["center"][0], r_a[:, live_cols, 1] - q["center"][1])
+                busy |= (gap < q["radius"]).any(axis=1)
+            if code_a is not None:
+                busy[1:] |= (code_a[1:, live_cols] != code_a[:-1, live_cols]).any(axis=1)
+            busy[1:] |= np.array([contact_rows[j] is not contact_rows[j - 1] for j in range(1, room)],
+                                 dtype=bool)
+            busy[0] = busy[-1] = True
+            busy = busy.tolist()
             cut = None
             for s in range(room):
                 step = k + s + 1
                 t, t_prev = step * dt, (step - 1) * dt
+                now = contact_rows[s]
+                if not busy[s]:
+                    ops["step"] += 1
+                    ops["body_step"] += len(live)
+                    ops["contact"] += len(now)
+                    continue
                 live = [i for i in self.ids if states[i] != "pocketed"]
                 ops["step"] += 1
                 ops["body_step"] += len(live)
-                now = contact_rows[s]
                 ops["contact"] += len(now)
                 t_contact = t_prev if self.at_start else t
                 for c in sorted(now - touching):
@@ -340,7 +360,7 @@ class Rollout:
                 pocketed_now = []
                 for i in live:
                     b = self.ids.index(i)
-                    ri, vi, wi = r[s][b], v[s][b], wv[s][b]
+                    ri, vi, wi = r_a[s, b].tolist(), v_a[s, b].tolist(), w_a[s, b].tolist()
                     if not all(math.isfinite(x) for x in (*ri, *vi, *wi)):
                         termination = "numerical_error"
                         break
@@ -356,7 +376,7 @@ class Rollout:
                     if kind is not None:
                         events.append({"time": t, "kind": kind, "agents": [i]})
                     # The final spin as World.state gives it (mju_rotVecQuat, to the last bit).
-                    vv, ww = vi[:2], (quat[s, b], w_body[s, b])
+                    vv, ww = vi[:2], (quat[s, b].copy(), w_body[s, b].copy())
                     if new == "stationary" and states[i] != "stationary":
                         vv, ww = [0.0, 0.0], [0.0, 0.0, 0.0]
                     states[i] = new

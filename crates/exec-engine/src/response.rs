@@ -16,8 +16,8 @@ const MAX_OP_NAMES: usize = 256;
 /// # Errors
 /// Malformed JSON, a field missing or of the wrong type, an unknown event kind, id or motion
 /// state, agents that do not fit the kind, times that are not finite or run backwards, a ball
-/// missing from or repeated in `final_states`; or the program's own `error` (a failure) or
-/// `unsupported` (a shot outside its model).
+/// missing from or repeated in `final_states`, an `engine_s` that is not a time >= 0; or the
+/// program's own `error` (a failure) or `unsupported` (a shot outside its model).
 pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
     let value: Value = serde_json::from_str(line).map_err(|e| {
         EngineError::failed(format!(
@@ -72,6 +72,7 @@ pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
         Some(Value::Object(m)) => ops(m)?,
         Some(v) => return Err(bad("ops", v, "must be an object of counter: count")),
     };
+    let engine_s = engine_s(obj.get("engine_s"))?;
     Ok(Outcome {
         events,
         final_states,
@@ -79,7 +80,23 @@ pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
         termination,
         ops,
         snapshots: Vec::new(),
+        engine_s,
     })
+}
+
+/// The optional `engine_s`: seconds the program spent inside its engine's own calls for this
+/// shot (a finite number >= 0; absent or null when the program does not say).
+fn engine_s(v: Option<&Value>) -> Result<Option<f64>, EngineError> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => number(v).filter(|s| *s >= 0.0).map(Some).ok_or_else(|| {
+            bad(
+                "engine_s",
+                v,
+                "must be a finite time >= 0 (s) spent inside the engine's own calls",
+            )
+        }),
+    }
 }
 
 fn bad(field: &str, value: &Value, why: &str) -> EngineError {

@@ -197,6 +197,19 @@ def rotate(q, v):
     return v + s * t + np.cross(u, t)
 
 
+class BodySpin:
+    """A free joint's angular velocity in the body frame with its orientation quaternion."""
+
+    def __init__(self, quat, w):
+        self.quat, self.w = quat, w
+
+    def world(self):
+        """The spin in the world frame, as World.state gives it."""
+        out = np.zeros(3)
+        mujoco.mju_rotVecQuat(out, self.w, self.quat)
+        return out.tolist()
+
+
 class Rollout:
     """A shot run with mujoco.rollout (MuJoCo's native loop: many steps per call, the state
     after every step returned) in chunks of CHUNK steps, the events found from the state
@@ -364,23 +377,14 @@ class Rollout:
                     if not all(math.isfinite(x) for x in (*ri, *vi, *wi)):
                         termination = "numerical_error"
                         break
-                    q = pc.pocket_of(ri[0], ri[1], pockets)
-                    if q is not None:
-                        events.append({"time": t, "kind": "ball_pocket", "agents": [i, q["id"]]})
-                        states[i] = "pocketed"
-                        final[i] = ([q["center"][0], q["center"][1]], [0.0, 0.0], [0.0, 0.0, 0.0])
+                    # The final spin is kept in the body frame and turned as World.state turns
+                    # it (mju_rotVecQuat, to the last bit) once the run ends.
+                    spin = BodySpin(quat[s, b].copy(), w_body[s, b].copy())
+                    became = pc.log_ball(
+                        i, ri, vi, spin, t, pockets, states, final, events,
+                        lambda: STATES[codes[s][b]] if codes is not None else scalar(vi, wi))
+                    if became == "pocketed":
                         pocketed_now.append(i)
-                        continue
-                    new = STATES[codes[s][b]] if codes is not None else scalar(vi, wi)
-                    kind = pc.TRANSITIONS.get((states[i], new))
-                    if kind is not None:
-                        events.append({"time": t, "kind": kind, "agents": [i]})
-                    # The final spin as World.state gives it (mju_rotVecQuat, to the last bit).
-                    vv, ww = vi[:2], (quat[s, b].copy(), w_body[s, b].copy())
-                    if new == "stationary" and states[i] != "stationary":
-                        vv, ww = [0.0, 0.0], [0.0, 0.0, 0.0]
-                    states[i] = new
-                    final[i] = (ri[:2], vv, ww)
                 if limit and len(events) >= limit:
                     del events[limit:]
                     termination = termination or "budget"
@@ -409,16 +413,11 @@ class Rollout:
                     w.remove(i)
             mujoco.mj_getState(m, d, s0, FULL)
             last_r = self.positions(s0[None])
-        answer_final = []
-        for b in shot["balls"]:
-            i = b["id"]
-            r_, v_, w_ = final.get(i, (b["r"][:2], b["v"][:2], b["w"]))
-            if isinstance(w_, tuple):
-                out = np.zeros(3)
-                mujoco.mju_rotVecQuat(out, w_[1], w_[0])
-                w_ = out.tolist()
-            answer_final.append({"id": i, "r": r_, "v": v_, "w": w_, "state": states[i]})
-        return {"events": events, "final_states": answer_final, "end_time": k * dt,
+        for i, (r_, v_, w_) in final.items():
+            if isinstance(w_, BodySpin):
+                final[i] = (r_, v_, w_.world())
+        return {"events": events, "final_states": pc.answer_final_states(shot, final, states),
+                "end_time": k * dt,
                 "termination": termination, "ops": ops, "engine_s": clock.seconds()}
 
 

@@ -125,21 +125,18 @@ def arguments(argv, usage, integrators=None, loops=None):
         fail(f"--dt = {opts['dt']!r}: not a number (s)")
     if not 1e-7 <= dt <= 1.0:
         fail(f"--dt = {opts.get('dt')!r}: must be in [1e-7, 1] s")
-    integrator = opts.get("integrator")
-    if integrators is not None:
-        integrator = integrator or integrators[0]
-        if integrator not in integrators:
-            fail(f"--integrator = {integrator!r}: valid: {', '.join(integrators)}")
-    elif integrator is not None:
-        fail("this engine takes no --integrator")
-    loop = opts.get("loop")
-    if loops is not None:
-        loop = loop or loops[0]
-        if loop not in loops:
-            fail(f"--loop = {loop!r}: valid: {', '.join(loops)}")
-    elif loop is not None:
-        fail("this engine takes no --loop")
-    return dt, integrator, loop
+    def choice(key, names):
+        """`--key`'s value among `names` (default the first); None when the engine has none."""
+        value = opts.get(key)
+        if names is None:
+            if value is not None:
+                fail(f"this engine takes no --{key}")
+            return None
+        value = value or names[0]
+        if value not in names:
+            fail(f"--{key} = {value!r}: valid: {', '.join(names)}")
+        return value
+    return dt, choice("integrator", integrators), choice("loop", loops)
 
 
 class Coefficients:
@@ -297,6 +294,41 @@ class DiscClassifier:
         return "stationary" if math.hypot(v[0], v[1]) < DISC_STOP_SPEED else "rolling"
 
 
+def log_ball(i, r, v, w, t, pockets, states, final, events, new_state):
+    """Ball `i`'s events after a step that ends at `t`, at state (r, v, w) (lists): pocketed
+    when its center is inside a pocket's circle (the event; its final state at rest at the
+    pocket's center), else its motion state `new_state()` with the transition that makes (its
+    final state (r, v, w), v and w zero on the step it stops). Returns "pocketed",
+    "stationary" (it stopped in this step) or None."""
+    q = pocket_of(r[0], r[1], pockets)
+    if q is not None:
+        events.append({"time": t, "kind": "ball_pocket", "agents": [i, q["id"]]})
+        states[i] = "pocketed"
+        final[i] = ([q["center"][0], q["center"][1]], [0.0, 0.0], [0.0, 0.0, 0.0])
+        return "pocketed"
+    new = new_state()
+    kind = TRANSITIONS.get((states[i], new))
+    if kind is not None:
+        events.append({"time": t, "kind": kind, "agents": [i]})
+    stopped = new == "stationary" and states[i] != "stationary"
+    if stopped:
+        v, w = [0.0, 0.0], [0.0, 0.0, 0.0]
+    states[i] = new
+    final[i] = (r[:2], v[:2], w)
+    return "stationary" if stopped else None
+
+
+def answer_final_states(shot, final, states):
+    """The answer's `final_states`: each ball's final (r, v, w), or its request's when it never
+    moved, with its motion state."""
+    out = []
+    for b in shot["balls"]:
+        i = b["id"]
+        r, v, w = final.get(i, (b["r"][:2], b["v"][:2], b["w"]))
+        out.append({"id": i, "r": r, "v": v, "w": w, "state": states[i]})
+    return out
+
+
 def run_fixed_step(shot, world, dt, classify, contacts_at_step_start, steps=None):
     """Runs `world` step by step and logs what it shows.
 
@@ -364,29 +396,15 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start, steps=None
             if not all(math.isfinite(x) for x in (*r, *v, *w)):
                 termination = "numerical_error"
                 break
-            q = pocket_of(r[0], r[1], pockets)
-            if q is not None:
-                events.append({"time": t, "kind": "ball_pocket", "agents": [i, q["id"]]})
-                states[i] = "pocketed"
-                final[i] = ([q["center"][0], q["center"][1]], [0.0, 0.0], [0.0, 0.0, 0.0])
+            became = log_ball(i, r, v, w, t, pockets, states, final, events,
+                              lambda: classify(v, w))
+            if became == "pocketed":
                 world.remove(i)
-                continue
-            new = classify(v, w)
-            kind = TRANSITIONS.get((states[i], new))
-            if kind is not None:
-                events.append({"time": t, "kind": kind, "agents": [i]})
-            if new == "stationary" and states[i] != "stationary":
+            elif became == "stationary":
                 world.stop(i)
-                v, w = [0.0, 0.0], [0.0, 0.0, 0.0]
-            states[i] = new
-            final[i] = ([r[0], r[1]], [v[0], v[1]], list(w))
         if limit and len(events) >= limit:
             del events[limit:]
             termination = "budget"
-    answer_final = []
-    for b in shot["balls"]:
-        i = b["id"]
-        r, v, w = final.get(i, (b["r"][:2], b["v"][:2], b["w"]))
-        answer_final.append({"id": i, "r": r, "v": v, "w": w, "state": states[i]})
-    return {"events": events, "final_states": answer_final, "end_time": t,
+    return {"events": events, "final_states": answer_final_states(shot, final, states),
+            "end_time": t,
             "termination": termination, "ops": ops, "engine_s": clock.seconds()}

@@ -38,7 +38,7 @@ fn engine_time_is_carried_when_given_and_absent_otherwise() {
 #[test]
 fn an_engine_time_that_is_not_a_time_names_the_field() {
     let setup = shot("straight");
-    for bad in ["-1", "\"fast\"", "[0.1]", "1e999"] {
+    for bad in ["-1", "\"fast\"", "[0.1]", "true"] {
         let e = parse_answer(&answer(&format!(r#", "engine_s": {bad}"#)), &setup).unwrap_err();
         assert!(e.message.starts_with("engine_s = "), "{bad}: {e}");
         assert!(!e.unsupported && !e.message.contains('\n'), "{e}");

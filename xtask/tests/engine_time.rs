@@ -154,7 +154,8 @@ fn the_outcome_answer_costs_a_program_by_its_engine_time() {
             assert_eq!(f[engine_col], "", "{line}");
         }
     }
-    assert_eq!(seen, 1, "{wall}");
+    // One row per table the family is played on.
+    assert!(seen >= 1, "{wall}");
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     let row = report
         .lines()

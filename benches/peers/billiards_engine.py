@@ -13,7 +13,10 @@ exact times of impact, elastic collisions, obstacles (infinite walls, fixed disk
 - Balls: discs of radius R and equal mass m at the request's positions and velocities.
 - The run: billiards' own event loop (`bounce_ballball` / `bounce_ballobstacle`, the steps of
   `Billiard.evolve`), stopped at t_end or after max_events; every collision it resolves is one
-  event at its time of impact.
+  event at its time of impact. `engine_s` is the time inside those calls (and `evolve`); the
+  loop choosing between them and the events' JSON are the adapter's. billiards offers no loop
+  of its own that reports each collision (`evolve` resolves them silently), so this is its
+  native way to be stepped event by event.
 
 Usage: python billiards_engine.py < requests.jsonl
 """
@@ -71,10 +74,11 @@ def simulate(shot):
     t_end = shot["t_end"]
     limit = shot["max_events"] or MAX_EVENTS
     events, termination = [], None
+    clock = pc.EngineClock()
     while termination is None:
         t_next = min(bil.toi_next[0], bil.obstacles_next[0])
         if t_end is not None and t_next > t_end:
-            bil.evolve(t_end)  # no collision before t_end: moves the balls there
+            clock.call(bil.evolve, t_end)  # no collision before t_end: moves the balls there
             termination = "time_limit"
         elif t_next == float("inf"):
             # Nothing will ever collide: at rest, or moving forever on an open table.
@@ -82,10 +86,10 @@ def simulate(shot):
         elif len(events) >= limit:
             termination = "budget"
         elif bil.toi_next[0] <= bil.obstacles_next[0]:
-            t, i, j = bil.bounce_ballball()
+            t, i, j = clock.call(bil.bounce_ballball)
             events.append({"time": t, "kind": "ball_ball", "agents": [live[i]["id"], live[j]["id"]]})
         else:
-            t, i, wall = bil.bounce_ballobstacle()
+            t, i, wall = clock.call(bil.bounce_ballobstacle)
             events.append({"time": t, "kind": "ball_linear_cushion",
                            "agents": [live[i]["id"], cushion_of[id(wall)]]})
     final = []
@@ -100,7 +104,8 @@ def simulate(shot):
             final.append({"id": b["id"], "r": b["r"][:2], "v": [0.0, 0.0], "w": [0.0, 0.0, 0.0],
                           "state": "pocketed"})
     return {"events": events, "final_states": final, "end_time": bil.time,
-            "termination": termination, "ops": {"event": len(events)}}
+            "termination": termination, "ops": {"event": len(events)},
+            "engine_s": clock.seconds()}
 
 
 def main():

@@ -124,6 +124,8 @@ class World:
         self.body[i].angularVelocity = 0.0
 
 
-if __name__ == "__main__":
-    pc.main_fixed_step("box2d", lambda shot, co, dt, _: World(shot, co, dt), False,
+ADAPTER = pc.FixedStep("box2d", lambda shot, co, dt, _: World(shot, co, dt), False,
                        lambda _: True)
+
+if __name__ == "__main__":
+    ADAPTER.main()

@@ -4,7 +4,7 @@
 capture), solved event by event. Run it with
     cargo xtask compare data/shots/ideal_many.toml --engines "exec:python3 benches/peers/ideal_engine.py"
 """
-import json, math, sys
+import json, math, sys, time
 
 def entry(a, b, c):
     """Earliest t >= 0 at which a t^2 + b t + c (a >= 0) falls through zero, or None."""
@@ -91,7 +91,9 @@ def simulate(shot):
     final = [{k: b[k] for k in ("id", "r", "v", "w", "state")} for b in balls]
     return {"events": events, "final_states": final, "end_time": t, "termination": termination}
 
-for line in sys.stdin:
+for line in sys.stdin:  # engine_s (optional): the seconds spent simulating, JSON excluded
     if line.strip():
-        shot = json.loads(line)
-        print(json.dumps({**simulate(shot), "id": shot.get("id")}), flush=True)
+        shot = json.loads(line); t0 = time.perf_counter_ns()
+        answer = simulate(shot)
+        answer.setdefault("engine_s", (time.perf_counter_ns() - t0) * 1e-9)
+        print(json.dumps({**answer, "id": shot.get("id")}), flush=True)

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import sys
+import time
 import traceback
 
 # The protocol's answers go to the original stdout; anything else printed on fd 1 goes to stderr.
@@ -27,6 +28,26 @@ MAX_TIME_S = 120.0
 # A disc of the 2D engines is stopped (stationary, rolling_stationary) when its speed falls below
 # this (m/s): Box2D's b2_linearSleepTolerance, the threshold game engines put balls to sleep at.
 DISC_STOP_SPEED = 0.01
+
+
+class EngineClock:
+    """Nanoseconds spent inside an engine's own calls (`time.perf_counter_ns` around those
+    calls only), reported as the answer's `engine_s` (docs/engine-protocol.md): what the
+    engine itself costs, apart from the adapter's Python around it."""
+
+    def __init__(self):
+        self.ns = 0
+
+    def call(self, f, *args, **kwargs):
+        """`f(*args, **kwargs)`, timed."""
+        t0 = time.perf_counter_ns()
+        try:
+            return f(*args, **kwargs)
+        finally:
+            self.ns += time.perf_counter_ns() - t0
+
+    def seconds(self):
+        return self.ns * 1e-9
 
 
 def serve(simulate, engine):
@@ -49,34 +70,53 @@ def serve(simulate, engine):
         _ANSWERS.flush()
 
 
-def main_fixed_step(name, make_world, spin, contacts_at_step_start, integrators=None):
-    """A fixed-step adapter's main: `--dt` (and `--integrator` from `integrators`), then one
-    answer per request: `make_world(shot, coefficients, dt, integrator)` run by
+class FixedStep:
+    """A fixed-step adapter: `make_world(shot, coefficients, dt, integrator)` run by
     `run_fixed_step` with the motion states of an engine with (`spin`) or without spin;
-    `contacts_at_step_start(integrator)` says when its contacts are found."""
-    dt, integrator = arguments(sys.argv[1:], f"{name}_engine.py", integrators)
+    `contacts_at_step_start(integrator)` says when its contacts are found; `integrators` the
+    names `--integrator` takes (the first is the default); `loops` maps a loop's name to
+    `simulate(shot, co, dt, integrator)` (the first is the default; `"step"`, mapped to None,
+    is `run_fixed_step`'s loop)."""
 
-    def simulate(shot):
+    def __init__(self, name, make_world, spin, contacts_at_step_start, integrators=None,
+                 loops=None):
+        self.name, self.make_world, self.spin = name, make_world, spin
+        self.contacts_at_step_start = contacts_at_step_start
+        self.integrators, self.loops = integrators, loops
+
+    def simulate(self, shot, dt, integrator=None, loop=None, steps=None):
+        """The answer to `shot` (`steps`: the per-step loop, exactly that many steps)."""
         co = Coefficients(shot["model"])
-        world = make_world(shot, co, dt, integrator)
+        if steps is None and self.loops and self.loops.get(loop or next(iter(self.loops))):
+            return self.loops[loop or next(iter(self.loops))](shot, co, dt, integrator)
+        world = self.make_world(shot, co, dt, integrator)
         try:
-            return run_fixed_step(shot, world, dt, classifier(co, dt, spin),
-                                  contacts_at_step_start(integrator))
+            return run_fixed_step(shot, world, dt, classifier(co, dt, self.spin),
+                                  self.contacts_at_step_start(integrator), steps)
         finally:
             world.close()
-    serve(simulate, f"{name}:{dt!r}" + (f":{integrator}" if integrator else ""))
+
+    def main(self):
+        """`--dt` (and `--integrator`, `--loop` when the adapter has them), then one answer per
+        request line."""
+        dt, integrator, loop = arguments(sys.argv[1:], f"{self.name}_engine.py",
+                                         self.integrators,
+                                         list(self.loops) if self.loops else None)
+        serve(lambda shot: self.simulate(shot, dt, integrator, loop),
+              f"{self.name}:{dt!r}" + (f":{integrator}" if integrator else ""))
 
 
-def arguments(argv, usage, integrators=None):
-    """`--dt <s>` and (when `integrators` is given) `--integrator <name>` from `argv`, checked;
-    exits 2 with one line on anything else."""
+def arguments(argv, usage, integrators=None, loops=None):
+    """`--dt <s>`, (when `integrators` is given) `--integrator <name>` and (when `loops` is
+    given) `--loop <name>` from `argv`, checked, as (dt, integrator, loop); exits 2 with one
+    line on anything else."""
     def fail(why):
         print(f"{usage}: {why}", file=sys.stderr)
         sys.exit(2)
     opts = {}
     it = iter(argv)
     for a in it:
-        if a in ("--dt", "--integrator"):
+        if a in ("--dt", "--integrator", "--loop"):
             opts[a[2:]] = next(it, None)
             if opts[a[2:]] is None:
                 fail(f"{a} needs a value")
@@ -88,14 +128,18 @@ def arguments(argv, usage, integrators=None):
         fail(f"--dt = {opts['dt']!r}: not a number (s)")
     if not 1e-7 <= dt <= 1.0:
         fail(f"--dt = {opts.get('dt')!r}: must be in [1e-7, 1] s")
-    integrator = opts.get("integrator")
-    if integrators is not None:
-        integrator = integrator or integrators[0]
-        if integrator not in integrators:
-            fail(f"--integrator = {integrator!r}: valid: {', '.join(integrators)}")
-    elif integrator is not None:
-        fail("this engine takes no --integrator")
-    return dt, integrator
+    def choice(key, names):
+        """`--key`'s value among `names` (default the first); None when the engine has none."""
+        value = opts.get(key)
+        if names is None:
+            if value is not None:
+                fail(f"this engine takes no --{key}")
+            return None
+        value = value or names[0]
+        if value not in names:
+            fail(f"--{key} = {value!r}: valid: {', '.join(names)}")
+        return value
+    return dt, choice("integrator", integrators), choice("loop", loops)
 
 
 class Coefficients:
@@ -259,7 +303,42 @@ class DiscClassifier:
         return "stationary" if math.hypot(v[0], v[1]) < DISC_STOP_SPEED else "rolling"
 
 
-def run_fixed_step(shot, world, dt, classify, contacts_at_step_start):
+def log_ball(i, r, v, w, t, pockets, states, final, events, new_state):
+    """Ball `i`'s events after a step that ends at `t`, at state (r, v, w) (lists): pocketed
+    when its center is inside a pocket's circle (the event; its final state at rest at the
+    pocket's center), else its motion state `new_state()` with the transition that makes (its
+    final state (r, v, w), v and w zero on the step it stops). Returns "pocketed",
+    "stationary" (it stopped in this step) or None."""
+    q = pocket_of(r[0], r[1], pockets)
+    if q is not None:
+        events.append({"time": t, "kind": "ball_pocket", "agents": [i, q["id"]]})
+        states[i] = "pocketed"
+        final[i] = ([q["center"][0], q["center"][1]], [0.0, 0.0], [0.0, 0.0, 0.0])
+        return "pocketed"
+    new = new_state()
+    kind = TRANSITIONS.get((states[i], new))
+    if kind is not None:
+        events.append({"time": t, "kind": kind, "agents": [i]})
+    stopped = new == "stationary" and states[i] != "stationary"
+    if stopped:
+        v, w = [0.0, 0.0], [0.0, 0.0, 0.0]
+    states[i] = new
+    final[i] = (r[:2], v[:2], w)
+    return "stationary" if stopped else None
+
+
+def answer_final_states(shot, final, states):
+    """The answer's `final_states`: each ball's final (r, v, w), or its request's when it never
+    moved, with its motion state."""
+    out = []
+    for b in shot["balls"]:
+        i = b["id"]
+        r, v, w = final.get(i, (b["r"][:2], b["v"][:2], b["w"]))
+        out.append({"id": i, "r": r, "v": v, "w": w, "state": states[i]})
+    return out
+
+
+def run_fixed_step(shot, world, dt, classify, contacts_at_step_start, steps=None):
     """Runs `world` step by step and logs what it shows.
 
     `world` has `step()`; `contacts()`: the set of (kind, ball id, other id) touching, as of
@@ -274,8 +353,13 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start):
     whose positions touch; a pocket at the end of the step after which the ball's center is
     inside a pocket's circle; a transition at the end of the step after which `classify` first
     gives the new state. Stops when every ball is stationary or pocketed, at the last step that
-    does not pass `t_end` (the protocol refuses events after it), after
-    `max_events` events, or after MAX_TIME_S (budget).
+    does not pass `t_end` (the protocol refuses events after it), after `max_events` events, or
+    after MAX_TIME_S (budget); with `steps`, after exactly that many steps whatever happens (the
+    adapter's floor: peer_cost.py).
+
+    The answer's `engine_s` is the time inside `world.step()` only (the engine's own step
+    call; callbacks the engine makes from inside it, pymunk's and Box2D's contact listeners,
+    are in it); reading states, finding contacts, classifying and the JSON are the adapter's.
     """
     pockets = shot["table"]["pockets"]
     t_end, limit = shot["t_end"], shot["max_events"]
@@ -285,20 +369,25 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start):
     final = {}
     events, touching = [], set()
     ops = {"step": 0, "body_step": 0, "contact": 0}
+    clock = EngineClock()
     k, t, termination = 0, 0.0, None
     while termination is None:
         live = [i for i, s in states.items() if s != "pocketed"]
-        if all(states[i] == "stationary" for i in live):
+        if steps is not None:
+            if k >= steps:
+                termination = "budget"
+                break
+        elif all(states[i] == "stationary" for i in live):
             termination = "at_rest"
             break
         # A step that would pass t_end is not taken: the protocol refuses events after t_end.
-        if t_end is not None and (k + 1) * dt > t_end + 1e-12:
+        elif t_end is not None and (k + 1) * dt > t_end + 1e-12:
             termination = "time_limit"
             break
-        if t >= MAX_TIME_S:
+        elif t >= MAX_TIME_S:
             termination = "budget"
             break
-        world.step()
+        clock.call(world.step)
         if world.unstable():
             termination = "numerical_error"
             break
@@ -318,29 +407,15 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start):
             if not all(math.isfinite(x) for x in (*r, *v, *w)):
                 termination = "numerical_error"
                 break
-            q = pocket_of(r[0], r[1], pockets)
-            if q is not None:
-                events.append({"time": t, "kind": "ball_pocket", "agents": [i, q["id"]]})
-                states[i] = "pocketed"
-                final[i] = ([q["center"][0], q["center"][1]], [0.0, 0.0], [0.0, 0.0, 0.0])
+            became = log_ball(i, r, v, w, t, pockets, states, final, events,
+                              lambda: classify(v, w))
+            if became == "pocketed":
                 world.remove(i)
-                continue
-            new = classify(v, w)
-            kind = TRANSITIONS.get((states[i], new))
-            if kind is not None:
-                events.append({"time": t, "kind": kind, "agents": [i]})
-            if new == "stationary" and states[i] != "stationary":
+            elif became == "stationary":
                 world.stop(i)
-                v, w = [0.0, 0.0], [0.0, 0.0, 0.0]
-            states[i] = new
-            final[i] = ([r[0], r[1]], [v[0], v[1]], list(w))
         if limit and len(events) >= limit:
             del events[limit:]
             termination = "budget"
-    answer_final = []
-    for b in shot["balls"]:
-        i = b["id"]
-        r, v, w = final.get(i, (b["r"][:2], b["v"][:2], b["w"]))
-        answer_final.append({"id": i, "r": r, "v": v, "w": w, "state": states[i]})
-    return {"events": events, "final_states": answer_final, "end_time": t,
-            "termination": termination, "ops": ops}
+    return {"events": events, "final_states": answer_final_states(shot, final, states),
+            "end_time": t,
+            "termination": termination, "ops": ops, "engine_s": clock.seconds()}

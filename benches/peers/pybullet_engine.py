@@ -127,6 +127,8 @@ class World:
         pb.disconnect(physicsClientId=self.c)
 
 
-if __name__ == "__main__":
-    pc.main_fixed_step("pybullet", lambda shot, co, dt, _: World(shot, co, dt), True,
+ADAPTER = pc.FixedStep("pybullet", lambda shot, co, dt, _: World(shot, co, dt), True,
                        lambda _: True)
+
+if __name__ == "__main__":
+    ADAPTER.main()

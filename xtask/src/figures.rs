@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pool_harness::{AnswerRow, WallRow};
-use pool_report::compare::{answer_wall_s, duration, reference_wall_s, short_verdict};
+use pool_report::compare::{answer_wall, cost_cell, duration, reference_wall_s, short_verdict};
 
 use crate::console::outln;
 use crate::CliError;
@@ -235,9 +235,10 @@ fn title(family: &str) -> String {
 }
 
 /// The README's answer table: for each engine of the outcome study, on each family of
-/// `table`, the largest dt within the floor, its rate against the floor's and the wall time
-/// per shot there; the event engine's own cost last. Verdicts and wall times are the
-/// report's own ([`short_verdict`], [`answer_wall_s`], [`reference_wall_s`]).
+/// `table`, the largest dt within the floor, its rate against the floor's and the cost of a
+/// shot there (engine time, its ratio to the event engine's, and a program's wall time with
+/// its adapter); the event engine's own cost last. Verdicts and costs are the report's own
+/// ([`short_verdict`], [`cost_cell`], [`reference_wall_s`]).
 fn answer_table(run: &Run, table: &str) -> Result<String, String> {
     let wall: Vec<WallRow> = run.rows("outcomes/wall.csv")?;
     let answers: Vec<AnswerRow> = run.rows("outcome_answer.csv")?;
@@ -281,7 +282,7 @@ fn answer_table(run: &Run, table: &str) -> Result<String, String> {
                     short_verdict(a),
                     percent(a.rate),
                     percent(a.floor_rate),
-                    duration(answer_wall_s(&wall, a))
+                    cost_cell(answer_wall(&wall, a), reference_wall_s(&wall, f, table))
                 )
             })
             .collect();

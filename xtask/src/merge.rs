@@ -219,10 +219,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
                 .iter_mut()
                 .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
             {
-                Some(x) => {
-                    x.shots += w.shots;
-                    x.wall_s += w.wall_s;
-                }
+                Some(x) => x.absorb(&w),
                 None => wall.push(w),
             }
         }

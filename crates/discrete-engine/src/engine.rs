@@ -365,6 +365,7 @@ impl Engine for DiscreteEngine {
             termination,
             ops: ops.counts(),
             snapshots,
+            engine_s: None,
         }
     }
 }

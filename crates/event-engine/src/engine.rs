@@ -282,6 +282,7 @@ impl<'a> Loop<'a> {
             termination,
             ops: self.ops.counts(),
             snapshots: self.snapshots,
+            engine_s: None,
         }
     }
 

@@ -43,7 +43,8 @@ pub(crate) fn answer_value(line: &[u8]) -> Result<Value, String> {
 /// # Errors
 /// A field missing or of the wrong type, an unknown event kind, id or motion
 /// state, agents that do not fit the kind, times that are not finite or run backwards, a ball
-/// missing from or repeated in `final_states`, an inconsistency; or the program's own `error`
+/// missing from or repeated in `final_states`, an `engine_s` that is not a time >= 0, an
+/// inconsistency; or the program's own `error`
 /// (a failure) or `unsupported` (a shot outside its model).
 pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, EngineError> {
     let Value::Object(obj) = value else {
@@ -94,6 +95,7 @@ pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, Engine
         Some(Value::Object(m)) => ops(m)?,
         Some(v) => return Err(bad("ops", v, "must be an object of counter: count")),
     };
+    let engine_s = engine_s(obj.get("engine_s"))?;
     let outcome = Outcome {
         events,
         final_states,
@@ -101,9 +103,25 @@ pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, Engine
         termination,
         ops,
         snapshots: Vec::new(),
+        engine_s,
     };
     check_consistency(&outcome, setup, usize::from(had_strike))?;
     Ok(outcome)
+}
+
+/// The optional `engine_s`: seconds the program spent inside its engine's own calls for this
+/// shot (a finite number >= 0; absent or null when the program does not say).
+fn engine_s(v: Option<&Value>) -> Result<Option<f64>, EngineError> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => number(v).filter(|s| *s >= 0.0).map(Some).ok_or_else(|| {
+            bad(
+                "engine_s",
+                v,
+                "must be a finite time >= 0 (s) spent inside the engine's own calls",
+            )
+        }),
+    }
 }
 
 fn bad(field: &str, value: &Value, why: &str) -> EngineError {

@@ -197,6 +197,7 @@ mod tests {
             termination,
             ops: Default::default(),
             snapshots: Vec::new(),
+            engine_s: None,
         }
     }
 

@@ -37,8 +37,14 @@ pub struct SummaryRow {
     /// Leckie & Greenspan's cost estimate for this run (seed 003): (645 n - 19 n^2) / 2 per
     /// event for the event engine, N (61 n - n^2) / 2 for N steps of the discrete method.
     pub lg_estimate_ops: f64,
-    /// Wall-clock time of the run (s), median of repeats when repeated.
+    /// Wall-clock time of the run (s), median of repeats when repeated: for a program (an
+    /// `exec:` engine, pooltool, a peer) its whole share of the session, adapter, JSON and
+    /// pipes included.
     pub wall_time_s: f64,
+    /// Seconds inside the engine's own calls, as a program reported them (`engine_s`,
+    /// docs/engine-protocol.md); empty for an engine in this process (its wall time is its
+    /// engine time) and for a program that does not report it.
+    pub engine_time_s: Option<f64>,
     /// Simulated time when the run stopped (s).
     pub end_time_s: f64,
     /// Why the run stopped: `at_rest`, `time_limit` (both physical ends), `budget` or
@@ -58,6 +64,14 @@ impl SummaryRow {
         self.final_off_table = end.off_table.len();
         self.final_overlap_max_m = end.max_overlap_m;
         self
+    }
+
+    /// The run's engine time (s): what the program reported as spent inside its engine's own
+    /// calls when it did ([`SummaryRow::engine_time_s`]), else the wall time (an engine in
+    /// this process, where nothing stands between the caller and the engine). Costs compared
+    /// between engines use this.
+    pub fn engine_cost_s(&self) -> f64 {
+        self.engine_time_s.unwrap_or(self.wall_time_s)
     }
 
     /// True when the run ended physically and its end shows no flagged method error.

@@ -47,6 +47,7 @@ impl Engine for Motionless {
             termination: Termination::TimeLimit,
             ops: Default::default(),
             snapshots: Vec::new(),
+            engine_s: None,
         }
     }
 }

@@ -435,6 +435,7 @@ impl Engine for RapierEngine {
             termination,
             ops: ops.counts(),
             snapshots,
+            engine_s: None,
         }
     }
 }

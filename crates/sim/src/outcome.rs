@@ -133,6 +133,12 @@ pub struct Outcome {
     /// States at every event (event engine) or at a sampling interval (discrete), when asked for.
     #[serde(skip)]
     pub snapshots: Vec<Snapshot>,
+    /// Seconds spent inside the engine's own calls, as the engine measured them, when it
+    /// runs outside this process and reports them (an exec program's `engine_s`,
+    /// docs/engine-protocol.md); `None` for an engine in this process, whose run is its
+    /// caller's wall time.
+    #[serde(skip)]
+    pub engine_s: Option<f64>,
 }
 
 impl Outcome {
@@ -147,6 +153,7 @@ impl Outcome {
             termination: Termination::Failed,
             ops: Default::default(),
             snapshots: Vec::new(),
+            engine_s: None,
         }
     }
 }

@@ -195,6 +195,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
         termination,
         ops: r.ops.counts(),
         snapshots,
+        engine_s: None,
     }
 }
 

@@ -758,7 +758,7 @@ struct Runner<'a> {
     progress: &'a (dyn Fn(u64) + Sync),
     reference: Box<dyn Engine>,
     engines: Vec<Box<dyn Engine>>,
-    wall: BTreeMap<(usize, usize), (u64, f64)>,
+    wall: BTreeMap<(usize, usize), WallSum>,
     result: StudyResult,
 }
 
@@ -849,7 +849,7 @@ impl<'a> Runner<'a> {
             let runs = std::mem::take(&mut by_engine[e]);
             for ((f, shot), (run, secs)) in shots.iter_mut().zip(runs) {
                 match &run {
-                    Ok(_) => add_wall(&mut self.wall, (*f, 2 + e), secs),
+                    Ok(o) => add_wall(&mut self.wall, (*f, 2 + e), secs, o.engine_s),
                     Err(err) if err.unsupported => {
                         Decline::note(&mut self.result.declined, &spec.to_string(), &err.message)
                     }
@@ -870,8 +870,8 @@ impl<'a> Runner<'a> {
             }
         }
         for (f, shot) in &shots {
-            add_wall(&mut self.wall, (*f, 0), shot.wall_s[0]);
-            add_wall(&mut self.wall, (*f, 1), shot.wall_s[1]);
+            add_wall(&mut self.wall, (*f, 0), shot.wall_s[0], None);
+            add_wall(&mut self.wall, (*f, 1), shot.wall_s[1], None);
             self.result.tally.add_shot(&shot.rows);
             for r in &shot.rows {
                 sink(r).map_err(StudyError::Output)?;
@@ -885,7 +885,7 @@ impl<'a> Runner<'a> {
         self.result.chaos = merge_chaos(std::mem::take(&mut self.result.chaos));
         self.result.wall = std::mem::take(&mut self.wall)
             .into_iter()
-            .map(|((f, r), (shots, wall_s))| WallRow {
+            .map(|((f, r), w)| WallRow {
                 family: plan.families[f].0.name().into(),
                 table: plan.families[f].1.clone(),
                 run: match r {
@@ -893,8 +893,9 @@ impl<'a> Runner<'a> {
                     1 => FLOOR.into(),
                     e => plan.engines[e - 2].to_string(),
                 },
-                shots,
-                wall_s,
+                shots: w.shots,
+                wall_s: w.wall_s,
+                engine_s: (w.engine_shots == w.shots).then_some(w.engine_s),
             })
             .collect();
         self.result
@@ -904,10 +905,29 @@ impl<'a> Runner<'a> {
 /// One engine's runs of a chunk's shots, in shot order, each with its wall time (s).
 type Runs = Vec<(Result<Outcome, pool_sim::EngineError>, f64)>;
 
-fn add_wall(wall: &mut BTreeMap<(usize, usize), (u64, f64)>, key: (usize, usize), secs: f64) {
-    let w = wall.entry(key).or_insert((0, 0.0));
-    w.0 += 1;
-    w.1 += secs;
+/// One run's timing on one family so far: shots, their wall time (s), and the engine time
+/// (s) of those that reported one.
+#[derive(Default)]
+struct WallSum {
+    shots: u64,
+    wall_s: f64,
+    engine_shots: u64,
+    engine_s: f64,
+}
+
+fn add_wall(
+    wall: &mut BTreeMap<(usize, usize), WallSum>,
+    key: (usize, usize),
+    secs: f64,
+    engine_s: Option<f64>,
+) {
+    let w = wall.entry(key).or_default();
+    w.shots += 1;
+    w.wall_s += secs;
+    if let Some(e) = engine_s {
+        w.engine_shots += 1;
+        w.engine_s += e;
+    }
 }
 
 /// Whether an engine is a program or a peer (a process of its own, slow per shot): it plays a

@@ -463,6 +463,32 @@ pub struct WallRow {
     pub shots: u64,
     /// Their wall time (s), summed (an external program's start-up shared out over its batch).
     pub wall_s: f64,
+    /// Their engine time (s), summed: the seconds a program reported inside its engine's own
+    /// calls (`engine_s`, docs/engine-protocol.md). Empty when some shot was not reported
+    /// (an engine in this process: its wall time is its engine time), and in files written
+    /// before the column existed.
+    #[serde(default)]
+    pub engine_s: Option<f64>,
+}
+
+impl WallRow {
+    /// Adds `other`'s shots and times (the same family, table and run, timed elsewhere: a
+    /// shard); the engine time stays only when both give it.
+    pub fn absorb(&mut self, other: &WallRow) {
+        self.shots += other.shots;
+        self.wall_s += other.wall_s;
+        self.engine_s = self.engine_s.zip(other.engine_s).map(|(a, b)| a + b);
+    }
+
+    /// Wall time per shot (s).
+    pub fn wall_per_shot_s(&self) -> f64 {
+        self.wall_s / self.shots.max(1) as f64
+    }
+
+    /// Engine time per shot (s): the reported engine time when given, else the wall time.
+    pub fn engine_per_shot_s(&self) -> f64 {
+        self.engine_s.unwrap_or(self.wall_s) / self.shots.max(1) as f64
+    }
 }
 
 /// One row of `outcome_answer.csv`: for a family and an engine's scheme, the largest time step

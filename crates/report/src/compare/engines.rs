@@ -33,12 +33,13 @@ pub struct EngineSummary {
     /// times the event engine's operation count on the shot (interpolated log-log between the
     /// dt values around it; `None` when its sweep does not span that cost or it counts none).
     pub error_at_ops_budget_s: Option<f64>,
-    /// The same at [`BUDGET_FACTOR`] times the event engine's wall time.
+    /// The same at [`BUDGET_FACTOR`] times the event engine's time, engine times on both
+    /// sides ([`SummaryRow::engine_cost_s`]: a program's own engine calls when it reports them).
     pub error_at_wall_budget_s: Option<f64>,
     /// Median over followed shots of the operations at which its median error first reaches
     /// [`TARGET_ERROR_S`] (interpolated log-log; `None` when it never does).
     pub ops_to_target: Option<f64>,
-    /// The same in wall time (s).
+    /// The same in engine time (s; [`SummaryRow::engine_cost_s`]).
     pub wall_to_target_s: Option<f64>,
     /// Followed shots where its operations reached the target / followed shots where it has
     /// errors and counts operations.
@@ -53,6 +54,11 @@ pub struct EngineSummary {
     pub matched: (usize, usize),
     /// Median wall time per shot at that dt (s).
     pub wall_s: f64,
+    /// Median engine time per shot at that dt (s; [`SummaryRow::engine_cost_s`]).
+    pub engine_s: f64,
+    /// Whether its engine times are a program's reported `engine_s` (then `wall_s` is the
+    /// time with its adapter), not its wall times.
+    pub reports_engine_time: bool,
 }
 
 /// The shots the fixed-step engines follow to the end: some run at the smallest dt of the
@@ -212,12 +218,12 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                     pts
                 };
                 let ops = curve(&|r| r.ops_total as f64);
-                let wall = curve(&|r| r.wall_time_s);
+                let wall = curve(&|r| r.engine_cost_s());
                 with_ops += usize::from(!ops.is_empty());
                 with_wall += usize::from(!wall.is_empty());
                 if let Some(e) = event_of(shot) {
                     at_ops.extend(interpolate(&ops, BUDGET_FACTOR * e.ops_total as f64));
-                    at_wall.extend(interpolate(&wall, BUDGET_FACTOR * e.wall_time_s));
+                    at_wall.extend(interpolate(&wall, BUDGET_FACTOR * e.engine_cost_s()));
                 }
                 ops_hit.extend(cost_to_reach(&ops, TARGET_ERROR_S));
                 wall_hit.extend(cost_to_reach(&wall, TARGET_ERROR_S));
@@ -256,6 +262,9 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                     at_dt.iter().map(|r| r.n_reference_events).sum(),
                 ),
                 wall_s: median(at_dt.iter().map(|r| r.wall_time_s).collect()).unwrap_or(f64::NAN),
+                engine_s: median(at_dt.iter().map(|r| r.engine_cost_s()).collect())
+                    .unwrap_or(f64::NAN),
+                reports_engine_time: at_dt.iter().any(|r| r.engine_time_s.is_some()),
                 engine,
                 scheme,
             }

@@ -229,10 +229,14 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
          smallest dt matched event for event; in the others (breaks, many balls) the runs \
          diverge and the errors measure the divergence. *Error at equal cost*: the median over \
          followed shots of the engine's median collision-time error when it spends {BUDGET_FACTOR}x \
-         the event engine's operations, and {BUDGET_FACTOR}x its wall time, on the same shot \
+         the event engine's operations, and {BUDGET_FACTOR}x its engine time, on the same shot \
          (interpolated log-log along its dt sweep). *To reach {}*: the median operations and \
-         wall time at which its error first gets there (shots where it does / followed shots \
-         with collisions it was timed on; pooltool and programs count no operations). *One step* and *whole shot* at the dt nearest 1e-3 s: events predicted \
+         engine time at which its error first gets there (shots where it does / followed shots \
+         with collisions it was timed on; pooltool and programs count no operations). *Engine \
+         time*: for a program that reports `engine_s` (pooltool and the peers' adapters), the \
+         seconds inside its engine's own calls; for an engine in this process, its wall time. \
+         Every time ratio to the event engine is of engine times; *with adapter* is a \
+         program's whole wall time per shot, its adapter, JSON and pipes included. *One step* and *whole shot* at the dt nearest 1e-3 s: events predicted \
          right (kind and agents) when restarted from the reference's state before each event, \
          and events matched over the whole shot. Wall times are one run's, with the run's \
          threads sharing the cores.\n",
@@ -245,7 +249,7 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
     );
     let _ = writeln!(
         md,
-        "| engine | order | error at {BUDGET_FACTOR}x event ops | error at {BUDGET_FACTOR}x event wall | ops to reach {} | wall to reach {} | dt (s) | one step | whole shot | wall per shot |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| engine | order | error at {BUDGET_FACTOR}x event ops | error at {BUDGET_FACTOR}x event time | ops to reach {} | engine time to reach {} | dt (s) | one step | whole shot | engine time per shot | with adapter |\n|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|",
         sci(TARGET_ERROR_S),
         sci(TARGET_ERROR_S)
     );
@@ -276,7 +280,7 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
         };
         let _ = writeln!(
             md,
-            "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {} |",
+            "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {} | {} |",
             or_dash(e.error_at_ops_budget_s, sci),
             or_dash(e.error_at_wall_budget_s, sci),
             reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
@@ -285,7 +289,12 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
             e.one_step.as_ref().map_or("–".into(), one_step_cell),
             e.matched.0,
             e.matched.1,
-            super::duration(e.wall_s)
+            super::duration(e.engine_s),
+            if e.reports_engine_time {
+                super::duration(e.wall_s)
+            } else {
+                "–".into()
+            }
         );
     }
     let _ = writeln!(
@@ -560,11 +569,12 @@ fn cost_section(md: &mut String, res: &Results, shots: &[&str]) {
          `located` sits at its tolerance whatever it spends; engines without a time step are \
          diamonds (the event engine at its floor).\n"
     );
-    let _ = writeln!(md, "![error vs wall time](error_vs_wall.png)\n");
+    let _ = writeln!(md, "![error vs engine time](error_vs_wall.png)\n");
     let _ = writeln!(
         md,
-        "The same against wall time per run, every engine included (pooltool and programs count \
-         no operations; their wall time includes starting the program). One run, the run's \
+        "The same against engine time per run, every engine included (pooltool and programs count \
+         no operations; a program that reports `engine_s` is placed at its engine's own calls, \
+         one that does not at its wall time, starting the program included). One run, the run's \
          threads sharing the cores: compare orders of magnitude, not percentages.\n"
     );
 }

@@ -16,7 +16,7 @@ pub use engines::{
 };
 pub use markdown::{console_summary, markdown};
 pub use outcomes::{
-    answer_wall_s, duration, outcome_section, reference_wall_s, short_verdict, Decline,
+    answer_wall, cost_cell, duration, outcome_section, reference_wall_s, short_verdict, Decline,
     OutcomeStudy,
 };
 

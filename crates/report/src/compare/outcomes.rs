@@ -15,9 +15,9 @@ pub struct OutcomeStudy {
     pub rows: Vec<OutcomeRow>,
     /// `outcome_answer.csv`'s rows.
     pub answers: Vec<AnswerRow>,
-    /// Wall time per shot (s) of each answer's run at its dt, in answer order (NaN when it was
-    /// not timed).
-    pub answer_wall_s: Vec<f64>,
+    /// Timing of each answer's run at its dt (`outcomes/wall.csv`'s row), in answer order
+    /// (`None` when it was not timed).
+    pub answer_wall: Vec<Option<WallRow>>,
     /// Wall time per shot (s) of the reference on each family, in the order of `rows`'
     /// families.
     pub reference_wall_s: Vec<(String, String, f64)>,
@@ -56,16 +56,19 @@ impl OutcomeStudy {
         let rows = tally.rows(margins.floor);
         let (distributions, verdicts) = tally.distribution().evaluate(margins, true, seed);
         let answers = answers(&rows);
-        let answer_wall_s = answers.iter().map(|a| answer_wall_s(wall, a)).collect();
+        let answer_wall = answers
+            .iter()
+            .map(|a| answer_wall(wall, a).cloned())
+            .collect();
         let reference_wall_s = wall
             .iter()
             .filter(|w| w.run == pool_harness::REFERENCE)
-            .map(|w| (w.family.clone(), w.table.clone(), per_shot(w)))
+            .map(|w| (w.family.clone(), w.table.clone(), w.wall_per_shot_s()))
             .collect();
         OutcomeStudy {
             rows,
             answers,
-            answer_wall_s,
+            answer_wall,
             reference_wall_s,
             setup,
             failed: 0,
@@ -80,6 +83,14 @@ impl OutcomeStudy {
     }
 
     /// The families (kind, table) in first-appearance order.
+    /// The reference's wall time per shot (s) on `family` and `table`; NaN when not timed.
+    fn reference_s(&self, family: &str, table: &str) -> f64 {
+        self.reference_wall_s
+            .iter()
+            .find(|(f, t, _)| f == family && t == table)
+            .map_or(f64::NAN, |w| w.2)
+    }
+
     fn families(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for r in &self.rows {
@@ -168,23 +179,59 @@ fn rate_ci(rate: f64, lo: f64, hi: f64) -> String {
     )
 }
 
-/// Wall time per shot (s) of a timing row.
-fn per_shot(w: &WallRow) -> f64 {
-    w.wall_s / w.shots.max(1) as f64
+/// The timing row of answer `a`'s run (its engine, scheme and dt on its family and table) in
+/// `wall` (`outcomes/wall.csv`'s rows); `None` when it was not timed.
+pub fn answer_wall<'a>(wall: &'a [WallRow], a: &AnswerRow) -> Option<&'a WallRow> {
+    wall.iter().find(|w| {
+        w.family == a.family
+            && w.table == a.table
+            && w.run.parse::<EngineSpec>().is_ok_and(|s| {
+                s.family() == a.engine && s.variant() == a.scheme && s.dt() == a.dt_s
+            })
+    })
 }
 
-/// Wall time per shot (s) of answer `a`'s run (its engine, scheme and dt on its family and
-/// table) in `wall` (`outcomes/wall.csv`'s rows); NaN when it was not timed.
-pub fn answer_wall_s(wall: &[WallRow], a: &AnswerRow) -> f64 {
-    wall.iter()
-        .find(|w| {
-            w.family == a.family
-                && w.table == a.table
-                && w.run.parse::<EngineSpec>().is_ok_and(|s| {
-                    s.family() == a.engine && s.variant() == a.scheme && s.dt() == a.dt_s
-                })
-        })
-        .map_or(f64::NAN, per_shot)
+/// What a shot of a timed run costs, as the answer tables print it: the engine time per shot
+/// (a program's reported `engine_s`; an engine in this process's wall time) with its ratio to
+/// `reference_s` (the event engine's time per shot on the family), and for a program that
+/// reports its engine time, its whole wall time per shot beside it (`with adapter`: the
+/// adapter's own work, JSON and pipes included): `12.3 ms (870x), with adapter 1.58 s`. A
+/// program that reports none has no engine time and no ratio: `1.58 s with adapter (no engine
+/// time)`. `–` when the run was not timed.
+pub fn cost_cell(w: Option<&WallRow>, reference_s: f64) -> String {
+    let Some(w) = w else {
+        return "–".into();
+    };
+    let program = w.run.parse::<EngineSpec>().is_ok_and(|s| {
+        matches!(
+            s,
+            EngineSpec::Exec { .. } | EngineSpec::Pooltool | EngineSpec::Peer { .. }
+        )
+    });
+    if program && w.engine_s.is_none() {
+        return format!("{} with adapter (no engine time)", duration(w.wall_per_shot_s()));
+    }
+    let engine = w.engine_per_shot_s();
+    let ratio = engine / reference_s;
+    let mut cell = duration(engine);
+    if ratio.is_finite() && ratio > 0.0 {
+        cell.push_str(&format!(" ({})", times(ratio)));
+    }
+    if w.engine_s.is_some() {
+        cell.push_str(&format!(", with adapter {}", duration(w.wall_per_shot_s())));
+    }
+    cell
+}
+
+/// A ratio as `870x`, `2.5x`, `0.31x`.
+fn times(r: f64) -> String {
+    if r >= 100.0 {
+        format!("{r:.0}x")
+    } else if r >= 1.0 {
+        format!("{r:.1}x")
+    } else {
+        format!("{r:.2}x")
+    }
 }
 
 /// Wall time per shot (s) of the reference on `family` and `table` in `wall`; NaN when it was
@@ -192,7 +239,7 @@ pub fn answer_wall_s(wall: &[WallRow], a: &AnswerRow) -> f64 {
 pub fn reference_wall_s(wall: &[WallRow], family: &str, table: &str) -> f64 {
     wall.iter()
         .find(|w| w.family == family && w.table == table && w.run == pool_harness::REFERENCE)
-        .map_or(f64::NAN, per_shot)
+        .map_or(f64::NAN, WallRow::wall_per_shot_s)
 }
 
 /// The answer's verdict in short: `≤ 2e-3 s`, `none ≥ 1e-4 s` (its smallest step above the
@@ -467,8 +514,11 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
         md,
         "**The answer.** The largest dt whose outcomes no test puts above the chaos floor's (with \
          every smaller dt of the sweep), its rate of changed outcomes against the floor's, and \
-         what a shot costs there (operations, wall time per shot on one core; the event engine's \
-         own cost in the last row):\n"
+         what a shot costs there: operations, and the engine time per shot on one core with its \
+         ratio to the event engine's on the family (a program that reports `engine_s`: the \
+         seconds inside its engine's own calls, then its whole wall time per shot *with \
+         adapter*, JSON and pipes included; any other engine: its wall time). The event \
+         engine's own cost is the last row; every ratio is of engine times.\n"
     );
     let header: Vec<String> = families.iter().map(|(f, t)| format!("{f} ({t})")).collect();
     let _ = writeln!(md, "| engine | {} |", header.join(" | "));
@@ -479,7 +529,7 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
             .map(|(f, t)| {
                 st.answers
                     .iter()
-                    .zip(&st.answer_wall_s)
+                    .zip(&st.answer_wall)
                     .find(|(a, _)| {
                         &a.family == f
                             && &a.table == t
@@ -493,7 +543,7 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
                             pct(a.rate),
                             pct(a.floor_rate),
                             ops(a.ops_per_shot),
-                            duration(*wall)
+                            cost_cell(wall.as_ref(), st.reference_s(f, t))
                         )
                     })
             })
@@ -513,12 +563,7 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
                 .iter()
                 .find(|r| &r.family == f && &r.table == t && r.engine == FLOOR)
                 .map_or(f64::NAN, |r| r.ops_per_shot);
-            let wall = st
-                .reference_wall_s
-                .iter()
-                .find(|(rf, rt, _)| rf == f && rt == t)
-                .map_or(f64::NAN, |w| w.2);
-            format!("{} ops, {}", ops(ops_per_shot), duration(wall))
+            format!("{} ops, {}", ops(ops_per_shot), duration(st.reference_s(f, t)))
         })
         .collect();
     let _ = writeln!(
@@ -595,7 +640,41 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
 
 #[cfg(test)]
 mod tests {
-    use super::duration;
+    use super::{cost_cell, duration};
+    use pool_harness::WallRow;
+
+    fn timed(run: &str, wall_s: f64, engine_s: Option<f64>) -> WallRow {
+        WallRow {
+            family: "cut".into(),
+            table: "seven_foot".into(),
+            run: run.into(),
+            shots: 4,
+            wall_s,
+            engine_s,
+        }
+    }
+
+    #[test]
+    fn a_cost_is_engine_time_with_its_ratio_and_a_program_s_adapter_beside_it() {
+        // 1e-5 s per shot for the event engine.
+        let reference = 1e-5;
+        // In this process: the wall time is the engine time.
+        let ours = timed("discrete:1e-3:exact", 4e-3, None);
+        assert_eq!(cost_cell(Some(&ours), reference), "1.00 ms (100x)");
+        // A program that reports engine_s: its engine time and ratio, then its wall time.
+        let peer = timed("mujoco:1e-3", 8.0, Some(0.4));
+        assert_eq!(
+            cost_cell(Some(&peer), reference),
+            "100 ms (10000x), with adapter 2.00 s"
+        );
+        // One that does not: no engine time, no ratio.
+        let silent = timed("exec:./prog", 8.0, None);
+        assert_eq!(
+            cost_cell(Some(&silent), reference),
+            "2.00 s with adapter (no engine time)"
+        );
+        assert_eq!(cost_cell(None, reference), "–");
+    }
 
     #[test]
     fn durations_take_the_unit_that_suits_them() {

@@ -107,9 +107,10 @@ pub fn error_vs_cost(
     )
 }
 
-/// Draws median collision-time error against wall time per run, log-log, as
-/// [`error_vs_cost`] does against operations: every engine, pooltool and programs included
-/// (wall times measured in one run, on the machine's cores shared by the run's threads).
+/// Draws median collision-time error against engine time per run
+/// ([`SummaryRow::engine_cost_s`]: a program's reported `engine_s`, else the wall time),
+/// log-log, as [`error_vs_cost`] does against operations: every engine, pooltool and programs
+/// included (times measured in one run, on the machine's cores shared by the run's threads).
 /// Writes `<stem>.svg` and `<stem>.png`.
 ///
 /// # Errors
@@ -124,9 +125,9 @@ pub fn error_vs_wall(
         rows,
         floor_s,
         stem,
-        "Collision-time error vs wall time",
-        "wall time per run (s)",
-        |r| r.wall_time_s,
+        "Collision-time error vs engine time",
+        "engine time per run (s; a program's engine calls when it reports them, else wall)",
+        |r| r.engine_cost_s(),
     )
 }
 

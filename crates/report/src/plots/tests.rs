@@ -37,6 +37,7 @@ fn row(shot: &str, engine: &str, scheme: &str, dt: Option<f64>, err: f64, ops: u
         ops_total: ops,
         lg_estimate_ops: f64::NAN,
         wall_time_s: 1e-3,
+        engine_time_s: None,
         end_time_s: 8.0,
         termination: "at_rest".into(),
         final_off_table: 0,

@@ -18,7 +18,8 @@ its SWIG binding) as an engine of the harness (docs/engine-protocol.md, docs/fas
   ids) and state changes (as our transitions: sliding -> rolling ...); the cue strike is the
   harness's `stick_ball`. Final states: the table after the shot, a pocketed ball at our pocket's
   center (our canonical capture's convention).
-- The speed of `executeShot` alone is measured by benches/peers/fastfiz_bench.py (`cargo xtask
+- `engine_s`: the time of the `executeShot` call alone. Its speed beside our event engine is
+  measured by benches/peers/fastfiz_bench.py (`cargo xtask
   bench-peers`), which sets shots up with this adapter's `prepare` and `table_state`.
 
 Usage: python fastfiz_engine.py < requests.jsonl
@@ -26,6 +27,7 @@ Usage: python fastfiz_engine.py < requests.jsonl
 
 import math
 import sys
+import time
 
 import peer_common as pc  # first: it keeps stdout for the answers
 
@@ -114,6 +116,8 @@ def strike_for(v, w):
         return None, "fastfiz: spin about the direction of travel without side offset"
     else:
         fs = 0.0
+    if -1e-9 * fc < fs < 0.0:  # a level stroke, up to the rounding of the spin's components
+        fs = 0.0
     theta = math.degrees(math.atan2(fs, fc))
     if fs < 0.0:
         return None, f"fastfiz: the spin needs a cue elevation of {theta:.3g} degrees"
@@ -201,7 +205,9 @@ def simulate(shot):
     balls, order, cue = shot["balls"], game["order"], game["cue"]
     ts = table_state(game)
     try:
+        t0 = time.perf_counter_ns()
         result = ts.executeShot(game["strike"])
+        engine_s = (time.perf_counter_ns() - t0) * 1e-9
     except Exception as e:  # FastFiz's BadShotException (an event loop past 5000 events)
         return {"error": f"fastfiz: executeShot raised {type(e).__name__}: {e}"}
     ids = [b["id"] for b in order]
@@ -247,7 +253,7 @@ def simulate(shot):
     centers = {q["id"]: q["center"] for q in shot["table"]["pockets"]}
     limit, t_end = shot["max_events"], shot["t_end"]
     if (limit and len(events) > limit) or (t_end is not None and events and events[-1]["time"] > t_end):
-        return first_event(shot, events, first_data, centers, limit, t_end)
+        return {**first_event(shot, events, first_data, centers, limit, t_end), "engine_s": engine_s}
     pocket_of = {ev["agents"][0]: ev["agents"][1] for ev in events if ev["kind"] == "ball_pocket"}
     final = []
     for k, i in enumerate(ids):
@@ -267,7 +273,7 @@ def simulate(shot):
                           "state": "pocketed"})
     end = events[-1]["time"] if events else 0.0
     return {"events": events, "final_states": final, "end_time": end, "termination": "at_rest",
-            "ops": {"event": len(events)}}
+            "ops": {"event": len(events)}, "engine_s": engine_s}
 
 
 def first_event(shot, events, first_data, centers, limit, t_end):

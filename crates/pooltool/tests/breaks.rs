@@ -44,7 +44,6 @@ fn pooltools_breaks_share_their_whole_logs_with_ours_limited_only_by_its_spacer(
         assert_eq!(setup.table.name, "pooltool_pocket");
         assert!(setup.strike.is_some(), "{name}: a cue strike");
         let run = EventEngine::default().run(&setup);
-        let ours = our_events(&setup, &run);
         // The strike, then the cascade through the rack.
         assert_eq!(run.events[0].kind, EventKind::StickBall);
         let cascade = (run.events.iter().skip(1))

@@ -566,6 +566,10 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
         for (engine, scheme) in engines {
             let cell = |r: Option<&&&OutcomeRow>| {
                 r.map_or("".into(), |r| {
+                    // An engine that played none of these shots has no rate to mark.
+                    if r.n == 0 || !r.rate.is_finite() {
+                        return "–".into();
+                    }
                     format!(
                         "{}{}",
                         rate_ci(r.rate, r.ci_low, r.ci_high),

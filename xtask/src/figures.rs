@@ -47,9 +47,12 @@ struct Tag {
 fn tags(text: &str) -> Result<Vec<Tag>, String> {
     let mut out = Vec::new();
     let mut at = 0;
+    // Lines are counted from the last tag on, so the scan stays linear in the text.
+    let (mut line, mut counted) = (1, 0);
     while let Some(i) = text[at..].find(OPEN) {
         let start = at + i;
-        let line = text[..start].matches('\n').count() + 1;
+        line += text[counted..start].matches('\n').count();
+        counted = start;
         let key_start = start + OPEN.len();
         let key_end = text[key_start..]
             .find("-->")
@@ -77,6 +80,71 @@ fn tags(text: &str) -> Result<Vec<Tag>, String> {
     Ok(out)
 }
 
+/// Why a figure has no text: the document's tag asks for what no run has (exit 2), or the
+/// committed run's files lack a column or hold a value that is not a finite number (exit 1).
+#[derive(Debug)]
+enum FigError {
+    Doc(String),
+    Run(String),
+}
+
+impl From<String> for FigError {
+    fn from(e: String) -> Self {
+        FigError::Doc(e)
+    }
+}
+
+/// Checks that the rows of the run's `file` (all of one header) have every one of `columns`.
+///
+/// # Errors
+/// The first column missing, naming the file (exit 1).
+fn need(rows: &[BTreeMap<String, String>], file: &str, columns: &[&str]) -> Result<(), FigError> {
+    match rows.first() {
+        Some(r) => match columns.iter().find(|c| !r.contains_key(**c)) {
+            Some(c) => Err(FigError::Run(format!("{file}: no column {c:?}"))),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    }
+}
+
+/// A row's `column` ("" when it has none: [`need`] has checked the header).
+fn cell<'a>(r: &'a BTreeMap<String, String>, column: &str) -> &'a str {
+    r.get(column).map_or("", String::as_str)
+}
+
+/// The number in `column` of a row of the run's `file`.
+///
+/// # Errors
+/// A missing column, or a value that is not a finite number, naming the file, the column and
+/// the value (exit 1).
+fn finite_cell(r: &BTreeMap<String, String>, file: &str, column: &str) -> Result<f64, FigError> {
+    let v = r
+        .get(column)
+        .ok_or_else(|| FigError::Run(format!("{file}: no column {column:?}")))?;
+    finite(v.parse::<f64>().unwrap_or(f64::NAN), file, column, v)
+}
+
+/// `x` when finite.
+///
+/// # Errors
+/// A non-finite value, naming where it came from (exit 1).
+fn finite(x: f64, file: &str, column: &str, text: &str) -> Result<f64, FigError> {
+    if x.is_finite() {
+        Ok(x)
+    } else {
+        Err(FigError::Run(format!(
+            "{file}: {column} = {text:?}: not a finite number"
+        )))
+    }
+}
+
+/// Whether a figure's text shows a value that is not a number (`NaN %`, `inf`).
+fn shows_non_finite(text: &str) -> bool {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| w.eq_ignore_ascii_case("nan") || w.eq_ignore_ascii_case("inf"))
+}
+
 /// A committed run's files, read once each when a figure asks for them.
 struct Run {
     dir: PathBuf,
@@ -94,66 +162,84 @@ impl Run {
     }
 
     /// The rows of `file` (a CSV of the run) as column -> text.
-    fn table(&mut self, file: &str) -> Result<&[BTreeMap<String, String>], String> {
+    fn table(&mut self, file: &str) -> Result<&[BTreeMap<String, String>], FigError> {
         self.csv(self.dir.join(file))
     }
 
     /// The rows of `file` (a CSV of the run) as `T`s, read afresh.
-    fn rows<T: serde::de::DeserializeOwned>(&self, file: &str) -> Result<Vec<T>, String> {
+    fn rows<T: serde::de::DeserializeOwned>(&self, file: &str) -> Result<Vec<T>, FigError> {
         let path = self.dir.join(file);
         csv::Reader::from_path(&path)
             .and_then(|mut r| r.deserialize().collect::<Result<Vec<T>, _>>())
-            .map_err(|e| format!("{}: {e}", path.display()))
+            .map_err(|e| FigError::Run(format!("{}: {e}", path.display())))
     }
 
     /// The rows of `file` of the committed run `name` beside this one (`example-python`).
-    fn sibling(&mut self, name: &str, file: &str) -> Result<&[BTreeMap<String, String>], String> {
+    fn sibling(&mut self, name: &str, file: &str) -> Result<&[BTreeMap<String, String>], FigError> {
         self.csv(self.dir.with_file_name(name).join(file))
     }
 
     /// The rows of the CSV at `path`, read once.
-    fn csv(&mut self, path: PathBuf) -> Result<&[BTreeMap<String, String>], String> {
+    fn csv(&mut self, path: PathBuf) -> Result<&[BTreeMap<String, String>], FigError> {
         if !self.tables.contains_key(&path) {
-            let mut reader =
-                csv::Reader::from_path(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let bad = |e: csv::Error| FigError::Run(format!("{}: {e}", path.display()));
+            let mut reader = csv::Reader::from_path(&path).map_err(bad)?;
             let rows = reader
                 .deserialize::<BTreeMap<String, String>>()
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("{}: {e}", path.display()))?;
+                .map_err(bad)?;
             self.tables.insert(path.clone(), rows);
         }
         Ok(&self.tables[&path])
     }
 
     /// `run.json`'s field `name`.
-    fn info(&mut self, name: &str) -> Result<serde_json::Value, String> {
+    fn info(&mut self, name: &str) -> Result<serde_json::Value, FigError> {
         if self.json.is_none() {
             let path = self.dir.join("run.json");
-            let text =
-                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            self.json =
-                Some(serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?);
+            let bad = |e: String| FigError::Run(format!("{}: {e}", path.display()));
+            let text = std::fs::read_to_string(&path).map_err(|e| bad(e.to_string()))?;
+            self.json = Some(serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?);
         }
         self.json
             .as_ref()
             .and_then(|j| j.get(name))
             .cloned()
-            .ok_or_else(|| format!("run.json has no {name:?}"))
+            .ok_or_else(|| FigError::Run(format!("run.json has no {name:?}")))
+    }
+
+    /// `run.json`'s number `name`.
+    ///
+    /// # Errors
+    /// No such field, or one that is not a finite number (exit 1).
+    fn info_number(&mut self, name: &str) -> Result<f64, FigError> {
+        let v = self.info(name)?;
+        finite(
+            v.as_f64().unwrap_or(f64::NAN),
+            "run.json",
+            name,
+            &v.to_string(),
+        )
     }
 }
 
 /// A column of rows as numbers.
-fn numbers(rows: &[&BTreeMap<String, String>], column: &str) -> Result<Vec<f64>, String> {
+/// Empty cells and `NaN` (a value a run did not have) are NaN, for the caller to leave out.
+fn numbers(
+    rows: &[&BTreeMap<String, String>],
+    file: &str,
+    column: &str,
+) -> Result<Vec<f64>, FigError> {
     rows.iter()
         .map(|r| {
             let v = r
                 .get(column)
-                .ok_or_else(|| format!("no column {column:?}"))?;
+                .ok_or_else(|| FigError::Run(format!("{file}: no column {column:?}")))?;
             if v.is_empty() {
                 Ok(f64::NAN)
             } else {
                 v.parse::<f64>()
-                    .map_err(|_| format!("{column} = {v:?}: not a number"))
+                    .map_err(|_| FigError::Run(format!("{file}: {column} = {v:?}: not a number")))
             }
         })
         .collect()
@@ -239,7 +325,7 @@ fn title(family: &str) -> String {
 /// shot there (engine time, its ratio to the event engine's, and a program's wall time with
 /// its adapter); the event engine's own cost last. Verdicts and costs are the report's own
 /// ([`short_verdict`], [`cost_cell`], [`reference_wall_s`]).
-fn answer_table(run: &Run, table: &str) -> Result<String, String> {
+fn answer_table(run: &Run, table: &str) -> Result<String, FigError> {
     let wall: Vec<WallRow> = run.rows("outcomes/wall.csv")?;
     let answers: Vec<AnswerRow> = run.rows("outcome_answer.csv")?;
     let mine: Vec<&AnswerRow> = answers.iter().filter(|a| a.table == table).collect();
@@ -275,17 +361,22 @@ fn answer_table(run: &Run, table: &str) -> Result<String, String> {
                     .iter()
                     .find(|a| a.family == *f && a.engine == *engine && a.scheme == *scheme)
                 else {
-                    return "–".into();
+                    return Ok("–".into());
                 };
-                format!(
+                let file = "outcome_answer.csv";
+                let at = format!("{} of {engine} ({scheme}) on {f}", "rate");
+                let rate = finite(a.rate, file, &at, &a.rate.to_string())?;
+                let at = format!("floor_rate of {engine} ({scheme}) on {f}");
+                let floor = finite(a.floor_rate, file, &at, &a.floor_rate.to_string())?;
+                Ok(format!(
                     "**{}**: {} vs {}, {}",
                     short_verdict(a),
-                    percent(a.rate),
-                    percent(a.floor_rate),
+                    percent(rate),
+                    percent(floor),
                     cost_cell(answer_wall(&wall, a), reference_wall_s(&wall, f, table))
-                )
+                ))
             })
-            .collect();
+            .collect::<Result<_, FigError>>()?;
         out.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
     }
     let reference: Vec<String> = families
@@ -302,7 +393,14 @@ fn answer_table(run: &Run, table: &str) -> Result<String, String> {
 /// The README's distribution table: for the chaos floor and each engine of the outcome study
 /// (the fixed-step schemes at dt 1e-2, 1e-3 and 1e-4 s), on each family of `table`, its verdict
 /// on the game's statistics and the shots it took (`distribution_answer.csv`'s rows).
-fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<String, String> {
+fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<String, FigError> {
+    need(
+        rows,
+        "distribution_answer.csv",
+        &[
+            "table", "family", "engine", "scheme", "dt_s", "verdict", "n",
+        ],
+    )?;
     let mine: Vec<&BTreeMap<String, String>> = rows
         .iter()
         .filter(|r| r.get("table").is_some_and(|t| t == table))
@@ -328,7 +426,7 @@ fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<
         }
     }
     if mine.is_empty() {
-        return Err(format!("distribution_answer.csv has no row on {table}"));
+        return Err(format!("distribution_answer.csv has no row on {table}").into());
     }
     let mut out = format!(
         "| engine | {} |\n|---|{}\n",
@@ -370,26 +468,26 @@ fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<
 
 /// The `what` column (`strike_many`, `simulate_many`, `loop`, `pooltool`) of the committed
 /// Python batch run (`reports/example-python/batch.csv`): shots per second.
-fn python_rate(run: &mut Run, what: &str) -> Result<String, String> {
+fn python_rate(run: &mut Run, what: &str) -> Result<String, FigError> {
+    let file = "example-python/batch.csv";
     let rows = run.sibling("example-python", "batch.csv")?;
-    let row = find_row(rows, &[("what", what)])
-        .ok_or_else(|| format!("example-python/batch.csv: no row {what:?}"))?;
-    let r: f64 = row["shots_per_s"]
-        .parse()
-        .map_err(|_| format!("example-python/batch.csv: shots_per_s of {what}"))?;
-    Ok(rate(r))
+    need(rows, file, &["what", "shots_per_s"])?;
+    let row =
+        find_row(rows, &[("what", what)]).ok_or_else(|| format!("{file}: no row {what:?}"))?;
+    Ok(rate(finite_cell(row, file, "shots_per_s")?))
 }
 
 /// A number of the committed stress run `name`'s summary line
 /// (`reports/example-stress/<name>/stress/summary.txt`): `shots`, `events`, `failing`, `max`
 /// (events in the longest shot).
-fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, String> {
+fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, FigError> {
     let path = run
         .dir
         .with_file_name("example-stress")
         .join(name)
         .join("stress/summary.txt");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| FigError::Run(format!("{}: {e}", path.display())))?;
     let after = |marker: &str| {
         text.find(marker).and_then(|i| {
             text[i + marker.len()..]
@@ -418,7 +516,7 @@ fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, String> {
     };
     let v = value
         .filter(|v| !v.is_empty())
-        .ok_or_else(|| format!("{}: no {what} in {text:?}", path.display()))?;
+        .ok_or_else(|| FigError::Run(format!("{}: no {what} in {text:?}", path.display())))?;
     let n: f64 = v.parse().map_err(|_| format!("{what} = {v:?}"))?;
     Ok(if what == "failing" { v } else { rate_exact(n) })
 }
@@ -428,23 +526,33 @@ fn stress_figure(run: &Run, name: &str, what: &str) -> Result<String, String> {
 /// whole logs are shared: the prefix has no end and pooltool's run finished), `prefix`
 /// (`min / median / max` events, the upper median as the summary takes it), `outside`
 /// (breaks parted by pooltool's own handling outside its laws).
-fn pooltool_figure(run: &mut Run, spacer: &str, what: &str) -> Result<String, String> {
-    let rows: Vec<&BTreeMap<String, String>> = run
-        .sibling("example-pooltool", "compare.csv")?
+fn pooltool_figure(run: &mut Run, spacer: &str, what: &str) -> Result<String, FigError> {
+    let file = "example-pooltool/compare.csv";
+    let all = run.sibling("example-pooltool", "compare.csv")?;
+    need(
+        all,
+        file,
+        &[
+            "spacer_m",
+            "end",
+            "pooltool_events",
+            "pooltools_own",
+            "shared_prefix",
+        ],
+    )?;
+    let rows: Vec<&BTreeMap<String, String>> = all
         .iter()
         .filter(|r| matches(r, &[("spacer_m", spacer)]))
         .collect();
     if rows.is_empty() {
-        return Err(format!(
-            "example-pooltool/compare.csv: no break at spacer {spacer}"
-        ));
+        return Err(format!("{file}: no break at spacer {spacer}").into());
     }
     let empty = |r: &BTreeMap<String, String>, c: &str| r.get(c).is_none_or(|v| v.is_empty());
     match what {
         "breaks" => Ok(rows.len().to_string()),
         "whole" => Ok(rows
             .iter()
-            .filter(|r| empty(r, "end") && r["pooltool_events"].parse::<u64>().is_ok())
+            .filter(|r| empty(r, "end") && cell(r, "pooltool_events").parse::<u64>().is_ok())
             .count()
             .to_string()),
         "outside" => Ok(rows
@@ -455,9 +563,9 @@ fn pooltool_figure(run: &mut Run, spacer: &str, what: &str) -> Result<String, St
         "prefix" => {
             let mut lens = rows
                 .iter()
-                .map(|r| r["shared_prefix"].parse::<u64>())
+                .map(|r| cell(r, "shared_prefix").parse::<u64>())
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("example-pooltool/compare.csv: shared_prefix: {e}"))?;
+                .map_err(|e| FigError::Run(format!("{file}: shared_prefix: {e}")))?;
             lens.sort_unstable();
             Ok(format!(
                 "{} / {} / {}",
@@ -466,7 +574,7 @@ fn pooltool_figure(run: &mut Run, spacer: &str, what: &str) -> Result<String, St
                 lens[lens.len() - 1]
             ))
         }
-        _ => Err(format!("unknown pooltool figure {what:?}")),
+        _ => Err(FigError::Doc(format!("unknown pooltool figure {what:?}"))),
     }
 }
 
@@ -487,33 +595,43 @@ fn rate_exact(x: f64) -> String {
 ///
 /// # Errors
 /// An unknown key, or a run without the files or rows it needs.
-fn figure(key: &str, run: &mut Run) -> Result<String, String> {
+fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
     let parts: Vec<&str> = key.split(':').collect();
     match parts.as_slice() {
         // Shots and runs of the compare run (residuals.csv has one row per shot run).
         ["shots"] => Ok(run.info("shots")?.to_string()),
         ["runs"] => Ok(run.info("runs")?.to_string()),
-        ["wall_s"] => {
-            let w = run.info("wall_time_s")?.as_f64().unwrap_or(f64::NAN);
-            Ok(format!("{w:.0}"))
-        }
+        ["wall_s"] => Ok(format!("{:.0}", run.info_number("wall_time_s")?)),
         // The wall time of another committed compare run (`reports/<name>/run.json`), e.g. the
         // default run alone.
         ["wall_s", name] => {
             let mut other = Run::new(run.dir.with_file_name(name));
-            let w = other.info("wall_time_s")?.as_f64().unwrap_or(f64::NAN);
-            Ok(format!("{w:.0}"))
+            Ok(format!("{:.0}", other.info_number("wall_time_s")?))
         }
         ["reference_events"] => {
             let rows = run.table("residuals.csv")?;
-            let n: f64 = numbers(&rows.iter().collect::<Vec<_>>(), "n_events")?
-                .iter()
-                .sum();
-            Ok(format!("{n:.0}"))
+            let n: f64 = numbers(
+                &rows.iter().collect::<Vec<_>>(),
+                "residuals.csv",
+                "n_events",
+            )?
+            .iter()
+            .sum();
+            Ok(format!(
+                "{:.0}",
+                finite(n, "residuals.csv", "n_events", "(their sum)")?
+            ))
         }
         // A rate of outcomes.csv: family, table, engine, scheme, dt (or `none`), field.
         ["rate", family, table, engine, scheme, dt, field] => {
             let rows = run.table("outcomes.csv")?;
+            need(
+                rows,
+                "outcomes.csv",
+                &[
+                    "family", "table", "engine", "scheme", "dt_s", "field", "rate",
+                ],
+            )?;
             let r = rows
                 .iter()
                 .find(|r| {
@@ -530,12 +648,16 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                         )
                 })
                 .ok_or_else(|| format!("outcomes.csv has no row {key}"))?;
-            let rate: f64 = r["rate"].parse().map_err(|_| format!("{key}: rate"))?;
-            Ok(percent(rate))
+            Ok(percent(finite_cell(r, "outcomes.csv", "rate")?))
         }
         ["variants"] => {
-            let runs = run.info("runs")?.as_u64().unwrap_or(0);
-            let shots = run.info("shots")?.as_u64().unwrap_or(0);
+            let whole = |name: &str, v: serde_json::Value| {
+                v.as_u64().ok_or_else(|| {
+                    FigError::Run(format!("run.json: {name} = {v}: not a whole number"))
+                })
+            };
+            let runs = whole("runs", run.info("runs")?)?;
+            let shots = whole("shots", run.info("shots")?)?;
             Ok((runs - shots.min(runs)).to_string())
         }
         ["answer_table"] => answer_table(run, "seven_foot"),
@@ -549,6 +671,11 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
         // The chaos floor's rate of `outcome` disagreement on a family.
         ["floor", family, table] => {
             let rows = run.table("outcomes.csv")?;
+            need(
+                rows,
+                "outcomes.csv",
+                &["family", "table", "engine", "field", "rate"],
+            )?;
             let r = find_row(
                 rows,
                 &[
@@ -559,76 +686,90 @@ fn figure(key: &str, run: &mut Run) -> Result<String, String> {
                 ],
             )
             .ok_or_else(|| format!("outcomes.csv has no floor row for {family} {table}"))?;
-            Ok(percent(
-                r["rate"].parse().map_err(|_| format!("{key}: rate"))?,
-            ))
+            Ok(percent(finite_cell(r, "outcomes.csv", "rate")?))
         }
         // The median fitted slope of a scheme over the shots under their own physics.
         ["median_slope", scheme] => {
             let rows = run.table("slopes.csv")?;
+            need(
+                rows,
+                "slopes.csv",
+                &["shot", "scheme", "engine", "points", "slope"],
+            )?;
             let picked: Vec<&BTreeMap<String, String>> = rows
                 .iter()
-                .filter(|r| own(r) && r["scheme"] == *scheme && r["engine"] == "discrete")
-                .filter(|r| r["points"].parse::<u32>().is_ok_and(|p| p >= 2))
+                .filter(|r| {
+                    own(r) && cell(r, "scheme") == *scheme && cell(r, "engine") == "discrete"
+                })
+                .filter(|r| cell(r, "points").parse::<u32>().is_ok_and(|p| p >= 2))
                 .collect();
-            let m = median_of(numbers(&picked, "slope")?).ok_or(format!("{key}: no slope"))?;
+            let m = median_of(numbers(&picked, "slopes.csv", "slope")?)
+                .ok_or(format!("{key}: no slope"))?;
             Ok(format!("{m:.2}"))
         }
         // The median over own-physics shots of a scheme's median collision-time error at dt.
         ["median_error", scheme, dt] => {
             let rows = run.table("summary.csv")?;
+            let column = "collision_time_error_median_s";
+            need(rows, "summary.csv", &["shot", "scheme", "dt_s", column])?;
             let picked: Vec<&BTreeMap<String, String>> = rows
                 .iter()
-                .filter(|r| own(r) && r["scheme"] == *scheme && at_dt(r, dt))
+                .filter(|r| own(r) && cell(r, "scheme") == *scheme && at_dt(r, dt))
                 .collect();
-            let m = median_of(numbers(&picked, "collision_time_error_median_s")?)
+            let m = median_of(numbers(&picked, "summary.csv", column)?)
                 .ok_or(format!("{key}: no finite error"))?;
             Ok(sci2(m))
         }
         // The share of one-step predictions that agree, own-physics shots.
         ["one_step", engine, scheme, dt] => {
             let rows = run.table("one_step.csv")?;
+            need(
+                rows,
+                "one_step.csv",
+                &["shot", "engine", "scheme", "dt_s", "agree"],
+            )?;
             let picked: Vec<&BTreeMap<String, String>> = rows
                 .iter()
                 .filter(|r| {
-                    own(r) && r["engine"] == *engine && r["scheme"] == *scheme && at_dt(r, dt)
+                    own(r)
+                        && cell(r, "engine") == *engine
+                        && cell(r, "scheme") == *scheme
+                        && at_dt(r, dt)
                 })
                 .collect();
             if picked.is_empty() {
-                return Err(format!("one_step.csv has no row {key}"));
+                return Err(format!("one_step.csv has no row {key}").into());
             }
-            let agree = picked.iter().filter(|r| r["agree"] == "true").count();
+            let agree = picked.iter().filter(|r| cell(r, "agree") == "true").count();
             Ok(percent(agree as f64 / picked.len() as f64))
         }
         // The event engine's wall time on a shot.
         ["event_wall", shot] => {
             let rows = run.table("summary.csv")?;
+            need(rows, "summary.csv", &["shot", "engine", "wall_time_s"])?;
             let r = rows
                 .iter()
-                .find(|r| r["shot"] == *shot && r["engine"] == "event")
+                .find(|r| cell(r, "shot") == *shot && cell(r, "engine") == "event")
                 .ok_or_else(|| format!("summary.csv has no event row for {shot}"))?;
-            let w: f64 = r["wall_time_s"]
-                .parse()
-                .map_err(|_| format!("{key}: wall"))?;
-            Ok(duration(w))
+            Ok(duration(finite_cell(r, "summary.csv", "wall_time_s")?))
         }
         // The largest ball-ball or cushion residual of the event engine over every shot.
         ["max_residual", which] => {
             let column = match *which {
                 "ball_ball" => "max_ball_ball_residual_m",
                 "cushion" => "max_cushion_residual_m",
-                _ => return Err(format!("{key}: ball_ball or cushion")),
+                _ => return Err(FigError::Doc(format!("{key}: ball_ball or cushion"))),
             };
             let rows = run.table("residuals.csv")?;
-            let m = numbers(&rows.iter().collect::<Vec<_>>(), column)?
+            let m = numbers(&rows.iter().collect::<Vec<_>>(), "residuals.csv", column)?
                 .into_iter()
                 .fold(0.0, f64::max);
-            Ok(sci2(m))
+            Ok(sci2(finite(m, "residuals.csv", column, "(their largest)")?))
         }
         ["py_rate", what] => python_rate(run, what),
         ["stress", name, what] => stress_figure(run, name, what),
         ["pooltool_breaks", spacer, what] => pooltool_figure(run, spacer, what),
-        _ => Err(format!("unknown figure key {key:?}")),
+        _ => Err(FigError::Doc(format!("unknown figure key {key:?}"))),
     }
 }
 
@@ -654,7 +795,7 @@ pub fn run(args: FiguresArgs) -> Result<(), CliError> {
             .clone()
             .unwrap_or_else(|| root.join("reports/example")),
     );
-    let (mut checked, mut wrong) = (0, Vec::new());
+    let (mut checked, mut wrong, mut rewritten) = (0, Vec::new(), Vec::new());
     for file in &files {
         let text = std::fs::read_to_string(file)
             .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
@@ -662,14 +803,23 @@ pub fn run(args: FiguresArgs) -> Result<(), CliError> {
         let mut out = String::with_capacity(text.len());
         let mut at = 0;
         for tag in &found {
-            let want = figure(&tag.key, &mut run).map_err(|e| {
-                CliError::Input(format!(
-                    "{}:{}: fig:{}: {e}",
-                    file.display(),
-                    tag.line,
-                    tag.key
-                ))
-            })?;
+            let place = format!("{}:{}: fig:{}", file.display(), tag.line, tag.key);
+            let want = match figure(&tag.key, &mut run) {
+                Ok(w) if shows_non_finite(&w) => {
+                    return Err(CliError::Run(format!(
+                        "{place}: the run ({}) gives {w:?}, not a finite number; nothing written",
+                        run.dir.display()
+                    )))
+                }
+                Ok(w) => w,
+                Err(FigError::Doc(e)) => return Err(CliError::Input(format!("{place}: {e}"))),
+                Err(FigError::Run(e)) => {
+                    return Err(CliError::Run(format!(
+                        "{place}: {e} (in the run {}); nothing written",
+                        run.dir.display()
+                    )))
+                }
+            };
             let have = &text[tag.text.clone()];
             checked += 1;
             if have != want {
@@ -686,7 +836,14 @@ pub fn run(args: FiguresArgs) -> Result<(), CliError> {
             at = tag.text.end;
         }
         out.push_str(&text[at..]);
-        if args.write && out != text {
+        if out != text {
+            rewritten.push((file, out));
+        }
+    }
+    // Every figure is computed before any file is written: a run that cannot give one leaves
+    // every document as it was.
+    if args.write {
+        for (file, out) in &rewritten {
             crate::output::write_file_atomically(file, out.as_bytes())?;
         }
     }

@@ -2,6 +2,11 @@
 //! joined into the files the unsharded run writes, byte for byte: the shards' rows in shard
 //! order under one header, the failing shots' files, and the summary tallied again from the
 //! rows.
+//!
+//! Nothing a shard's files say is taken on trust: each shard's rows must be exactly the jobs of
+//! its range, in order (a seeded stress run's seeds, a sweep's points, an outcome study's
+//! shots of each family with every run of the plan), else the merge stops with exit 2 naming
+//! the shard's file and its first bad row, before anything is written.
 
 use std::path::{Path, PathBuf};
 
@@ -62,6 +67,89 @@ fn append_table(
     Ok((header, rows))
 }
 
+/// The rows a shard must hold, checked one by one as they are read: the keys of its range in
+/// order (`expected`), or, when the manifest cannot give them (a `--replay` run, whose files
+/// may be gone where the shards are merged), `hi - lo` keys each above the last one read, in
+/// this shard or the one before (the files' sorted names).
+struct Coverage<'a> {
+    file: &'a Path,
+    lo: u64,
+    hi: u64,
+    expected: Option<Box<dyn Iterator<Item = String> + 'a>>,
+    rows: u64,
+    last: &'a mut Option<String>,
+}
+
+impl<'a> Coverage<'a> {
+    fn new(
+        file: &'a Path,
+        m: &Manifest,
+        expected: Option<Box<dyn Iterator<Item = String> + 'a>>,
+        last: &'a mut Option<String>,
+    ) -> Self {
+        Coverage {
+            file,
+            lo: m.lo,
+            hi: m.hi,
+            expected,
+            rows: 0,
+            last,
+        }
+    }
+
+    fn bad(&self, why: String) -> CliError {
+        CliError::Input(format!(
+            "{}: {why} (shard of jobs {}..{}: its rows must be exactly its range, in order; a \
+             row missing, duplicated or from another shard)",
+            self.file.display(),
+            self.lo,
+            self.hi
+        ))
+    }
+
+    /// The next row's key.
+    fn row(&mut self, key: String) -> Result<(), CliError> {
+        self.rows += 1;
+        let n = self.rows;
+        match &mut self.expected {
+            Some(expected) => match expected.next() {
+                Some(want) if want == key => Ok(()),
+                Some(want) => Err(self.bad(format!("row {n} is {key}, expected {want}"))),
+                None => Err(self.bad(format!("row {n} is {key}, past the shard's last job"))),
+            },
+            None => {
+                if n > self.hi - self.lo {
+                    return Err(self.bad(format!("row {n} is {key}, past the shard's last job")));
+                }
+                if let Some(last) = self.last.as_ref().filter(|l| key <= **l) {
+                    return Err(self.bad(format!(
+                        "row {n} is {key}, not after {last} (the files run in name order, each \
+                         once)"
+                    )));
+                }
+                *self.last = Some(key);
+                Ok(())
+            }
+        }
+    }
+
+    /// After the last row: none of the range is missing.
+    fn end(mut self) -> Result<(), CliError> {
+        let n = self.rows;
+        let missing = match &mut self.expected {
+            Some(expected) => expected.next(),
+            None => (n < self.hi - self.lo).then(|| format!("job {}", self.lo + n)),
+        };
+        match missing {
+            None => Ok(()),
+            Some(want) if n == 0 => {
+                Err(self.bad(format!("no rows (a header only), expected {want} first")))
+            }
+            Some(want) => Err(self.bad(format!("{n} rows, then {want} is missing"))),
+        }
+    }
+}
+
 /// The column `name` of a CSV header.
 fn column(header: &str, name: &str, file: &Path) -> Result<usize, CliError> {
     header
@@ -93,13 +181,24 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let mut stress = StressTally::default();
     let mut sweep = SweepTally::default();
     let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
-    for (_, dir) in &shards {
+    let mut last_label = None;
+    for (m, dir) in &shards {
         let (header, rows) = append_table(&mut out, &mut header0, dir, table)?;
         let file = dir.join(table);
+        let expected: Option<Box<dyn Iterator<Item = String>>> = if command == "stress" {
+            crate::stress::shard_shots(m)?.map(|it| {
+                Box::new(it.map(|s| format!("shot {s}"))) as Box<dyn Iterator<Item = String>>
+            })
+        } else {
+            Some(Box::new((m.lo..m.hi).map(|k| format!("point {k}"))))
+        };
+        let mut coverage = Coverage::new(&file, m, expected, &mut last_label);
         // Tally the rows again, as the unsharded run tallied them while it ran.
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .from_reader(rows.as_bytes());
+        // With its header, so that a row of another length is an error, not a panic.
+        let mut reader = csv::Reader::from_reader(std::io::Read::chain(
+            std::io::Read::chain(header.as_bytes(), &b"\n"[..]),
+            rows.as_bytes(),
+        ));
         let bad_row = |e: csv::Error| CliError::Input(format!("{}: {e}", file.display()));
         if command == "stress" {
             let (kind, events, failures) = (
@@ -107,8 +206,10 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
                 column(&header, "events", &file)?,
                 column(&header, "failures", &file)?,
             );
+            let shot = column(&header, "shot", &file)?;
             for rec in reader.records() {
                 let rec = rec.map_err(bad_row)?;
+                coverage.row(format!("shot {}", &rec[shot]))?;
                 let n: usize = rec[events].parse().map_err(|_| {
                     CliError::Input(format!("{}: events = {:?}", file.display(), &rec[events]))
                 })?;
@@ -116,6 +217,7 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
                     rec[failures].split(';').filter(|b| !b.is_empty()).collect();
                 stress.add(&rec[kind], n, &broken);
             }
+            coverage.end()?;
             // The failing shots' files: one per shot, named by the shot.
             let failures_dir = dir.join("stress/failures");
             if failures_dir.is_dir() {
@@ -139,13 +241,16 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
                 column(&header, "events", &file)?,
                 column(&header, "termination", &file)?,
             );
+            let point = column(&header, "point", &file)?;
             for rec in reader.records() {
                 let rec = rec.map_err(bad_row)?;
+                coverage.row(format!("point {}", &rec[point]))?;
                 let n: u64 = rec[events].parse().map_err(|_| {
                     CliError::Input(format!("{}: events = {:?}", file.display(), &rec[events]))
                 })?;
                 sweep.add(n, &rec[termination]);
             }
+            coverage.end()?;
         }
     }
     {
@@ -184,6 +289,61 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     Ok(())
 }
 
+/// The rows an `outcomes` shard must hold, in order, from its manifest: for each job of its
+/// range (family `job / shots`, shot `job % shots`), the reference's, the floor's and each
+/// engine's.
+///
+/// # Errors
+/// A manifest whose families, tables or shot count do not read (exit 2).
+fn outcome_keys(m: &Manifest) -> Result<Box<dyn Iterator<Item = String>>, CliError> {
+    let option = |name: &str| -> Result<String, CliError> {
+        m.options
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .ok_or_else(|| {
+                CliError::Input(format!(
+                    "outcomes shard {}/{}: the manifest has no {name}",
+                    m.k, m.n
+                ))
+            })
+    };
+    let list = |v: String| -> Vec<String> {
+        v.split(',')
+            .filter(|x| !x.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let families = list(option("--outcome-families")?);
+    let tables = list(option("--outcome-tables")?);
+    let shots_text = option("--outcome-shots")?;
+    let shots: u64 = shots_text.parse().unwrap_or(0);
+    if shots == 0
+        || families.len() != tables.len()
+        || families.len() as u64 * shots != m.total
+        || m.hi > m.total
+    {
+        return Err(CliError::Input(format!(
+            "outcomes shard {}/{}: manifest --outcome-families, --outcome-tables and \
+             --outcome-shots = {shots_text:?} do not make its {} jobs",
+            m.k, m.n, m.total
+        )));
+    }
+    let mut runs = vec![
+        pool_harness::REFERENCE.to_string(),
+        pool_harness::FLOOR.to_string(),
+    ];
+    runs.extend(list(option("--engines")?));
+    Ok(Box::new((m.lo..m.hi).flat_map(move |job| {
+        let f = (job / shots) as usize;
+        let (family, table) = (families[f].clone(), tables[f].clone());
+        let k = job % shots;
+        runs.clone()
+            .into_iter()
+            .map(move |run| format!("{family} on {table} shot {k} ({run})"))
+    })))
+}
+
 /// Merges the shards of an `outcomes` run: `outcomes/shots.csv` concatenated in shard order,
 /// the tables and plot tallied again from its rows, the wall times summed.
 fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<(), CliError> {
@@ -196,10 +356,24 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     let mut tally = pool_harness::OutcomeTally::default();
     let mut wall: Vec<pool_harness::WallRow> = Vec::new();
     let (mut failed, mut declined, mut failures) = (0u64, Vec::new(), Vec::new());
-    for (_, dir) in shards {
+    let mut no_last = None;
+    for (m, dir) in shards {
         let (header, rows) = append_table(&mut out, &mut header0, dir, table)?;
         let file = dir.join(table);
         let text = format!("{header}\n{rows}");
+        let mut coverage = Coverage::new(&file, m, Some(outcome_keys(m)?), &mut no_last);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let columns = ["family", "table", "index", "run"].map(|c| column(&header, c, &file));
+        let [family, on, index, run] = columns;
+        let (family, on, index, run) = (family?, on?, index?, run?);
+        for rec in reader.records() {
+            let rec = rec.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
+            coverage.row(format!(
+                "{} on {} shot {} ({})",
+                &rec[family], &rec[on], &rec[index], &rec[run]
+            ))?;
+        }
+        coverage.end()?;
         for row in crate::study::tally_rows(&mut tally, text.as_bytes(), &file)? {
             if let Some(reason) = row.failure.strip_prefix(pool_harness::DECLINED) {
                 pool_report::compare::Decline::note(&mut declined, &row.run, reason);

@@ -228,6 +228,71 @@ fn rack_model(text: &str) -> Result<RackModel, CliError> {
         .map_err(|e| CliError::Input(format!("--rack {e}")))
 }
 
+/// The seeds of a seeded stress shard's rows, in order, from its manifest (`--seed`, `--shots`,
+/// `--kinds`, its range); `None` for a `--replay` shard, whose labels are file names.
+///
+/// # Errors
+/// A manifest whose options do not read (exit 2, naming the option).
+pub(crate) fn shard_shots(
+    m: &Manifest,
+) -> Result<Option<impl Iterator<Item = u64> + use<>>, CliError> {
+    let option = |name: &str| {
+        m.options
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    };
+    if option("--replay").is_some() {
+        return Ok(None);
+    }
+    let bad = |name: &str| {
+        CliError::Input(format!(
+            "stress shard {}/{}: manifest {name} = {:?}: does not read",
+            m.k,
+            m.n,
+            option(name).unwrap_or("(none)")
+        ))
+    };
+    let number = |name: &str| -> Result<u64, CliError> {
+        option(name)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| bad(name))
+    };
+    let (first, count) = (number("--seed")?, number("--shots")?);
+    let kinds = option("--kinds")
+        .ok_or_else(|| bad("--kinds"))?
+        .split(',')
+        .filter(|k| !k.is_empty())
+        .map(|name| {
+            ScenarioKind::ALL
+                .into_iter()
+                .find(|k| k.name() == name)
+                .ok_or_else(|| bad("--kinds"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if count != m.total
+        || m.lo > m.hi
+        || m.hi > count
+        || last_seed(first, count.max(1), &kinds).is_none()
+    {
+        return Err(bad("--shots"));
+    }
+    // The same seeds as `Source::jobs` of the shard's range gives the run.
+    let Source::Seeds { first, kinds, .. } = (Source::Seeds {
+        first,
+        count,
+        kinds,
+    })
+    .range(m.lo, m.hi) else {
+        return Ok(None);
+    };
+    let seeds = (0..=u64::MAX)
+        .map_while(move |k| first.checked_add(k))
+        .filter(move |&s| kinds.is_empty() || kinds.contains(&ScenarioKind::of_seed(s)))
+        .take(usize::try_from(m.hi - m.lo).unwrap_or(usize::MAX));
+    Ok(Some(seeds))
+}
+
 /// The racks every generated shot starts from (none for `--replay`), and the shots to run.
 /// Every option is checked (the rack model placed on both racks), and every file of
 /// `--replay` loaded once, before anything runs (a bad file is bad input).

@@ -65,6 +65,20 @@ pub struct SweepArgs {
 /// Points run at a time; each chunk's rows are written before the next starts.
 const CHUNK: u64 = 4096;
 
+/// The most `sweep/rows.csv` one run (or one shard) may be estimated to write: 64 GiB. A
+/// larger sweep is refused before it starts (exit 2); `--shard K/N` splits it into runs that
+/// each write their share.
+pub const MAX_ROWS_BYTES: u64 = 64 << 30;
+
+/// Bytes a row's cell takes at most, about: a number as Rust writes an f64 (up to 24
+/// characters, `-1.2345678901234567e-300`) and its comma.
+const CELL_BYTES: u64 = 25;
+
+/// The estimated size (bytes) of `points` rows of `columns` cells.
+fn rows_bytes(points: u64, columns: usize) -> u64 {
+    points.saturating_mul(CELL_BYTES.saturating_mul(columns as u64))
+}
+
 /// The options that decide the rows, for the manifest (in a fixed order).
 fn manifest_options(
     args: &SweepArgs,
@@ -126,12 +140,31 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
     let total = plan.len().unwrap_or(0);
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let (lo, hi) = shard.range(total);
+    let header = sweep_header(&base, &names);
+    let bytes = rows_bytes(hi - lo, header.len());
+    if bytes > MAX_ROWS_BYTES {
+        return Err(CliError::Input(format!(
+            "sweep: {} points would write about {} to sweep/rows.csv, more than the {} one run \
+             may ({CELL_BYTES} bytes a cell at most, {} cells a row): fewer points, or \
+             --shard K/N with N at least {} (each shard writes its share)",
+            hi - lo,
+            human_bytes(bytes),
+            human_bytes(MAX_ROWS_BYTES),
+            header.len(),
+            bytes.div_ceil(MAX_ROWS_BYTES) * shard.n
+        )));
+    }
     let pool = crate::args::thread_pool(args.jobs)?;
+    crate::console::errln!(
+        "sweep: {} points of {} columns: sweep/rows.csv of about {}",
+        hi - lo,
+        header.len(),
+        human_bytes(bytes)
+    );
     let staging = args.run.stage("sweep")?;
     let csv_io = |e: csv::Error| CliError::Run(format!("writing sweep/rows.csv: {e}"));
     let mut csv = csv::Writer::from_writer(staging.create("sweep/rows.csv")?);
-    csv.write_record(sweep_header(&base, &names))
-        .map_err(csv_io)?;
+    csv.write_record(header).map_err(csv_io)?;
     let bar = crate::progress::bar(hi - lo, "points {per_sec}");
     let options = RunOptions {
         snapshots: None,
@@ -201,4 +234,20 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
         )));
     }
     Ok(())
+}
+
+/// A byte count in binary units (`1.5 GiB`).
+fn human_bytes(b: u64) -> String {
+    let units = ["bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1024.0 && u + 1 < units.len() {
+        v /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} bytes")
+    } else {
+        format!("{v:.1} {}", units[u])
+    }
 }

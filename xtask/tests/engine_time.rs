@@ -89,7 +89,10 @@ fn compare_reports_a_program_s_engine_time_beside_its_wall_time() {
             let w: f64 = f[wall].parse().unwrap();
             assert!(w > 0.00123, "the wall time holds the whole program: {line}");
         } else {
-            assert_eq!(f[time], "", "an engine in this process reports none: {line}");
+            assert_eq!(
+                f[time], "",
+                "an engine in this process reports none: {line}"
+            );
         }
     }
     assert_eq!(programs, 1, "{summary}");
@@ -112,7 +115,11 @@ fn compare_reports_a_program_s_engine_time_beside_its_wall_time() {
         .find(|l| l.starts_with("| event `"))
         .unwrap_or_else(|| panic!("no event row:\n{report}"));
     let cells: Vec<&str> = event.split('|').map(str::trim).collect();
-    assert_eq!(cells[cells.len() - 2], "–", "no adapter in this process: {event}");
+    assert_eq!(
+        cells[cells.len() - 2],
+        "–",
+        "no adapter in this process: {event}"
+    );
 }
 
 #[test]
@@ -161,7 +168,10 @@ fn the_outcome_answer_costs_a_program_by_its_engine_time() {
         .lines()
         .find(|l| l.starts_with("| exec "))
         .unwrap_or_else(|| panic!("no exec row in the answer table:\n{report}"));
-    assert!(row.contains("1.50 ms ("), "engine time and its ratio: {row}");
+    assert!(
+        row.contains("1.50 ms ("),
+        "engine time and its ratio: {row}"
+    );
     assert!(row.contains(", with adapter "), "{row}");
     let discrete = report
         .lines()

@@ -50,9 +50,7 @@ fn a_program_s_engine_time_reaches_the_outcome_per_shot() {
     // One session, two shots: each answer's own engine_s, in order.
     let one = answer(r#", "engine_s": 0.25"#).replace('\n', " ");
     let two = answer(r#", "engine_s": 0.5"#).replace('\n', " ");
-    let cmd = format!(
-        "read -r a; printf '%s\\n' '{one}'; read -r b; printf '%s\\n' '{two}'"
-    );
+    let cmd = format!("read -r a; printf '%s\\n' '{one}'; read -r b; printf '%s\\n' '{two}'");
     let engine = ExecEngine::new(&cmd, 10.0).unwrap();
     let setup = shot("straight");
     let got: Vec<Option<f64>> = engine

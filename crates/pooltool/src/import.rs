@@ -23,7 +23,7 @@ pub struct Imported {
     pub notes: Vec<String>,
 }
 
-/// Reads the pooltool file at `path` ([`crate::read_tree`]) as a set-up named `name`, its laws
+/// Reads the pooltool file at `path` ([`crate::read_import_tree`]) as a set-up named `name`, its laws
 /// from `resolver` (a pooltool resolver file, JSON or YAML) when given, else from the file's
 /// `resolver` entry, else pooltool 0.6.0's default laws (the `pooltool_default` preset, what
 /// `pt.simulate` uses).
@@ -32,7 +32,7 @@ pub struct Imported {
 /// The first thing that cannot be read or carried over, naming the file, the field (a path in
 /// the file's tree), the value and why.
 pub fn import(path: &Path, name: &str, resolver: Option<&Path>) -> Result<Imported, PooltoolError> {
-    let tree = crate::read_tree(path)?;
+    let tree = crate::read_import_tree(path)?;
     let laws = match resolver {
         Some(file) => Some((file, read_resolver(file)?)),
         None => None,

@@ -48,7 +48,7 @@ use std::path::{Path, PathBuf};
 pub use export::{export, unequal_balls};
 pub use import::{import, import_tree, Imported};
 pub use logs::{at_spacer, our_events, pooltool_events, shared_prefix, LoggedEvent, SharedPrefix};
-pub use read::{read_tree, MAX_FILE_BYTES};
+pub use read::{read_import_tree, read_tree, MAX_FILE_BYTES};
 pub use resolver::{resolver_in, resolver_out, VERSION};
 
 #[cfg(doc)]

@@ -227,8 +227,9 @@ impl StudyPlan {
     ///
     /// # Errors
     /// One line naming the option (as the command line spells it) and its value: a count or a
-    /// size out of range, an unknown or repeated family, table or dt, a table a family cannot
-    /// be played on, a study too large to run.
+    /// size out of range, an unknown or repeated family, table, dt or engine (an `engines` spec
+    /// that is one of `schemes` at a dt, or given twice), a table a family cannot be played on,
+    /// a study too large to run.
     pub fn new(
         options: &StudyOptions,
         racks: &dyn Fn(&str) -> Result<[Setup; 2], String>,
@@ -272,7 +273,17 @@ impl StudyPlan {
                 );
             }
         }
-        engines.extend(options.engines.iter().cloned());
+        for spec in &options.engines {
+            // A run twice would count its shots twice: n doubled, an interval too narrow.
+            let name = spec.to_string();
+            if engines.iter().any(|e| e.to_string() == name) {
+                return Err(format!(
+                    "--engines {name}: already in the study (given twice, or one of --schemes at \
+                     an --outcome-dt); each engine is played once"
+                ));
+            }
+            engines.push(spec.clone());
+        }
         let mut kinds = Vec::new();
         for name in &options.families {
             let kind = FamilyKind::from_name(name.trim()).ok_or_else(|| {

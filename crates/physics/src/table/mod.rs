@@ -4,6 +4,7 @@
 
 mod builtin;
 pub use builtin::FASTFIZ_POCKET_RADIUS;
+mod grid;
 mod pooltool;
 mod prepared;
 
@@ -238,15 +239,16 @@ impl Table {
             }
         }
         // An event names its agents by id: one id, one element.
-        let ids = self.element_ids().collect::<Vec<_>>();
-        for (k, (field, id)) in ids.iter().enumerate() {
-            if let Some((first, _)) = ids[..k].iter().find(|(_, other)| other == id) {
+        let mut seen: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+        for (field, id) in self.element_ids() {
+            if let Some(first) = seen.get(id) {
                 return bad(
                     format!("{field}.id"),
                     format!("{id:?}"),
                     &format!("{first} has the same id: every cushion and pocket needs its own"),
                 );
             }
+            seen.insert(id, field);
         }
         for (i, p) in self.pockets.iter().enumerate() {
             if !(p.center.iter().all(|x| x.is_finite()) && p.radius.is_finite() && p.radius > 0.0) {
@@ -302,20 +304,44 @@ impl Table {
     /// outside the circle is at least R from every such point, and exactly R only where it
     /// touches the circle at that very point.
     pub fn exposed_points(&self) -> Vec<(Vec2, usize)> {
+        // The same tests as a scan of every segment and circle for each end point, asked only
+        // of those near it (`grid`): linear in the table's size, not quadratic.
+        let mut starts = grid::PointHash::default();
+        let mut ends = grid::PointHash::default();
+        for (k, d) in self.cushions.iter().enumerate() {
+            starts.insert(d.start(), k);
+            ends.insert(d.end(), k);
+        }
+        let circles = grid::Grid::new(
+            &(self.circular_cushions.iter())
+                .map(|a| crate::Aabb::of(&[a.center_vec()]).grown(a.radius + 1e-9))
+                .collect::<Vec<_>>(),
+        );
+        // The first segment (by index) whose end (start) is at p.
+        let first = |hash: &grid::PointHash, p: Vec2, end: bool| {
+            hash.near(p)
+                .filter(|&k| {
+                    let d = &self.cushions[k];
+                    let q = if end { d.end() } else { d.start() };
+                    (q - p).norm() <= 1e-12
+                })
+                .min()
+                .map(|k| &self.cushions[k])
+        };
         let mut points: Vec<(Vec2, usize)> = Vec::new();
+        let mut pushed = grid::PointHash::default();
         for (k, c) in self.cushions.iter().enumerate() {
             for p in [c.start(), c.end()] {
-                if points.iter().any(|(q, _)| (q - p).norm() <= 1e-12)
-                    || self.circular_cushions.iter().any(|a| a.gap(p) <= 1e-12)
+                if pushed.near(p).any(|i| (points[i].0 - p).norm() <= 1e-12)
+                    || circles
+                        .near(p)
+                        .any(|a| self.circular_cushions[a].gap(p) <= 1e-12)
                 {
                     continue;
                 }
                 // The segments ending and starting at p (counter-clockwise order).
-                let incoming = self.cushions.iter().find(|d| (d.end() - p).norm() <= 1e-12);
-                let outgoing = self
-                    .cushions
-                    .iter()
-                    .find(|d| (d.start() - p).norm() <= 1e-12);
+                let incoming = first(&ends, p, true);
+                let outgoing = first(&starts, p, false);
                 let hidden = match (incoming, outgoing) {
                     (Some(a), Some(b)) => {
                         let (u, v) = (a.end() - a.start(), b.end() - b.start());
@@ -324,6 +350,7 @@ impl Table {
                     _ => false,
                 };
                 if !hidden {
+                    pushed.insert(p, points.len());
                     points.push((p, k));
                 }
             }

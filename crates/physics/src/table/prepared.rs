@@ -254,24 +254,159 @@ impl PreparedTable {
         for c in &self.circles {
             tangents(c.center, c.radius);
         }
-        directions
-            .into_iter()
-            .find_map(|d| self.first_hit(p, d, radius))
+        // Every obstacle's reach (the box a ball center within R of it lies in), a little
+        // grown so that rounding never leaves one out: a path's first hit is among those whose
+        // box it crosses before it.
+        let margin = 1e-6;
+        let mut boxes: Vec<Aabb> = Vec::new();
+        boxes.extend(self.linear.iter().map(|s| s.bbox.grown(radius + margin)));
+        let linear = boxes.len();
+        boxes.extend(
+            (self.circular.iter()).map(|a| Aabb::of(&[a.center]).grown(a.radius + radius + margin)),
+        );
+        let circular = boxes.len();
+        boxes.extend((self.circles.iter()).map(|c| c.reach(margin)));
+        let grid = super::grid::Grid::new(&boxes);
+        let mut stamp = vec![usize::MAX; boxes.len()];
+        // A direction already tried gives the same answer again (joined segments share their
+        // end points): each is tried once, in the same order.
+        let mut tried = std::collections::HashSet::new();
+        directions.retain(|d| tried.insert((d.x.to_bits(), d.y.to_bits())));
+        directions.into_iter().enumerate().find_map(|(n, d)| {
+            // The obstacles the path meets, with when, cell by cell along it until past the
+            // nearest meeting found so far.
+            let mut found: Vec<(usize, f64)> = Vec::new();
+            let mut nearest = f64::INFINITY;
+            let offer = |k: usize, found: &mut Vec<(usize, f64)>, nearest: &mut f64| {
+                if let Some(t) = self.hit_time(k, linear, circular, p, d, radius) {
+                    *nearest = nearest.min(t);
+                    found.push((k, t));
+                }
+            };
+            for k in grid.big() {
+                stamp[k] = n;
+                offer(k, &mut found, &mut nearest);
+            }
+            grid.walk(p, d, |t, items| {
+                if t > nearest + margin {
+                    return false;
+                }
+                for &k in items {
+                    let k = k as usize;
+                    if stamp[k] != n {
+                        stamp[k] = n;
+                        offer(k, &mut found, &mut nearest);
+                    }
+                }
+                true
+            });
+            // Only the nearest can be the first hit; the scan below breaks their ties as a
+            // scan of every obstacle would.
+            let mut found: Vec<usize> = (found.into_iter())
+                .filter(|&(_, t)| t <= nearest)
+                .map(|(k, _)| k)
+                .collect();
+            found.sort_unstable();
+            let split = |lo: usize, hi: usize| {
+                found
+                    .iter()
+                    .filter(move |&&k| (lo..hi).contains(&k))
+                    .map(move |&k| k - lo)
+            };
+            self.first_hit(
+                p,
+                d,
+                radius,
+                split(0, linear),
+                split(linear, circular),
+                split(circular, boxes.len()),
+            )
+        })
+    }
+
+    /// When the path from `p` along the unit `d` first meets obstacle `k` of [`Self::escape`]'s
+    /// list (linear segments below `linear`, circular ones below `circular`, then pockets).
+    fn hit_time(
+        &self,
+        k: usize,
+        linear: usize,
+        circular: usize,
+        p: Vec2,
+        d: Vec2,
+        radius: f64,
+    ) -> Option<f64> {
+        let none = std::iter::empty();
+        let mut t = None;
+        let mut offer = |x: f64| {
+            if x >= 0.0 && t.is_none_or(|b| x < b) {
+                t = Some(x);
+            }
+        };
+        if k < linear {
+            self.hits(
+                p,
+                d,
+                radius,
+                std::iter::once(k),
+                none.clone(),
+                none,
+                |x, _| offer(x),
+            );
+        } else if k < circular {
+            let one = std::iter::once(k - linear);
+            self.hits(p, d, radius, none.clone(), one, none, |x, _| offer(x));
+        } else {
+            let one = std::iter::once(k - circular);
+            self.hits(p, d, radius, none.clone(), none, one, |x, _| offer(x));
+        }
+        t
     }
 
     /// What a path from `p` along the unit `d` meets first, if that means the ball escapes:
     /// `Some(Open)` for nothing at all, `Some(Behind)` for a cushion's back face.
-    fn first_hit(&self, p: Vec2, d: Vec2, radius: f64) -> Option<Escape> {
+    /// Only the obstacles listed are looked at, each list in increasing order (the first of
+    /// equally near ones counts, as in a scan of all of them).
+    fn first_hit(
+        &self,
+        p: Vec2,
+        d: Vec2,
+        radius: f64,
+        linear: impl Iterator<Item = usize>,
+        circular: impl Iterator<Item = usize>,
+        circles: impl Iterator<Item = usize>,
+    ) -> Option<Escape> {
         // (distance along the path, the segment whose back face it is, if it is one)
         let mut best: Option<(f64, Option<usize>)> = None;
-        let mut offer = |t: f64, behind: Option<usize>| {
+        let offer = |t: f64, behind: Option<usize>| {
             if t >= 0.0 && best.is_none_or(|(b, _)| t < b) {
                 best = Some((t, behind));
             }
         };
+        self.hits(p, d, radius, linear, circular, circles, offer);
+        match best {
+            None => Some(Escape::Open(d)),
+            Some((_, Some(k))) => Some(Escape::Behind(d, k)),
+            Some((_, None)) => None,
+        }
+    }
+
+    /// Offers `offer(t, behind)` every meeting of the path from `p` along the unit `d` with the
+    /// listed obstacles, in list order: `behind` names the segment whose back face it meets.
+    #[allow(clippy::too_many_arguments)]
+    fn hits(
+        &self,
+        p: Vec2,
+        d: Vec2,
+        radius: f64,
+        linear: impl Iterator<Item = usize>,
+        circular: impl Iterator<Item = usize>,
+        circles: impl Iterator<Item = usize>,
+        mut offer: impl FnMut(f64, Option<usize>),
+    ) {
         // A ball touching a face (up to the engines' overlap tolerance) meets it at once.
         let touch = 1e-9;
-        for (k, s) in self.linear.iter().enumerate() {
+        for k in linear {
+            let s = &self.linear[k];
             // The faces' lines R away on either side, where the contact point is on the segment.
             let (s0, sd) = (s.signed_distance(p), s.normal.dot(&d));
             if sd != 0.0 {
@@ -291,20 +426,15 @@ impl PreparedTable {
                 }
             }
         }
-        for a in &self.circular {
+        for a in circular.map(|k| &self.circular[k]) {
             if let Some(t) = circle_entry(p, d, a.center, a.radius + radius) {
                 offer(t, None);
             }
         }
-        for c in &self.circles {
+        for c in circles.map(|k| &self.circles[k]) {
             if let Some(t) = circle_entry(p, d, c.center, c.radius) {
                 offer(t, None);
             }
-        }
-        match best {
-            None => Some(Escape::Open(d)),
-            Some((_, Some(k))) => Some(Escape::Behind(d, k)),
-            Some((_, None)) => None,
         }
     }
 }

@@ -209,7 +209,10 @@ pub fn cost_cell(w: Option<&WallRow>, reference_s: f64) -> String {
         )
     });
     if program && w.engine_s.is_none() {
-        return format!("{} with adapter (no engine time)", duration(w.wall_per_shot_s()));
+        return format!(
+            "{} with adapter (no engine time)",
+            duration(w.wall_per_shot_s())
+        );
     }
     let engine = w.engine_per_shot_s();
     let ratio = engine / reference_s;
@@ -563,7 +566,11 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
                 .iter()
                 .find(|r| &r.family == f && &r.table == t && r.engine == FLOOR)
                 .map_or(f64::NAN, |r| r.ops_per_shot);
-            format!("{} ops, {}", ops(ops_per_shot), duration(st.reference_s(f, t)))
+            format!(
+                "{} ops, {}",
+                ops(ops_per_shot),
+                duration(st.reference_s(f, t))
+            )
         })
         .collect();
     let _ = writeln!(
@@ -611,6 +618,10 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
         for (engine, scheme) in engines {
             let cell = |r: Option<&&&OutcomeRow>| {
                 r.map_or("".into(), |r| {
+                    // An engine that played none of these shots has no rate to mark.
+                    if r.n == 0 || !r.rate.is_finite() {
+                        return "–".into();
+                    }
                     format!(
                         "{}{}",
                         rate_ci(r.rate, r.ci_low, r.ci_high),

@@ -15,7 +15,7 @@
 //! t_end = 10.0          # optional time limit (s); required for model = "ideal"
 //!
 //! [params]              # optional
-//! preset = "pool"       # optional: "pool" (default) or "carom"
+//! preset = "pool"       # optional: "pool" (default), "carom" or "fastfiz"
 //! R = 0.028575          # optional overrides of the preset, field by field
 //!
 //! [[balls]]             # at least one, at most 10 000
@@ -43,7 +43,9 @@
 //! ## `[params]`
 //!
 //! Starts from a preset and overrides fields one by one. `preset = "pool"` (the default) is
-//! [`pool_physics::BallParams::pool`], `preset = "carom"` is [`pool_physics::BallParams::carom`].
+//! [`pool_physics::BallParams::pool`], `preset = "carom"` is [`pool_physics::BallParams::carom`],
+//! `preset = "fastfiz"` is [`pool_physics::BallParams::fastfiz`] (the default under
+//! `model = "fastfiz"`).
 //! Fields (all floats): `m` mass (kg), `R` radius (m), `mu_s` sliding friction, `mu_r` rolling
 //! resistance, `mu_sp` spinning friction, `e_b` ball-ball restitution, `e_c` ball-cushion
 //! restitution, `f_c` ball-cushion friction (all dimensionless), `g` gravity (m/s²). The result

@@ -90,17 +90,19 @@ fn billiards_follows_the_event_engine_on_ideal_many_to_its_own_tolerance() {
     );
 }
 
-#[test]
-fn billiards_declines_every_model_but_ideal() {
-    let Some(spec) = installed(Peer::Billiards, "billiards") else {
+/// The error of `peer` (spec `spec`, when installed) on shot `name`, which it must decline
+/// saying `why`.
+fn declines(peer: Peer, spec: &str, name: &str, why: &str) {
+    let Some(spec) = installed(peer, spec) else {
         return;
     };
-    let e = spec
-        .build()
-        .unwrap()
-        .try_run(&shot("straight"))
-        .unwrap_err();
-    assert!(e.to_string().contains("only the ideal model"), "{e}");
+    let e = spec.build().unwrap().try_run(&shot(name)).unwrap_err();
+    assert!(e.unsupported && e.to_string().contains(why), "{e}");
+}
+
+#[test]
+fn billiards_declines_every_model_but_ideal() {
+    declines(Peer::Billiards, "billiards", "straight", "only the ideal model");
 }
 
 #[test]
@@ -270,13 +272,5 @@ fn fastfiz_follows_the_event_engine_under_its_own_physics() {
 
 #[test]
 fn fastfiz_declines_shots_outside_its_table_and_physics() {
-    let Some(spec) = installed(Peer::FastFiz, "fastfiz") else {
-        return;
-    };
-    let e = spec
-        .build()
-        .unwrap()
-        .try_run(&shot("straight"))
-        .unwrap_err();
-    assert!(e.to_string().contains("only the fastfiz preset"), "{e}");
+    declines(Peer::FastFiz, "fastfiz", "straight", "only the fastfiz preset");
 }

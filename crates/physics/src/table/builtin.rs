@@ -7,6 +7,16 @@ use super::{Cushion, Pocket, Table, POOL_CUSHION_HEIGHT};
 /// each circle's arc stays within 1.8 mm of the straight line FastFiz captures balls on.
 pub const FASTFIZ_POCKET_RADIUS: f64 = 1.0;
 
+/// A straight cushion `id` from `p1` to `p2` (m) at contact height `height` (m).
+fn cushion(id: &str, p1: [f64; 2], p2: [f64; 2], height: f64) -> Cushion {
+    Cushion {
+        id: id.to_string(),
+        p1,
+        p2,
+        height,
+    }
+}
+
 impl Table {
     /// A pocketless rectangle of `length` x `width` (m) with four cushions at `height` (m).
     pub fn rectangle(name: &str, length: f64, width: f64, height: f64) -> Self {
@@ -56,14 +66,7 @@ impl Table {
         let side_in = side_depth * (7.14f64).to_radians().tan();
         let side_center_offset = 0.02;
         let mut cushions = Vec::with_capacity(18);
-        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| {
-            cushions.push(Cushion {
-                id: id.to_string(),
-                p1,
-                p2,
-                height: h,
-            })
-        };
+        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| cushions.push(cushion(id, p1, p2, h));
         // Counter-clockwise from the bottom-left corner pocket.
         push("lb_jaw_b", [a - jaw, -jaw], [a, 0.0]);
         push("rail_b1", [a, 0.0], [l / 2.0 - side_half, 0.0]);
@@ -147,14 +150,7 @@ impl Table {
         let s = 0.12 / 2.0;
         let c = 0.11 / std::f64::consts::SQRT_2 + r;
         let mut cushions = Vec::with_capacity(6);
-        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| {
-            cushions.push(Cushion {
-                id: id.to_string(),
-                p1,
-                p2,
-                height: h,
-            })
-        };
+        let mut push = |id: &str, p1: [f64; 2], p2: [f64; 2]| cushions.push(cushion(id, p1, p2, h));
         // Counter-clockwise from the bottom-left corner.
         push("rail_b1", [0.0, 0.0], [l / 2.0 - s, 0.0]);
         push("rail_b2", [l / 2.0 + s, 0.0], [l, 0.0]);

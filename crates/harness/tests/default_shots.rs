@@ -37,11 +37,8 @@ fn default_shots_keep_every_event_engine_invariant() {
             let mut resolver = corrected.physics.resolver().clone();
             let spec = pool_physics::resolve::LawSpec::named("frictionless_elastic");
             resolver.set("ball_ball", &spec).unwrap();
-            corrected.physics = pool_physics::Model::new(
-                *setup.physics.params(),
-                setup.physics.motion(),
-                resolver,
-            );
+            corrected.physics =
+                pool_physics::Model::new(*setup.physics.params(), setup.physics.motion(), resolver);
             let run = run_reference(&corrected, &pool_engines::EngineSpec::reference()).unwrap();
             let fixed = check_outcome(&corrected, &run.outcome, 20);
             eprintln!(

@@ -1,4 +1,5 @@
-//! Every adapter reports its engine time (`engine_s`, docs/engine-protocol.md): positive on a
+//! Every adapter reports its engine time (`engine_s`, docs/engine-protocol.md; FastFiz its
+//! `executeShot` call): positive on a
 //! shot where something moves, and no more than the wall time the harness measured around the
 //! whole program. Each peer when a Python with it is found (`$PEERS_PYTHON`, `POOLTOOL_PYTHON`
 //! or the workspace's venvs), else skipped with one line saying why.
@@ -86,4 +87,10 @@ fn billiards_and_the_example_program_report_their_engine_time() {
 #[test]
 fn pooltool_reports_its_simulate_time() {
     engine_time_within_wall("pooltool", "straight");
+}
+
+#[test]
+fn fastfiz_reports_the_time_of_execute_shot() {
+    engine_time_within_wall("fastfiz", "cut_fastfiz");
+    engine_time_within_wall("fastfiz", "break_9ball_fastfiz");
 }

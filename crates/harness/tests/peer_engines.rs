@@ -102,7 +102,12 @@ fn declines(peer: Peer, spec: &str, name: &str, why: &str) {
 
 #[test]
 fn billiards_declines_every_model_but_ideal() {
-    declines(Peer::Billiards, "billiards", "straight", "only the ideal model");
+    declines(
+        Peer::Billiards,
+        "billiards",
+        "straight",
+        "only the ideal model",
+    );
 }
 
 #[test]
@@ -272,5 +277,10 @@ fn fastfiz_follows_the_event_engine_under_its_own_physics() {
 
 #[test]
 fn fastfiz_declines_shots_outside_its_table_and_physics() {
-    declines(Peer::FastFiz, "fastfiz", "straight", "only the fastfiz preset");
+    declines(
+        Peer::FastFiz,
+        "fastfiz",
+        "straight",
+        "only the fastfiz preset",
+    );
 }

@@ -39,7 +39,10 @@ fn ball_order_in_the_file_does_not_change_the_log() {
     // FastFiz's ball-ball law is not symmetric: its "ball 1" of two moving balls is the first
     // (FastFiz's lower number, here the first in the file; docs/fastfiz.md), so under the
     // `fastfiz` preset the order of the balls is part of the shot.
-    for s in default_shots().into_iter().filter(|s| s.physics.preset_name() != Some("fastfiz")) {
+    for s in default_shots()
+        .into_iter()
+        .filter(|s| s.physics.preset_name() != Some("fastfiz"))
+    {
         let mut reversed = s.clone();
         reversed.balls.reverse();
         let (a, mut b) = (baseline(&s), baseline(&reversed));

@@ -68,6 +68,18 @@ def from_ff(v):
     return (v.y, -v.x, v.z)
 
 
+def at_rest(i, r, state):
+    """A ball's final state in the answer, not moving: `r` on the cloth, `state` stationary or
+    pocketed."""
+    return {"id": i, "r": list(r[:2]), "v": [0.0, 0.0], "w": [0.0, 0.0, 0.0], "state": state}
+
+
+def moved(i, ball, state):
+    """A ball's final state in the answer from FastFiz's `ball` (its frame turned to ours)."""
+    p, v, w = ball.getPos(), from_ff(ball.getVelocity()), from_ff(ball.getSpin())
+    return {"id": i, "r": [p.y, WIDTH - p.x], "v": list(v[:2]), "w": list(w), "state": state}
+
+
 def unsupported_model(model, table):
     if model.get("preset") != "fastfiz" or model["motion"] != "fastfiz":
         return "fastfiz: only the fastfiz preset (FastFiz's laws are compiled into it)"
@@ -159,9 +171,9 @@ def prepare(shot):
     if len(live) > 16:
         return None, {"unsupported": f"fastfiz: {len(live)} balls on the table: FastFiz has 16"}
     if not moving:
-        return None, {"events": [], "final_states": [
-            {"id": b["id"], "r": b["r"][:2], "v": [0.0, 0.0], "w": [0.0, 0.0, 0.0],
-             "state": b["state"]} for b in balls], "end_time": 0.0, "termination": "at_rest"}
+        return None, {"events": [], "final_states": [at_rest(b["id"], b["r"], b["state"])
+                                                     for b in balls],
+                      "end_time": 0.0, "termination": "at_rest"}
     if len(moving) > 1 or moving[0]["state"] == "spinning":
         return None, {"unsupported": "fastfiz: every shot starts with a cue strike on a table at "
                                      "rest (one ball sliding or rolling, the others stationary)"}
@@ -259,18 +271,8 @@ def simulate(shot):
     for k, i in enumerate(ids):
         bl = ts.getBall(k)
         st = STATES.get(bl.getState(), "stationary")
-        if st == "pocketed":
-            final.append({"id": i, "r": centers[pocket_of[i]], "v": [0.0, 0.0],
-                          "w": [0.0, 0.0, 0.0], "state": "pocketed"})
-            continue
-        p = bl.getPos()
-        vv, ww = from_ff(bl.getVelocity()), from_ff(bl.getSpin())
-        final.append({"id": i, "r": [p.y, WIDTH - p.x], "v": list(vv[:2]), "w": list(ww),
-                      "state": st})
-    for b in balls:
-        if b["state"] == "pocketed":
-            final.append({"id": b["id"], "r": b["r"][:2], "v": [0.0, 0.0], "w": [0.0, 0.0, 0.0],
-                          "state": "pocketed"})
+        final.append(at_rest(i, centers[pocket_of[i]], st) if st == "pocketed" else moved(i, bl, st))
+    final += [at_rest(b["id"], b["r"], "pocketed") for b in balls if b["state"] == "pocketed"]
     end = events[-1]["time"] if events else 0.0
     return {"events": events, "final_states": final, "end_time": end, "termination": "at_rest",
             "ops": {"event": len(events)}, "engine_s": engine_s}
@@ -292,15 +294,11 @@ def first_event(shot, events, first_data, centers, limit, t_end):
     for b in shot["balls"]:
         d = first_data.get(b["id"])
         if d is None:
-            final.append({"id": b["id"], "r": b["r"][:2], "v": [0.0, 0.0], "w": [0.0, 0.0, 0.0],
-                          "state": b["state"]})
+            final.append(at_rest(b["id"], b["r"], b["state"]))
         elif ev["kind"] == "ball_pocket":
-            final.append({"id": b["id"], "r": centers[ev["agents"][1]], "v": [0.0, 0.0],
-                          "w": [0.0, 0.0, 0.0], "state": "pocketed"})
+            final.append(at_rest(b["id"], centers[ev["agents"][1]], "pocketed"))
         else:
-            p, vv, ww = d.getPos(), from_ff(d.getVelocity()), from_ff(d.getSpin())
-            final.append({"id": b["id"], "r": [p.y, WIDTH - p.x], "v": list(vv[:2]),
-                          "w": list(ww), "state": STATES.get(d.getState(), "sliding")})
+            final.append(moved(b["id"], d, STATES.get(d.getState(), "sliding")))
     return {"events": [ev], "final_states": final, "end_time": ev["time"],
             "termination": "budget", "ops": {"event": 1}}
 

@@ -307,6 +307,19 @@ fn at_dt(r: &BTreeMap<String, String>, dt: &str) -> bool {
     }
 }
 
+/// The head of a table with an engine column and one column per family (their titles).
+fn family_header(families: &[impl AsRef<str>]) -> String {
+    format!(
+        "| engine | {} |\n|---|{}\n",
+        families
+            .iter()
+            .map(|f| title(f.as_ref()))
+            .collect::<Vec<_>>()
+            .join(" | "),
+        "---|".repeat(families.len())
+    )
+}
+
 /// A family's column title in the README's tables.
 fn title(family: &str) -> String {
     match family {
@@ -339,15 +352,7 @@ fn answer_table(run: &Run, table: &str) -> Result<String, FigError> {
             engines.push((&a.engine, &a.scheme));
         }
     }
-    let mut out = format!(
-        "| engine | {} |\n|---|{}\n",
-        families
-            .iter()
-            .map(|f| title(f))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        "---|".repeat(families.len())
-    );
+    let mut out = family_header(&families);
     for (engine, scheme) in &engines {
         let name = if *engine == pool_engines::DISCRETE {
             format!("`{scheme}`")
@@ -428,15 +433,7 @@ fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<
     if mine.is_empty() {
         return Err(format!("distribution_answer.csv has no row on {table}").into());
     }
-    let mut out = format!(
-        "| engine | {} |\n|---|{}\n",
-        families
-            .iter()
-            .map(|f| title(f))
-            .collect::<Vec<_>>()
-            .join(" | "),
-        "---|".repeat(families.len())
-    );
+    let mut out = family_header(&families);
     for (engine, scheme, dt) in &runs {
         let name = if engine == pool_harness::FLOOR {
             "chaos floor (neutral?)".to_string()

@@ -85,34 +85,14 @@ fn run_fastfiz(
     setup: &pool_sim::Setup,
     runs: usize,
 ) -> Result<Option<(usize, f64, usize, f64)>, CliError> {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let script = workspace_root()?.join("benches/peers/fastfiz_bench.py");
-    let mut child = Command::new(python)
-        .arg(&script)
-        .args(["--runs", &runs.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| CliError::Run(format!("{}: {e}", python.display())))?;
     let request = pool_exec::request(setup, None).to_string() + "\n";
-    if let Some(mut stdin) = child.stdin.take() {
-        stdin
-            .write_all(request.as_bytes())
-            .map_err(|e| CliError::Run(format!("{}: {e}", script.display())))?;
-    }
-    let out = child
-        .wait_with_output()
-        .map_err(|e| CliError::Run(format!("{}: {e}", script.display())))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    if !out.status.success() {
-        return Err(CliError::Run(format!(
-            "{} failed:\n{stderr}",
-            script.display()
-        )));
-    }
-    let text = String::from_utf8_lossy(&out.stdout);
+    let args = ["--runs".into(), runs.to_string().into()];
+    let (text, stderr) = crate::python::run_script_with_input(
+        python,
+        "fastfiz_bench.py",
+        &args,
+        request.as_bytes(),
+    )?;
     let line = text.lines().next().unwrap_or("");
     let f: Vec<&str> = line.split(',').collect();
     if f.get(1) == Some(&"0") {

@@ -45,18 +45,50 @@ pub fn run_script(
     script: &str,
     args: &[std::ffi::OsString],
 ) -> Result<String, CliError> {
+    Ok(run_script_with_input(python, script, args, b"")?.0)
+}
+
+/// Runs `benches/peers/<script>` with `python` and `args`, `input` on its standard input
+/// (written from a thread of its own, so that a script answering as it reads cannot block on
+/// a full pipe); its standard output and standard error.
+///
+/// # Errors
+/// As [`run_script`].
+pub fn run_script_with_input(
+    python: &Path,
+    script: &str,
+    args: &[std::ffi::OsString],
+    input: &[u8],
+) -> Result<(String, String), CliError> {
+    use std::io::Write;
+    use std::process::Stdio;
     let script = workspace_root()?.join("benches/peers").join(script);
-    let out = Command::new(python)
+    let mut child = Command::new(python)
         .arg(&script)
         .args(args)
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| CliError::Run(format!("{}: {e}", python.display())))?;
+    let mut stdin = child.stdin.take();
+    let input = input.to_vec();
+    // A script that exits without reading closes the pipe: that write error is not ours.
+    let writer = std::thread::spawn(move || {
+        if let Some(stdin) = stdin.as_mut() {
+            let _ = stdin.write_all(&input);
+        }
+    });
+    let out = child
+        .wait_with_output()
+        .map_err(|e| CliError::Run(format!("{}: {e}", script.display())))?;
+    let _ = writer.join();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
         return Err(CliError::Run(format!(
-            "{} failed:\n{}",
-            script.display(),
-            String::from_utf8_lossy(&out.stderr)
+            "{} failed:\n{stderr}",
+            script.display()
         )));
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok((String::from_utf8_lossy(&out.stdout).into_owned(), stderr))
 }

@@ -312,6 +312,8 @@ class Rollout:
         ops = {"step": 0, "body_step": 0, "contact": 0, "rollout": 0}
         clock = pc.EngineClock()
         k, termination = 0, None
+        # The per-step loop's last step: the last one that does not pass t_end.
+        n_end = None if t_end is None else pc.steps_within(t_end, dt)
         s0 = np.empty(mujoco.mj_stateSize(m, FULL))
         mujoco.mj_getState(m, d, s0, FULL)
         last_r = self.positions(s0[None])  # positions after step k (k = 0: the start)
@@ -319,14 +321,14 @@ class Rollout:
         # The per-step loop's checks before its first step.
         if all(st in ("stationary", "pocketed") for st in states.values()):
             termination = "at_rest"
-        elif t_end is not None and t_end - 1e-12 <= 0.0:
+        elif n_end == 0:
             termination = "time_limit"
         while termination is None:
-            # The steps the per-step loop could still take before t_end or MAX_TIME_S.
-            room = CHUNK
-            for stop in (t_end, pc.MAX_TIME_S):
-                if stop is not None:
-                    room = min(room, max(int(np.ceil((stop - 1e-12) / dt - 1e-9)) - k, 1))
+            # The steps the per-step loop could still take: none past t_end, and up to the
+            # first at or after MAX_TIME_S.
+            room = max(min(CHUNK, int(np.ceil((pc.MAX_TIME_S - 1e-12) / dt - 1e-9)) - k), 1)
+            if n_end is not None:
+                room = min(room, n_end - k)
             warm = d.qacc_warmstart.copy()
             start = s0.copy()
             traj, _ = clock.call(rollout.rollout, m, d, start, nstep=room, initial_warmstart=warm)
@@ -392,7 +394,7 @@ class Rollout:
                     left = [i for i in self.ids if states[i] != "pocketed"]
                     if all(states[i] == "stationary" for i in left):
                         termination = "at_rest"
-                    elif t_end is not None and t >= t_end - 1e-12:
+                    elif n_end is not None and step >= n_end:
                         termination = "time_limit"
                     elif t >= pc.MAX_TIME_S:
                         termination = "budget"

@@ -338,6 +338,19 @@ def answer_final_states(shot, final, states):
     return out
 
 
+def steps_within(t_end, dt):
+    """The number of fixed steps of `dt` (s) a run takes before `t_end` (s): the largest n >= 0
+    with n * dt <= t_end + 1e-12, as the step loop computes its times (k * dt), so that no step
+    ends after t_end (the protocol refuses events and end times after it)."""
+    bound = t_end + 1e-12
+    n = max(int(math.floor(bound / dt)), 0)
+    while n > 0 and n * dt > bound:
+        n -= 1
+    while (n + 1) * dt <= bound:
+        n += 1
+    return n
+
+
 def run_fixed_step(shot, world, dt, classify, contacts_at_step_start, steps=None):
     """Runs `world` step by step and logs what it shows.
 
@@ -381,7 +394,7 @@ def run_fixed_step(shot, world, dt, classify, contacts_at_step_start, steps=None
             termination = "at_rest"
             break
         # A step that would pass t_end is not taken: the protocol refuses events after t_end.
-        elif t_end is not None and (k + 1) * dt > t_end + 1e-12:
+        elif t_end is not None and k >= steps_within(t_end, dt):
             termination = "time_limit"
             break
         elif t >= MAX_TIME_S:

@@ -284,3 +284,29 @@ fn fastfiz_declines_shots_outside_its_table_and_physics() {
         "only the fastfiz preset",
     );
 }
+
+#[test]
+fn every_stepped_peer_stops_at_the_last_step_before_a_t_end_between_steps() {
+    // A restart's t_end is the next reference event's time, almost never a whole number of
+    // steps: the run takes every step that ends by t_end and not the one after (the protocol
+    // refuses an end time after t_end). MuJoCo's rollout loop (its default) took that step.
+    let mut setup = shot("straight");
+    let t_end = 0.9639943831486695;
+    setup.t_end = Some(t_end);
+    for peer in [Peer::Mujoco, Peer::Pybullet, Peer::Pymunk, Peer::Box2d] {
+        let Some(spec) = installed(peer, &format!("{}:1e-3", peer.name())) else {
+            continue;
+        };
+        let out = spec
+            .build()
+            .unwrap()
+            .try_run(&setup)
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert_eq!(out.termination, pool_sim::Termination::TimeLimit, "{spec}");
+        assert!(
+            out.end_time <= t_end && out.end_time > t_end - 1e-3,
+            "{spec}: ends at {} for t_end {t_end}",
+            out.end_time
+        );
+    }
+}

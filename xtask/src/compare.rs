@@ -428,6 +428,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     staging.write("run.json", run_json(&args, &results).as_bytes())?;
+    let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
     if let (Some(root), Some(name)) = (dir.parent(), dir.file_name()) {
         let latest = format!("{}\n", name.to_string_lossy());
@@ -436,6 +437,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     let unphysical = flag_ends(&results.summary);
     outln!("{}", report::console_summary(&results))?;
     outln!("report: {}", dir.join("report.md").display())?;
+    outln!("{}", page(&dir))?;
     if unphysical > 0 {
         return Err(CliError::Run(format!(
             "{unphysical} run(s) did not end physically (budget, a non-finite state or balls off \

@@ -31,6 +31,7 @@ mod compare;
 mod compare_pooltool;
 mod console;
 mod figures;
+mod html;
 mod merge;
 mod outcomes;
 mod output;
@@ -181,6 +182,16 @@ enum Command {
     /// outcome_answer.csv, ...). Exit 1 when a figure differs from its run, 2 for an unknown key
     /// or a missing file.
     Figures(figures::FiguresArgs),
+    /// Write a run directory's report.html from its files (a run made before the page existed,
+    /// or after its replays were remade).
+    ///
+    /// One self-contained page (data, script, style and the charting library inline; the PNG
+    /// plots beside it): the answer table, every engine at a glance (sortable, filterable), the
+    /// charts (hover for a point's n and 95 % interval, click a legend entry to hide it), the
+    /// rate tables whose cells list the shots they count, each shot's replay
+    /// (outcomes/replays.json) and the distribution verdicts. Every compare and outcomes run
+    /// writes it. Exit 2 for a directory that is not a run's or a file of it that does not parse.
+    Html(html::HtmlArgs),
     /// Join the run directories of a sharded stress, sweep or outcomes run (`--shard K/N`) into
     /// the files the unsharded run writes, byte for byte (rows in shard order, failing shots'
     /// files, the summary and tables tallied again from the rows; an outcome study's wall
@@ -231,6 +242,7 @@ where
         Command::Sweep(args) => sweep::run(args),
         Command::Outcomes(args) => outcomes::run(args),
         Command::Figures(args) => figures::run(args),
+        Command::Html(args) => html::run(args),
         Command::Merge(args) => merge::run(args),
     };
     match result {

@@ -127,9 +127,11 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
             manifest.to_json().as_bytes(),
         )?;
     }
+    let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
     outln!("{}", study.console_line())?;
     outln!("report: {}", dir.join("report.md").display())?;
+    outln!("{}", page(&dir))?;
     if study.failed > 0 {
         return Err(CliError::Run(format!(
             "{} engine run(s) failed (report.md lists the first); every other result is written",

@@ -20,7 +20,7 @@ pub const ONE_STEP_TIME_TOL_S: f64 = 1e-9;
 
 /// One row of `one_step.csv`: one reference event and what an engine restarted just before it
 /// predicted.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct OneStepRow {
     /// Shot name.
     pub shot: String,

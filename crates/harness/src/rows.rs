@@ -1,10 +1,10 @@
 //! Rows of the report's CSV files and the data behind its plots.
 
 use pool_physics::Table;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One row of `summary.csv`: one shot x engine x scheme x dt.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// Shot name (file stem).
     pub shot: String,

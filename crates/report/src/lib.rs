@@ -7,5 +7,6 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod html;
 pub mod plots;
 pub mod roots;

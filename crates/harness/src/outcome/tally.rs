@@ -275,7 +275,7 @@ pub struct OutcomeTally {
 }
 
 /// One row of `outcomes.csv`: a family, a run (the floor, or an engine at one dt) and a field.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OutcomeRow {
     /// Family kind.
     pub family: String,
@@ -288,7 +288,7 @@ pub struct OutcomeRow {
     /// Time step (s), empty for engines without one.
     pub dt_s: Option<f64>,
     /// The field ([`Field::name`]).
-    pub field: &'static str,
+    pub field: String,
     /// Shots the run played (paired with the floor on the same shots).
     pub n: u64,
     /// Shots where it disagrees with the reference.
@@ -414,7 +414,7 @@ impl OutcomeTally {
                     engine: c.engine.clone(),
                     scheme: c.scheme.clone(),
                     dt_s: c.dt_s,
-                    field: f.name(),
+                    field: f.name().to_string(),
                     n: c.n,
                     disagree: fc.disagree,
                     rate: rate(fc.disagree),

@@ -146,7 +146,16 @@ pub fn own_physics(rows: &[SummaryRow]) -> Vec<SummaryRow> {
 /// One summary per engine of the run, in `summary.csv` order (the reference first), over the
 /// shots under their own physics ([`own_physics`]).
 pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
-    let rows = &own_physics(&res.summary);
+    engine_summaries_of(&res.summary, &res.slopes, &res.one_step)
+}
+
+/// [`engine_summaries`] of a run's `summary.csv`, `slopes.csv` and `one_step.csv` rows.
+pub fn engine_summaries_of(
+    summary: &[SummaryRow],
+    slopes_rows: &[SlopeRow],
+    one_step_rows: &[OneStepRow],
+) -> Vec<EngineSummary> {
+    let rows = &own_physics(summary);
     let followed = followed_shots(rows);
     let mut keys: Vec<(String, String)> = Vec::new();
     for r in rows {
@@ -181,8 +190,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                     _ => false,
                 })
                 .collect();
-            let slope_rows: Vec<&SlopeRow> = res
-                .slopes
+            let slope_rows: Vec<&SlopeRow> = slopes_rows
                 .iter()
                 .filter(|s: &&SlopeRow| {
                     s.engine == engine
@@ -229,8 +237,7 @@ pub fn engine_summaries(res: &Results) -> Vec<EngineSummary> {
                 wall_hit.extend(cost_to_reach(&wall, TARGET_ERROR_S));
             }
             let (ops_reached, wall_reached) = (ops_hit.len(), wall_hit.len());
-            let one_step_rows: Vec<&OneStepRow> = res
-                .one_step
+            let one_step_rows: Vec<&OneStepRow> = one_step_rows
                 .iter()
                 .filter(|o| {
                     o.engine == engine

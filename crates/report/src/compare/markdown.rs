@@ -254,48 +254,8 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
         sci(TARGET_ERROR_S)
     );
     for e in engines {
-        let name = if e.engine == pool_engines::DISCRETE {
-            format!("discrete `{}`", e.scheme)
-        } else if e.engine == pool_engines::EXEC {
-            format!("exec `{}`", e.scheme)
-        } else {
-            format!("{} `{}`", e.engine, e.scheme)
-        };
-        let (m, of) = e.slope_matched;
-        let order = match e.slope {
-            // Fewer than half the events matched at the finest dt: say how few the order is of.
-            Some(s) if of > 0 && 2 * m < of => format!(
-                "{s:.2} ({} shots; {:.0} % of their events)",
-                e.slope_shots,
-                100.0 * m as f64 / of as f64
-            ),
-            Some(s) => format!("{s:.2} ({} shots)", e.slope_shots),
-            None if e.stepped => "–".into(),
-            None => "exact times".into(),
-        };
-        let reach = |x: Option<f64>, (hit, of): (usize, usize), f: &dyn Fn(f64) -> String| match x {
-            Some(v) => format!("{} ({hit}/{of})", f(v)),
-            None if of > 0 => format!("not reached (0/{of})"),
-            None => "–".into(),
-        };
-        let _ = writeln!(
-            md,
-            "| {name} | {order} | {} | {} | {} | {} | {} | {} | {}/{} | {} | {} |",
-            or_dash(e.error_at_ops_budget_s, sci),
-            or_dash(e.error_at_wall_budget_s, sci),
-            reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
-            reach(e.wall_to_target_s, e.wall_target_shots, &super::duration),
-            or_dash(e.dt_s, sci),
-            e.one_step.as_ref().map_or("–".into(), one_step_cell),
-            e.matched.0,
-            e.matched.1,
-            super::duration(e.engine_s),
-            if e.reports_engine_time {
-                super::duration(e.wall_s)
-            } else {
-                "–".into()
-            }
-        );
+        let (name, cells) = glance_cells(e);
+        let _ = writeln!(md, "| {name} | {} |", cells.join(" | "));
     }
     let _ = writeln!(
         md,
@@ -309,6 +269,52 @@ fn glance_section(md: &mut String, res: &Results, engines: &[EngineSummary]) {
          its finest dt matched, when under half): often the first contact alone, so it says \
          nothing of the events after.\n"
     );
+}
+
+/// The name and the cells of `e`'s row of the glance table (every column after the name, as
+/// the table's header orders them); report.md and report.html show the same text.
+pub(crate) fn glance_cells(e: &EngineSummary) -> (String, Vec<String>) {
+    let name = if e.engine == pool_engines::DISCRETE {
+        format!("discrete `{}`", e.scheme)
+    } else if e.engine == pool_engines::EXEC {
+        format!("exec `{}`", e.scheme)
+    } else {
+        format!("{} `{}`", e.engine, e.scheme)
+    };
+    let (m, of) = e.slope_matched;
+    let order = match e.slope {
+        // Fewer than half the events matched at the finest dt: say how few the order is of.
+        Some(s) if of > 0 && 2 * m < of => format!(
+            "{s:.2} ({} shots; {:.0} % of their events)",
+            e.slope_shots,
+            100.0 * m as f64 / of as f64
+        ),
+        Some(s) => format!("{s:.2} ({} shots)", e.slope_shots),
+        None if e.stepped => "–".into(),
+        None => "exact times".into(),
+    };
+    let reach = |x: Option<f64>, (hit, of): (usize, usize), f: &dyn Fn(f64) -> String| match x {
+        Some(v) => format!("{} ({hit}/{of})", f(v)),
+        None if of > 0 => format!("not reached (0/{of})"),
+        None => "–".into(),
+    };
+    let cells = vec![
+        order,
+        or_dash(e.error_at_ops_budget_s, sci),
+        or_dash(e.error_at_wall_budget_s, sci),
+        reach(e.ops_to_target, e.ops_target_shots, &|v| format!("{v:.2e}")),
+        reach(e.wall_to_target_s, e.wall_target_shots, &super::duration),
+        or_dash(e.dt_s, sci),
+        e.one_step.as_ref().map_or("–".into(), one_step_cell),
+        format!("{}/{}", e.matched.0, e.matched.1),
+        super::duration(e.engine_s),
+        if e.reports_engine_time {
+            super::duration(e.wall_s)
+        } else {
+            "–".into()
+        },
+    ];
+    (name, cells)
 }
 
 /// One-step agreement per engine and dt, then per event kind.

@@ -12,9 +12,11 @@ use pool_sim::Setup;
 use serde::Serialize;
 
 pub use engines::{
-    engine_summaries, followed_shots, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
+    engine_summaries, engine_summaries_of, followed_shots, own_physics, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
 };
 pub use markdown::{console_summary, markdown};
+pub(crate) use markdown::glance_cells;
+pub(crate) use outcomes::{answer_lines, rate_cell};
 pub use outcomes::{
     answer_wall, cost_cell, duration, outcome_section, reference_wall_s, short_verdict, Decline,
     OutcomeStudy,
@@ -172,7 +174,7 @@ impl ResidualRow {
 
 /// Fitted log-log slope of median collision-time error against dt, per shot and fixed-step
 /// engine (each discrete scheme, rapier).
-#[derive(Serialize, Clone, Debug)]
+#[derive(Serialize, serde::Deserialize, Clone, Debug)]
 pub struct SlopeRow {
     /// Shot name.
     pub shot: String,

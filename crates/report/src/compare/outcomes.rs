@@ -56,6 +56,19 @@ impl OutcomeStudy {
         let rows = tally.rows(margins.floor);
         let (distributions, verdicts) = tally.distribution().evaluate(margins, true, seed);
         let answers = answers(&rows);
+        OutcomeStudy {
+            setup,
+            distributions,
+            verdicts,
+            margins: *margins,
+            ..OutcomeStudy::from_rows(rows, answers, wall)
+        }
+    }
+
+    /// A study's tables from its files' rows (`outcomes.csv`, `outcome_answer.csv`,
+    /// `outcomes/wall.csv`): no setup lines, failures, distributions or chaos rows (the caller
+    /// adds those it has), default margins.
+    pub fn from_rows(rows: Vec<OutcomeRow>, answers: Vec<AnswerRow>, wall: &[WallRow]) -> Self {
         let answer_wall = answers
             .iter()
             .map(|a| answer_wall(wall, a).cloned())
@@ -70,13 +83,13 @@ impl OutcomeStudy {
             answers,
             answer_wall,
             reference_wall_s,
-            setup,
+            setup: Vec::new(),
             failed: 0,
             failures: Vec::new(),
             declined: Vec::new(),
-            distributions,
-            verdicts,
-            margins: *margins,
+            distributions: Vec::new(),
+            verdicts: Vec::new(),
+            margins: Margins::default(),
             chaos: Vec::new(),
             floor_m: f64::NAN,
         }
@@ -91,7 +104,7 @@ impl OutcomeStudy {
             .map_or(f64::NAN, |w| w.2)
     }
 
-    fn families(&self) -> Vec<(String, String)> {
+    pub(crate) fn families(&self) -> Vec<(String, String)> {
         let mut out: Vec<(String, String)> = Vec::new();
         for r in &self.rows {
             let k = (r.family.clone(), r.table.clone());
@@ -502,17 +515,9 @@ fn chaos_section(md: &mut String, st: &OutcomeStudy) {
 
 /// The answer: one row per engine and scheme, one column per family.
 fn answer_table(md: &mut String, st: &OutcomeStudy) {
-    let families = st.families();
-    let mut engines: Vec<(String, String)> = Vec::new();
-    for a in &st.answers {
-        let k = (a.engine.clone(), a.scheme.clone());
-        if !engines.contains(&k) {
-            engines.push(k);
-        }
-    }
-    if engines.is_empty() {
+    let Some(t) = answer_lines(st) else {
         return;
-    }
+    };
     let _ = writeln!(
         md,
         "**The answer.** The largest dt whose outcomes no test puts above the chaos floor's (with \
@@ -523,23 +528,76 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
          adapter*, JSON and pipes included; any other engine: its wall time). The event \
          engine's own cost is the last row; every ratio is of engine times.\n"
     );
-    let header: Vec<String> = families.iter().map(|(f, t)| format!("{f} ({t})")).collect();
+    let header: Vec<String> = t.families.iter().map(|(f, t)| format!("{f} ({t})")).collect();
     let _ = writeln!(md, "| engine | {} |", header.join(" | "));
-    let _ = writeln!(md, "|---|{}", "---|".repeat(families.len()));
-    for (engine, scheme) in &engines {
-        let cells: Vec<String> = families
-            .iter()
-            .map(|(f, t)| {
-                st.answers
-                    .iter()
-                    .zip(&st.answer_wall)
-                    .find(|(a, _)| {
+    let _ = writeln!(md, "|---|{}", "---|".repeat(t.families.len()));
+    for l in &t.lines {
+        let _ = writeln!(md, "| {} | {} |", l.name, l.cells.join(" | "));
+    }
+    let _ = writeln!(
+        md,
+        "| event engine (reference) | {} |\n",
+        t.reference.join(" | ")
+    );
+}
+
+/// The answer table's content: one line per engine (family and scheme) of the answers, and the
+/// event engine's own cost per family.
+pub(crate) struct AnswerTable {
+    /// The columns: (family, table) in first-appearance order.
+    pub families: Vec<(String, String)>,
+    /// One line per engine, in first-answer order.
+    pub lines: Vec<AnswerLine>,
+    /// The reference's cells (operations and wall time per shot), one per family.
+    pub reference: Vec<String>,
+}
+
+/// One engine's line of the answer table.
+pub(crate) struct AnswerLine {
+    /// Engine family (`discrete`, `rapier`, ...).
+    pub engine: String,
+    /// Its scheme or variant.
+    pub scheme: String,
+    /// The name shown (Markdown: a scheme in backticks).
+    pub name: String,
+    /// One cell per family ("–" where it has no answer): verdict in bold, rate vs floor, cost.
+    pub cells: Vec<String>,
+    /// The answers behind the cells (`None` where "–").
+    pub answers: Vec<Option<AnswerRow>>,
+}
+
+/// The answer table of `st`, `None` when it has no answers.
+pub(crate) fn answer_lines(st: &OutcomeStudy) -> Option<AnswerTable> {
+    let families = st.families();
+    let mut engines: Vec<(String, String)> = Vec::new();
+    for a in &st.answers {
+        let k = (a.engine.clone(), a.scheme.clone());
+        if !engines.contains(&k) {
+            engines.push(k);
+        }
+    }
+    if engines.is_empty() {
+        return None;
+    }
+    let lines = engines
+        .into_iter()
+        .map(|(engine, scheme)| {
+            let found: Vec<Option<(&AnswerRow, &Option<WallRow>)>> = families
+                .iter()
+                .map(|(f, t)| {
+                    st.answers.iter().zip(&st.answer_wall).find(|(a, _)| {
                         &a.family == f
                             && &a.table == t
-                            && &a.engine == engine
-                            && &a.scheme == scheme
+                            && a.engine == engine
+                            && a.scheme == scheme
                     })
-                    .map_or("–".into(), |(a, wall)| {
+                })
+                .collect();
+            let cells = found
+                .iter()
+                .zip(&families)
+                .map(|(x, (f, t))| {
+                    x.map_or("–".into(), |(a, wall)| {
                         format!(
                             "**{}**: {} vs {}; {} ops, {}",
                             short_verdict(a),
@@ -549,16 +607,23 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
                             cost_cell(wall.as_ref(), st.reference_s(f, t))
                         )
                     })
-            })
-            .collect();
-        let name = if engine == pool_engines::DISCRETE {
-            format!("`{scheme}`")
-        } else {
-            format!("{engine} {scheme}")
-        };
-        let _ = writeln!(md, "| {name} | {} |", cells.join(" | "));
-    }
-    let reference: Vec<String> = families
+                })
+                .collect();
+            let name = if engine == pool_engines::DISCRETE {
+                format!("`{scheme}`")
+            } else {
+                format!("{engine} {scheme}")
+            };
+            AnswerLine {
+                answers: found.iter().map(|x| x.map(|(a, _)| a.clone())).collect(),
+                engine,
+                scheme,
+                name,
+                cells,
+            }
+        })
+        .collect();
+    let reference = families
         .iter()
         .map(|(f, t)| {
             let ops_per_shot = st
@@ -573,11 +638,29 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
             )
         })
         .collect();
-    let _ = writeln!(
-        md,
-        "| event engine (reference) | {} |\n",
-        reference.join(" | ")
-    );
+    Some(AnswerTable {
+        families,
+        lines,
+        reference,
+    })
+}
+
+/// A rate table's cell: the rate of changed outcomes with its interval, a dagger when above
+/// the floor, an open circle when undecided ("–" for a run that played none of the shots).
+pub(crate) fn rate_cell(r: &OutcomeRow) -> String {
+    // An engine that played none of these shots has no rate to mark.
+    if r.n == 0 || !r.rate.is_finite() {
+        return "–".into();
+    }
+    format!(
+        "{}{}",
+        rate_ci(r.rate, r.ci_low, r.ci_high),
+        match r.floor_verdict.as_str() {
+            "within" => "",
+            "above" => " †",
+            _ => " ○",
+        }
+    )
 }
 
 /// Per family: the rate of changed outcomes at every dt of every engine, and the floor's.
@@ -616,23 +699,7 @@ fn rates_tables(md: &mut String, st: &OutcomeStudy) {
             }
         }
         for (engine, scheme) in engines {
-            let cell = |r: Option<&&&OutcomeRow>| {
-                r.map_or("".into(), |r| {
-                    // An engine that played none of these shots has no rate to mark.
-                    if r.n == 0 || !r.rate.is_finite() {
-                        return "–".into();
-                    }
-                    format!(
-                        "{}{}",
-                        rate_ci(r.rate, r.ci_low, r.ci_high),
-                        match r.floor_verdict.as_str() {
-                            "within" => "",
-                            "above" => " †",
-                            _ => " ○",
-                        }
-                    )
-                })
-            };
+            let cell = |r: Option<&&&OutcomeRow>| r.map_or("".into(), |r| rate_cell(r));
             let at = |dt: Option<f64>| {
                 mine.iter()
                     .find(|r| r.engine == engine && r.scheme == scheme && r.dt_s == dt)

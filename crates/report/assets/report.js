@@ -1,0 +1,688 @@
+// report.html's script: draws the run's tables, charts, drill-down and replays from the JSON
+// the page carries (crates/report/src/html). No network, no other file but the PNG plots.
+(function () {
+  'use strict';
+
+  const api = {
+    ready: false,
+    loadMs: null,
+    replayBalls: function () { return []; },
+    setTime: function () {},
+  };
+  window.poolReport = api;
+
+  const data = JSON.parse(document.getElementById('report-data').textContent);
+  const replayData = JSON.parse(document.getElementById('replay-data').textContent);
+  const app = document.getElementById('app');
+
+  // ---- small helpers -------------------------------------------------------------------
+
+  function el(tag, attrs, children) {
+    const e = document.createElement(tag);
+    if (attrs) {
+      for (const k of Object.keys(attrs)) {
+        const v = attrs[k];
+        if (v === null || v === undefined || v === false) continue;
+        if (k === 'text') e.textContent = v;
+        else if (k === 'html') e.innerHTML = v;
+        else if (k === 'onclick') e.addEventListener('click', v);
+        else e.setAttribute(k, v === true ? '' : String(v));
+      }
+    }
+    for (const c of children || []) {
+      if (c === null || c === undefined) continue;
+      e.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return e;
+  }
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
+    });
+  }
+
+  // The report's Markdown inside cells: **bold** and `code`, nothing else.
+  function md(s) {
+    return esc(s)
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      .replace(/`([^`]+)`/g, '<code>$1</code>');
+  }
+
+  function sci(v) {
+    if (v === null || v === undefined || !isFinite(v)) return '–';
+    if (v === 0) return '0';
+    const a = Math.abs(v);
+    if (a >= 0.01 && a < 1e4) return String(+v.toPrecision(3));
+    return v.toExponential(2);
+  }
+
+  function pct(v) {
+    if (v === null || v === undefined || !isFinite(v)) return '–';
+    const p = 100 * v;
+    return (p === 0 ? '0' : p < 10 ? p.toFixed(1) : p.toFixed(0)) + ' %';
+  }
+
+  function dtText(dt) {
+    return dt === null || dt === undefined ? 'no dt' : 'dt ' + Number(dt).toExponential(0) + ' s';
+  }
+
+  // ---- page frame ----------------------------------------------------------------------
+
+  const run = data.run || {};
+  const header = el('header', null, [
+    el('h1', { text: 'Pool physics harness: ' + data.title }),
+  ]);
+  const facts = [];
+  if (run.shots !== undefined) facts.push(run.shots + ' shots');
+  if (run.engines) facts.push(run.engines.length + ' engine runs besides the reference');
+  if (run.wall_time_s !== undefined) facts.push('wall time ' + sci(run.wall_time_s) + ' s on ' + (run.threads || '?') + ' threads');
+  if (run.quick) facts.push('a --quick run');
+  header.appendChild(el('p', { class: 'facts', text: facts.join(' · ') }));
+  const files = el('p', { class: 'files' }, ['Files: ']);
+  data.files.forEach(function (f, i) {
+    if (i) files.appendChild(document.createTextNode(' · '));
+    files.appendChild(el('a', { href: f, text: f }));
+  });
+  header.appendChild(files);
+  for (const n of data.notes || []) header.appendChild(el('p', { class: 'note', text: n }));
+  const nav = el('nav', null, []);
+  header.appendChild(nav);
+  app.appendChild(header);
+
+  function section(id, title, intro) {
+    const s = el('section', { id: id }, [el('h2', { text: title })]);
+    if (intro) s.appendChild(el('p', { class: 'intro', html: md(intro) }));
+    nav.appendChild(el('a', { href: '#' + id, text: title }));
+    app.appendChild(s);
+    return s;
+  }
+
+  // ---- filters -------------------------------------------------------------------------
+
+  const filterValues = { engine: new Set(), family: new Set(), scheme: new Set() };
+  function noteAttrs(a) {
+    if (!a) return;
+    if (a.engine) filterValues.engine.add(a.engine);
+    if (a.family) filterValues.family.add(a.family);
+    if (a.scheme) filterValues.scheme.add(a.scheme);
+  }
+  const allTables = [].concat(data.answer || [], data.glance || [], data.rates || [], data.verdicts || [], data.floor_stats || []);
+  for (const t of allTables) for (const r of t.rows) noteAttrs(r.attrs);
+  for (const c of data.charts) for (const s of c.series) noteAttrs({ engine: s.engine, scheme: s.scheme });
+
+  const filters = {};
+  const filterBar = el('div', { class: 'filters', id: 'filters' }, [el('span', { text: 'Show only: ' })]);
+  for (const key of ['engine', 'family', 'scheme']) {
+    const sel = el('select', { id: 'filter-' + key, 'aria-label': key }, [el('option', { value: '', text: 'every ' + key })]);
+    Array.from(filterValues[key]).sort().forEach(function (v) { sel.appendChild(el('option', { value: v, text: v })); });
+    sel.addEventListener('change', applyFilters);
+    filters[key] = sel;
+    filterBar.appendChild(el('label', null, [key + ' ', sel]));
+  }
+  header.appendChild(filterBar);
+
+  const charts = [];
+  function passes(attrs) {
+    for (const key of ['engine', 'family', 'scheme']) {
+      const want = filters[key].value;
+      if (want && attrs[key] !== undefined && attrs[key] !== want) return false;
+    }
+    return true;
+  }
+  function applyFilters() {
+    document.querySelectorAll('tbody tr').forEach(function (tr) {
+      const a = { engine: tr.dataset.engine, family: tr.dataset.family, scheme: tr.dataset.scheme };
+      tr.hidden = !passes(a);
+    });
+    for (const c of charts) {
+      const familyOk = !filters.family.value || c.family === undefined || c.family === filters.family.value;
+      c.wrap.hidden = !familyOk;
+      c.chart.series.forEach(function (s, i) {
+        if (i === 0) return;
+        const ser = c.spec.series[i - 1];
+        const show = passes({ engine: ser.engine, scheme: ser.scheme });
+        if (s.show !== show) c.chart.setSeries(i, { show: show });
+      });
+    }
+  }
+
+  // ---- tables --------------------------------------------------------------------------
+
+  function renderTable(t) {
+    const table = el('table', { id: t.id || null, class: t.class || null });
+    const thead = el('thead');
+    const hr = el('tr');
+    t.columns.forEach(function (c, i) {
+      const th = el('th', { 'data-key': i, scope: 'col', title: 'sort by ' + c, text: c });
+      th.addEventListener('click', function () { sortBy(table, i, th); });
+      hr.appendChild(th);
+    });
+    thead.appendChild(hr);
+    table.appendChild(thead);
+    const tbody = el('tbody');
+    for (const r of t.rows) {
+      const tr = el('tr', { class: r.class || null });
+      for (const k of Object.keys(r.attrs || {})) tr.dataset[k] = r.attrs[k];
+      r.cells.forEach(function (c, i) {
+        const td = el('td');
+        if (c.v !== undefined && c.v !== null) td.dataset.v = c.v;
+        td.dataset.t = c.t;
+        if (c.drill) {
+          const d = c.drill;
+          const a = el('a', {
+            class: 'drill', href: '#drill', html: md(c.t),
+            'data-family': d.family, 'data-table': d.table,
+            'data-run': d.engine + '|' + d.scheme + '|' + (d.dt === null ? '' : d.dt),
+            'data-changed': d.changed, 'data-n': d.n,
+            title: d.changed + ' of ' + d.n + ' shots changed: click to list them',
+          });
+          a.addEventListener('click', function (ev) { ev.preventDefault(); openDrill(d); });
+          td.appendChild(a);
+        } else {
+          td.innerHTML = md(c.t);
+        }
+        if (i === 0) td.className = 'name';
+        tr.appendChild(td);
+      });
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    const wrap = el('div', { class: 'table-wrap' }, []);
+    if (t.caption) wrap.appendChild(el('h3', { html: md(t.caption) }));
+    wrap.appendChild(table);
+    return wrap;
+  }
+
+  function sortBy(table, col, th) {
+    const dir = th.getAttribute('aria-sort') === 'ascending' ? 'descending' : 'ascending';
+    table.querySelectorAll('th').forEach(function (h) { h.removeAttribute('aria-sort'); });
+    th.setAttribute('aria-sort', dir);
+    const sign = dir === 'ascending' ? 1 : -1;
+    const tbody = table.tBodies[0];
+    const rows = Array.from(tbody.rows);
+    rows.sort(function (a, b) {
+      const ca = a.cells[col], cb = b.cells[col];
+      const va = ca && ca.dataset.v !== undefined ? parseFloat(ca.dataset.v) : NaN;
+      const vb = cb && cb.dataset.v !== undefined ? parseFloat(cb.dataset.v) : NaN;
+      // Numbers first, in order; cells without one after them, by text.
+      if (!isNaN(va) && !isNaN(vb)) return sign * (va - vb);
+      if (!isNaN(va)) return -1;
+      if (!isNaN(vb)) return 1;
+      const ta = ca ? ca.dataset.t || '' : '', tb = cb ? cb.dataset.t || '' : '';
+      if (ta === '' && tb !== '') return 1;
+      if (tb === '' && ta !== '') return -1;
+      return sign * ta.localeCompare(tb, undefined, { numeric: true });
+    });
+    for (const r of rows) tbody.appendChild(r);
+  }
+
+  // ---- charts --------------------------------------------------------------------------
+
+  const palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2',
+    '#17becf', '#bcbd22', '#7f7f7f', '#393b79', '#ad494a', '#637939', '#e7ba52', '#7b4173',
+    '#3182bd', '#31a354', '#756bb1', '#636363', '#e6550d'];
+  const colourOf = {};
+  let nextColour = 0;
+  function colour(key) {
+    if (key === 'floor|isolator' || key.indexOf('floor') === 0) return '#000000';
+    if (!(key in colourOf)) colourOf[key] = palette[nextColour++ % palette.length];
+    return colourOf[key];
+  }
+
+  function whiskers(spec) {
+    return {
+      hooks: {
+        draw: function (u) {
+          const ctx = u.ctx;
+          ctx.save();
+          ctx.lineWidth = 1.2 * devicePixelRatio;
+          spec.series.forEach(function (s, si) {
+            if (!u.series[si + 1].show) return;
+            ctx.strokeStyle = u.series[si + 1]._stroke || colour(s.engine + '|' + s.scheme);
+            for (let i = 0; i < spec.x.length; i++) {
+              const lo = s.lo[i], hi = s.hi[i];
+              if (lo === null || hi === null || s.y[i] === null) continue;
+              if (s.dash && i !== 0) continue; // a level's interval once, at its left end
+              if (spec.y_log && (lo <= 0 || hi <= 0)) continue;
+              const x = u.valToPos(spec.x[i], 'x', true);
+              const y0 = u.valToPos(lo, 'y', true), y1 = u.valToPos(hi, 'y', true);
+              ctx.beginPath();
+              ctx.moveTo(x, y0); ctx.lineTo(x, y1);
+              ctx.moveTo(x - 3, y0); ctx.lineTo(x + 3, y0);
+              ctx.moveTo(x - 3, y1); ctx.lineTo(x + 3, y1);
+              ctx.stroke();
+            }
+          });
+          ctx.restore();
+        },
+      },
+    };
+  }
+
+  function renderChart(spec, holder, family) {
+    const fmt = spec.y_percent ? pct : sci;
+    const series = [{ label: spec.x_label, value: function (u, v) { return v === null ? '–' : sci(v); } }];
+    spec.series.forEach(function (s) {
+      series.push({
+        label: s.label,
+        stroke: colour(s.engine + '|' + s.scheme + (s.engine === 'event' ? '|' + s.label : '')),
+        width: s.dash ? 1.5 : 2,
+        dash: s.dash ? [6, 4] : undefined,
+        spanGaps: true,
+        points: { show: !s.dash, size: 5 },
+        value: function (u, v, si, di) {
+          if (di === null || di === undefined || v === null || v === undefined) return '–';
+          const n = s.n[di];
+          return fmt(v) + ' [' + fmt(s.lo[di]) + '–' + fmt(s.hi[di]) + '], n = ' + (n === null ? '–' : n);
+        },
+      });
+    });
+    const ys = spec.series.map(function (s) {
+      return s.y.map(function (v) { return spec.y_log && v !== null && v <= 0 ? null : v; });
+    });
+    // Two charts a row in a grid wide enough for them, else one.
+    const avail = holder.clientWidth || 900;
+    const inGrid = holder.classList.contains('chart-grid');
+    const width = Math.max(360, Math.min(inGrid && avail >= 1000 ? Math.floor((avail - 20) / 2) : avail, 1100));
+    const opts = {
+      title: spec.title,
+      width: width,
+      height: 320,
+      scales: {
+        x: { time: false, distr: spec.x_log ? 3 : 1 },
+        y: spec.y_percent ? { distr: 1, range: function (u, lo, hi) { return [0, Math.max(0.05, Math.min(1, hi * 1.1))]; } } : { distr: spec.y_log ? 3 : 1 },
+      },
+      axes: [
+        { label: spec.x_label, values: function (u, vals) { return vals.map(function (v) { return v === null ? '' : sci(v); }); } },
+        { label: spec.y_label, size: 70, values: function (u, vals) { return vals.map(function (v) { return v === null ? '' : fmt(v); }); } },
+      ],
+      series: series,
+      legend: { live: true },
+      plugins: [whiskers(spec)],
+    };
+    const wrap = el('div', { class: 'chart', id: 'chart-' + spec.id }, []);
+    wrap.style.width = width + 'px';
+    holder.appendChild(wrap);
+    const chart = new uPlot(opts, [spec.x].concat(ys), wrap);
+    wrap.appendChild(el('p', { class: 'chart-note', text: spec.note + ' Click a legend entry to hide or show it; hover for values.' }));
+    charts.push({ chart: chart, spec: spec, wrap: wrap, family: family });
+  }
+
+  // ---- drill-down ----------------------------------------------------------------------
+
+  const shots = data.shots;
+  const replays = {};
+  if (replayData && replayData.replays) {
+    for (const r of replayData.replays) replays[r.key] = r;
+  }
+
+  function runIndex(d) {
+    if (!shots) return -1;
+    return shots.runs.findIndex(function (r) {
+      if (d.engine === 'floor') return r.run === 'floor';
+      const sameDt = (r.dt === null && d.dt === null) ||
+        (r.dt !== null && d.dt !== null && Math.abs(r.dt - d.dt) <= 1e-9 * Math.abs(d.dt));
+      return r.engine === d.engine && r.scheme === d.scheme && sameDt && r.run !== 'floor';
+    });
+  }
+
+  function bitsText(bits) {
+    const out = [];
+    shots.bits.forEach(function (b, i) { if (bits & (1 << i)) out.push(b.replace('_', ' ')); });
+    return out.join(', ');
+  }
+
+  function outcomeText(fc, pocketed, scratch) {
+    return 'first contact ' + (fc || 'none') + '; pocketed ' + (pocketed || 'none') + (scratch ? '; scratch' : '');
+  }
+
+  const drill = el('section', { id: 'drill', hidden: true }, []);
+  const replay = el('section', { id: 'replay', hidden: true }, []);
+
+  function openDrill(d) {
+    drill.innerHTML = '';
+    drill.hidden = false;
+    const name = d.engine === 'floor' ? 'the chaos floor' : d.engine + ' ' + d.scheme + ' at ' + dtText(d.dt);
+    drill.appendChild(el('h3', { text: name + ' on ' + d.family + ' (' + d.table + '): ' + d.changed + ' of ' + d.n + ' shots with a changed outcome' }));
+    if (!shots) {
+      drill.appendChild(el('p', { text: 'This run wrote no outcomes/shots.csv: no shots to list.' }));
+      return;
+    }
+    const fi = shots.families.findIndex(function (f) { return f[0] === d.family && f[1] === d.table; });
+    const ri = runIndex(d);
+    const changed = [], other = [], same = [], failed = [];
+    for (const s of shots.list) {
+      if (s[0] !== fi) continue;
+      const diff = s[4].find(function (x) { return x[0] === ri; });
+      if (!diff) same.push([s, null]);
+      else if (diff[1] & (1 << 8)) failed.push([s, diff]);
+      else if (diff[1] & 1) changed.push([s, diff]);
+      else other.push([s, diff]);
+    }
+    drill.appendChild(el('p', { text: changed.length + ' changed outcome, ' + other.length + ' same outcome but other fields differ (positions, first cushion), ' + same.length + ' identical in every field, ' + failed.length + ' failed (not counted). Shots with a replay are marked ▶.' }));
+    function list(title, items, open) {
+      if (!items.length) return;
+      const ul = el('ul', { class: 'shots' });
+      for (const it of items) {
+        const s = it[0], diff = it[1];
+        const fam = shots.families[s[0]];
+        const key = fam[0] + '/' + fam[1] + '/' + s[1];
+        const has = replays[key] ? '1' : null;
+        const ref = s[3];
+        let text = 'shot ' + s[1] + ' (' + s[2] + ')';
+        if (diff) {
+          text += ': ' + bitsText(diff[1]) + ' — reference ' + outcomeText(ref[0], ref[1], ref[2]) + '; this run ' + outcomeText(diff[2], diff[3], diff[4]);
+          if (diff[5] !== ref[3]) text += ' (ended ' + diff[5] + ')';
+        } else {
+          text += ': ' + outcomeText(ref[0], ref[1], ref[2]);
+        }
+        const a = el('a', { class: 'shot-link', href: '#replay', 'data-key': key, 'data-replay': has, text: (has ? '▶ ' : '') + text });
+        a.addEventListener('click', function (ev) {
+          ev.preventDefault();
+          if (replays[key]) openReplay(replays[key], d, ri >= 0 ? shots.runs[ri].run : null);
+          else {
+            replay.hidden = false;
+            replay.innerHTML = '';
+            replay.appendChild(el('p', { text: 'No replay of ' + key + ' in this run (' + ((replayData && replayData.note) || 'no replays written') + '). Shot ' + s[2] + ' can be replayed with `cargo xtask replays`.' }));
+          }
+        });
+        ul.appendChild(el('li', null, [a]));
+      }
+      drill.appendChild(el('details', { open: open }, [el('summary', { text: title + ' (' + items.length + ')' }), ul]));
+    }
+    list('Changed outcome', changed, true);
+    list('Same outcome, other fields differ', other, changed.length === 0);
+    list('Failed', failed, false);
+    list('Identical to the reference', same, false);
+    drill.scrollIntoView({ block: 'start' });
+  }
+
+  // ---- replay --------------------------------------------------------------------------
+
+  const BALL_COLOURS = {
+    cue: '#f4f1e6', '1': '#f2c318', '2': '#1f4fb4', '3': '#d22f27', '4': '#5b2a86', '5': '#f07f1b',
+    '6': '#1c7c3c', '7': '#7a1f1f', '8': '#111111', '9': '#f2c318', '10': '#1f4fb4', '11': '#d22f27',
+    '12': '#5b2a86', '13': '#f07f1b', '14': '#1c7c3c', '15': '#7a1f1f',
+  };
+  const RUN_STYLE = {
+    reference: { label: 'reference (event engine): filled', dash: [], alpha: 1 },
+    floor: { label: 'chaos floor (reference, perturbed): dotted rings', dash: [2, 3], alpha: 0.8 },
+    engine: { label: 'engine: dashed rings', dash: [7, 4], alpha: 0.9 },
+  };
+
+  let current = null;
+
+  function at(track, tt, t) {
+    // Position of a flat [t, x, y, ...] track at time t: linear between samples.
+    const n = track.length / 3;
+    if (n === 0) return null;
+    if (t <= track[0]) return [track[1], track[2]];
+    if (t >= track[3 * (n - 1)]) return [track[3 * (n - 1) + 1], track[3 * (n - 1) + 2]];
+    let lo = 0, hi = n - 1;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (track[3 * mid] <= t) lo = mid; else hi = mid;
+    }
+    const t0 = track[3 * lo], t1 = track[3 * hi];
+    const f = t1 > t0 ? (t - t0) / (t1 - t0) : 0;
+    return [track[3 * lo + 1] + f * (track[3 * hi + 1] - track[3 * lo + 1]),
+      track[3 * lo + 2] + f * (track[3 * hi + 2] - track[3 * lo + 2])];
+  }
+
+  function ballsAt(rp, runs, t) {
+    const out = [];
+    for (const r of runs) {
+      rp.balls.forEach(function (b, i) {
+        const gone = r.pocketed_at && r.pocketed_at[i] !== null && r.pocketed_at[i] !== undefined && t >= r.pocketed_at[i];
+        let p = null;
+        if (r.tracks && r.tracks[i]) p = at(r.tracks[i], null, t);
+        else if (r.final && r.final[i] && t >= r.end_time) p = r.final[i];
+        out.push({ run: r.run, id: b.id, x: p ? p[0] : null, y: p ? p[1] : null, gone: !!gone || (!p && !r.tracks && t >= r.end_time), radius: b.radius });
+      });
+    }
+    return out;
+  }
+
+  function openReplay(rp, d, runName) {
+    replay.innerHTML = '';
+    replay.hidden = false;
+    const runs = rp.runs.filter(function (r) {
+      return r.run === 'reference' || r.run === 'floor' || (runName && r.run === runName);
+    });
+    const engineRun = runs.find(function (r) { return r.run !== 'reference' && r.run !== 'floor'; });
+    replay.appendChild(el('h3', { text: 'Replay: ' + rp.family + ' on ' + rp.table + ', shot ' + rp.index + ' (seed ' + rp.seed + ', ' + rp.shot + ')' }));
+    if (runName && !engineRun) {
+      replay.appendChild(el('p', { class: 'note', text: 'This replay holds no run of ' + runName + ' (its outcome agrees with the reference on this shot, or the cap left it out): the reference and the floor are shown.' }));
+    }
+    // What differed, one row per run.
+    const tbl = el('table', { class: 'replay-outcomes' }, [
+      el('thead', null, [el('tr', null, ['run', 'first contact', 'pocketed', 'scratch', 'differs from the reference', 'ended', 'reproduced'].map(function (h) { return el('th', { text: h }); }))]),
+    ]);
+    const tb = el('tbody');
+    for (const r of runs) {
+      const o = r.outcome || {};
+      tb.appendChild(el('tr', null, [
+        el('td', { text: r.run }), el('td', { text: o.first_contact || 'none' }), el('td', { text: o.pocketed || 'none' }),
+        el('td', { text: o.scratch ? 'yes' : 'no' }), el('td', { text: (o.differs || []).join(', ') || (r.run === 'reference' ? '–' : 'nothing') }),
+        el('td', { text: sci(r.end_time) + ' s' }),
+        el('td', { text: r.reproduced === false ? 'NO: differs from shots.csv' : 'yes' }),
+      ]));
+    }
+    tbl.appendChild(tb);
+    replay.appendChild(tbl);
+    // Final positions.
+    const fin = el('details', null, [el('summary', { text: 'Final positions (m)' })]);
+    const ft = el('table', { class: 'finals' }, [el('thead', null, [el('tr', null, [el('th', { text: 'ball' })].concat(runs.map(function (r) { return el('th', { text: r.run }); })))])]);
+    const fb = el('tbody');
+    rp.balls.forEach(function (b, i) {
+      fb.appendChild(el('tr', null, [el('td', { text: b.id })].concat(runs.map(function (r) {
+        const p = r.final && r.final[i];
+        return el('td', { text: p ? '(' + p[0].toFixed(4) + ', ' + p[1].toFixed(4) + ')' : 'pocketed' });
+      }))));
+    });
+    ft.appendChild(fb);
+    fin.appendChild(ft);
+    replay.appendChild(fin);
+
+    const endT = Math.max.apply(null, runs.map(function (r) { return r.end_time || 0; }));
+    const endMs = Math.max(1, Math.ceil(endT * 1000));
+    const legend = el('p', { class: 'replay-legend' }, [
+      el('span', { class: 'lg ref', text: RUN_STYLE.reference.label }), ' · ',
+      el('span', { class: 'lg floor', text: RUN_STYLE.floor.label }), ' · ',
+      el('span', { class: 'lg eng', text: engineRun ? engineRun.run + ': dashed rings' : 'no engine run in this replay' }),
+    ]);
+    replay.appendChild(legend);
+    const body = el('div', { class: 'replay-body' });
+    const canvas = el('canvas', { id: 'replay-canvas', width: 900, height: 480, 'aria-label': 'replay of the shot' });
+    const slider = el('input', { id: 'replay-slider', type: 'range', min: 0, max: endMs, step: 1, value: 0, 'aria-label': 'time (ms)' });
+    const play = el('button', { id: 'replay-play', type: 'button', text: '▶ play' });
+    const clock = el('span', { class: 'clock', text: 't = 0.000 s' });
+    const events = el('ol', { id: 'replay-events' });
+    const all = [];
+    for (const r of runs) for (const e of r.events || []) all.push({ run: r.run, e: e });
+    all.sort(function (a, b) { return a.e[0] - b.e[0]; });
+    for (const it of all) {
+      const li = el('li', { 'data-t': it.e[0], class: 'ev-' + (it.run === 'reference' ? 'ref' : it.run === 'floor' ? 'floor' : 'eng'), text: it.e[0].toFixed(4) + ' s · ' + it.run + ' · ' + it.e[1] + ' ' + it.e.slice(2).join(' – ') });
+      li.addEventListener('click', function () { api.setTime(Math.round(it.e[0] * 1000)); });
+      events.appendChild(li);
+    }
+    body.appendChild(el('div', { class: 'replay-view' }, [canvas, el('div', { class: 'controls' }, [play, slider, clock])]));
+    body.appendChild(el('div', { class: 'replay-events' }, [el('h4', { text: 'Events (click to jump)' }), events]));
+    replay.appendChild(body);
+
+    current = { rp: rp, runs: runs, canvas: canvas, slider: slider, clock: clock, events: events, playing: false };
+    slider.addEventListener('input', function () { draw(); });
+    play.addEventListener('click', function () {
+      if (current.playing) { current.playing = false; play.textContent = '▶ play'; return; }
+      if (+slider.value >= endMs) slider.value = 0;
+      current.playing = true;
+      play.textContent = '❚❚ pause';
+      let last = performance.now();
+      function step(now) {
+        if (!current || !current.playing) return;
+        slider.value = Math.min(endMs, +slider.value + (now - last));
+        last = now;
+        draw();
+        if (+slider.value >= endMs) { current.playing = false; play.textContent = '▶ play'; return; }
+        requestAnimationFrame(step);
+      }
+      requestAnimationFrame(step);
+    });
+    draw();
+    replay.scrollIntoView({ block: 'start' });
+  }
+
+  function draw() {
+    if (!current) return;
+    const c = current, rp = c.rp, g = rp.geometry;
+    const t = +c.slider.value / 1000;
+    c.clock.textContent = 't = ' + t.toFixed(3) + ' s';
+    const [x0, y0, x1, y1] = g.bounds;
+    const pad = 0.06;
+    const W = c.canvas.width, scale = W / (x1 - x0 + 2 * pad);
+    const H = Math.round((y1 - y0 + 2 * pad) * scale);
+    if (c.canvas.height !== H) c.canvas.height = H;
+    const px = function (x) { return (x - x0 + pad) * scale; };
+    const py = function (y) { return H - (y - y0 + pad) * scale; };
+    const ctx = c.canvas.getContext('2d');
+    ctx.setLineDash([]);
+    ctx.fillStyle = '#0d5c2f';
+    ctx.fillRect(0, 0, W, H);
+    ctx.fillStyle = '#1b7a43';
+    ctx.fillRect(px(x0), py(y1), (x1 - x0) * scale, (y1 - y0) * scale);
+    ctx.strokeStyle = '#5a3a1a';
+    ctx.lineWidth = 3;
+    ctx.beginPath();
+    for (const s of g.segments) { ctx.moveTo(px(s[0]), py(s[1])); ctx.lineTo(px(s[2]), py(s[3])); }
+    ctx.stroke();
+    for (const a of g.arcs || []) { ctx.beginPath(); ctx.arc(px(a[0]), py(a[1]), a[2] * scale, 0, 2 * Math.PI); ctx.stroke(); }
+    ctx.fillStyle = '#050505';
+    for (const p of g.pockets) {
+      ctx.beginPath();
+      ctx.arc(px(p[0]), py(p[1]), Math.min(p[2], 0.12) * scale, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    // Paths up to t.
+    for (const r of c.runs) {
+      const kind = r.run === 'reference' ? 'reference' : r.run === 'floor' ? 'floor' : 'engine';
+      if (!r.tracks) continue;
+      rp.balls.forEach(function (b, i) {
+        const tr = r.tracks[i];
+        if (!tr || tr.length < 6) return;
+        ctx.strokeStyle = BALL_COLOURS[b.id] || '#cccccc';
+        ctx.globalAlpha = kind === 'reference' ? 0.75 : 0.6;
+        ctx.lineWidth = kind === 'reference' ? 2 : 1.5;
+        ctx.setLineDash(RUN_STYLE[kind].dash);
+        ctx.beginPath();
+        ctx.moveTo(px(tr[1]), py(tr[2]));
+        for (let k = 3; k < tr.length; k += 3) {
+          if (tr[k] > t) { const p = at(tr, null, t); ctx.lineTo(px(p[0]), py(p[1])); break; }
+          ctx.lineTo(px(tr[k + 1]), py(tr[k + 2]));
+        }
+        ctx.stroke();
+      });
+    }
+    ctx.globalAlpha = 1;
+    // Balls at t.
+    const balls = ballsAt(rp, c.runs, t);
+    for (const b of balls) {
+      if (b.gone || b.x === null) continue;
+      const kind = b.run === 'reference' ? 'reference' : b.run === 'floor' ? 'floor' : 'engine';
+      const col = BALL_COLOURS[b.id] || '#cccccc';
+      ctx.beginPath();
+      ctx.arc(px(b.x), py(b.y), b.radius * scale, 0, 2 * Math.PI);
+      if (kind === 'reference') {
+        ctx.setLineDash([]);
+        ctx.fillStyle = col; ctx.fill();
+        ctx.strokeStyle = '#000'; ctx.lineWidth = 1; ctx.stroke();
+      } else {
+        ctx.setLineDash(RUN_STYLE[kind].dash);
+        ctx.strokeStyle = kind === 'engine' ? '#ff2bd6' : '#ffffff';
+        ctx.lineWidth = 2.5; ctx.stroke();
+        ctx.beginPath();
+        ctx.arc(px(b.x), py(b.y), b.radius * scale * 0.45, 0, 2 * Math.PI);
+        ctx.fillStyle = col; ctx.fill();
+      }
+    }
+    ctx.setLineDash([]);
+    // The latest events.
+    c.events.querySelectorAll('li').forEach(function (li) { li.classList.toggle('past', +li.dataset.t <= t); });
+  }
+
+  api.replayBalls = function () {
+    if (!current) return [];
+    return ballsAt(current.rp, current.runs, +current.slider.value / 1000).map(function (b) {
+      return { run: b.run, id: b.id, x: b.x, y: b.y, gone: b.gone };
+    });
+  };
+  api.setTime = function (ms) {
+    if (!current) return;
+    current.slider.value = ms;
+    current.slider.dispatchEvent(new Event('input', { bubbles: true }));
+  };
+
+  // ---- sections ------------------------------------------------------------------------
+
+  if (data.answer) {
+    const s = section('answer', 'The answer: the largest dt that does not change the game',
+      'Per engine and family of random shots: the largest dt whose rate of changed outcomes (first contact, pocketed balls and pockets, scratch, a physical end) is within the chaos floor\'s (the event engine on the same shots perturbed by a micrometre), with every smaller dt within it too; the rate against the floor\'s; and what a shot costs there. Sort by clicking a column header.');
+    s.appendChild(renderTable(data.answer));
+  }
+  if (data.glance) {
+    const s = section('glance', 'Every engine at a glance',
+      'Order of convergence, error at equal cost, cost to reach 1e-6 s, one-step and whole-shot agreement, engine time per shot (report.md explains each column). Click a header to sort; the filters above narrow every table and chart.');
+    s.appendChild(renderTable(data.glance));
+  }
+  const gameCharts = data.charts.filter(function (c) { return c.section === 'game'; });
+  if (gameCharts.length || (data.rates && data.rates.length)) {
+    const s = section('game', 'Does it change the game?',
+      'The share of each family\'s shots whose outcome an engine changes, against dt, beside the chaos floor. A dagger marks a rate above the floor, an open circle one whose equivalence is undecided. **Click a rate** to list the shots it counts; a shot marked ▶ has a replay.');
+    const grid = el('div', { class: 'chart-grid' });
+    s.appendChild(grid);
+    for (const c of gameCharts) {
+      const fam = c.id.split('-')[1];
+      renderChart(c, grid, fam);
+    }
+    for (const t of data.rates || []) s.appendChild(renderTable(t));
+    s.appendChild(drill);
+    s.appendChild(replay);
+  }
+  const chaos = data.charts.filter(function (c) { return c.section === 'chaos'; });
+  if (chaos.length) {
+    const s = section('chaos', 'Where chaos starts', null);
+    for (const c of chaos) renderChart(c, s);
+  }
+  if (data.verdicts) {
+    const s = section('statistics', 'Does it change the game\'s statistics?',
+      'Per family and engine: the game\'s statistics (balls pocketed, scratches, pockets, first contacts, final cue position) against the reference\'s on the same shots, with the verdict (report.md states the margins and the error rate).');
+    s.appendChild(renderTable(data.verdicts));
+    if (data.floor_stats) {
+      s.appendChild(el('h3', { text: 'The reference\'s statistics and the floor\'s' }));
+      s.appendChild(renderTable(data.floor_stats));
+    }
+  }
+  const acc = data.charts.filter(function (c) { return c.section === 'accuracy'; });
+  if (acc.length) {
+    const s = section('accuracy', 'Accuracy and cost against dt', null);
+    const grid = el('div', { class: 'chart-grid' });
+    s.appendChild(grid);
+    for (const c of acc) renderChart(c, grid);
+  }
+  if (data.images && data.images.length) {
+    const s = section('figures', 'Every figure of the run', 'The PNG plots the run wrote beside this page (report.md places each).');
+    const grid = el('div', { class: 'figures' });
+    for (const img of data.images) {
+      grid.appendChild(el('figure', null, [
+        el('a', { href: img }, [el('img', { src: img, loading: 'lazy', alt: img })]),
+        el('figcaption', { text: img }),
+      ]));
+    }
+    s.appendChild(grid);
+  }
+
+  applyFilters();
+  api.loadMs = Math.round(performance.now());
+  api.ready = true;
+  document.body.dataset.ready = '1';
+})();

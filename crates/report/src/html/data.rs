@@ -1,0 +1,150 @@
+//! The run directory's files, read for the page.
+
+use std::path::Path;
+
+use pool_harness::{
+    AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, OneStepRow, OutcomeRow,
+    SummaryRow, WallRow,
+};
+use serde::de::DeserializeOwned;
+
+use super::shots::ShotRow;
+use super::HtmlError;
+use crate::compare::{OutcomeStudy, SlopeRow};
+
+/// What the page shows of a run, as read from its directory.
+pub(super) struct RunFiles {
+    /// `run.json`.
+    pub run_json: Option<serde_json::Value>,
+    /// `summary.csv`.
+    pub summary: Vec<SummaryRow>,
+    /// `slopes.csv`.
+    pub slopes: Vec<SlopeRow>,
+    /// `one_step.csv`.
+    pub one_step: Vec<OneStepRow>,
+    /// The outcome study's files, when it ran.
+    pub study: Option<OutcomeStudy>,
+    /// `outcomes/shots.csv`.
+    pub shots: Option<Vec<ShotRow>>,
+    /// `outcomes/replays.json`.
+    pub replays: Option<serde_json::Value>,
+    /// The run's PNG plots (relative paths), in name order.
+    pub images: Vec<String>,
+    /// Data files the page links to.
+    pub files: Vec<String>,
+    /// Parts missing, one line each.
+    pub notes: Vec<String>,
+}
+
+/// The rows of the CSV file `dir/name`, or `None` when it does not exist.
+fn csv_rows<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<Vec<T>>, HtmlError> {
+    let path = dir.join(name);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let mut reader = csv::Reader::from_path(&path)
+        .map_err(|e| HtmlError::at(&path, format!("cannot read: {e}")))?;
+    let mut rows = Vec::new();
+    for (k, row) in reader.deserialize().enumerate() {
+        rows.push(row.map_err(|e: csv::Error| {
+            HtmlError::at(&path, format!("row {}: {e}", k + 2))
+        })?);
+    }
+    Ok(Some(rows))
+}
+
+fn json_file(dir: &Path, name: &str) -> Result<Option<serde_json::Value>, HtmlError> {
+    let path = dir.join(name);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| HtmlError::at(&path, format!("cannot read: {e}")))?;
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| HtmlError::at(&path, format!("not JSON: {e}")))
+}
+
+/// Shots with a replay in a `replays.json` value.
+pub(super) fn replay_count(v: &serde_json::Value) -> usize {
+    v.get("replays")
+        .and_then(|r| r.as_array())
+        .map_or(0, Vec::len)
+}
+
+impl RunFiles {
+    pub(super) fn load(dir: &Path) -> Result<Self, HtmlError> {
+        if !dir.is_dir() {
+            return Err(HtmlError::at(dir, "not a directory"));
+        }
+        let mut notes = Vec::new();
+        let summary = csv_rows::<SummaryRow>(dir, "summary.csv")?;
+        let outcome_rows = csv_rows::<OutcomeRow>(dir, "outcomes.csv")?;
+        if summary.is_none() && outcome_rows.is_none() {
+            return Err(HtmlError::at(
+                dir,
+                "no summary.csv and no outcomes.csv: not the directory of a compare or outcomes run",
+            ));
+        }
+        let study = match outcome_rows {
+            Some(rows) => {
+                let answers = csv_rows::<AnswerRow>(dir, "outcome_answer.csv")?.unwrap_or_default();
+                let wall = csv_rows::<WallRow>(dir, "outcomes/wall.csv")?.unwrap_or_default();
+                let mut st = OutcomeStudy::from_rows(rows, answers, &wall);
+                st.distributions =
+                    csv_rows::<DistributionRow>(dir, "distributions.csv")?.unwrap_or_default();
+                st.verdicts = csv_rows::<DistributionVerdict>(dir, "distribution_answer.csv")?
+                    .unwrap_or_default();
+                st.chaos = csv_rows::<ChaosRow>(dir, "chaos.csv")?.unwrap_or_default();
+                Some(st)
+            }
+            None => None,
+        };
+        let shots = csv_rows::<ShotRow>(dir, "outcomes/shots.csv")?;
+        if study.is_some() && shots.is_none() {
+            notes.push("no outcomes/shots.csv: the outcome tables link to no shots".into());
+        }
+        let replays = json_file(dir, "outcomes/replays.json")?;
+        if let Some(v) = &replays {
+            if v.get("version").and_then(|x| x.as_u64()) != Some(1) {
+                return Err(HtmlError::at(
+                    &dir.join("outcomes/replays.json"),
+                    format!("version = {}: expected 1", v.get("version").unwrap_or(&serde_json::Value::Null)),
+                ));
+            }
+        } else if study.is_some() {
+            notes.push("no outcomes/replays.json: the shots have no replays".into());
+        }
+        let mut images = Vec::new();
+        let mut files = Vec::new();
+        if let Ok(entries) = std::fs::read_dir(dir) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name.ends_with(".png") {
+                    images.push(name);
+                } else if name.ends_with(".csv") || name == "report.md" || name == "run.json" {
+                    files.push(name);
+                }
+            }
+        }
+        images.sort();
+        files.sort();
+        for extra in ["outcomes/shots.csv", "outcomes/wall.csv", "outcomes/replays.json"] {
+            if dir.join(extra).is_file() {
+                files.push(extra.into());
+            }
+        }
+        Ok(RunFiles {
+            run_json: json_file(dir, "run.json")?,
+            summary: summary.unwrap_or_default(),
+            slopes: csv_rows::<SlopeRow>(dir, "slopes.csv")?.unwrap_or_default(),
+            one_step: csv_rows::<OneStepRow>(dir, "one_step.csv")?.unwrap_or_default(),
+            study,
+            shots,
+            replays,
+            images,
+            files,
+            notes,
+        })
+    }
+}

@@ -1,0 +1,61 @@
+//! `cargo xtask html`: (re)writes a run directory's `report.html` from its files, and the step
+//! every compare and outcomes run ends with.
+
+use std::path::{Path, PathBuf};
+
+use pool_report::html::{write_report_html, PageInfo};
+
+use crate::console::outln;
+use crate::output::Staging;
+use crate::CliError;
+
+/// Options of `cargo xtask html`.
+#[derive(clap::Args, Debug)]
+pub struct HtmlArgs {
+    /// The run directory (a compare or outcomes run: it holds summary.csv or outcomes.csv),
+    /// e.g. reports/example
+    pub dir: PathBuf,
+}
+
+/// One line saying what the page holds and where it is.
+fn line(info: &PageInfo, path: &Path) -> String {
+    let mut s = format!(
+        "page: {} ({:.1} MB, {} shot replay(s)); open it in a browser, no server needed",
+        path.display(),
+        info.bytes as f64 / 1e6,
+        info.replays
+    );
+    for n in &info.notes {
+        s.push_str(&format!("\npage: {n}"));
+    }
+    s
+}
+
+/// Writes `report.html` into a run's staging directory (before it is committed); returns the
+/// line to print once the run has its final place (`dest`).
+///
+/// # Errors
+/// The run's own files cannot be read back or the page cannot be written: exit 1.
+pub fn stage_page(staging: &Staging) -> Result<impl Fn(&Path) -> String, CliError> {
+    let dest = staging.destination();
+    let title = dest.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let info = write_report_html(&staging.path(""), &title)
+        .map_err(|e| CliError::Run(format!("report.html: {e}")))?;
+    Ok(move |dest: &Path| line(&info, &dest.join("report.html")))
+}
+
+/// `cargo xtask html DIR`.
+///
+/// # Errors
+/// A directory that is not a run's, or a file of it that does not parse: exit 2, naming the
+/// file; the page cannot be written: exit 1.
+pub fn run(args: HtmlArgs) -> Result<(), CliError> {
+    let dir = args.dir.canonicalize().unwrap_or_else(|_| args.dir.clone());
+    let title = dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let info = write_report_html(&args.dir, &title).map_err(|e| match e.file {
+        Some(_) if !e.message.starts_with("cannot write") => CliError::Input(format!("html: {e}")),
+        _ => CliError::Run(format!("html: {e}")),
+    })?;
+    outln!("{}", line(&info, &info.path))?;
+    Ok(())
+}

@@ -484,6 +484,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         )
         .as_bytes(),
     )?;
+    let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
     outln!(
         "merged {} shards: {} -> {}",
@@ -491,6 +492,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         study.console_line(),
         dir.display()
     )?;
+    outln!("{}", page(&dir))?;
     if failed > 0 {
         return Err(CliError::Run(format!(
             "{failed} engine run(s) failed (see {})",

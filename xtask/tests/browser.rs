@@ -329,7 +329,7 @@ fn play(tab: &Tab, page: &Path, dir: &Path, strict: bool) -> Played {
     let sorted_by = check_sort(tab, strict, &mut notes);
 
     // The filters: each choice and back to all, without errors; all brings every row back.
-    check_filters(tab, &mut notes);
+    check_filters(tab, strict, &mut notes);
 
     // A rate cell with changed shots drills down; a shot with a replay opens it.
     let drill = check_drill(tab, &dir, strict, &mut notes);
@@ -617,8 +617,10 @@ fn check_sort(tab: &Tab, strict: bool, notes: &mut Vec<String>) -> Option<String
     assert!(!keys.is_empty(), "#glance-table has no thead th[data-key]");
     for (i, key) in keys.iter().enumerate() {
         click(tab, HEADS, i);
+        frames(tab);
         let asc = eval(tab, ROWS);
         click(tab, HEADS, i);
+        frames(tab);
         let desc = eval(tab, ROWS);
         assert_eq!(
             asc.as_array().unwrap().len(),
@@ -634,7 +636,7 @@ fn check_sort(tab: &Tab, strict: bool, notes: &mut Vec<String>) -> Option<String
 
 /// Chooses each filter's first value and then all again (""); all must show every row it
 /// showed before.
-fn check_filters(tab: &Tab, notes: &mut Vec<String>) {
+fn check_filters(tab: &Tab, strict: bool, notes: &mut Vec<String>) {
     let visible_rows =
         format!("[...document.querySelectorAll('tr[data-engine]')].filter({SHOWN}).length");
     let all = eval(tab, &visible_rows);
@@ -642,7 +644,7 @@ fn check_filters(tab: &Tab, notes: &mut Vec<String>) {
     for id in ["filter-engine", "filter-family", "filter-scheme"] {
         let sel = format!("select#{id}");
         if !exists(tab, &sel) {
-            notes.push(format!("the page has no {sel}"));
+            part_missing(strict, notes, &sel);
             continue;
         }
         let set = |v: &str| {
@@ -661,10 +663,12 @@ fn check_filters(tab: &Tab, notes: &mut Vec<String>) {
         );
         if let Some(v) = first.as_str() {
             eval(tab, &set(&js_str(v)));
+            frames(tab);
             let some = eval(tab, &visible_rows);
             tried.push(format!("{id}={v}: {some} rows shown"));
         }
         eval(tab, &set("''"));
+        frames(tab);
         assert_eq!(
             eval(tab, &visible_rows),
             all,
@@ -750,6 +754,7 @@ fn check_drill(
             "{what}: the a.drill is not shown (nothing to click)"
         );
         click(tab, "a.drill", i);
+        frames(tab);
         tried += 1;
         assert!(
             wait_shown(tab, "section#drill"),
@@ -909,6 +914,7 @@ fn check_replay(tab: &Tab, shots: &Path) -> (String, Vec<PathBuf>) {
     if events > 0 {
         eval(tab, "window.poolReport.setTime(0)");
         click(tab, "ol#replay-events > li", events - 1);
+        frames(tab);
         let t = eval(tab, value).as_f64().unwrap();
         assert!(
             t > 0.0,

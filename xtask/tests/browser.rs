@@ -140,8 +140,12 @@ fn make_run() -> PathBuf {
     let page = out.join("browser/report.html");
     assert!(
         page.is_file(),
-        "compare wrote no {}: {stderr}",
-        page.display()
+        "compare wrote no {} (the run holds {:?})",
+        page.display(),
+        std::fs::read_dir(out.join("browser")).map_or(vec![], |d| d
+            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+            .filter(|n| !n.ends_with(".svg") && !n.ends_with(".png"))
+            .collect::<Vec<_>>())
     );
     eprintln!(
         "browser test: xtask compare --quick --no-scaling made {} in {:.1} s",

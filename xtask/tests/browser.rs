@@ -704,8 +704,8 @@ fn check_drill(
         tab,
         &format!(
             "[...document.querySelectorAll('a.drill')].map((a, i) => ({{i, shown: {SHOWN}(a), \
-             changed: Number(a.dataset.changed), family: a.dataset.family, \
-             table: a.dataset.table, run: a.dataset.run}}))"
+             changed: Number(a.dataset.changed), n: Number(a.dataset.n), \
+             family: a.dataset.family, table: a.dataset.table, run: a.dataset.run}}))"
         ),
     );
     let cells = cells.as_array().unwrap();
@@ -764,11 +764,18 @@ fn check_drill(
             wait_shown(tab, "section#drill"),
             "{what}: section#drill not shown after the click"
         );
+        // One link per shot the rate counts (its n), those whose outcome changed marked.
         let links = count(tab, "section#drill a.shot-link");
         assert_eq!(
             links as f64,
-            c["changed"].as_f64().unwrap(),
+            c["n"].as_f64().unwrap(),
             "{what}: section#drill has {links} a.shot-link"
+        );
+        let changed = count(tab, "section#drill a.shot-link.changed");
+        assert_eq!(
+            changed as f64,
+            c["changed"].as_f64().unwrap(),
+            "{what}: section#drill marks {changed} a.shot-link.changed"
         );
         let keys = eval(
             tab,
@@ -779,13 +786,25 @@ fn check_drill(
             Value::Bool(true),
             "{what}: an a.shot-link without data-key"
         );
+        // The first shown link to a shot with a replay (lists other than the changed shots'
+        // start folded).
         let replay = "section#drill a.shot-link[data-replay=\"1\"]";
-        if exists(tab, replay) {
+        let shown = eval(
+            tab,
+            &format!(
+                "[...document.querySelectorAll({})].findIndex({SHOWN})",
+                js_str(replay)
+            ),
+        );
+        if let Some(k) = shown.as_i64().filter(|&k| k >= 0) {
             let key = eval(
                 tab,
-                &format!("document.querySelector({}).dataset.key", js_str(replay)),
+                &format!(
+                    "document.querySelectorAll({})[{k}].dataset.key",
+                    js_str(replay)
+                ),
             );
-            click(tab, replay, 0);
+            click(tab, replay, k as usize);
             return Some((what, key.as_str().unwrap_or_default().to_string()));
         }
     }

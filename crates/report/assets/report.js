@@ -170,10 +170,11 @@
         td.dataset.t = c.t;
         if (c.drill) {
           const d = c.drill;
+          const ri = runIndex(d);
           const a = el('a', {
             class: 'drill', href: '#drill', html: md(c.t),
             'data-family': d.family, 'data-table': d.table,
-            'data-run': d.engine + '|' + d.scheme + '|' + (d.dt === null ? '' : d.dt),
+            'data-run': ri >= 0 ? shots.runs[ri].run : d.engine + '|' + d.scheme + '|' + (d.dt === null ? '' : d.dt),
             'data-changed': d.changed, 'data-n': d.n,
             title: d.changed + ' of ' + d.n + ' shots changed: click to list them',
           });
@@ -377,7 +378,10 @@
         } else {
           text += ': ' + outcomeText(ref[0], ref[1], ref[2]);
         }
-        const a = el('a', { class: 'shot-link', href: '#replay', 'data-key': key, 'data-replay': has, text: (has ? '▶ ' : '') + text });
+        const changedOutcome = diff && !(diff[1] & (1 << 8)) && (diff[1] & 1);
+        // A failed run's shot is not counted in the rate: listed, not as one of its shots.
+        const cls = diff && (diff[1] & (1 << 8)) ? 'shot-failed' : changedOutcome ? 'shot-link changed' : 'shot-link';
+        const a = el('a', { class: cls, href: '#replay', 'data-key': key, 'data-replay': has, text: (has ? '▶ ' : '') + text });
         a.addEventListener('click', function (ev) {
           ev.preventDefault();
           if (replays[key]) openReplay(replays[key], d, ri >= 0 ? shots.runs[ri].run : null);

@@ -172,7 +172,9 @@ enum Command {
     /// McNemar test of the rate above the floor's on the same shots), within_floor (p >= 5 %)),
     /// outcome_answer.csv (per family and scheme, the largest
     /// dt within the floor, every smaller one too), outcome_vs_dt.png,
-    /// outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing), report.md.
+    /// outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing),
+    /// outcomes/replays.json (drill-down replays of shots whose outcome changed, --replays),
+    /// run.json (the study's options, from which `replays` remakes them), report.md.
     /// Shot k of a family depends only on the options and k: --shard K/N and `merge` give the
     /// one-process files byte for byte (wall.csv and the report's timings aside).
     Outcomes(outcomes::OutcomesArgs),

@@ -135,7 +135,9 @@ pub struct ReplayRun {
     /// sample the ball stays there, or is gone from `pocketed_at` on. `None` for a run without
     /// snapshots (a program's): `final` only.
     pub tracks: Option<Vec<Vec<f64>>>,
-    /// Per ball, when it was pocketed (s, rounded), `None` when it was not.
+    /// Per ball, when it was pocketed (s, rounded): its last `ball_pocket` event, else the
+    /// first snapshot showing it pocketed, else the end of the run (0 for a ball that started
+    /// pocketed); `None` when it was not.
     pub pocketed_at: Vec<Option<f64>>,
     /// Per ball, its final position `[x, y]` (m, rounded); `None` when it is pocketed (or lost:
     /// a non-finite state).
@@ -410,7 +412,13 @@ pub fn replay_run(
                     .find(|s| s.states[i].motion == MotionState::Pocketed)
                     .map(|s| s.time)
             };
-            logged.or_else(snapped).or(Some(0.0)).map(quantise_time)
+            let started = setup.balls[i].state.motion == MotionState::Pocketed;
+            let when = if started {
+                0.0
+            } else {
+                logged.or_else(snapped).unwrap_or(outcome.end_time)
+            };
+            Some(quantise_time(when))
         })
         .collect();
     let final_positions = outcome
@@ -467,11 +475,16 @@ fn agent_ids(setup: &Setup, agents: &Agents) -> Vec<String> {
 }
 
 /// A track being written: samples rounded, a sample at or before the rounded time of the last
-/// one replacing its position (times stay strictly increasing; the later state wins).
+/// one replacing its position (times stay strictly increasing; the later state wins), a
+/// non-finite one left out.
 struct Track(Vec<f64>);
 
 impl Track {
     fn push(&mut self, t: f64, x: f64, y: f64) {
+        // A state the method lost (non-finite) has no place to draw.
+        if !(t.is_finite() && x.is_finite() && y.is_finite()) {
+            return;
+        }
         let (t, x, y) = (quantise_time(t), quantise_position(x), quantise_position(y));
         let n = self.0.len();
         if n >= 3 && self.0[n - 3] >= t {

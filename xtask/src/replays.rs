@@ -281,7 +281,7 @@ fn within(sizes: &[usize], ceiling: usize) -> Vec<bool> {
     sizes
         .iter()
         .map(|&b| {
-            let fits = size + b + 1 <= ceiling;
+            let fits = size + b < ceiling;
             if fits {
                 size += b + 1;
             }
@@ -298,6 +298,10 @@ fn human(bytes: usize) -> String {
         format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
     }
 }
+
+/// A replayed shot: its index in the study's shots, the replay, its JSON and its runs that
+/// failed.
+type Played = (usize, Replay, Vec<u8>, Vec<String>);
 
 /// What [`make`] produced: the file's bytes and its note (the line to print).
 pub struct Replays {
@@ -409,7 +413,7 @@ pub fn make(
     };
     let runs_total: u64 = jobs.iter().map(|j| 2 + j.2.len() as u64).sum();
     let bar = crate::progress::bar(runs_total, "replay runs {per_sec}");
-    let played: Vec<Result<(usize, Replay, Vec<u8>, Vec<String>), CliError>> = pool.install(|| {
+    let played: Vec<Result<Played, CliError>> = pool.install(|| {
         jobs.par_iter()
             .with_max_len(1)
             .map(|(s, kind, runs)| {

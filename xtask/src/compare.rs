@@ -384,9 +384,18 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     } else {
         Some(scaling_study(args.quick, &pool)?)
     };
-    let outcomes = match &plan.study {
-        Some(study) => Some(outcome_study(study, plan.budget.as_ref(), &pool, &staging)?),
-        None => None,
+    let (outcomes, replays_note) = match &plan.study {
+        Some(study) => {
+            let (o, note) = outcome_study(
+                study,
+                plan.budget.as_ref(),
+                args.outcomes.replays,
+                &pool,
+                &staging,
+            )?;
+            (Some(o), Some(note))
+        }
+        None => (None, None),
     };
     let slope_rows = report::slopes(&rows.summary);
     let regression = match baselines {
@@ -427,7 +436,10 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     };
     results.roots_verdict = roots_evidence(&staging)?;
     staging.write("report.md", report::markdown(&results).as_bytes())?;
-    staging.write("run.json", run_json(&args, &results).as_bytes())?;
+    staging.write(
+        "run.json",
+        run_json(&args, &results, plan.study.as_ref()).as_bytes(),
+    )?;
     let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
     if let (Some(root), Some(name)) = (dir.parent(), dir.file_name()) {
@@ -436,6 +448,9 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     }
     let unphysical = flag_ends(&results.summary);
     outln!("{}", report::console_summary(&results))?;
+    if let Some(note) = &replays_note {
+        outln!("{note}")?;
+    }
     outln!("report: {}", dir.join("report.md").display())?;
     outln!("{}", page(&dir))?;
     if unphysical > 0 {
@@ -469,8 +484,13 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
 
 /// `run.json`: how the run was made and how long it took, for tools that quote it (the
 /// README's figures): what ran (shots, presets, schemes, dt, engines), the wall time and the
-/// threads.
-fn run_json(args: &CompareArgs, res: &report::Results) -> String {
+/// threads; and the outcome study's options (`outcome_options`, null without the study), from
+/// which `cargo xtask replays` remakes its replays.
+fn run_json(
+    args: &CompareArgs,
+    res: &report::Results,
+    study: Option<&pool_harness::StudyPlan>,
+) -> String {
     let value = serde_json::json!({
         "quick": args.quick,
         "wall_time_s": res.wall_time_s,
@@ -482,18 +502,21 @@ fn run_json(args: &CompareArgs, res: &report::Results) -> String {
         "dts": res.dts,
         "engines": res.engines,
         "outcome_study": !args.no_outcomes,
+        "outcome_options": study.map(crate::replays::StudyRecord::of),
     });
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }
 
 /// Runs the outcome study into `staging` (`outcomes/`, `outcomes.csv`, `outcome_answer.csv`,
-/// `outcome_vs_dt.png`) and returns it for the report.
+/// `outcome_vs_dt.png`), then up to `replays` drill-down replays (`outcomes/replays.json`),
+/// and returns it for the report with the replays' note.
 fn outcome_study(
     plan: &pool_harness::StudyPlan,
     budget: Option<&pool_harness::Budget>,
+    replays: u64,
     pool: &rayon::ThreadPool,
     staging: &Staging,
-) -> Result<report::OutcomeStudy, CliError> {
+) -> Result<(report::OutcomeStudy, String), CliError> {
     errln!(
         "compare: outcome study, {} families x {} shots, {} engines besides the reference and \
          the floor",
@@ -526,7 +549,8 @@ fn outcome_study(
         errln!("compare: outcome study: {}", d.line());
     }
     crate::study::write_study(staging, &study, &result.wall)?;
-    Ok(study)
+    let note = crate::replays::write_staged(staging, plan, replays, pool)?;
+    Ok((study, note))
 }
 
 /// Says on stderr which runs did not end physically (a few by name, then a count: they make

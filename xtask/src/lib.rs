@@ -15,6 +15,7 @@
 //! - `figures`: the figures README.md and docs/ quote, checked against their committed run.
 //! - `merge`: the shards of a `stress`, `sweep` or `outcomes` run (`--shard K/N`) joined into one
 //!   run.
+//! - `replays`: the drill-down replays (`outcomes/replays.json`) of a finished run, remade.
 //!
 //! The commands are a library ([`run_cli`]) so that the Python package can run them in-process
 //! (a Ray worker needs no checkout and no toolchain); `main.rs` only calls it.
@@ -41,6 +42,8 @@ mod progress;
 mod python;
 mod racks;
 mod render;
+mod replays;
+mod replays_cmd;
 mod roots;
 mod roots_dir;
 mod shard;
@@ -170,7 +173,9 @@ enum Command {
     /// McNemar test of the rate above the floor's on the same shots), within_floor (p >= 5 %)),
     /// outcome_answer.csv (per family and scheme, the largest
     /// dt within the floor, every smaller one too), outcome_vs_dt.png,
-    /// outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing), report.md.
+    /// outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing),
+    /// outcomes/replays.json (drill-down replays of shots whose outcome changed, --replays),
+    /// run.json (the study's options, from which `replays` remakes them), report.md.
     /// Shot k of a family depends only on the options and k: --shard K/N and `merge` give the
     /// one-process files byte for byte (wall.csv and the report's timings aside).
     Outcomes(outcomes::OutcomesArgs),
@@ -202,6 +207,23 @@ enum Command {
     /// Exit 1 when the merged run has failing shots (stress), points that did not end
     /// physically (sweep) or failed engine runs (outcomes).
     Merge(merge::MergeArgs),
+    /// Remake the drill-down replays (outcomes/replays.json) of a finished compare or outcomes
+    /// run from its outcomes/shots.csv.
+    ///
+    /// The shots where an engine changed the outcome (d_outcome 1) are made again exactly as
+    /// the study made them (a shot depends only on the study's seed, rack model and
+    /// perturbation, its family, table and index) and played with snapshots by the reference,
+    /// the floor and every engine that changed it: each ball's track (t to 1e-4 s, x and y to
+    /// 1e-5 m, samples at most 1/60 s apart while it moves), pocket times, final positions,
+    /// the event log, and whether each run's outcome is its row's in shots.csv (a check: a run
+    /// that does not reproduce is kept and counted in the note). At most --replays shots,
+    /// round-robin over the (family, table, engine) cells, and at most 24 MB; one line says
+    /// what was written and capped. The study's options come from the run's run.json
+    /// (outcome_options) when it records them, else from the flags (the study's defaults);
+    /// engines not installed here (pooltool, the peers) are skipped with a line. Exit 2 for a
+    /// missing directory or file or a row that does not parse (naming the file, field and
+    /// value).
+    Replays(replays_cmd::ReplaysArgs),
 }
 
 /// Runs the command line `args` (the first item is the program's name, as in
@@ -244,6 +266,7 @@ where
         Command::Figures(args) => figures::run(args),
         Command::Html(args) => html::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Replays(args) => replays_cmd::run(args),
     };
     match result {
         Ok(()) => 0,

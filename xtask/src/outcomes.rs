@@ -107,6 +107,21 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
         errln!("outcomes: {}", d.line());
     }
     write_study(&staging, &study, &result.wall)?;
+    let record = crate::replays::StudyRecord::of(&plan);
+    let run_json = serde_json::json!({ "outcome_options": record });
+    staging.write(
+        "run.json",
+        (serde_json::to_string_pretty(&run_json).unwrap_or_default() + "\n").as_bytes(),
+    )?;
+    let replays_note = if args.shard.is_some() {
+        format!(
+            "replays: none in a shard (--shard {}/{}): `cargo xtask replays` on the merged run \
+             makes them",
+            shard.k, shard.n
+        )
+    } else {
+        crate::replays::write_staged(&staging, &plan, args.study.replays, &pool)?
+    };
     staging.write(
         "report.md",
         study_report(&study, &format!("{:.1} s", start.elapsed().as_secs_f64())).as_bytes(),
@@ -130,6 +145,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
     outln!("{}", study.console_line())?;
+    outln!("{replays_note}")?;
     outln!("report: {}", dir.join("report.md").display())?;
     outln!("{}", page(&dir))?;
     if study.failed > 0 {

@@ -136,6 +136,14 @@ pub struct OutcomeArgs {
     /// one look [default: compare 400,30s; outcomes 3200; --quick and --shard: none]
     #[arg(long, value_name = "BUDGET")]
     pub outcome_budget: Option<String>,
+    /// Drill-down replays, 0 to 10000 shots (0: none): after the study, at most N shots where
+    /// an engine changed the outcome (d_outcome 1) are played again with snapshots by the
+    /// reference, the floor and every engine that changed it, and written to
+    /// outcomes/replays.json (report.html draws them). Shots are taken round-robin over the
+    /// (family, table, engine) cells, so every cell with a changed outcome gets one before any
+    /// gets two; the file stops at 24 MB. `cargo xtask replays` remakes it for a finished run
+    #[arg(long, value_name = "N", default_value_t = crate::replays::DEFAULT_REPLAYS)]
+    pub replays: u64,
 }
 
 /// `compare`'s default sequential budget: its whole run stays within 3 minutes on 2 cores.
@@ -155,6 +163,7 @@ impl OutcomeArgs {
         extra: &[EngineSpec],
         max_events: usize,
     ) -> Result<StudyPlan, CliError> {
+        crate::args::in_range("--replays", self.replays, 0, crate::replays::MAX_REPLAYS)?;
         let dts: Vec<f64> = if !self.outcome_dt.is_empty() {
             self.outcome_dt.clone()
         } else if quick {

@@ -500,6 +500,14 @@ fn every_count_size_and_duration_has_a_stated_limit() {
             vec!["outcomes", "--shard", "1/2", "--outcome-budget", "400"],
             &["--outcome-budget \"400\" with --shard"],
         ),
+        (
+            vec!["outcomes", "--replays", "10001"],
+            &["--replays = 10001", "0 to 10000"],
+        ),
+        (
+            vec!["compare", s, "--replays", "18446744073709551615"],
+            &["--replays = 18446744073709551615"],
+        ),
         (vec!["bench-peers", "--runs", "0"], &["--runs = 0"]),
         (
             vec!["bench-peers", "--peer-runs", "100000"],

@@ -45,12 +45,17 @@ pub use outcome::{
     Budget, ChaosRow, CushionHit, CushionRef, Decline, DistributionRow, DistributionTally,
     DistributionVerdict, FamilyKind, Fate, Field, GameOutcome, Margins, OutcomeRow, OutcomeShotRow,
     OutcomeTally, Perturbation, RunLabel, StudyError, StudyOptions, StudyPlan, StudyResult,
-    StudyRules, StudyShot, SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS,
-    DEFAULT_SHOTS, ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, INTERVAL_SHARE, MAX_DTS, MAX_SHOTS,
-    MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M,
-    STUDY_ALPHA, Z_95,
+    StudyRules, StudySetups, StudyShot, SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED,
+    DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, INTERVAL_SHARE, MAX_DTS,
+    MAX_SHOTS, MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE,
+    SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
 };
 pub use outcome::{energy, interval, sequential};
+pub use outcome::{
+    geometry, quantise_position, quantise_time, replay_options, replay_run, replay_shot, Geometry,
+    Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile, ReplayOutcome, ReplayRun,
+    ShotReplay, MAX_SAMPLE_GAP_S, POSITION_QUANTUM_M, REPLAY_VERSION, TIME_QUANTUM_S,
+};
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{

@@ -2,8 +2,9 @@
 //! ([`GameOutcome`]: first contact, first cushion, every ball's fate, final positions), whether
 //! two runs decided the same ([`Agreement`], field by field), the chaos floor (the reference
 //! on a shot perturbed by the physical uncertainty of its set-up, [`perturb`]), families of
-//! random shots ([`family_shot`]), and the rates with their intervals and tests
-//! ([`OutcomeTally`], [`answers`]).
+//! random shots ([`family_shot`]), the rates with their intervals and tests
+//! ([`OutcomeTally`], [`answers`]), and drill-down replays of shots whose outcome an engine
+//! changed ([`replay_shot`], `outcomes/replays.json`).
 
 mod agreement;
 mod distribution;
@@ -12,6 +13,7 @@ mod families;
 mod game;
 pub mod interval;
 mod perturb;
+mod replay;
 pub mod sequential;
 mod shot;
 mod stats;
@@ -26,7 +28,12 @@ pub use distribution::{
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
-pub use shot::{StudyError, StudyRules, StudyShot};
+pub use replay::{
+    geometry, quantise_position, quantise_time, replay_options, replay_run, replay_shot, Geometry,
+    Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile, ReplayOutcome, ReplayRun,
+    ShotReplay, MAX_SAMPLE_GAP_S, POSITION_QUANTUM_M, REPLAY_VERSION, TIME_QUANTUM_S,
+};
+pub use shot::{StudyError, StudyRules, StudySetups, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
 pub use study::{
     merge_chaos, tally_shot_rows, Budget, ChaosRow, Decline, StudyOptions, StudyPlan, StudyResult,

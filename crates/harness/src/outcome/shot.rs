@@ -52,6 +52,54 @@ pub struct StudyRules<'a> {
     pub reference: (&'a dyn Engine, &'a EngineSpec),
 }
 
+/// The set-ups of one shot of the study: the shot and the chaos floor's perturbed shot, exactly
+/// as [`StudyShot::play`] plays them (replays remake them with this too).
+#[derive(Clone, Debug)]
+pub struct StudySetups {
+    /// The shot's seed ([`FamilyKind::shot_seed`] of the study's seed).
+    pub seed: u64,
+    /// The shot ([`family_shot`]).
+    pub setup: Setup,
+    /// The floor's shot: [`floor_shot`] perturbed by the study's perturbation ([`perturb`]).
+    pub perturbed: Setup,
+}
+
+/// `<kind> on <table>, shot <index> (seed <seed>)`: how messages name a shot of the study.
+fn describe(kind: FamilyKind, table: &str, index: u64, seed: u64) -> String {
+    format!("{} on {table}, shot {index} (seed {seed})", kind.name())
+}
+
+impl StudySetups {
+    /// Shot `index` of family (`kind`, `table`), made from `racks` (on that table) with the
+    /// seed [`FamilyKind::shot_seed`] of `rules.seed`, and the floor's shot perturbed by
+    /// `rules.perturbation` (seeded by the shot's seed). `rules.reference` is not used.
+    ///
+    /// # Errors
+    /// [`StudyError::Run`] when the family cannot make the shot, [`StudyError::Perturbation`]
+    /// when no perturbation keeps it playable; both name the shot.
+    pub fn of(
+        kind: FamilyKind,
+        table: &str,
+        racks: &[Setup; 2],
+        index: u64,
+        rules: &StudyRules<'_>,
+    ) -> Result<Self, StudyError> {
+        let seed = kind.shot_seed(table, rules.seed, index);
+        let what = describe(kind, table, index, seed);
+        let setup = family_shot(kind, racks, &rules.rack, seed)
+            .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
+        let floor_base = floor_shot(kind, racks, &rules.rack, seed)
+            .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
+        let perturbed = perturb(&floor_base, &rules.perturbation, seed)
+            .map_err(|e| StudyError::Perturbation(format!("{what}: {e}")))?;
+        Ok(StudySetups {
+            seed,
+            setup,
+            perturbed,
+        })
+    }
+}
+
 /// One shot of the study with its rows so far (the reference's, the floor's, then one per
 /// engine added).
 #[derive(Clone, Debug)]
@@ -106,14 +154,12 @@ impl StudyShot {
         index: u64,
         rules: &StudyRules<'_>,
     ) -> Result<Self, StudyError> {
-        let seed = kind.shot_seed(table, rules.seed, index);
-        let what = format!("{} on {table}, shot {index} (seed {seed})", kind.name());
-        let setup = family_shot(kind, racks, &rules.rack, seed)
-            .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
-        let floor_base = floor_shot(kind, racks, &rules.rack, seed)
-            .map_err(|e| StudyError::Run(format!("{what}: {e}")))?;
-        let perturbed = perturb(&floor_base, &rules.perturbation, seed)
-            .map_err(|e| StudyError::Perturbation(format!("{what}: {e}")))?;
+        let StudySetups {
+            seed,
+            setup,
+            perturbed,
+        } = StudySetups::of(kind, table, racks, index, rules)?;
+        let what = describe(kind, table, index, seed);
         let (engine, spec) = rules.reference;
         let timed = |s: &Setup| {
             let t = Instant::now();

@@ -1,0 +1,629 @@
+//! Drill-down replays of an outcome study (`outcomes/replays.json`), shared by `compare` and
+//! `outcomes` (after their study) and `replays` (for an existing run): which shots to replay,
+//! replaying them ([`pool_harness::replay_shot`]) in parallel, and the file with its one-line
+//! note. Only `outcomes/shots.csv` and the study's options ([`StudyRecord`], kept in
+//! `run.json`) are needed: a shot depends only on them and its family, table and index.
+//!
+//! Selection: the shots where some engine run's `d_outcome` is 1 (the floor not counted), taken
+//! round-robin over the (family, table, run) cells in the order the rows first name them, so
+//! that every disagreeing cell gets a shot before any gets a second; each shot carries the
+//! reference, the floor and every engine run of it that disagrees. At most `--replays` shots,
+//! and at most [`MAX_REPLAY_BYTES`] bytes: shots are kept in the order taken while they fit
+//! (a shot that does not is left out, and the note counts it).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+use pool_engines::EngineSpec;
+use pool_harness::{
+    replay_options, replay_shot, FamilyKind, OutcomeShotRow, Perturbation, RackModel, Replay,
+    ReplayEngine, ReplayFile, StudyError, StudyPlan, StudyRules, FLOOR, REFERENCE, REPLAY_VERSION,
+};
+use pool_sim::{Engine, Setup};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::console::errln;
+use crate::CliError;
+
+/// Shots replayed by default (`--replays`).
+pub const DEFAULT_REPLAYS: u64 = 60;
+/// Most shots `--replays` may ask for.
+pub const MAX_REPLAYS: u64 = 10_000;
+/// The hard ceiling of `outcomes/replays.json` (bytes): the page inlines it, and a browser
+/// parses 24 MB of JSON in well under a second.
+pub const MAX_REPLAY_BYTES: usize = 24 << 20;
+/// Where the replays go in a run directory.
+pub const REPLAYS_FILE: &str = "outcomes/replays.json";
+/// `--max-events` of a run whose `run.json` does not record it: `compare`'s event budget (the
+/// event engine's own), which the committed example ran with.
+pub const DEFAULT_MAX_EVENTS: usize = pool_event::MAX_EVENTS;
+
+/// The study's options a replay needs, as `run.json`'s `outcome_options` records them (names
+/// as the options': `--outcome-seed` is `seed`, `--perturb-position` is `perturb_position`, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudyRecord {
+    /// `--outcome-seed`.
+    pub seed: u64,
+    /// `--outcome-shots` (shots per family of the first look).
+    pub shots: u64,
+    /// `--outcome-families`.
+    pub families: Vec<String>,
+    /// `--outcome-tables`.
+    pub tables: Vec<String>,
+    /// `--perturb-position` (m).
+    pub perturb_position: f64,
+    /// `--perturb-speed` (relative).
+    pub perturb_speed: f64,
+    /// `--position-tol` (m).
+    pub position_tol: f64,
+    /// `--rack`.
+    pub rack: String,
+    /// `--max-events` (the event budget of every run).
+    pub max_events: usize,
+}
+
+impl StudyRecord {
+    /// The options of `plan`.
+    pub fn of(plan: &StudyPlan) -> Self {
+        let mut families: Vec<String> = Vec::new();
+        let mut tables: Vec<String> = Vec::new();
+        for (kind, table) in &plan.families {
+            if !families.iter().any(|f| f == kind.name()) {
+                families.push(kind.name().to_string());
+            }
+            if !tables.contains(table) {
+                tables.push(table.clone());
+            }
+        }
+        StudyRecord {
+            seed: plan.seed,
+            shots: plan.shots,
+            families,
+            tables,
+            perturb_position: plan.perturbation.position_m,
+            perturb_speed: plan.perturbation.speed_rel,
+            position_tol: plan.position_tol_m,
+            rack: plan.rack.to_string(),
+            max_events: plan.max_events,
+        }
+    }
+
+    /// The checked rack model and perturbation.
+    ///
+    /// # Errors
+    /// A value out of range, naming the option (exit 2); `source` says where it came from.
+    fn check(&self, source: &str) -> Result<(RackModel, Perturbation), CliError> {
+        let bad = |m: String| CliError::Input(format!("{source}: {m}"));
+        let rack = self
+            .rack
+            .parse::<RackModel>()
+            .map_err(|e| bad(format!("rack {:?}: {e}", self.rack)))?;
+        rack.validate()
+            .map_err(|e| bad(format!("rack {:?}: {e}", self.rack)))?;
+        let perturbation = Perturbation {
+            position_m: self.perturb_position,
+            speed_rel: self.perturb_speed,
+        };
+        perturbation.validate().map_err(|(which, v, max)| {
+            bad(format!(
+                "perturb_{which} = {v:?}: must be a number in [0, {max}]"
+            ))
+        })?;
+        if !(self.position_tol > 0.0 && self.position_tol <= 1.0) {
+            return Err(bad(format!(
+                "position_tol = {:?}: must be a number in (0, 1] m",
+                self.position_tol
+            )));
+        }
+        if !(1..=crate::args::MAX_EVENTS_OPTION).contains(&self.max_events) {
+            return Err(bad(format!(
+                "max_events = {}: must be 1 to {}",
+                self.max_events,
+                crate::args::MAX_EVENTS_OPTION
+            )));
+        }
+        Ok((rack, perturbation))
+    }
+}
+
+/// One shot of `outcomes/shots.csv` with its rows.
+struct ShotRows {
+    family: String,
+    table: String,
+    index: u64,
+    rows: Vec<OutcomeShotRow>,
+}
+
+/// The rows of `outcomes/shots.csv` (`text`, read from `file`), grouped by shot in the order
+/// the file first names them, and the engine of every run named (but the reference and the
+/// floor).
+///
+/// # Errors
+/// A row that does not parse, or names an engine that is none: the file, the row (and line),
+/// the field and its value (exit 2).
+#[allow(clippy::type_complexity)]
+fn read_shots(
+    text: &[u8],
+    file: &Path,
+) -> Result<(Vec<ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
+    let mut specs: BTreeMap<String, EngineSpec> = BTreeMap::new();
+    let mut reader = csv::Reader::from_reader(text);
+    let headers = reader
+        .headers()
+        .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?
+        .clone();
+    let mut shots: Vec<ShotRows> = Vec::new();
+    let mut by_key: HashMap<(String, String, u64), usize> = HashMap::new();
+    for (n, record) in reader.records().enumerate() {
+        let record = record.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
+        let line = record.position().map_or(0, csv::Position::line);
+        let row: OutcomeShotRow = record.deserialize(Some(&headers)).map_err(|e| {
+            let field = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => err.field(),
+                _ => None,
+            };
+            let what = match field.and_then(|f| usize::try_from(f).ok()) {
+                Some(f) => format!(
+                    "field {} = {:?}",
+                    headers.get(f).unwrap_or("?"),
+                    record.get(f).unwrap_or("")
+                ),
+                None => "the row".to_string(),
+            };
+            let why = match e.kind() {
+                csv::ErrorKind::Deserialize { err, .. } => err.kind().to_string(),
+                _ => e.to_string(),
+            };
+            CliError::Input(format!(
+                "{}: row {} (line {line}): {what}: {why}",
+                file.display(),
+                n + 1
+            ))
+        })?;
+        if row.run != REFERENCE && row.run != FLOOR && !specs.contains_key(&row.run) {
+            let spec = row.run.parse::<EngineSpec>().map_err(|e| {
+                CliError::Input(format!(
+                    "{}: row {} (line {line}): field run = {e}",
+                    file.display(),
+                    n + 1
+                ))
+            })?;
+            specs.insert(row.run.clone(), spec);
+        }
+        let key = (row.family.clone(), row.table.clone(), row.index);
+        let at = *by_key.entry(key).or_insert_with(|| {
+            shots.push(ShotRows {
+                family: row.family.clone(),
+                table: row.table.clone(),
+                index: row.index,
+                rows: Vec::new(),
+            });
+            shots.len() - 1
+        });
+        shots[at].rows.push(row);
+    }
+    Ok((shots, specs))
+}
+
+/// Whether `row` is an engine run whose outcome changed (`d_outcome` 1; not the floor).
+fn disagrees(row: &OutcomeShotRow) -> bool {
+    row.run != REFERENCE && row.run != FLOOR && row.d_outcome == 1 && row.failure.is_empty()
+}
+
+/// Up to `max` shots (indices into `shots`, in the order taken), round-robin over the
+/// (family, table, run) cells of the disagreeing runs `replayable` allows, in the order the
+/// rows first name them: round k gives every cell that has fewer than k of the shots taken
+/// its next shot not yet taken.
+fn select(shots: &[ShotRows], max: u64, replayable: &dyn Fn(&str) -> bool) -> Vec<usize> {
+    let mut cells: Vec<(String, String, String)> = Vec::new();
+    let mut queues: Vec<Vec<usize>> = Vec::new();
+    let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); shots.len()];
+    for (s, shot) in shots.iter().enumerate() {
+        for row in shot
+            .rows
+            .iter()
+            .filter(|r| disagrees(r) && replayable(&r.run))
+        {
+            let cell = (row.family.clone(), row.table.clone(), row.run.clone());
+            let c = match cells.iter().position(|x| *x == cell) {
+                Some(c) => c,
+                None => {
+                    cells.push(cell);
+                    queues.push(Vec::new());
+                    cells.len() - 1
+                }
+            };
+            queues[c].push(s);
+            cells_of[s].push(c);
+        }
+    }
+    let mut taken = vec![false; shots.len()];
+    let mut have = vec![0u64; cells.len()];
+    let mut next = vec![0usize; cells.len()];
+    let mut out = Vec::new();
+    for round in 1u64.. {
+        // Whether some cell still has a shot not taken (in this round or a later one).
+        let mut left = false;
+        for c in 0..cells.len() {
+            if out.len() as u64 >= max {
+                return out;
+            }
+            while next[c] < queues[c].len() && taken[queues[c][next[c]]] {
+                next[c] += 1;
+            }
+            let Some(&s) = queues[c].get(next[c]) else {
+                continue;
+            };
+            left = true;
+            if have[c] >= round {
+                continue;
+            }
+            taken[s] = true;
+            out.push(s);
+            for &d in &cells_of[s] {
+                have[d] += 1;
+            }
+        }
+        if !left {
+            break;
+        }
+    }
+    out
+}
+
+/// Which of the replays of `sizes` bytes each (in the order taken) the file keeps within
+/// `ceiling` bytes: each while it fits, with room for the file's own fields and a comma per
+/// replay; one that does not fit is left out, and a smaller one after it may still fit.
+fn within(sizes: &[usize], ceiling: usize) -> Vec<bool> {
+    let reserve = 4096;
+    let mut size = reserve;
+    sizes
+        .iter()
+        .map(|&b| {
+            let fits = size + b < ceiling;
+            if fits {
+                size += b + 1;
+            }
+            fits
+        })
+        .collect()
+}
+
+/// A size in bytes for people: `812 kB`, `3.1 MB`.
+fn human(bytes: usize) -> String {
+    if bytes < 1 << 20 {
+        format!("{} kB", bytes.div_ceil(1024))
+    } else {
+        format!("{:.1} MB", bytes as f64 / f64::from(1 << 20))
+    }
+}
+
+/// A replayed shot: its index in the study's shots, the replay, its JSON and its runs that
+/// failed.
+type Played = (usize, Replay, Vec<u8>, Vec<String>);
+
+/// What [`make`] produced: the file's bytes and its note (the line to print).
+pub struct Replays {
+    /// `outcomes/replays.json`'s bytes.
+    pub bytes: Vec<u8>,
+    /// The one line saying what was written and what was capped.
+    pub note: String,
+}
+
+/// Selects the shots of `shots_csv` (the text of `file`, a study's `outcomes/shots.csv`) to
+/// replay, at most `max_shots`, replays them under `record` on `pool`, and returns the file
+/// and its note. Engines not installed here (pooltool, the peers) are skipped with one line
+/// each on stderr.
+///
+/// # Errors
+/// A row that does not parse, an unknown family, table or engine, or options out of range
+/// (exit 2, naming the file or option); a shot the family cannot make again (exit 1).
+pub fn make(
+    shots_csv: &[u8],
+    file: &Path,
+    record: &StudyRecord,
+    source: &str,
+    max_shots: u64,
+    pool: &rayon::ThreadPool,
+) -> Result<Replays, CliError> {
+    crate::args::in_range("--replays", max_shots, 0, MAX_REPLAYS)?;
+    let (rack, perturbation) = record.check(source)?;
+    let (shots, parsed) = read_shots(shots_csv, file)?;
+    let disagreeing = shots
+        .iter()
+        .flat_map(|s| &s.rows)
+        .filter(|r| disagrees(r))
+        .count() as u64;
+    let changed = shots
+        .iter()
+        .filter(|s| s.rows.iter().any(disagrees))
+        .count();
+    // The engines of the disagreeing runs, those not installed here skipped.
+    let mut specs: BTreeMap<String, Option<EngineSpec>> = BTreeMap::new();
+    let mut skipped: Vec<String> = Vec::new();
+    for row in shots.iter().flat_map(|s| &s.rows).filter(|r| disagrees(r)) {
+        if specs.contains_key(&row.run) {
+            continue;
+        }
+        let spec = parsed[&row.run].clone();
+        let usable = match spec.unavailable() {
+            Some(why) => {
+                errln!("replays: skipping the runs of {}: {why}", row.run);
+                skipped.push(row.run.clone());
+                None
+            }
+            None => Some(spec),
+        };
+        specs.insert(row.run.clone(), usable);
+    }
+    let replayable = |run: &str| specs.get(run).is_some_and(Option::is_some);
+    let selected = select(&shots, max_shots, &replayable);
+    // Each selected shot's family, table (racks) and engine runs, checked before any runs.
+    let mut racks: BTreeMap<String, [Setup; 2]> = BTreeMap::new();
+    let mut jobs: Vec<(usize, FamilyKind, Vec<String>)> = Vec::new();
+    for &s in &selected {
+        let shot = &shots[s];
+        let kind = FamilyKind::from_name(&shot.family).ok_or_else(|| {
+            CliError::Input(format!(
+                "{}: shot {}/{}/{}: field family = {:?}: unknown family (expected one of {})",
+                file.display(),
+                shot.family,
+                shot.table,
+                shot.index,
+                shot.family,
+                FamilyKind::ALL.map(|k| k.name()).join(", ")
+            ))
+        })?;
+        if !racks.contains_key(&shot.table) {
+            let option = format!("{}: field table =", file.display());
+            racks.insert(
+                shot.table.clone(),
+                crate::racks::racks(&option, Some(&shot.table))?,
+            );
+        }
+        let runs = shot
+            .rows
+            .iter()
+            .filter(|r| disagrees(r) && replayable(&r.run))
+            .map(|r| r.run.clone())
+            .collect();
+        jobs.push((s, kind, runs));
+    }
+    let build = |spec: &EngineSpec| {
+        spec.build_with(&replay_options(spec, record.max_events))
+            .map_err(|e| CliError::Input(format!("{}: field run = {e}", file.display())))
+    };
+    let reference_spec = EngineSpec::reference();
+    let reference = build(&reference_spec)?;
+    let mut engines: BTreeMap<&str, Box<dyn Engine>> = BTreeMap::new();
+    for (run, spec) in &specs {
+        if let Some(spec) = spec {
+            if jobs.iter().any(|j| j.2.contains(run)) {
+                engines.insert(run.as_str(), build(spec)?);
+            }
+        }
+    }
+    let rules = StudyRules {
+        seed: record.seed,
+        perturbation,
+        position_tol_m: record.position_tol,
+        rack,
+        reference: (reference.as_ref(), &reference_spec),
+    };
+    let runs_total: u64 = jobs.iter().map(|j| 2 + j.2.len() as u64).sum();
+    let bar = crate::progress::bar(runs_total, "replay runs {per_sec}");
+    let played: Vec<Result<Played, CliError>> = pool.install(|| {
+        jobs.par_iter()
+            .with_max_len(1)
+            .map(|(s, kind, runs)| {
+                let shot = &shots[*s];
+                let with: Vec<ReplayEngine> = runs
+                    .iter()
+                    .map(|r| ReplayEngine {
+                        run: r.clone(),
+                        engine: engines[r.as_str()].as_ref(),
+                    })
+                    .collect();
+                let out = replay_shot(
+                    *kind,
+                    &shot.table,
+                    &racks[&shot.table],
+                    shot.index,
+                    &rules,
+                    &with,
+                    &shot.rows,
+                )
+                .map_err(|e| match e {
+                    StudyError::Perturbation(m) | StudyError::Input(m) => {
+                        CliError::Input(format!("{source}: {m}"))
+                    }
+                    StudyError::Run(m) | StudyError::Output(m) => {
+                        CliError::Run(format!("replays: {m}"))
+                    }
+                })?;
+                bar.inc(2 + runs.len() as u64);
+                let bytes = serde_json::to_vec(&out.replay)
+                    .map_err(|e| CliError::Run(format!("replays: {e}")))?;
+                Ok((*s, out.replay, bytes, out.failed))
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let played = played.into_iter().collect::<Result<Vec<_>, CliError>>()?;
+    let sizes: Vec<usize> = played.iter().map(|p| p.2.len()).collect();
+    let fits = within(&sizes, MAX_REPLAY_BYTES);
+    let dropped = fits.iter().filter(|&&f| !f).count();
+    let mut failed: Vec<String> = Vec::new();
+    let mut kept = Vec::new();
+    for ((s, replay, _, f), fit) in played.into_iter().zip(fits) {
+        if fit {
+            failed.extend(f);
+            kept.push((s, replay));
+        }
+    }
+    // In the study's order.
+    kept.sort_by_key(|k| k.0);
+    let not_reproduced = kept
+        .iter()
+        .flat_map(|k| &k.1.runs)
+        .filter(|r| !r.reproduced)
+        .count();
+    let mut file_out = ReplayFile {
+        version: REPLAY_VERSION,
+        max_shots,
+        disagreeing,
+        written: kept.len() as u64,
+        note: String::new(),
+        replays: kept.into_iter().map(|k| k.1).collect(),
+    };
+    let extras = {
+        let mut v = Vec::new();
+        if dropped > 0 {
+            v.push(format!(
+                "{dropped} more left out at the {} ceiling",
+                human(MAX_REPLAY_BYTES)
+            ));
+        }
+        if not_reproduced > 0 {
+            v.push(format!(
+                "{not_reproduced} run(s) did not reproduce their shots.csv row (kept, \
+                 reproduced: false)"
+            ));
+        }
+        if !failed.is_empty() {
+            v.push(format!(
+                "{} run(s) failed when replayed and are left out, e.g. {}",
+                failed.len(),
+                failed[0]
+            ));
+        }
+        if !skipped.is_empty() {
+            v.push(format!(
+                "the runs of {} skipped (not installed here)",
+                skipped.join(", ")
+            ));
+        }
+        v
+    };
+    let note_with = |bytes: usize| {
+        let mut note = format!(
+            "replays: {} of {changed} shots with a changed outcome written to {REPLAYS_FILE} \
+             (--replays {max_shots}; {})",
+            file_out.written,
+            human(bytes)
+        );
+        for e in &extras {
+            note.push_str("; ");
+            note.push_str(e);
+        }
+        note
+    };
+    let bare = serde_json::to_vec(&file_out)
+        .map_err(|e| CliError::Run(format!("replays: {e}")))?
+        .len();
+    let guess = note_with(bare);
+    file_out.note = note_with(bare + guess.len());
+    let bytes =
+        serde_json::to_vec(&file_out).map_err(|e| CliError::Run(format!("replays: {e}")))?;
+    Ok(Replays {
+        bytes,
+        note: file_out.note,
+    })
+}
+
+/// Replays the study `plan` just ran into `staging` (its `outcomes/shots.csv`, closed):
+/// writes [`REPLAYS_FILE`] there and returns its note.
+///
+/// # Errors
+/// As [`make`]; a file that cannot be read or written (exit 1).
+pub fn write_staged(
+    staging: &crate::output::Staging,
+    plan: &StudyPlan,
+    max_shots: u64,
+    pool: &rayon::ThreadPool,
+) -> Result<String, CliError> {
+    let name = "outcomes/shots.csv";
+    let path = staging.path(name);
+    let text = std::fs::read(&path)
+        .map_err(|e| CliError::Run(format!("reading {}: {e}", path.display())))?;
+    let r = make(
+        &text,
+        Path::new(name),
+        &StudyRecord::of(plan),
+        "the study's options",
+        max_shots,
+        pool,
+    )?;
+    staging.write(REPLAYS_FILE, &r.bytes)?;
+    Ok(r.note)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(family: &str, index: u64, run: &str, d: u8) -> OutcomeShotRow {
+        let mut r: OutcomeShotRow = csv::Reader::from_reader(
+            "family,table,index,shot,run,engine,scheme,dt_s,termination,events,ops,\
+             first_contact,first_contact_t_s,first_cushion,pocketed,scratch,objects_pocketed,\
+             object_pockets,cue_x_m,cue_y_m,d_outcome,d_first_contact,d_first_cushion,d_pocketed,\
+             d_scratch,d_end,d_cue_position,d_positions,cue_position_error_m,\
+             position_error_max_m,failure\n\
+             cut,t,0,s,reference,event,isolator,,at_rest,1,1,,,,,0,0,,,,0,0,0,0,0,0,0,0,,,\n"
+                .as_bytes(),
+        )
+        .deserialize()
+        .next()
+        .unwrap()
+        .unwrap();
+        r.family = family.into();
+        r.index = index;
+        r.run = run.into();
+        r.d_outcome = d;
+        r
+    }
+
+    fn shot(family: &str, index: u64, runs: &[(&str, u8)]) -> ShotRows {
+        let mut rows = vec![
+            row(family, index, REFERENCE, 0),
+            row(family, index, FLOOR, 1),
+        ];
+        rows.extend(runs.iter().map(|&(r, d)| row(family, index, r, d)));
+        ShotRows {
+            family: family.into(),
+            table: "t".into(),
+            index,
+            rows,
+        }
+    }
+
+    #[test]
+    fn the_byte_ceiling_keeps_shots_in_the_order_taken_while_they_fit() {
+        let c = 4096 + 100;
+        assert_eq!(within(&[40, 40, 40], c), [true, true, false]);
+        assert_eq!(within(&[97, 1, 1], c), [true, true, false]);
+        assert_eq!(within(&[200, 10, 10], c), [false, true, true]);
+        assert_eq!(within(&[], c), Vec::<bool>::new());
+    }
+
+    #[test]
+    fn every_disagreeing_cell_gets_a_shot_before_any_gets_two() {
+        // Engine a disagrees on cut shots 0-3, engine b on cut shot 3 only, engine a on bank
+        // shot 0; the floor's disagreements never count.
+        let shots = vec![
+            shot("cut", 0, &[("a", 1), ("b", 0)]),
+            shot("cut", 1, &[("a", 1), ("b", 0)]),
+            shot("cut", 2, &[("a", 1), ("b", 0)]),
+            shot("cut", 3, &[("a", 1), ("b", 1)]),
+            shot("bank", 0, &[("a", 1), ("b", 0)]),
+            shot("bank", 1, &[("a", 0), ("b", 0)]),
+        ];
+        let all = |_: &str| true;
+        assert_eq!(select(&shots, 3, &all), [0, 3, 4]);
+        assert_eq!(select(&shots, 100, &all), [0, 3, 4, 1, 2]);
+        assert_eq!(select(&shots, 0, &all), Vec::<usize>::new());
+        // b's runs not replayable: its cell has no shot.
+        assert_eq!(select(&shots, 2, &|r: &str| r != "b"), [0, 4]);
+    }
+}

@@ -448,12 +448,32 @@
     return out;
   }
 
+  // replays.json v2 tracks: per ball [t0, x0, y0, dt1, dx1, dy1, ...] in integer units
+  // (units.t_s, units.xy_m), the first triple absolute, each later one a difference; decoded
+  // once to seconds and metres.
+  function decodeTracks(r) {
+    if (!r.tracks || r.decoded) return;
+    r.decoded = true;
+    if (replayData.version === 1) return; // seconds and metres already
+    const u = replayData.units || { t_s: 1e-4, xy_m: 1e-5 };
+    r.tracks = r.tracks.map(function (tr) {
+      const out = new Float64Array(tr.length);
+      let t = 0, x = 0, y = 0;
+      for (let k = 0; k + 2 < tr.length; k += 3) {
+        t += tr[k]; x += tr[k + 1]; y += tr[k + 2];
+        out[k] = t * u.t_s; out[k + 1] = x * u.xy_m; out[k + 2] = y * u.xy_m;
+      }
+      return out;
+    });
+  }
+
   function openReplay(rp, d, runName) {
     replay.innerHTML = '';
     replay.hidden = false;
     const runs = rp.runs.filter(function (r) {
       return r.run === 'reference' || r.run === 'floor' || (runName && r.run === runName);
     });
+    runs.forEach(decodeTracks);
     const engineRun = runs.find(function (r) { return r.run !== 'reference' && r.run !== 'floor'; });
     replay.appendChild(el('h3', { text: 'Replay: ' + rp.family + ' on ' + rp.table + ', shot ' + rp.index + ' (seed ' + rp.seed + ', ' + rp.shot + ')' }));
     if (runName && !engineRun) {
@@ -564,7 +584,7 @@
     ctx.fillStyle = '#050505';
     for (const p of g.pockets) {
       ctx.beginPath();
-      ctx.arc(px(p[0]), py(p[1]), Math.min(p[2], 0.12) * scale, 0, 2 * Math.PI);
+      ctx.arc(px(p[0]), py(p[1]), Math.min(p[2], 0.08) * scale, 0, 2 * Math.PI);
       ctx.fill();
     }
     // Paths up to t.

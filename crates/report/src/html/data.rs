@@ -106,10 +106,15 @@ impl RunFiles {
         }
         let replays = json_file(dir, "outcomes/replays.json")?;
         if let Some(v) = &replays {
-            if v.get("version").and_then(|x| x.as_u64()) != Some(1) {
+            // Version 2: integer, delta-coded tracks (docs/report-html.md); version 1 (tracks
+            // in seconds and metres) is read too.
+            if !matches!(v.get("version").and_then(|x| x.as_u64()), Some(1 | 2)) {
                 return Err(HtmlError::at(
                     &dir.join("outcomes/replays.json"),
-                    format!("version = {}: expected 1", v.get("version").unwrap_or(&serde_json::Value::Null)),
+                    format!(
+                        "version = {}: this page reads versions 1 and 2 (remake it with cargo xtask replays)",
+                        v.get("version").unwrap_or(&serde_json::Value::Null)
+                    ),
                 ));
             }
         } else if study.is_some() {

@@ -98,7 +98,10 @@ struct PageData {
 /// directory with no `summary.csv` and no `outcomes.csv` (nothing to show).
 pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String>), HtmlError> {
     let run = data::RunFiles::load(dir)?;
-    let mut notes = run.notes.clone();
+    // Parts left out (returned, for the console) and, on the page only, what the replays
+    // capped (the run printed that line already).
+    let notes = run.notes.clone();
+    let mut page_notes = notes.clone();
     let answer = run.study.as_ref().and_then(tables::answer);
     let glance = tables::glance(&run);
     let rates = run.study.as_ref().map(tables::rates).unwrap_or_default();
@@ -113,7 +116,7 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
     };
     let replays = run.replays.as_ref().map_or(0, data::replay_count);
     if let Some(note) = run.replays.as_ref().and_then(|r| r.get("note")).and_then(|n| n.as_str()) {
-        notes.push(note.to_string());
+        page_notes.push(note.to_string());
     }
     let page = PageData {
         title: title.to_string(),
@@ -127,7 +130,7 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
         charts,
         images: run.images.clone(),
         shots,
-        notes: notes.clone(),
+        notes: page_notes,
     };
     let json = script_json(&serde_json::to_string(&page).map_err(|e| HtmlError {
         file: None,

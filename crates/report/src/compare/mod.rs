@@ -16,7 +16,7 @@ pub use engines::{
 };
 pub use markdown::{console_summary, markdown};
 pub(crate) use markdown::glance_cells;
-pub(crate) use outcomes::{answer_lines, rate_cell};
+pub(crate) use outcomes::{answer_lines, rate_cell, rate_grid};
 pub use outcomes::{
     answer_wall, cost_cell, duration, outcome_section, reference_wall_s, short_verdict, Decline,
     OutcomeStudy,

@@ -663,53 +663,93 @@ pub(crate) fn rate_cell(r: &OutcomeRow) -> String {
     )
 }
 
-/// Per family: the rate of changed outcomes at every dt of every engine, and the floor's.
-fn rates_tables(md: &mut String, st: &OutcomeStudy) {
+/// One family's rates of changed outcomes: the floor's row, and each engine's rows.
+pub(crate) struct RateFamily<'a> {
+    /// The family's kind and table.
+    pub family: String,
+    /// Its table.
+    pub table: String,
+    /// The floor's `outcome` row.
+    pub floor: &'a OutcomeRow,
+    /// The engines (family, scheme) in first-row order.
+    pub engines: Vec<(&'a str, &'a str)>,
+    rows: Vec<&'a OutcomeRow>,
+}
+
+impl<'a> RateFamily<'a> {
+    /// The `outcome` row of `engine` and `scheme` at `dt` (None: no dt).
+    pub fn at(&self, engine: &str, scheme: &str, dt: Option<f64>) -> Option<&'a OutcomeRow> {
+        self.rows
+            .iter()
+            .find(|r| r.engine == engine && r.scheme == scheme && r.dt_s == dt)
+            .copied()
+    }
+}
+
+/// The rate tables' grid: the dt values of every run (largest first) and, per family with a
+/// floor, its rows.
+pub(crate) fn rate_grid(st: &OutcomeStudy) -> (Vec<f64>, Vec<RateFamily<'_>>) {
     let outcome: Vec<&OutcomeRow> = st.rows.iter().filter(|r| r.field == "outcome").collect();
     let mut dts: Vec<f64> = outcome.iter().filter_map(|r| r.dt_s).collect();
     dts.sort_by(|a, b| b.total_cmp(a));
     dts.dedup();
+    let families = st
+        .families()
+        .into_iter()
+        .filter_map(|(family, table)| {
+            let rows: Vec<&OutcomeRow> = outcome
+                .iter()
+                .filter(|r| r.family == family && r.table == table)
+                .copied()
+                .collect();
+            let floor = *rows.iter().find(|r| r.engine == FLOOR)?;
+            let mut engines: Vec<(&str, &str)> = Vec::new();
+            for r in rows.iter().filter(|r| r.engine != FLOOR) {
+                if !engines.contains(&(r.engine.as_str(), r.scheme.as_str())) {
+                    engines.push((&r.engine, &r.scheme));
+                }
+            }
+            Some(RateFamily {
+                family,
+                table,
+                floor,
+                engines,
+                rows,
+            })
+        })
+        .collect();
+    (dts, families)
+}
+
+/// Per family: the rate of changed outcomes at every dt of every engine, and the floor's.
+fn rates_tables(md: &mut String, st: &OutcomeStudy) {
+    let (dts, families) = rate_grid(st);
     let _ = writeln!(
         md,
         "Rates of changed outcomes with their 95 % intervals, per family (a dagger marks a rate \
          above the floor's, an open circle one whose equivalence with the floor is undecided; \
          unmarked rates are within the floor):\n"
     );
-    for (family, table) in st.families() {
-        let mine: Vec<&&OutcomeRow> = outcome
-            .iter()
-            .filter(|r| r.family == family && r.table == table)
-            .collect();
-        let Some(floor) = mine.iter().find(|r| r.engine == FLOOR) else {
-            continue;
-        };
+    for f in &families {
         let _ = writeln!(
             md,
-            "**{family} on {table}** ({} shots; chaos floor {}):\n",
-            floor.n,
-            rate_ci(floor.rate, floor.ci_low, floor.ci_high)
+            "**{} on {}** ({} shots; chaos floor {}):\n",
+            f.family,
+            f.table,
+            f.floor.n,
+            rate_ci(f.floor.rate, f.floor.ci_low, f.floor.ci_high)
         );
         let heads: Vec<String> = dts.iter().map(|d| format!("dt = {d:.0e} s")).collect();
         let _ = writeln!(md, "| engine | {} | no dt |", heads.join(" | "));
         let _ = writeln!(md, "|---|{}---|", "---|".repeat(dts.len()));
-        let mut engines: Vec<(&str, &str)> = Vec::new();
-        for r in mine.iter().filter(|r| r.engine != FLOOR) {
-            if !engines.contains(&(r.engine.as_str(), r.scheme.as_str())) {
-                engines.push((&r.engine, &r.scheme));
-            }
-        }
-        for (engine, scheme) in engines {
-            let cell = |r: Option<&&&OutcomeRow>| r.map_or("".into(), |r| rate_cell(r));
-            let at = |dt: Option<f64>| {
-                mine.iter()
-                    .find(|r| r.engine == engine && r.scheme == scheme && r.dt_s == dt)
-            };
-            let cells: Vec<String> = dts.iter().map(|&d| cell(at(Some(d)))).collect();
+        for &(engine, scheme) in &f.engines {
+            let cell = |dt: Option<f64>| f.at(engine, scheme, dt).map_or("".into(), rate_cell);
+            let cells: Vec<String> = dts.iter().map(|&d| cell(Some(d))).collect();
             let _ = writeln!(
                 md,
                 "| {engine} {scheme} | {} | {} |",
                 cells.join(" | "),
-                cell(at(None))
+                cell(None)
             );
         }
         let _ = writeln!(md);

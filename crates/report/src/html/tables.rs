@@ -9,7 +9,8 @@ use serde::Serialize;
 
 use super::data::RunFiles;
 use crate::compare::{
-    answer_lines, engine_summaries_of, glance_cells, rate_cell, OutcomeStudy, BUDGET_FACTOR,
+    answer_lines, engine_summaries_of, glance_cells, rate_cell, rate_grid, OutcomeStudy,
+    BUDGET_FACTOR,
     TARGET_ERROR_S,
 };
 
@@ -190,88 +191,70 @@ pub(super) fn glance(run: &RunFiles) -> Option<Table> {
 /// Per family: the rate of changed outcomes of every engine at every dt, each cell linking to
 /// the shots it counts.
 pub(super) fn rates(st: &OutcomeStudy) -> Vec<Table> {
-    let outcome: Vec<&OutcomeRow> = st.rows.iter().filter(|r| r.field == "outcome").collect();
-    let mut dts: Vec<f64> = outcome.iter().filter_map(|r| r.dt_s).collect();
-    dts.sort_by(|a, b| b.total_cmp(a));
-    dts.dedup();
-    let mut tables = Vec::new();
-    for (family, table) in st.families() {
-        let mine: Vec<&&OutcomeRow> = outcome
-            .iter()
-            .filter(|r| r.family == family && r.table == table)
-            .collect();
-        let Some(floor) = mine.iter().find(|r| r.engine == FLOOR) else {
-            continue;
-        };
-        let mut columns = vec!["engine".to_string()];
-        columns.extend(dts.iter().map(|d| format!("dt = {d:.0e} s")));
-        columns.push("no dt".into());
-        let drill_cell = |r: &OutcomeRow| Cell {
-            t: rate_cell(r),
-            v: r.rate.is_finite().then_some(r.rate),
-            drill: (r.n > 0).then(|| Drill {
-                family: r.family.clone(),
-                table: r.table.clone(),
-                engine: r.engine.clone(),
-                scheme: r.scheme.clone(),
-                dt: r.dt_s,
-                changed: r.disagree,
-                n: r.n,
-            }),
-        };
-        let mut engines: Vec<(&str, &str)> = Vec::new();
-        for r in mine.iter().filter(|r| r.engine != FLOOR) {
-            if !engines.contains(&(r.engine.as_str(), r.scheme.as_str())) {
-                engines.push((&r.engine, &r.scheme));
-            }
-        }
-        let mut rows = Vec::new();
-        let mut floor_cells = vec![cell("chaos floor (event engine, perturbed)", None)];
-        floor_cells.extend(dts.iter().map(|_| cell("", None)));
-        floor_cells.push(drill_cell(floor));
-        rows.push(Row {
-            attrs: attrs(&[
-                ("engine", FLOOR),
-                ("scheme", &floor.scheme),
-                ("family", &family),
-                ("table", &table),
-            ]),
-            class: "floor".into(),
-            cells: floor_cells,
-        });
-        for (engine, scheme) in engines {
-            let at = |dt: Option<f64>| {
-                mine.iter()
-                    .find(|r| r.engine == engine && r.scheme == scheme && r.dt_s == dt)
-            };
-            let mut cells = vec![cell(format!("{engine} {scheme}"), None)];
-            for d in dts.iter().map(|&d| Some(d)).chain([None]) {
-                cells.push(at(d).map_or(cell("", None), |r| drill_cell(r)));
-            }
+    let (dts, families) = rate_grid(st);
+    let drill_cell = |r: &OutcomeRow| Cell {
+        t: rate_cell(r),
+        v: r.rate.is_finite().then_some(r.rate),
+        drill: (r.n > 0).then(|| Drill {
+            family: r.family.clone(),
+            table: r.table.clone(),
+            engine: r.engine.clone(),
+            scheme: r.scheme.clone(),
+            dt: r.dt_s,
+            changed: r.disagree,
+            n: r.n,
+        }),
+    };
+    families
+        .iter()
+        .map(|f| {
+            let (family, table) = (f.family.as_str(), f.table.as_str());
+            let mut columns = vec!["engine".to_string()];
+            columns.extend(dts.iter().map(|d| format!("dt = {d:.0e} s")));
+            columns.push("no dt".into());
+            let mut rows = Vec::new();
+            let mut floor_cells = vec![cell("chaos floor (event engine, perturbed)", None)];
+            floor_cells.extend(dts.iter().map(|_| cell("", None)));
+            floor_cells.push(drill_cell(f.floor));
             rows.push(Row {
                 attrs: attrs(&[
-                    ("engine", engine),
-                    ("scheme", scheme),
-                    ("family", &family),
-                    ("table", &table),
+                    ("engine", FLOOR),
+                    ("scheme", &f.floor.scheme),
+                    ("family", family),
+                    ("table", table),
                 ]),
-                class: String::new(),
-                cells,
+                class: "floor".into(),
+                cells: floor_cells,
             });
-        }
-        tables.push(Table {
-            id: format!("rates-{family}-{table}"),
-            class: "rates".into(),
-            caption: format!(
-                "{family} on {table}: {} shots; chaos floor {}",
-                floor.n,
-                rate_cell(floor).trim_end_matches([' ', '†', '○'])
-            ),
-            columns,
-            rows,
-        });
-    }
-    tables
+            for &(engine, scheme) in &f.engines {
+                let mut cells = vec![cell(format!("{engine} {scheme}"), None)];
+                for d in dts.iter().map(|&d| Some(d)).chain([None]) {
+                    cells.push(f.at(engine, scheme, d).map_or(cell("", None), drill_cell));
+                }
+                rows.push(Row {
+                    attrs: attrs(&[
+                        ("engine", engine),
+                        ("scheme", scheme),
+                        ("family", family),
+                        ("table", table),
+                    ]),
+                    class: String::new(),
+                    cells,
+                });
+            }
+            Table {
+                id: format!("rates-{family}-{table}"),
+                class: "rates".into(),
+                caption: format!(
+                    "{family} on {table}: {} shots; chaos floor {}",
+                    f.floor.n,
+                    rate_cell(f.floor).trim_end_matches([' ', '†', '○'])
+                ),
+                columns,
+                rows,
+            }
+        })
+        .collect()
 }
 
 /// The distribution verdicts, and the floor's statistics beside the reference's.

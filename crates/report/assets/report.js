@@ -474,6 +474,10 @@
       return r.run === 'reference' || r.run === 'floor' || (runName && r.run === runName);
     });
     runs.forEach(decodeTracks);
+    // The address names the replay, so it can be bookmarked or sent.
+    try {
+      history.replaceState(null, '', '#replay=' + encodeURIComponent(rp.key) + (runName ? '&run=' + encodeURIComponent(runName) : ''));
+    } catch (e) { /* a page opened where history is read-only keeps its address */ }
     const engineRun = runs.find(function (r) { return r.run !== 'reference' && r.run !== 'floor'; });
     replay.appendChild(el('h3', { text: 'Replay: ' + rp.family + ' on ' + rp.table + ', shot ' + rp.index + ' (seed ' + rp.seed + ', ' + rp.shot + ')' }));
     if (runName && !engineRun) {
@@ -706,6 +710,14 @@
   }
 
   applyFilters();
+  // A link straight to a replay: report.html#replay=<family/table/index>&run=<run>&t=<ms>.
+  (function () {
+    const h = new URLSearchParams(location.hash.slice(1));
+    const rp = h.get('replay') && replays[h.get('replay')];
+    if (!rp) return;
+    openReplay(rp, null, h.get('run'));
+    if (h.get('t')) api.setTime(+h.get('t'));
+  })();
   api.loadMs = Math.round(performance.now());
   api.ready = true;
   document.body.dataset.ready = '1';

@@ -43,7 +43,9 @@ pub struct SummaryRow {
     pub wall_time_s: f64,
     /// Seconds inside the engine's own calls, as a program reported them (`engine_s`,
     /// docs/engine-protocol.md); empty for an engine in this process (its wall time is its
-    /// engine time) and for a program that does not report it.
+    /// engine time) and for a program that does not report it. Absent from runs made before
+    /// it existed (read back as empty).
+    #[serde(default)]
     pub engine_time_s: Option<f64>,
     /// Simulated time when the run stopped (s).
     pub end_time_s: f64,

@@ -17,7 +17,8 @@ use std::path::Path;
 use pool_engines::EngineSpec;
 use pool_harness::{
     replay_options, replay_shot, FamilyKind, OutcomeShotRow, Perturbation, RackModel, Replay,
-    ReplayEngine, ReplayFile, StudyError, StudyPlan, StudyRules, FLOOR, REFERENCE, REPLAY_VERSION,
+    ReplayEngine, ReplayFile, StudyError, StudyPlan, StudyRules, Units, FLOOR, REFERENCE,
+    REPLAY_VERSION,
 };
 use pool_sim::{Engine, Setup};
 use rayon::prelude::*;
@@ -471,6 +472,7 @@ pub fn make(
         .count();
     let mut file_out = ReplayFile {
         version: REPLAY_VERSION,
+        units: Units::V2,
         max_shots,
         disagreeing,
         written: kept.len() as u64,

@@ -106,10 +106,14 @@ impl RunFiles {
         }
         let replays = json_file(dir, "outcomes/replays.json")?;
         if let Some(v) = &replays {
-            if v.get("version").and_then(|x| x.as_u64()) != Some(1) {
+            let want = u64::from(pool_harness::REPLAY_VERSION);
+            if v.get("version").and_then(|x| x.as_u64()) != Some(want) {
                 return Err(HtmlError::at(
                     &dir.join("outcomes/replays.json"),
-                    format!("version = {}: expected 1", v.get("version").unwrap_or(&serde_json::Value::Null)),
+                    format!(
+                        "version = {}: expected {want} (cargo xtask replays <run dir> remakes it)",
+                        v.get("version").unwrap_or(&serde_json::Value::Null)
+                    ),
                 ));
             }
         } else if study.is_some() {

@@ -522,8 +522,11 @@ struct Fine {
 
 /// A ball's fine samples being written: positions rounded, a sample at or before the tick of
 /// the last one replacing its position (ticks stay strictly increasing; the later state wins),
-/// a non-finite one left out.
-struct FineTrack(Vec<Fine>);
+/// a sample after the run's rounded end at its end, a non-finite one left out.
+struct FineTrack {
+    samples: Vec<Fine>,
+    end_tick: i64,
+}
 
 impl FineTrack {
     fn push(&mut self, tick: i64, r: pool_physics::Vec3, keep: bool) {
@@ -531,14 +534,15 @@ impl FineTrack {
         if !(r.x.is_finite() && r.y.is_finite()) {
             return;
         }
+        let tick = tick.min(self.end_tick);
         let (x, y) = (units(r.x, 1e5), units(r.y, 1e5));
-        match self.0.last_mut() {
+        match self.samples.last_mut() {
             Some(last) if last.tick >= tick => {
                 last.x = x;
                 last.y = y;
                 last.keep |= keep;
             }
-            _ => self.0.push(Fine { tick, x, y, keep }),
+            _ => self.samples.push(Fine { tick, x, y, keep }),
         }
     }
 }
@@ -576,15 +580,19 @@ fn tick_at_or_after(t: f64) -> i64 {
 /// it moves, every [`FINE_STEP_TICKS`] ticks and the first and last tick between each two
 /// snapshots (so that no sample but at a tick next to a snapshot spans an event); the last tick
 /// before it starts moving, the first one at rest, where it was captured by a pocket (at the
-/// capture's rounded time) and where it is at the end of the run (the run's rounded end time),
-/// those marked to keep.
+/// capture's rounded time), where it is at the end of the run (the run's rounded end time) and
+/// its final state where that is elsewhere, those marked to keep; none after the run's rounded
+/// end.
 fn fine_track(setup: &Setup, outcome: &Outcome, i: usize) -> Vec<Fine> {
     let physics = &setup.physics;
     let snaps = &outcome.snapshots;
     let end = snaps
         .last()
         .map_or(outcome.end_time, |s| outcome.end_time.max(s.time));
-    let mut out = FineTrack(Vec::new());
+    let mut out = FineTrack {
+        samples: Vec::new(),
+        end_tick: units(end, 1e4),
+    };
     let mut was_moving = false;
     for (k, snap) in snaps.iter().enumerate() {
         let s = snap.states[i];
@@ -648,7 +656,17 @@ fn fine_track(setup: &Setup, outcome: &Outcome, i: usize) -> Vec<Fine> {
             out.push(units(t_next, 1e4), r, true);
         }
     }
-    out.0
+    // The run's final state where the last sample is elsewhere (a fixed-step engine's end is
+    // its own, not the physics' evolution of its last snapshot): after its last sample a ball
+    // stays there.
+    let f = outcome.final_states[i];
+    if f.motion != MotionState::Pocketed && out.samples.last().is_some() {
+        let last = out.samples[out.samples.len() - 1];
+        if (last.x, last.y) != (units(f.r.x, 1e5), units(f.r.y, 1e5)) {
+            out.push(out.end_tick, f.r, true);
+        }
+    }
+    out.samples
 }
 
 /// Which of `fine` a track keeps: the first, the last and those marked, and between each two

@@ -575,7 +575,7 @@ fn the_file_has_the_contracts_field_names() {
     assert_eq!(r["runs"][1]["run"], "floor");
     // A track is a flat array of integers, triples; the cue ball's moves.
     let cue = run["tracks"][0].as_array().unwrap();
-    assert!(cue.len() > 3 && cue.len() % 3 == 0);
+    assert!(cue.len() > 3 && cue.len().is_multiple_of(3));
     assert!(cue.iter().all(|v| v.is_i64()), "{cue:?}");
     assert_eq!(cue[0], 0);
     // An event is [t, kind, agents...]; a pocket [cx, cy, r, id].

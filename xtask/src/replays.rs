@@ -33,7 +33,7 @@ pub const DEFAULT_REPLAYS: u64 = 60;
 pub const MAX_REPLAYS: u64 = 10_000;
 /// The hard ceiling of `outcomes/replays.json` (bytes), 12 MB: the page inlines it, and the
 /// whole page's documented ceiling is 20 MB (`docs/report-html.md`); the default 60 replays of
-/// the example run take about 7 MB.
+/// the example run take about 8 MB.
 pub const MAX_REPLAY_BYTES: usize = 12 << 20;
 /// Where the replays go in a run directory.
 pub const REPLAYS_FILE: &str = "outcomes/replays.json";

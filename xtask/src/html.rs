@@ -44,18 +44,27 @@ pub fn stage_page(staging: &Staging) -> Result<impl Fn(&Path) -> String, CliErro
     Ok(move |dest: &Path| line(&info, &dest.join("report.html")))
 }
 
-/// `cargo xtask html DIR`.
+/// Rewrites the `report.html` of the run directory `dir` from its files, titled with the
+/// directory's name; returns the line to print.
 ///
 /// # Errors
 /// A directory that is not a run's, or a file of it that does not parse: exit 2, naming the
 /// file; the page cannot be written: exit 1.
-pub fn run(args: HtmlArgs) -> Result<(), CliError> {
-    let dir = args.dir.canonicalize().unwrap_or_else(|_| args.dir.clone());
-    let title = dir.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
-    let info = write_report_html(&args.dir, &title).map_err(|e| match e.file {
+pub fn rewrite(dir: &Path) -> Result<String, CliError> {
+    let full = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let title = full.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let info = write_report_html(dir, &title).map_err(|e| match e.file {
         Some(_) if !e.message.starts_with("cannot write") => CliError::Input(format!("html: {e}")),
         _ => CliError::Run(format!("html: {e}")),
     })?;
-    outln!("{}", line(&info, &info.path))?;
+    Ok(line(&info, &info.path))
+}
+
+/// `cargo xtask html DIR`.
+///
+/// # Errors
+/// As [`rewrite`].
+pub fn run(args: HtmlArgs) -> Result<(), CliError> {
+    outln!("{}", rewrite(&args.dir)?)?;
     Ok(())
 }

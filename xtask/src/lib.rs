@@ -213,12 +213,13 @@ enum Command {
     /// The shots where an engine changed the outcome (d_outcome 1) are made again exactly as
     /// the study made them (a shot depends only on the study's seed, rack model and
     /// perturbation, its family, table and index) and played with snapshots by the reference,
-    /// the floor and every engine that changed it: each ball's track (t to 1e-4 s, x and y to
-    /// 1e-5 m, samples at most 1/60 s apart while it moves), pocket times, final positions,
-    /// the event log, and whether each run's outcome is its row's in shots.csv (a check: a run
-    /// that does not reproduce is kept and counted in the note). At most --replays shots,
-    /// round-robin over the (family, table, engine) cells, and at most 24 MB; one line says
-    /// what was written and capped. The study's options come from the run's run.json
+    /// the floor and every engine that changed it: each ball's track (integers of 1e-4 s and
+    /// 1e-5 m, delta-coded, simplified to within 0.5 mm of the ball's path), pocket times,
+    /// final positions, the event log, and whether each run's outcome is its row's in
+    /// shots.csv (a check: a run that does not reproduce is kept and counted in the note). At
+    /// most --replays shots, round-robin over the (family, table, engine) cells, and at most
+    /// 12 MB; one line says what was written and capped. The run's report.html is then
+    /// rewritten with them (one more line). The study's options come from the run's run.json
     /// (outcome_options) when it records them, else from the flags (the study's defaults);
     /// engines not installed here (pooltool, the peers) are skipped with a line. Exit 2 for a
     /// missing directory or file or a row that does not parse (naming the file, field and

@@ -16,7 +16,7 @@ pub struct ReplaysArgs {
     pub dir: PathBuf,
     /// Shots to replay, 0 to 10000 (0: a file of none): at most N shots where an engine changed
     /// the outcome, taken round-robin over the (family, table, engine) cells so that every cell
-    /// with a changed outcome gets one before any gets two; the file stops at 24 MB
+    /// with a changed outcome gets one before any gets two; the file stops at 12 MB
     #[arg(long, value_name = "N", default_value_t = crate::replays::DEFAULT_REPLAYS)]
     pub replays: u64,
     /// Seed of the study's shots, when run.json does not record the study's options (given
@@ -157,6 +157,19 @@ pub fn run(args: ReplaysArgs) -> Result<(), CliError> {
     let out = args.dir.join(REPLAYS_FILE);
     crate::output::write_file_atomically(&out, &made.bytes)?;
     outln!("{}", made.note)?;
+    // The page inlines the replays: rewrite it (a directory that holds only the study's
+    // shots, not a whole run, has no page to rewrite).
+    if ["summary.csv", "outcomes.csv"]
+        .iter()
+        .any(|f| args.dir.join(f).is_file())
+    {
+        outln!("{}", crate::html::rewrite(&args.dir)?)?;
+    } else {
+        errln!(
+            "replays: {} has no summary.csv nor outcomes.csv: no report.html to rewrite",
+            args.dir.display()
+        );
+    }
     errln!(
         "replays: {} in {:.1} s",
         out.display(),

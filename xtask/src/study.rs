@@ -141,7 +141,7 @@ pub struct OutcomeArgs {
     /// reference, the floor and every engine that changed it, and written to
     /// outcomes/replays.json (report.html draws them). Shots are taken round-robin over the
     /// (family, table, engine) cells, so every cell with a changed outcome gets one before any
-    /// gets two; the file stops at 24 MB. `cargo xtask replays` remakes it for a finished run
+    /// gets two; the file stops at 12 MB. `cargo xtask replays` remakes it for a finished run
     #[arg(long, value_name = "N", default_value_t = crate::replays::DEFAULT_REPLAYS)]
     pub replays: u64,
 }

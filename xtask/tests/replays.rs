@@ -1,8 +1,9 @@
-//! Drill-down replays (`outcomes/replays.json`): a study writes them for the shots whose
-//! outcome an engine changed, at most `--replays` and one line saying what was capped; its
-//! `run.json` records the study's options, from which `cargo xtask replays` remakes the same
-//! file byte for byte; every run of a replay reproduces its row; bad input is exit 2 naming
-//! the file, field and value.
+//! Drill-down replays (`outcomes/replays.json`, version 2): a study writes them for the shots
+//! whose outcome an engine changed, at most `--replays` and one line saying what was capped;
+//! its `run.json` records the study's options, from which `cargo xtask replays` remakes the
+//! same file byte for byte and rewrites the run's `report.html`; every run of a replay
+//! reproduces its row; tracks are integer triples, delta-coded, from t = 0; the file's size is
+//! measured; bad input is exit 2 naming the file, field and value.
 
 mod common;
 
@@ -138,6 +139,37 @@ fn check_replays(dir: &Path, file: &serde_json::Value) {
             assert_eq!(o["scratch"].as_bool().unwrap(), row["scratch"] == "1");
             let tracks = run["tracks"].as_array().unwrap();
             assert_eq!(tracks.len(), r["balls"].as_array().unwrap().len());
+            let pocketed_at = run["pocketed_at"].as_array().unwrap();
+            let finals = run["final"].as_array().unwrap();
+            for (i, tr) in tracks.iter().enumerate() {
+                let v: Vec<i64> = tr
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|x| x.as_i64().expect("a track holds integers"))
+                    .collect();
+                assert_eq!(v.len() % 3, 0, "{key} {name}: triples");
+                if v.is_empty() {
+                    assert_eq!(
+                        pocketed_at[i], 0.0,
+                        "{key} {name}: only a ball pocketed at 0"
+                    );
+                    continue;
+                }
+                assert_eq!(v[0], 0, "{key} {name}: the first sample at t = 0");
+                assert!(v.chunks(3).skip(1).all(|d| d[0] > 0), "{key} {name}");
+                // The deltas sum back to the last sample: the final position (1e-5 m) of a
+                // ball on the table.
+                let sum = v
+                    .chunks(3)
+                    .fold([0, 0, 0], |a, d| [a[0] + d[0], a[1] + d[1], a[2] + d[2]]);
+                let end = (run["end_time"].as_f64().unwrap() * 1e4).round() as i64;
+                assert!(sum[0] <= end, "{key} {name}: a sample after the end");
+                if let Some(f) = finals[i].as_array() {
+                    let u = |x: &serde_json::Value| (x.as_f64().unwrap() * 1e5).round() as i64;
+                    assert_eq!([sum[1], sum[2]], [u(&f[0]), u(&f[1])], "{key} {name}");
+                }
+            }
         }
     }
 }
@@ -159,10 +191,18 @@ fn a_study_writes_capped_replays_and_replays_remakes_them_byte_for_byte() {
          (--replays 2; ",
         shots.len()
     );
-    assert_eq!(out.matches("replays: ").count(), 1, "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("replays: ")).count(),
+        1,
+        "{out}"
+    );
     assert!(out.contains(&line), "{out}");
     let file = json(&run.join("outcomes/replays.json"));
-    assert_eq!(file["version"], 1);
+    assert_eq!(file["version"], 2);
+    assert_eq!(
+        file["units"],
+        serde_json::json!({"t_s": 1e-4, "xy_m": 1e-5, "tolerance_m": 5e-4})
+    );
     assert_eq!(file["max_shots"], 2);
     assert_eq!(file["written"], 2);
     assert_eq!(file["disagreeing"], pairs as u64);
@@ -189,19 +229,40 @@ fn a_study_writes_capped_replays_and_replays_remakes_them_byte_for_byte() {
     assert_eq!(options["rack"], "jittered:0.000127");
     assert_eq!(options["max_events"], 1_000_000);
 
-    // `replays` remakes the file from run.json and shots.csv: the same bytes.
+    // `replays` remakes the file from run.json and shots.csv: the same bytes; and the page
+    // that inlines it, with one more line.
     let written = std::fs::read(run.join("outcomes/replays.json")).unwrap();
+    let page = std::fs::read(run.join("report.html")).unwrap();
     std::fs::remove_file(run.join("outcomes/replays.json")).unwrap();
+    std::fs::remove_file(run.join("report.html")).unwrap();
     let (code, out2, err) = replays(&run, &["--replays", "2"]);
     assert_eq!(code, 0, "{err}");
-    assert_eq!(out2.trim(), file["note"].as_str().unwrap());
+    let lines: Vec<&str> = out2.lines().collect();
+    assert_eq!(lines[0], file["note"].as_str().unwrap());
+    assert!(
+        lines[1].starts_with(&format!("page: {} (", run.join("report.html").display()))
+            && lines[1].contains("2 shot replay(s)"),
+        "{out2}"
+    );
     assert!(std::fs::read(run.join("outcomes/replays.json")).unwrap() == written);
+    assert!(std::fs::read(run.join("report.html")).unwrap() == page);
 
     // Uncapped: every shot with a changed outcome, every cell in some replay.
     let (code, out3, err) = replays(&run, &["--replays", "1000"]);
     assert_eq!(code, 0, "{err}");
     let all = json(&run.join("outcomes/replays.json"));
     assert_eq!(all["written"], shots.len() as u64, "{out3}");
+    // The size, measured: every shot with a changed outcome of this small study, well within
+    // the quick run's 3 MB.
+    let bytes = std::fs::metadata(run.join("outcomes/replays.json"))
+        .unwrap()
+        .len();
+    eprintln!(
+        "replays.json: {bytes} bytes for {} shots ({} per shot)",
+        shots.len(),
+        bytes / shots.len() as u64
+    );
+    assert!(bytes <= 3 << 20, "{bytes} bytes");
     check_replays(&run, &all);
     let mut seen = BTreeSet::new();
     for r in all["replays"].as_array().unwrap() {

@@ -35,7 +35,7 @@ pub use baseline::{
 pub use check::{check_outcome, energy_rises, violations, InvariantReport, CONTACT_TOL_M};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use end::{num, EndCheck};
-pub use frames::{advance, latest_event, BallFrame, Frames};
+pub use frames::{advance, advance_state, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
@@ -50,12 +50,13 @@ pub use outcome::{
     MAX_SHOTS, MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE,
     SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
 };
-pub use outcome::{energy, interval, sequential};
 pub use outcome::{
-    geometry, quantise_position, quantise_time, replay_options, replay_run, replay_shot, Geometry,
-    Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile, ReplayOutcome, ReplayRun,
-    ShotReplay, MAX_SAMPLE_GAP_S, POSITION_QUANTUM_M, REPLAY_VERSION, TIME_QUANTUM_S,
+    decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,
+    replay_shot, Geometry, Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile,
+    ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
+    REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
+pub use outcome::{energy, interval, sequential};
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{

@@ -454,8 +454,7 @@
   function decodeTracks(r) {
     if (!r.tracks || r.decoded) return;
     r.decoded = true;
-    if (replayData.version === 1) return; // seconds and metres already
-    const u = replayData.units || { t_s: 1e-4, xy_m: 1e-5 };
+    const u = replayData.units;
     r.tracks = r.tracks.map(function (tr) {
       const out = new Float64Array(tr.length);
       let t = 0, x = 0, y = 0;

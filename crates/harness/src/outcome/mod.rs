@@ -29,9 +29,10 @@ pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use replay::{
-    geometry, quantise_position, quantise_time, replay_options, replay_run, replay_shot, Geometry,
-    Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile, ReplayOutcome, ReplayRun,
-    ShotReplay, MAX_SAMPLE_GAP_S, POSITION_QUANTUM_M, REPLAY_VERSION, TIME_QUANTUM_S,
+    decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,
+    replay_shot, Geometry, Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile,
+    ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
+    REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
 pub use shot::{StudyError, StudyRules, StudySetups, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};

@@ -2,15 +2,15 @@
 //! exactly as the study made it ([`StudySetups::of`]: the same family shot, floor shot and
 //! perturbation, with the same seeds) and played again by the reference, the floor and the
 //! engines that disagreed, this time with snapshots, so that a page can draw every ball's track
-//! (`outcomes/replays.json`, read by `report.html`; the contract is
-//! `report-html-contract.md`'s).
+//! (`outcomes/replays.json`, read by `report.html`; the contract is `docs/report-html.md`'s).
 //!
-//! Tracks are sampled from the run's own snapshots ([`crate::advance`], the engines' physics,
-//! between them): a sample at every snapshot where a ball moves, starts or stops, and samples at
-//! most [`MAX_SAMPLE_GAP_S`] apart while it moves; times are rounded to [`TIME_QUANTUM_S`] and
-//! positions to [`POSITION_QUANTUM_M`], and a ball at rest adds no sample. A replay is a check,
-//! not trust: each run says whether its outcome is its row's in `outcomes/shots.csv`
-//! (`reproduced`).
+//! Tracks come from the run's own snapshots ([`crate::advance_state`], the engines' physics, between
+//! them, as [`crate::Frames`] shows a run): fine samples every millisecond while a ball moves
+//! and at the ticks next to every snapshot, simplified (Douglas–Peucker over time) to the
+//! fewest that, linear in time, stay within [`TRACK_TOLERANCE_M`] of every fine sample, and
+//! written as integers (ticks of [`TIME_QUANTUM_S`], units of [`POSITION_QUANTUM_M`]),
+//! delta-coded; a ball at rest adds no sample. A replay is a check, not trust: each run says
+//! whether its outcome is its row's in `outcomes/shots.csv` (`reproduced`).
 
 use pool_physics::{MotionState, Physics};
 use pool_sim::{Agents, Engine, Outcome, Setup};
@@ -24,17 +24,46 @@ use super::families::FamilyKind;
 use super::game::GameOutcome;
 use super::shot::{StudyError, StudyRules, StudySetups};
 use super::tally::{OutcomeShotRow, FLOOR, REFERENCE};
-use crate::frames::advance;
+use crate::frames::advance_state;
 
-/// The version of `replays.json`'s schema.
-pub const REPLAY_VERSION: u32 = 1;
-/// Times (s) in a replay are rounded to this: a tenth of a millisecond.
+/// The version of `replays.json`'s schema: 2, tracks simplified and integer, delta-coded.
+pub const REPLAY_VERSION: u32 = 2;
+/// Times (s) in a replay are rounded to this, a tenth of a millisecond; a track's times are
+/// integers of it ([`Units::t_s`]).
 pub const TIME_QUANTUM_S: f64 = 1e-4;
-/// Positions (m) in a replay are rounded to this: a hundredth of a millimetre.
+/// Positions (m) in a replay are rounded to this, a hundredth of a millimetre; a track's
+/// positions are integers of it ([`Units::xy_m`]).
 pub const POSITION_QUANTUM_M: f64 = 1e-5;
-/// The longest time (s) between two samples of a moving ball's track, after rounding: one
-/// frame at 60 frames per second.
-pub const MAX_SAMPLE_GAP_S: f64 = 1.0 / 60.0;
+/// How far (m) a track interpolated linearly in time may be from any of the fine samples it
+/// was simplified from ([`Units::tolerance_m`]): half a millimetre.
+pub const TRACK_TOLERANCE_M: f64 = 5e-4;
+/// The spacing (ticks of [`TIME_QUANTUM_S`]) of a moving ball's fine samples between two
+/// snapshots: a millisecond, at which the chord of the path between two samples is within a
+/// micrometre of it (sliding friction decelerates a ball by about 2 m/s^2: a h^2 / 8).
+pub const FINE_STEP_TICKS: i64 = 10;
+/// The snapshot interval (s) of a replay's fixed-step engine: one frame at 60 frames per
+/// second (see [`replay_options`]).
+pub const SNAPSHOT_INTERVAL_S: f64 = 1.0 / 60.0;
+
+/// `replays.json`'s `units`: what a track's integers count.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Units {
+    /// Seconds per unit of a track's time: [`TIME_QUANTUM_S`].
+    pub t_s: f64,
+    /// Metres per unit of a track's x and y: [`POSITION_QUANTUM_M`].
+    pub xy_m: f64,
+    /// [`TRACK_TOLERANCE_M`] (m).
+    pub tolerance_m: f64,
+}
+
+impl Units {
+    /// The units of [`REPLAY_VERSION`].
+    pub const V2: Units = Units {
+        t_s: TIME_QUANTUM_S,
+        xy_m: POSITION_QUANTUM_M,
+        tolerance_m: TRACK_TOLERANCE_M,
+    };
+}
 
 /// `x` rounded to a multiple of `1 / per` (`per` a power of ten: 1e4 for
 /// [`TIME_QUANTUM_S`], 1e5 for [`POSITION_QUANTUM_M`]), without a negative zero. Dividing the
@@ -58,6 +87,8 @@ pub fn quantise_position(x: f64) -> f64 {
 pub struct ReplayFile {
     /// [`REPLAY_VERSION`].
     pub version: u32,
+    /// What a track's integers count ([`Units::V2`]).
+    pub units: Units,
     /// The cap: at most this many shots replayed (`--replays N`).
     pub max_shots: u64,
     /// (shot, engine run) pairs of `outcomes/shots.csv` whose outcome differs from the
@@ -128,13 +159,18 @@ pub struct ReplayRun {
     pub reproduced: bool,
     /// When the run stopped (s, rounded to [`TIME_QUANTUM_S`]).
     pub end_time: f64,
-    /// Per ball, its track as flat `[t0, x0, y0, t1, x1, y1, ...]` (s, m, m; rounded to
-    /// [`TIME_QUANTUM_S`] and [`POSITION_QUANTUM_M`]; times strictly increasing): a sample at
-    /// t = 0, at every snapshot where the ball moves, starts or stops, and samples at most
-    /// [`MAX_SAMPLE_GAP_S`] apart while it moves; linear between samples; after its last
-    /// sample the ball stays there, or is gone from `pocketed_at` on. `None` for a run without
-    /// snapshots (a program's): `final` only.
-    pub tracks: Option<Vec<Vec<f64>>>,
+    /// Per ball, its track as a flat array of integers `[t0, x0, y0, dt1, dx1, dy1, ...]`:
+    /// times in units of [`TIME_QUANTUM_S`], positions in units of [`POSITION_QUANTUM_M`]
+    /// (rounded), the first triple absolute and each later one the difference from the sample
+    /// before (times strictly increasing). Linear in time between samples, the track is within
+    /// [`TRACK_TOLERANCE_M`] of every fine sample it was simplified from (the ball as
+    /// [`crate::Frames`] shows it every millisecond while it moves and at the ticks next to
+    /// each snapshot); the first and last samples, the one before the ball starts moving, the
+    /// first at rest and where a pocket captured it are always kept. Before its first sample
+    /// and after its last the ball stays there, or is gone from `pocketed_at` on. Empty for a
+    /// ball that starts pocketed; `None` for a run without snapshots (a program's): `final`
+    /// only.
+    pub tracks: Option<Vec<Vec<i64>>>,
     /// Per ball, when it was pocketed (s, rounded): its last `ball_pocket` event, else the
     /// first snapshot showing it pocketed, else the end of the run (0 for a ball that started
     /// pocketed); `None` when it was not.
@@ -234,16 +270,16 @@ pub struct ShotReplay {
 
 /// The run options of a replay's engine `spec`: a snapshot at every event (the event engine)
 /// and, for a fixed-step engine of step dt, every n dt with n dt the longest multiple of dt
-/// within [`MAX_SAMPLE_GAP_S`] (dt itself when it is longer), so that a track holds the engine's
-/// own state at least every frame; and the study's event budget `max_events`, so that every
+/// within [`SNAPSHOT_INTERVAL_S`] (dt itself when it is longer), so that a track holds the
+/// engine's own state at least every frame; and the study's event budget `max_events`, so that every
 /// run is the study's.
 pub fn replay_options(
     spec: &pool_engines::EngineSpec,
     max_events: usize,
 ) -> pool_engines::RunOptions {
     let interval = match spec.dt() {
-        Some(dt) if dt > 0.0 => dt * (MAX_SAMPLE_GAP_S / dt * (1.0 + 1e-9)).floor().max(1.0),
-        _ => MAX_SAMPLE_GAP_S,
+        Some(dt) if dt > 0.0 => dt * (SNAPSHOT_INTERVAL_S / dt * (1.0 + 1e-9)).floor().max(1.0),
+        _ => SNAPSHOT_INTERVAL_S,
     };
     pool_engines::RunOptions {
         snapshots: Some(interval),
@@ -474,81 +510,236 @@ fn agent_ids(setup: &Setup, agents: &Agents) -> Vec<String> {
     }
 }
 
-/// A track being written: samples rounded, a sample at or before the rounded time of the last
-/// one replacing its position (times stay strictly increasing; the later state wins), a
-/// non-finite one left out.
-struct Track(Vec<f64>);
+/// A fine sample of a track: time (ticks of [`TIME_QUANTUM_S`]), position (units of
+/// [`POSITION_QUANTUM_M`]), and whether the simplified track must keep it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Fine {
+    tick: i64,
+    x: i64,
+    y: i64,
+    keep: bool,
+}
 
-impl Track {
-    fn push(&mut self, t: f64, x: f64, y: f64) {
+/// A ball's fine samples being written: positions rounded, a sample at or before the tick of
+/// the last one replacing its position (ticks stay strictly increasing; the later state wins),
+/// a sample after the run's rounded end at its end, a non-finite one left out.
+struct FineTrack {
+    samples: Vec<Fine>,
+    end_tick: i64,
+}
+
+impl FineTrack {
+    fn push(&mut self, tick: i64, r: pool_physics::Vec3, keep: bool) {
         // A state the method lost (non-finite) has no place to draw.
-        if !(t.is_finite() && x.is_finite() && y.is_finite()) {
+        if !(r.x.is_finite() && r.y.is_finite()) {
             return;
         }
-        let (t, x, y) = (quantise_time(t), quantise_position(x), quantise_position(y));
-        let n = self.0.len();
-        if n >= 3 && self.0[n - 3] >= t {
-            self.0[n - 2] = x;
-            self.0[n - 1] = y;
-        } else {
-            self.0.extend([t, x, y]);
+        let tick = tick.min(self.end_tick);
+        let (x, y) = (units(r.x, 1e5), units(r.y, 1e5));
+        match self.samples.last_mut() {
+            Some(last) if last.tick >= tick => {
+                last.x = x;
+                last.y = y;
+                last.keep |= keep;
+            }
+            _ => self.samples.push(Fine { tick, x, y, keep }),
         }
     }
 }
 
-/// Ball `i`'s track in `outcome` (a run of `setup` with snapshots): see [`ReplayRun::tracks`].
-/// Between snapshots a moving ball is evolved from the earlier one with the set-up's physics
-/// ([`advance`]), as [`crate::Frames`] shows it; its last sample before a pocket is where it was
-/// when captured.
-fn track(setup: &Setup, outcome: &Outcome, i: usize) -> Vec<f64> {
-    // Rounding moves a time by up to half a quantum each side: samples this far apart stay
-    // within MAX_SAMPLE_GAP_S once rounded.
-    let step = MAX_SAMPLE_GAP_S - TIME_QUANTUM_S;
+/// `v * per` rounded to an integer (saturating; a non-finite `v` is 0).
+fn units(v: f64, per: f64) -> i64 {
+    let u = (v * per).round();
+    if u.is_finite() {
+        u as i64
+    } else {
+        0
+    }
+}
+
+/// The time (s) of `tick` ticks of [`TIME_QUANTUM_S`].
+fn tick_time(tick: i64) -> f64 {
+    tick as f64 / 1e4
+}
+
+/// The first tick at or after `t` (s).
+fn tick_at_or_after(t: f64) -> i64 {
+    let mut k = units(t.max(0.0), 1e4);
+    while tick_time(k) < t {
+        k += 1;
+    }
+    while k > 0 && tick_time(k - 1) >= t {
+        k -= 1;
+    }
+    k
+}
+
+/// Ball `i`'s fine samples in `outcome` (a run of `setup` with snapshots): its positions as
+/// [`crate::Frames`] shows them (the latest snapshot at or before the time, evolved with the
+/// set-up's physics by [`advance_state`]) at ticks of [`TIME_QUANTUM_S`]: the first snapshot's; while
+/// it moves, every [`FINE_STEP_TICKS`] ticks and the first and last tick between each two
+/// snapshots (so that no sample but at a tick next to a snapshot spans an event); the last tick
+/// before it starts moving, the first one at rest, where it was captured by a pocket (at the
+/// capture's rounded time), where it is at the end of the run (the run's rounded end time) and
+/// its final state where that is elsewhere, those marked to keep; none after the run's rounded
+/// end.
+fn fine_track(setup: &Setup, outcome: &Outcome, i: usize) -> Vec<Fine> {
     let physics = &setup.physics;
     let snaps = &outcome.snapshots;
     let end = snaps
         .last()
         .map_or(outcome.end_time, |s| outcome.end_time.max(s.time));
-    let mut out = Track(Vec::new());
+    let mut out = FineTrack {
+        samples: Vec::new(),
+        end_tick: units(end, 1e4),
+    };
     let mut was_moving = false;
     for (k, snap) in snaps.iter().enumerate() {
         let s = snap.states[i];
         if s.motion == MotionState::Pocketed {
             break;
         }
+        let first = tick_at_or_after(snap.time);
+        if k == 0 {
+            out.push(first, s.r, true);
+        }
         let moving = s.motion.is_translating();
-        // A ball set moving rests where it was until a quantum before: its sample at this time
-        // may be replaced by a later state within the quantum, and a fixed-step engine moves it
-        // within the step that sets it moving.
-        if k > 0 && moving && !was_moving {
-            let r = snaps[k - 1].states[i].r;
-            out.push(snap.time - TIME_QUANTUM_S, r.x, r.y);
-        }
-        if k == 0 || moving || was_moving {
-            out.push(snap.time, s.r.x, s.r.y);
-        }
-        was_moving = moving;
         if !moving {
+            if was_moving {
+                // It stopped at this snapshot.
+                out.push(first, s.r, true);
+            }
+            was_moving = false;
             continue;
+        }
+        if k > 0 && first > 0 && !was_moving {
+            // It starts moving: where it rested at the tick before.
+            let prev = &snaps[k - 1];
+            let r = advance_state(physics, &prev.states[i], tick_time(first - 1) - prev.time).r;
+            out.push(first - 1, r, true);
         }
         let next = snaps.get(k + 1);
         let t_next = next.map_or(end, |n| n.time);
-        let span = t_next - snap.time;
-        if span.is_nan() || span <= 0.0 {
-            continue;
+        // Ticks in [snap.time, t_next): the first, every FINE_STEP_TICKS, the last.
+        let mut tick = first;
+        let mut stopped = false;
+        while tick_time(tick) < t_next {
+            let st = advance_state(physics, &s, tick_time(tick) - snap.time);
+            if !st.motion.is_translating() {
+                out.push(tick, st.r, true);
+                stopped = true;
+                break;
+            }
+            out.push(tick, st.r, false);
+            let step = (tick / FINE_STEP_TICKS + 1) * FINE_STEP_TICKS;
+            tick = if tick_time(step) < t_next {
+                step
+            } else if tick_time(tick + 1) < t_next {
+                // The last tick before the next snapshot.
+                let mut last = tick_at_or_after(t_next) - 1;
+                while tick_time(last) >= t_next {
+                    last -= 1;
+                }
+                last.max(tick + 1)
+            } else {
+                break;
+            };
         }
-        let pieces = (span / step).ceil().clamp(1.0, 1e6) as u64;
-        for p in 1..pieces {
-            let dt = span * p as f64 / pieces as f64;
-            let r = advance(physics, &s, dt).0.r;
-            out.push(snap.time + dt, r.x, r.y);
+        was_moving = !stopped;
+        if stopped {
+            continue;
         }
         // Where the next snapshot has no position of the ball's: the end of the run, or its
         // capture by a pocket.
         if next.is_none_or(|n| n.states[i].motion == MotionState::Pocketed) {
-            let r = advance(physics, &s, span).0.r;
-            out.push(t_next, r.x, r.y);
+            let r = advance_state(physics, &s, t_next - snap.time).r;
+            out.push(units(t_next, 1e4), r, true);
         }
     }
-    out.0
+    // The run's final state where the last sample is elsewhere (a fixed-step engine's end is
+    // its own, not the physics' evolution of its last snapshot): after its last sample a ball
+    // stays there.
+    let f = outcome.final_states[i];
+    if f.motion != MotionState::Pocketed && out.samples.last().is_some() {
+        let last = out.samples[out.samples.len() - 1];
+        if (last.x, last.y) != (units(f.r.x, 1e5), units(f.r.y, 1e5)) {
+            out.push(out.end_tick, f.r, true);
+        }
+    }
+    out.samples
+}
+
+/// Which of `fine` a track keeps: the first, the last and those marked, and between each two
+/// of those the fewest (Douglas–Peucker over time) such that interpolating linearly in time
+/// between kept samples puts every sample within `tol` (units of [`POSITION_QUANTUM_M`]) of
+/// its position at its time.
+fn simplify(fine: &[Fine], tol: f64) -> Vec<bool> {
+    let n = fine.len();
+    let mut keep: Vec<bool> = fine.iter().map(|f| f.keep).collect();
+    if n == 0 {
+        return keep;
+    }
+    keep[0] = true;
+    keep[n - 1] = true;
+    let anchors: Vec<usize> = (0..n).filter(|&k| keep[k]).collect();
+    let mut stack: Vec<(usize, usize)> = anchors.windows(2).map(|w| (w[0], w[1])).collect();
+    while let Some((a, b)) = stack.pop() {
+        if b <= a + 1 {
+            continue;
+        }
+        let (fa, fb) = (fine[a], fine[b]);
+        let span = (fb.tick - fa.tick) as f64;
+        let mut worst = (0.0, a);
+        for (k, f) in fine.iter().enumerate().take(b).skip(a + 1) {
+            let u = (f.tick - fa.tick) as f64 / span;
+            let x = fa.x as f64 + u * (fb.x - fa.x) as f64;
+            let y = fa.y as f64 + u * (fb.y - fa.y) as f64;
+            let err = (f.x as f64 - x).hypot(f.y as f64 - y);
+            if err > worst.0 {
+                worst = (err, k);
+            }
+        }
+        if worst.0 > tol {
+            keep[worst.1] = true;
+            stack.push((a, worst.1));
+            stack.push((worst.1, b));
+        }
+    }
+    keep
+}
+
+/// Ball `i`'s track in `outcome` (a run of `setup` with snapshots): see [`ReplayRun::tracks`].
+fn track(setup: &Setup, outcome: &Outcome, i: usize) -> Vec<i64> {
+    let fine = fine_track(setup, outcome, i);
+    let keep = simplify(&fine, TRACK_TOLERANCE_M / POSITION_QUANTUM_M);
+    let mut out = Vec::with_capacity(3 * keep.iter().filter(|&&k| k).count());
+    let mut prev = Fine {
+        tick: 0,
+        x: 0,
+        y: 0,
+        keep: true,
+    };
+    for (f, _) in fine.iter().zip(&keep).filter(|(_, &k)| k) {
+        out.extend([f.tick - prev.tick, f.x - prev.x, f.y - prev.y]);
+        prev = *f;
+    }
+    out
+}
+
+/// A track of [`ReplayRun::tracks`] decoded: its kept samples `[t, x, y]` (s, m, m).
+pub fn decode_track(track: &[i64]) -> Vec<[f64; 3]> {
+    let (mut t, mut x, mut y) = (0i64, 0i64, 0i64);
+    track
+        .chunks_exact(3)
+        .map(|d| {
+            t += d[0];
+            x += d[1];
+            y += d[2];
+            [
+                t as f64 * TIME_QUANTUM_S,
+                x as f64 * POSITION_QUANTUM_M,
+                y as f64 * POSITION_QUANTUM_M,
+            ]
+        })
+        .collect()
 }

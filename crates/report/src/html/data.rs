@@ -106,13 +106,13 @@ impl RunFiles {
         }
         let replays = json_file(dir, "outcomes/replays.json")?;
         if let Some(v) = &replays {
-            // Version 2: integer, delta-coded tracks (docs/report-html.md); version 1 (tracks
-            // in seconds and metres) is read too.
-            if !matches!(v.get("version").and_then(|x| x.as_u64()), Some(1 | 2)) {
+            // Version 2: integer, delta-coded tracks (docs/report-html.md).
+            let want = u64::from(pool_harness::REPLAY_VERSION);
+            if v.get("version").and_then(|x| x.as_u64()) != Some(want) {
                 return Err(HtmlError::at(
                     &dir.join("outcomes/replays.json"),
                     format!(
-                        "version = {}: this page reads versions 1 and 2 (remake it with cargo xtask replays)",
+                        "version = {}: expected {want} (cargo xtask replays <run dir> remakes it)",
                         v.get("version").unwrap_or(&serde_json::Value::Null)
                     ),
                 ));

@@ -58,8 +58,9 @@ fn report_html_in_chromium() {
         return;
     };
     let (page, strict) = match std::env::var_os("REPORT_HTML").filter(|p| !p.is_empty()) {
+        // A relative path is the workspace root's (cargo runs the test in xtask/).
         Some(p) => (
-            std::fs::canonicalize(&p)
+            std::fs::canonicalize(common::root().join(&p))
                 .unwrap_or_else(|e| panic!("REPORT_HTML={}: {e}", Path::new(&p).display())),
             false,
         ),
@@ -196,7 +197,27 @@ fn check_page(chrome: &Path, page: &Path, strict: bool) {
 
     // A failure part way shows what the console said before it.
     let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        play(&tab, page, &dir, strict)
+        let p = play(&tab, page, &dir, strict);
+        // REPORT_REPLAY=<address after #> (with REPORT_HTML): a screenshot of that replay too,
+        // e.g. replay=break9/seven_foot/22&run=discrete:1e-3:exact&t=7100.
+        if let Some(hash) = std::env::var("REPORT_REPLAY").ok().filter(|h| !h.is_empty()) {
+            load(&tab, &format!("{}#{hash}", file_url(page)));
+            frames(&tab);
+            assert!(
+                eval(&tab, "!document.querySelector('section#replay').hidden") == Value::Bool(true),
+                "REPORT_REPLAY={hash}: no such replay on the page"
+            );
+            let name: String = hash
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+                .collect();
+            let png = dir.join("screenshots").join(format!("{name}.png"));
+            let (clip, _) = replay_clip(&tab);
+            std::fs::write(&png, screenshot(&tab, clip)).unwrap();
+            Png::read(&png).assert_not_blank(&name);
+            eprintln!("browser test: replay {hash}: {}", png.display());
+        }
+        p
     }));
     // Anything late (animation frames, timers).
     std::thread::sleep(Duration::from_millis(200));

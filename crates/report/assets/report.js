@@ -478,7 +478,8 @@
       history.replaceState(null, '', '#replay=' + encodeURIComponent(rp.key) + (runName ? '&run=' + encodeURIComponent(runName) : ''));
     } catch (e) { /* a page opened where history is read-only keeps its address */ }
     const engineRun = runs.find(function (r) { return r.run !== 'reference' && r.run !== 'floor'; });
-    replay.appendChild(el('h3', { text: 'Replay: ' + rp.family + ' on ' + rp.table + ', shot ' + rp.index + ' (seed ' + rp.seed + ', ' + rp.shot + ')' }));
+    // The shot's name carries its seed exactly (a 64-bit seed is more than a JS number holds).
+    replay.appendChild(el('h3', { text: 'Replay: ' + rp.family + ' on ' + rp.table + ', shot ' + rp.index + ' (' + rp.shot + ')' }));
     if (runName && !engineRun) {
       replay.appendChild(el('p', { class: 'note', text: 'This replay holds no run of ' + runName + ' (its outcome agrees with the reference on this shot, or the cap left it out): the reference and the floor are shown.' }));
     }

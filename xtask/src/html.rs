@@ -38,7 +38,9 @@ fn line(info: &PageInfo, path: &Path) -> String {
 /// The run's own files cannot be read back or the page cannot be written: exit 1.
 pub fn stage_page(staging: &Staging) -> Result<impl Fn(&Path) -> String, CliError> {
     let dest = staging.destination();
-    let title = dest.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let title = dest
+        .file_name()
+        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
     let info = write_report_html(&staging.path(""), &title)
         .map_err(|e| CliError::Run(format!("report.html: {e}")))?;
     Ok(move |dest: &Path| line(&info, &dest.join("report.html")))
@@ -52,7 +54,9 @@ pub fn stage_page(staging: &Staging) -> Result<impl Fn(&Path) -> String, CliErro
 /// file; the page cannot be written: exit 1.
 pub fn rewrite(dir: &Path) -> Result<String, CliError> {
     let full = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let title = full.file_name().map_or("run".into(), |n| n.to_string_lossy().into_owned());
+    let title = full
+        .file_name()
+        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
     let info = write_report_html(dir, &title).map_err(|e| match e.file {
         Some(_) if !e.message.starts_with("cannot write") => CliError::Input(format!("html: {e}")),
         _ => CliError::Run(format!("html: {e}")),

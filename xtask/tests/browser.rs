@@ -200,7 +200,10 @@ fn check_page(chrome: &Path, page: &Path, strict: bool) {
         let p = play(&tab, page, &dir, strict);
         // REPORT_REPLAY=<address after #> (with REPORT_HTML): a screenshot of that replay too,
         // e.g. replay=break9/seven_foot/22&run=discrete:1e-3:exact&t=7100.
-        if let Some(hash) = std::env::var("REPORT_REPLAY").ok().filter(|h| !h.is_empty()) {
+        if let Some(hash) = std::env::var("REPORT_REPLAY")
+            .ok()
+            .filter(|h| !h.is_empty())
+        {
             load(&tab, &format!("{}#{hash}", file_url(page)));
             frames(&tab);
             assert!(
@@ -209,7 +212,13 @@ fn check_page(chrome: &Path, page: &Path, strict: bool) {
             );
             let name: String = hash
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || c == '.' || c == '-' { c } else { '_' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
                 .collect();
             let png = dir.join("screenshots").join(format!("{name}.png"));
             let (clip, _) = replay_clip(&tab);

@@ -128,9 +128,10 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
                     .iter()
                     .filter(|s| s[0] == f)
                     .filter(|s| {
-                        s[4].as_array().unwrap().iter().any(|x| {
-                            x[0] == ri && x[1].as_u64().unwrap() & 1 == 1
-                        })
+                        s[4].as_array()
+                            .unwrap()
+                            .iter()
+                            .any(|x| x[0] == ri && x[1].as_u64().unwrap() & 1 == 1)
                     })
                     .count() as u64;
                 assert_eq!(changed, d["changed"].as_u64().unwrap(), "{d}");
@@ -151,7 +152,11 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
 #[test]
 fn the_html_command_refuses_what_is_not_a_run_in_one_line() {
     let dir = temp_dir("html-bad");
-    let o = xtask().arg("html").arg(dir.join("missing")).output().unwrap();
+    let o = xtask()
+        .arg("html")
+        .arg(dir.join("missing"))
+        .output()
+        .unwrap();
     let err = texts(&o).1;
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -172,6 +177,9 @@ fn the_html_command_refuses_what_is_not_a_run_in_one_line() {
     let o = xtask().arg("html").arg(&dir).output().unwrap();
     let err = texts(&o).1;
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("outcomes.csv") && err.contains("row 2"), "{err}");
+    assert!(
+        err.contains("outcomes.csv") && err.contains("row 2"),
+        "{err}"
+    );
     assert!(!dir.join("report.html").exists());
 }

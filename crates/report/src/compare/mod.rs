@@ -12,10 +12,11 @@ use pool_sim::Setup;
 use serde::Serialize;
 
 pub use engines::{
-    engine_summaries, engine_summaries_of, followed_shots, own_physics, nearest_dt, EngineSummary, BUDGET_FACTOR, TARGET_ERROR_S,
+    engine_summaries, engine_summaries_of, followed_shots, nearest_dt, own_physics, EngineSummary,
+    BUDGET_FACTOR, TARGET_ERROR_S,
 };
-pub use markdown::{console_summary, markdown};
 pub(crate) use markdown::glance_cells;
+pub use markdown::{console_summary, markdown};
 pub(crate) use outcomes::{answer_lines, rate_cell, rate_grid};
 pub use outcomes::{
     answer_wall, cost_cell, duration, outcome_section, reference_wall_s, short_verdict, Decline,

@@ -528,7 +528,11 @@ fn answer_table(md: &mut String, st: &OutcomeStudy) {
          adapter*, JSON and pipes included; any other engine: its wall time). The event \
          engine's own cost is the last row; every ratio is of engine times.\n"
     );
-    let header: Vec<String> = t.families.iter().map(|(f, t)| format!("{f} ({t})")).collect();
+    let header: Vec<String> = t
+        .families
+        .iter()
+        .map(|(f, t)| format!("{f} ({t})"))
+        .collect();
     let _ = writeln!(md, "| engine | {} |", header.join(" | "));
     let _ = writeln!(md, "|---|{}", "---|".repeat(t.families.len()));
     for l in &t.lines {
@@ -586,10 +590,7 @@ pub(crate) fn answer_lines(st: &OutcomeStudy) -> Option<AnswerTable> {
                 .iter()
                 .map(|(f, t)| {
                     st.answers.iter().zip(&st.answer_wall).find(|(a, _)| {
-                        &a.family == f
-                            && &a.table == t
-                            && a.engine == engine
-                            && a.scheme == scheme
+                        &a.family == f && &a.table == t && a.engine == engine && a.scheme == scheme
                     })
                 })
                 .collect();

@@ -311,7 +311,10 @@ fn chaos_chart(rows: &[pool_harness::ChaosRow]) -> Option<Chart> {
                 hi: vec![None; len],
                 n: vec![None; len],
             };
-            for r in rows.iter().filter(|r| r.family == family && r.table == table) {
+            for r in rows
+                .iter()
+                .filter(|r| r.family == family && r.table == table)
+            {
                 if let Some(i) = x_index(&xs, r.perturbation_m) {
                     s.y[i] = Some(r.rate);
                     s.lo[i] = Some(r.ci_low);

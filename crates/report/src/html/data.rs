@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use pool_harness::{
-    AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, OneStepRow, OutcomeRow,
-    SummaryRow, WallRow,
+    AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, OneStepRow, OutcomeRow, SummaryRow,
+    WallRow,
 };
 use serde::de::DeserializeOwned;
 
@@ -46,9 +46,9 @@ fn csv_rows<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<Vec<T>
         .map_err(|e| HtmlError::at(&path, format!("cannot read: {e}")))?;
     let mut rows = Vec::new();
     for (k, row) in reader.deserialize().enumerate() {
-        rows.push(row.map_err(|e: csv::Error| {
-            HtmlError::at(&path, format!("row {}: {e}", k + 2))
-        })?);
+        rows.push(
+            row.map_err(|e: csv::Error| HtmlError::at(&path, format!("row {}: {e}", k + 2)))?,
+        );
     }
     Ok(Some(rows))
 }
@@ -134,7 +134,11 @@ impl RunFiles {
         }
         images.sort();
         files.sort();
-        for extra in ["outcomes/shots.csv", "outcomes/wall.csv", "outcomes/replays.json"] {
+        for extra in [
+            "outcomes/shots.csv",
+            "outcomes/wall.csv",
+            "outcomes/replays.json",
+        ] {
             if dir.join(extra).is_file() {
                 files.push(extra.into());
             }

@@ -115,7 +115,12 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
         None => None,
     };
     let replays = run.replays.as_ref().map_or(0, data::replay_count);
-    if let Some(note) = run.replays.as_ref().and_then(|r| r.get("note")).and_then(|n| n.as_str()) {
+    if let Some(note) = run
+        .replays
+        .as_ref()
+        .and_then(|r| r.get("note"))
+        .and_then(|n| n.as_str())
+    {
         page_notes.push(note.to_string());
     }
     let page = PageData {
@@ -151,9 +156,11 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
     html.push_str(UPLOT_CSS);
     html.push('\n');
     html.push_str(PAGE_CSS);
-    html.push_str("</style>\n</head>\n<body>\n<noscript>This page draws its tables and charts \
+    html.push_str(
+        "</style>\n</head>\n<body>\n<noscript>This page draws its tables and charts \
                    with JavaScript; report.md holds the same tables as text.</noscript>\n\
-                   <div id=\"app\"></div>\n");
+                   <div id=\"app\"></div>\n",
+    );
     html.push_str("<script type=\"application/json\" id=\"report-data\">");
     html.push_str(&json);
     html.push_str("</script>\n<script type=\"application/json\" id=\"replay-data\">");

@@ -73,8 +73,10 @@ impl Shots {
     pub(super) fn of(rows: &[ShotRow], path: &Path) -> Result<Self, HtmlError> {
         let mut runs: Vec<Run> = Vec::new();
         let mut families: Vec<(String, String)> = Vec::new();
-        let mut by_shot: BTreeMap<(usize, u64), (String, Option<serde_json::Value>, Vec<serde_json::Value>)> =
-            BTreeMap::new();
+        let mut by_shot: BTreeMap<
+            (usize, u64),
+            (String, Option<serde_json::Value>, Vec<serde_json::Value>),
+        > = BTreeMap::new();
         let mut order: Vec<(usize, u64)> = Vec::new();
         for r in rows {
             let fam = (r.family.clone(), r.table.clone());

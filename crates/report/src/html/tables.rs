@@ -10,8 +10,7 @@ use serde::Serialize;
 use super::data::RunFiles;
 use crate::compare::{
     answer_lines, engine_summaries_of, glance_cells, rate_cell, rate_grid, OutcomeStudy,
-    BUDGET_FACTOR,
-    TARGET_ERROR_S,
+    BUDGET_FACTOR, TARGET_ERROR_S,
 };
 
 /// A table as the page's script draws it.
@@ -262,9 +261,17 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
     if st.verdicts.is_empty() {
         return (None, None);
     }
-    let columns = ["family", "table", "engine", "n", "shot by shot", "verdict", "why"]
-        .map(String::from)
-        .to_vec();
+    let columns = [
+        "family",
+        "table",
+        "engine",
+        "n",
+        "shot by shot",
+        "verdict",
+        "why",
+    ]
+    .map(String::from)
+    .to_vec();
     let rows = st
         .verdicts
         .iter()
@@ -353,9 +360,16 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
         id: "floor-stats".into(),
         class: "stats".into(),
         caption: String::new(),
-        columns: ["family", "table", "statistic", "reference", "floor", "floor - reference"]
-            .map(String::from)
-            .to_vec(),
+        columns: [
+            "family",
+            "table",
+            "statistic",
+            "reference",
+            "floor",
+            "floor - reference",
+        ]
+        .map(String::from)
+        .to_vec(),
         rows: stats,
     });
     (Some(verdicts), floor_stats)

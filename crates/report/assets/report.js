@@ -417,7 +417,7 @@
 
   let current = null;
 
-  function at(track, tt, t) {
+  function at(track, t) {
     // Position of a flat [t, x, y, ...] track at time t: linear between samples.
     const n = track.length / 3;
     if (n === 0) return null;
@@ -440,7 +440,7 @@
       rp.balls.forEach(function (b, i) {
         const gone = r.pocketed_at && r.pocketed_at[i] !== null && r.pocketed_at[i] !== undefined && t >= r.pocketed_at[i];
         let p = null;
-        if (r.tracks && r.tracks[i]) p = at(r.tracks[i], null, t);
+        if (r.tracks && r.tracks[i]) p = at(r.tracks[i], t);
         else if (r.final && r.final[i] && t >= r.end_time) p = r.final[i];
         out.push({ run: r.run, id: b.id, x: p ? p[0] : null, y: p ? p[1] : null, gone: !!gone || (!p && !r.tracks && t >= r.end_time), radius: b.radius });
       });
@@ -605,7 +605,7 @@
         ctx.beginPath();
         ctx.moveTo(px(tr[1]), py(tr[2]));
         for (let k = 3; k < tr.length; k += 3) {
-          if (tr[k] > t) { const p = at(tr, null, t); ctx.lineTo(px(p[0]), py(p[1])); break; }
+          if (tr[k] > t) { const p = at(tr, t); ctx.lineTo(px(p[0]), py(p[1])); break; }
           ctx.lineTo(px(tr[k + 1]), py(tr[k + 2]));
         }
         ctx.stroke();

@@ -158,14 +158,14 @@ fn sweep_chart(
                 .map(|r| metric(r))
                 .filter(|v| v.is_finite() && *v > 0.0)
                 .collect();
-            if vals.is_empty() {
-                continue;
+            // A level: one median and interval, drawn at every x.
+            put(0, &mut vals);
+            for i in 1..len {
+                s.y[i] = s.y[0];
+                s.lo[i] = s.lo[0];
+                s.hi[i] = s.hi[0];
+                s.n[i] = s.n[0];
             }
-            for i in 0..len {
-                let mut v = vals.clone();
-                put(i, &mut v);
-            }
-            vals.clear();
         }
         if s.y.iter().any(Option::is_some) {
             series.push(s);

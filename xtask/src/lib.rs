@@ -46,6 +46,7 @@ mod replays;
 mod replays_cmd;
 mod roots;
 mod roots_dir;
+mod serve;
 mod shard;
 mod simulate;
 mod stress;

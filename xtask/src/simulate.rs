@@ -15,8 +15,19 @@ use crate::CliError;
 /// Options of `cargo xtask simulate`.
 #[derive(clap::Args, Debug)]
 pub struct SimulateArgs {
-    /// Shot file (.toml)
-    pub shot: PathBuf,
+    /// Shot file (.toml); not with --serve
+    #[arg(required_unless_present = "serve", conflicts_with = "serve")]
+    pub shot: Option<PathBuf>,
+    /// Be a protocol program instead (docs/engine-protocol.md): read requests as JSON lines on
+    /// stdin and answer each with --engine on stdout, until stdin ends. `exec:cargo xtask
+    /// simulate --serve` is our engine through the protocol, a reference for your own program
+    #[arg(long)]
+    pub serve: bool,
+    /// With --serve: scale a ball parameter of every request's model by a factor, e.g.
+    /// mu_r=1.25 (a deliberately biased engine, to see what the outcome study finds);
+    /// repeatable
+    #[arg(long, value_name = "PARAMETER=FACTOR", requires = "serve")]
+    pub scale: Vec<crate::serve::Scale>,
     /// Evolution algorithm: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
     /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
@@ -162,7 +173,15 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
              or csv, or an engine of the workspace (event, discrete:<dt>, rapier:<dt>)"
         )));
     }
-    let setup = pool_shots::load(&args.shot)?;
+    if args.serve {
+        return crate::serve::serve(&spec, &args.scale);
+    }
+    let Some(shot) = args.shot.as_ref() else {
+        return Err(CliError::Input(
+            "a shot file is needed (or --serve to answer requests on stdin)".into(),
+        ));
+    };
+    let setup = pool_shots::load(shot)?;
     crate::args::check_work("--engine", &spec, &setup)?;
     // pooltool's events carry their agents' states: snapshots at every event (fixed-step
     // engines: every 10 ms too, unused). Snapshots never change the log.
@@ -194,7 +213,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         Format::Csv => write_csv(&mut stdout, &out)?,
         Format::Pooltool => {
             let system = pool_pooltool::export(&setup, Some(&outcome))
-                .map_err(|e| CliError::Run(format!("{}: {e}", args.shot.display())))?;
+                .map_err(|e| CliError::Run(format!("{}: {e}", shot.display())))?;
             serde_json::to_writer_pretty(&mut stdout, &system).map_err(|e| {
                 if e.is_io() {
                     stdout_error(e.into())
@@ -207,7 +226,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
                 errln!(
                     "warning: {}: {why}: pooltool 0.6.0's System refuses such balls (it asserts \
                      equal masses and radii); import-pooltool reads the file back",
-                    args.shot.display()
+                    shot.display()
                 );
             }
         }
@@ -215,7 +234,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     stdout.flush().map_err(stdout_error)?;
     drop(stdout);
     let end = EndCheck::of(&setup, &outcome);
-    let what = format!("{} ({spec})", args.shot.display());
+    let what = format!("{} ({spec})", shot.display());
     for w in end.warnings(&setup) {
         errln!("warning: {what}: {w}: the method's own error, measured");
     }

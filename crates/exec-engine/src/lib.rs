@@ -16,6 +16,7 @@
 mod process;
 mod request;
 mod response;
+mod serve;
 
 use std::time::Duration;
 
@@ -24,6 +25,7 @@ use pool_sim::{Engine, EngineError, Outcome, Setup};
 pub use process::{MAX_BLANK_LINES, MAX_LINE};
 pub use request::request;
 pub use response::{escape_bytes, parse_answer, REST_SPEED, T_END_SLACK};
+pub use serve::{answer_of, max_events_of_request, setup_of_request};
 
 /// The protocol's name and version, sent in every request's `protocol` field.
 pub const PROTOCOL: &str = "pool-harness-engine/1";

@@ -447,6 +447,11 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
         crate::output::write_file_atomically(&root.join("LATEST"), latest.as_bytes()).ok();
     }
     let unphysical = flag_ends(&results.summary);
+    if let Some(st) = &results.outcomes {
+        for line in st.console_lines() {
+            outln!("{line}")?;
+        }
+    }
     outln!("{}", report::console_summary(&results))?;
     if let Some(note) = &replays_note {
         outln!("{note}")?;
@@ -527,18 +532,8 @@ fn outcome_study(
     let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
     let result = crate::study::run_study(plan, 0, plan.total(), budget, pool, staging, &bar)?;
     bar.finish_and_clear();
-    let mut study = report::OutcomeStudy::new(
-        &result.tally,
-        &result.wall,
-        plan.describe(),
-        &plan.margins,
-        plan.seed,
-    );
-    study.failed = result.failed;
-    study.failures = result.failures;
-    study.declined = result.declined;
-    study.chaos = result.chaos;
-    study.floor_m = plan.perturbation.position_m;
+    let wall = result.wall.clone();
+    let study = crate::study::study_of(plan, result, budget);
     for w in study.floor_warnings() {
         errln!("compare: outcome study: {w}");
     }
@@ -548,7 +543,7 @@ fn outcome_study(
     for d in &study.declined {
         errln!("compare: outcome study: {}", d.line());
     }
-    crate::study::write_study(staging, &study, &result.wall)?;
+    crate::study::write_study(staging, &study, &wall)?;
     let note = crate::replays::write_staged(staging, plan, replays, pool)?;
     Ok((study, note))
 }

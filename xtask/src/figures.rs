@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pool_harness::{AnswerRow, WallRow};
-use pool_report::compare::{answer_wall, cost_cell, duration, reference_wall_s, short_verdict};
+use pool_report::compare::{
+    answer_cell, answer_wall, cost_cell, duration, engine_name, reference_wall_s,
+};
 
 use crate::console::outln;
 use crate::CliError;
@@ -174,6 +176,18 @@ impl Run {
             .map_err(|e| FigError::Run(format!("{}: {e}", path.display())))
     }
 
+    /// The rows of `file` of the committed run `name` beside this one as `T`s, read afresh.
+    fn sibling_rows<T: serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+        file: &str,
+    ) -> Result<Vec<T>, FigError> {
+        let path = self.dir.with_file_name(name).join(file);
+        csv::Reader::from_path(&path)
+            .and_then(|mut r| r.deserialize().collect::<Result<Vec<T>, _>>())
+            .map_err(|e| FigError::Run(format!("{}: {e}", path.display())))
+    }
+
     /// The rows of `file` of the committed run `name` beside this one (`example-python`).
     fn sibling(&mut self, name: &str, file: &str) -> Result<&[BTreeMap<String, String>], FigError> {
         self.csv(self.dir.with_file_name(name).join(file))
@@ -334,14 +348,15 @@ fn title(family: &str) -> String {
 }
 
 /// The README's answer table: for each engine of the outcome study, on each family of
-/// `table`, the largest dt within the floor, its rate against the floor's and the cost of a
-/// shot there (engine time, its ratio to the event engine's, and a program's wall time with
-/// its adapter); the event engine's own cost last. Verdicts and costs are the report's own
-/// ([`short_verdict`], [`cost_cell`], [`reference_wall_s`]).
-fn answer_table(run: &Run, table: &str) -> Result<String, FigError> {
-    let wall: Vec<WallRow> = run.rows("outcomes/wall.csv")?;
-    let answers: Vec<AnswerRow> = run.rows("outcome_answer.csv")?;
+/// `table`, its answer (the largest dt that keeps the game, or its verdict), the shots it rests
+/// on, its rate against the floor's and the cost of a shot there (engine time, its ratio to the
+/// event engine's, and a program's wall time with its adapter); the event engine's own cost
+/// last. The cells are the report's own ([`answer_cell`], [`cost_cell`]).
+fn answer_table(wall: &[WallRow], answers: &[AnswerRow], table: &str) -> Result<String, FigError> {
     let mine: Vec<&AnswerRow> = answers.iter().filter(|a| a.table == table).collect();
+    if mine.is_empty() {
+        return Err(format!("outcome_answer.csv has no row on {table}").into());
+    }
     let mut families: Vec<&str> = Vec::new();
     let mut engines: Vec<(&str, &str)> = Vec::new();
     for a in &mine {
@@ -354,113 +369,33 @@ fn answer_table(run: &Run, table: &str) -> Result<String, FigError> {
     }
     let mut out = family_header(&families);
     for (engine, scheme) in &engines {
-        let name = if *engine == pool_engines::DISCRETE {
-            format!("`{scheme}`")
-        } else {
-            format!("{engine} ({scheme})")
-        };
         let cells: Vec<String> = families
             .iter()
             .map(|f| {
-                let Some(a) = mine
-                    .iter()
+                mine.iter()
                     .find(|a| a.family == *f && a.engine == *engine && a.scheme == *scheme)
-                else {
-                    return Ok("–".into());
-                };
-                let file = "outcome_answer.csv";
-                let at = format!("{} of {engine} ({scheme}) on {f}", "rate");
-                let rate = finite(a.rate, file, &at, &a.rate.to_string())?;
-                let at = format!("floor_rate of {engine} ({scheme}) on {f}");
-                let floor = finite(a.floor_rate, file, &at, &a.floor_rate.to_string())?;
-                Ok(format!(
-                    "**{}**: {} vs {}, {}",
-                    short_verdict(a),
-                    percent(rate),
-                    percent(floor),
-                    cost_cell(answer_wall(&wall, a), reference_wall_s(&wall, f, table))
-                ))
+                    .map_or("–".into(), |a| {
+                        let cost =
+                            cost_cell(answer_wall(wall, a), reference_wall_s(wall, f, table));
+                        answer_cell(a, &cost)
+                    })
             })
-            .collect::<Result<_, FigError>>()?;
-        out.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
+            .collect();
+        out.push_str(&format!(
+            "| {} | {} |\n",
+            engine_name(engine, scheme),
+            cells.join(" | ")
+        ));
     }
     let reference: Vec<String> = families
         .iter()
-        .map(|f| duration(reference_wall_s(&wall, f, table)))
+        .map(|f| duration(reference_wall_s(wall, f, table)))
         .collect();
     out.push_str(&format!(
         "| event engine (the reference) | {} |",
         reference.join(" | ")
     ));
     Ok(format!("\n{out}\n"))
-}
-
-/// The README's distribution table: for the chaos floor and each engine of the outcome study
-/// (the fixed-step schemes at dt 1e-2, 1e-3 and 1e-4 s), on each family of `table`, its verdict
-/// on the game's statistics and the shots it took (`distribution_answer.csv`'s rows).
-fn distribution_table(rows: &[BTreeMap<String, String>], table: &str) -> Result<String, FigError> {
-    need(
-        rows,
-        "distribution_answer.csv",
-        &[
-            "table", "family", "engine", "scheme", "dt_s", "verdict", "n",
-        ],
-    )?;
-    let mine: Vec<&BTreeMap<String, String>> = rows
-        .iter()
-        .filter(|r| r.get("table").is_some_and(|t| t == table))
-        .collect();
-    let field = |r: &BTreeMap<String, String>, k: &str| r.get(k).cloned().unwrap_or_default();
-    let mut families: Vec<String> = Vec::new();
-    let mut runs: Vec<(String, String, String)> = Vec::new();
-    for r in &mine {
-        let f = field(r, "family");
-        if !families.contains(&f) {
-            families.push(f);
-        }
-        let dt = field(r, "dt_s");
-        let shown = dt.is_empty()
-            || dt.parse::<f64>().is_ok_and(|d| {
-                [1e-2, 1e-3, 1e-4]
-                    .iter()
-                    .any(|x| (d / x - 1.0).abs() < 1e-9)
-            });
-        let key = (field(r, "engine"), field(r, "scheme"), dt);
-        if shown && !runs.contains(&key) {
-            runs.push(key);
-        }
-    }
-    if mine.is_empty() {
-        return Err(format!("distribution_answer.csv has no row on {table}").into());
-    }
-    let mut out = family_header(&families);
-    for (engine, scheme, dt) in &runs {
-        let name = if engine == pool_harness::FLOOR {
-            "chaos floor (neutral?)".to_string()
-        } else if engine == pool_engines::DISCRETE {
-            let dt: f64 = dt.parse().map_err(|_| format!("dt_s {dt:?}"))?;
-            format!("`{scheme}` {dt:.0e} s")
-        } else {
-            format!("{engine} ({scheme})")
-        };
-        let cells: Vec<String> = families
-            .iter()
-            .map(|f| {
-                mine.iter()
-                    .find(|r| {
-                        field(r, "family") == *f
-                            && field(r, "engine") == *engine
-                            && field(r, "scheme") == *scheme
-                            && field(r, "dt_s") == *dt
-                    })
-                    .map_or("–".into(), |r| {
-                        format!("**{}** ({})", field(r, "verdict"), field(r, "n"))
-                    })
-            })
-            .collect();
-        out.push_str(&format!("| {name} | {} |\n", cells.join(" | ")));
-    }
-    Ok(format!("\n{}\n", out.trim_end()))
 }
 
 /// The `what` column (`strike_many`, `simulate_many`, `loop`, `pooltool`) of the committed
@@ -657,14 +592,21 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
             let shots = whole("shots", run.info("shots")?)?;
             Ok((runs - shots.min(runs)).to_string())
         }
-        ["answer_table"] => answer_table(run, "seven_foot"),
-        ["distribution_table", table] => {
-            distribution_table(run.table("distribution_answer.csv")?, table)
-        }
-        ["distribution_table", table, sibling] => {
-            distribution_table(run.sibling(sibling, "distribution_answer.csv")?, table)
-        }
-        ["answer_table", table] => answer_table(run, table),
+        ["answer_table"] => answer_table(
+            &run.rows("outcomes/wall.csv")?,
+            &run.rows("outcome_answer.csv")?,
+            "seven_foot",
+        ),
+        ["answer_table", table] => answer_table(
+            &run.rows("outcomes/wall.csv")?,
+            &run.rows("outcome_answer.csv")?,
+            table,
+        ),
+        ["answer_table", table, sibling] => answer_table(
+            &run.sibling_rows(sibling, "outcomes/wall.csv")?,
+            &run.sibling_rows(sibling, "outcome_answer.csv")?,
+            table,
+        ),
         // The chaos floor's rate of `outcome` disagreement on a family.
         ["floor", family, table] => {
             let rows = run.table("outcomes.csv")?;

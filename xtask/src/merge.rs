@@ -435,10 +435,17 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         balls: number("--margin-balls")?,
         position_m: number("--margin-position")?,
         floor: number("--margin-floor")?,
+        floor_relative: number("--margin-floor-relative")?,
     };
-    margins
-        .validate()
-        .map_err(|e| CliError::Input(format!("{}: manifest {e}", shards[0].1.display())))?;
+    margins.validate().map_err(|e| {
+        CliError::Input(format!(
+            "{}: manifest {:?} = {}: must be in {}",
+            shards[0].1.display(),
+            e.margin,
+            e.value,
+            e.range
+        ))
+    })?;
     let seed_text = option("--outcome-seed")?;
     let seed = seed_text.parse::<u64>().map_err(|_| {
         CliError::Input(format!(
@@ -454,6 +461,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             shards.len()
         )],
         &margins,
+        &pool_harness::SearchOptions::default(),
         seed,
     );
     study.failed = failed;
@@ -486,12 +494,10 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     )?;
     let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
-    outln!(
-        "merged {} shards: {} -> {}",
-        shards.len(),
-        study.console_line(),
-        dir.display()
-    )?;
+    outln!("merged {} shards -> {}", shards.len(), dir.display())?;
+    for line in study.console_lines() {
+        outln!("{line}")?;
+    }
     outln!("{}", page(&dir))?;
     if failed > 0 {
         return Err(CliError::Run(format!(

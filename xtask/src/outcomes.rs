@@ -3,8 +3,6 @@
 //! the chaos floor and every engine; `outcomes.csv`, `outcome_answer.csv`, the plot and a
 //! report of the study.
 
-use pool_report::compare::OutcomeStudy;
-
 use crate::console::{errln, outln};
 use crate::shard::{Manifest, Shard, MANIFEST};
 use crate::study::{run_study, study_report, write_study, OutcomeArgs};
@@ -88,25 +86,15 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
     let result = run_study(&plan, lo, hi, budget.as_ref(), &pool, &staging, &bar)?;
     bar.finish_and_clear();
-    let mut study = OutcomeStudy::new(
-        &result.tally,
-        &result.wall,
-        plan.describe(),
-        &plan.margins,
-        plan.seed,
-    );
-    study.failed = result.failed;
-    study.failures = result.failures;
-    study.declined = result.declined;
-    study.chaos = result.chaos;
-    study.floor_m = plan.perturbation.position_m;
+    let wall = result.wall.clone();
+    let study = crate::study::study_of(&plan, result, budget.as_ref());
     for w in study.floor_warnings() {
         errln!("outcomes: {w}");
     }
     for d in &study.declined {
         errln!("outcomes: {}", d.line());
     }
-    write_study(&staging, &study, &result.wall)?;
+    write_study(&staging, &study, &wall)?;
     let record = crate::replays::StudyRecord::of(&plan);
     let run_json = serde_json::json!({ "outcome_options": record });
     staging.write(
@@ -129,7 +117,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     if args.shard.is_some() {
         let manifest = Manifest {
             command: "outcomes".into(),
-            options: plan.manifest_options(),
+            options: crate::study::manifest_options(&plan),
             engine: "event".into(),
             k: shard.k,
             n: shard.n,
@@ -144,7 +132,9 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     }
     let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
-    outln!("{}", study.console_line())?;
+    for line in study.console_lines() {
+        outln!("{line}")?;
+    }
     outln!("{replays_note}")?;
     outln!("report: {}", dir.join("report.md").display())?;
     outln!("{}", page(&dir))?;

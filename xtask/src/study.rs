@@ -8,20 +8,21 @@ use std::io::Write;
 use indicatif::ProgressBar;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    Budget, OutcomeTally, Perturbation, StudyError, StudyOptions, StudyPlan, StudyResult,
-    DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS,
+    Budget, Margins, OptionError, OutcomeTally, Perturbation, SearchOptions, StudyError,
+    StudyOption, StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS,
+    QUICK_SHOTS,
 };
 use pool_report::compare::{outcome_section, OutcomeStudy};
 
 use crate::output::{csv_bytes, Staging};
 use crate::CliError;
 
-/// The study's options, as `compare` and `outcomes` both take them.
+/// The study's options, as `compare` and `outcomes` both take them (grouped under their own
+/// headings in `--help`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct OutcomeArgs {
-    /// Shots per family, 1 to 1000000 [default: 100; compare --quick: 12]. The rates' 95 %
-    /// intervals narrow as 1/sqrt(N): about +-10 points at 100 shots for a rate near 50 %
-    #[arg(long, value_name = "N")]
+    /// Shots per family of the first look, 1 to 1000000 [default: 100; compare --quick: 12]
+    #[arg(long, value_name = "N", help_heading = "Outcome study: shots")]
     pub outcome_shots: Option<u64>,
     /// Families of shots, comma-separated: cut (ghost-ball cut shots at a pocket over cut
     /// angle 0-75 degrees, speed and spin), thin_cut (the same at 45-75 degrees), bank
@@ -31,7 +32,8 @@ pub struct OutcomeArgs {
         long,
         value_delimiter = ',',
         value_name = "KIND,...",
-        default_value = "cut,bank,break9,break15"
+        default_value = "cut,bank,break9,break15",
+        help_heading = "Outcome study: shots"
     )]
     pub outcome_families: Vec<String>,
     /// Tables the families are played on, comma-separated built-in names (the tables need
@@ -40,29 +42,76 @@ pub struct OutcomeArgs {
         long,
         value_delimiter = ',',
         value_name = "NAME,...",
-        default_value = "seven_foot,pooltool_pocket"
+        default_value = "seven_foot,pooltool_pocket",
+        help_heading = "Outcome study: shots"
     )]
     pub outcome_tables: Vec<String>,
-    /// Time steps of the fixed-step schemes in the study (s), comma-separated, each in
-    /// [1e-7, 1], at most 20 [default: 1e-2,5e-3,2e-3,1e-3,5e-4,2e-4,1e-4; compare --quick:
-    /// 1e-2,1e-3]
+    /// The grid of time steps (s) of the fixed-step schemes, comma-separated, each in [1e-7,
+    /// 1], at most 20; the dt search goes below it [default: 1e-2,5e-3,2e-3,1e-3,5e-4,2e-4,
+    /// 1e-4; compare --quick: 1e-2,1e-3]
     #[arg(
         long,
         value_delimiter = ',',
         allow_negative_numbers = true,
-        value_name = "DT,..."
+        value_name = "DT,...",
+        help_heading = "Outcome study: shots"
     )]
     pub outcome_dt: Vec<f64>,
     /// Seed of the study's shots (shot k of a family depends only on it, the family, the
     /// table and k)
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, help_heading = "Outcome study: shots")]
     pub outcome_seed: u64,
+    /// Rack model of the break families: lattice:<gap> (the racks' lattice, closest
+    /// neighbours 2R + gap apart; lattice:1e-6 is the rack files' own), frozen (every
+    /// neighbour touching) or jittered:<scale> (the lattice at gap = scale, each ball moved at
+    /// random within scale/2, seeded by the shot: generic gaps 0 to 2 scale); scales in m, at
+    /// most 0.05. The default is the balls' diameter tolerance (WPA, +-0.005 in)
+    #[arg(
+        long,
+        value_name = "MODEL",
+        default_value = "jittered:0.000127",
+        help_heading = "Outcome study: shots"
+    )]
+    pub rack: String,
+    /// Sample until decided: after each family's first look, every cell (an engine at a dt on
+    /// a family: in-process engines, programs and peers alike) whose verdict is undecided
+    /// plays twice its shots again, and the dt search plays its candidates, until every cell
+    /// that decides an answer is decided or the budget is spent: <shots> per cell, <seconds>s
+    /// of wall time (a look that would overrun it is not started: a slow engine is stopped by
+    /// the seconds), both as <shots>,<seconds>s, or none (one look of --outcome-shots, no
+    /// search) [default: outcomes 3200; compare 400,30s; --quick and --shard: none]
+    #[arg(
+        long,
+        value_name = "BUDGET",
+        help_heading = "Outcome study: sampling and search"
+    )]
+    pub outcome_budget: Option<String>,
+    /// The dt search stops when the dt that keeps the game and the smallest that changes it
+    /// are within this factor, in (1, 100]
+    #[arg(
+        long,
+        default_value_t = 2.0,
+        value_name = "FACTOR",
+        help_heading = "Outcome study: sampling and search"
+    )]
+    pub search_tolerance: f64,
+    /// The smallest dt (s) the search tries, in [1e-7, 1]: an engine that changes the game
+    /// there is "below" it
+    #[arg(
+        long,
+        default_value_t = 1e-6,
+        allow_negative_numbers = true,
+        value_name = "DT",
+        help_heading = "Outcome study: sampling and search"
+    )]
+    pub search_limit: f64,
     /// The chaos floor: distance (m) every ball is moved, in a random direction, in [0, 0.1]
     #[arg(
         long,
         default_value_t = 1e-6,
         allow_negative_numbers = true,
-        value_name = "M"
+        value_name = "M",
+        help_heading = "Outcome study: the chaos floor"
     )]
     pub perturb_position: f64,
     /// The chaos floor: relative change of the cue's speed (uniform in +-this), in [0, 0.5]
@@ -70,88 +119,140 @@ pub struct OutcomeArgs {
         long,
         default_value_t = 1e-4,
         allow_negative_numbers = true,
-        value_name = "REL"
+        value_name = "REL",
+        help_heading = "Outcome study: the chaos floor"
     )]
     pub perturb_speed: f64,
+    /// Shots per family whose reference is also played with every ball moved 1e-12, 1e-11,
+    /// ..., 1e-3 m (the chaos curve, chaos.csv and chaos.png), at most --outcome-shots; 0 for
+    /// none [default: 100; compare --quick: 12]
+    #[arg(
+        long,
+        value_name = "N",
+        help_heading = "Outcome study: the chaos floor"
+    )]
+    pub chaos_shots: Option<u64>,
+    /// Shot by shot: the absolute part of the margin: an engine is within the floor when its
+    /// rate of changed outcomes exceeds the floor's by at most this plus
+    /// --margin-floor-relative times the floor's rate (shown by the interval of the
+    /// difference), a probability in (0, 1)
+    #[arg(
+        long,
+        default_value_t = 0.005,
+        allow_negative_numbers = true,
+        value_name = "P",
+        help_heading = "Outcome study: margins"
+    )]
+    pub margin_floor: f64,
+    /// Shot by shot: the part of the margin relative to the floor's rate, in [0, 10]
+    #[arg(
+        long,
+        default_value_t = 0.2,
+        allow_negative_numbers = true,
+        value_name = "REL",
+        help_heading = "Outcome study: margins"
+    )]
+    pub margin_floor_relative: f64,
+    /// The statistics: margin of the rates (scratch, success, each pocket's, each first
+    /// contact's), a difference of probabilities in (0, 1)
+    #[arg(
+        long,
+        default_value_t = 0.02,
+        allow_negative_numbers = true,
+        value_name = "P",
+        help_heading = "Outcome study: margins"
+    )]
+    pub margin_rate: f64,
+    /// The statistics: margin of the mean object balls pocketed per shot, in (0, 15]
+    #[arg(
+        long,
+        default_value_t = 0.05,
+        allow_negative_numbers = true,
+        value_name = "BALLS",
+        help_heading = "Outcome study: margins"
+    )]
+    pub margin_balls: f64,
+    /// The statistics: margin of the mean final cue-ball coordinates (m), in (0, 1]
+    #[arg(
+        long,
+        default_value_t = 0.05,
+        allow_negative_numbers = true,
+        value_name = "M",
+        help_heading = "Outcome study: margins"
+    )]
+    pub margin_position: f64,
     /// Final positions within this distance (m) agree (fields cue_position and positions),
     /// in (0, 1]
     #[arg(
         long,
         default_value_t = 1e-2,
         allow_negative_numbers = true,
-        value_name = "M"
+        value_name = "M",
+        help_heading = "Outcome study: margins"
     )]
     pub position_tol: f64,
-    /// Equivalence margin of the rates in the distribution verdicts (scratch, success, each
-    /// pocket's, each first contact's), a difference of probabilities in (0, 1)
-    #[arg(
-        long,
-        default_value_t = 0.02,
-        allow_negative_numbers = true,
-        value_name = "P"
-    )]
-    pub margin_rate: f64,
-    /// Equivalence margin of the mean object balls pocketed per shot, in (0, 15]
-    #[arg(
-        long,
-        default_value_t = 0.05,
-        allow_negative_numbers = true,
-        value_name = "BALLS"
-    )]
-    pub margin_balls: f64,
-    /// Equivalence margin of the mean final cue-ball coordinates (m), in (0, 1]
-    #[arg(
-        long,
-        default_value_t = 0.05,
-        allow_negative_numbers = true,
-        value_name = "M"
-    )]
-    pub margin_position: f64,
-    /// Equivalence margin of the shot-by-shot rate over the chaos floor's: within the floor
-    /// when the interval of (rate - floor's rate) is below it, in (0, 1)
-    #[arg(
-        long,
-        default_value_t = 0.05,
-        allow_negative_numbers = true,
-        value_name = "P"
-    )]
-    pub margin_floor: f64,
-    /// Shots per family whose reference is also played with every ball moved 1e-12, 1e-11,
-    /// ..., 1e-3 m (the chaos curve, chaos.csv and chaos.png), at most --outcome-shots; 0 for
-    /// none [default: 100; compare --quick: 12]
-    #[arg(long, value_name = "N")]
-    pub chaos_shots: Option<u64>,
-    /// Rack model of the break families: lattice:<gap> (the racks' lattice, closest
-    /// neighbours 2R + gap apart; lattice:1e-6 is the rack files' own), frozen (every
-    /// neighbour touching) or jittered:<scale> (the lattice at gap = scale, each ball moved at
-    /// random within scale/2, seeded by the shot: generic gaps 0 to 2 scale); scales in m, at
-    /// most 0.05. The default is the balls' diameter tolerance (WPA, +-0.005 in)
-    #[arg(long, value_name = "MODEL", default_value = "jittered:0.000127")]
-    pub rack: String,
-    /// Sequential sampling: after each family's first --outcome-shots, the in-process
-    /// engines whose verdict is undecided play twice as many shots, and again, until every
-    /// verdict is decided or this budget is spent: <shots> per family, <seconds>s of wall time
-    /// (no look starts after it), both as <shots>,<seconds>s, or none (one look of
-    /// --outcome-shots). Programs and peers play the first look only. A sharded study plays
-    /// one look [default: compare 400,30s; outcomes 3200; --quick and --shard: none]
-    #[arg(long, value_name = "BUDGET")]
-    pub outcome_budget: Option<String>,
     /// Drill-down replays, 0 to 10000 shots (0: none): after the study, at most N shots where
     /// an engine changed the outcome (d_outcome 1) are played again with snapshots by the
     /// reference, the floor and every engine that changed it, and written to
     /// outcomes/replays.json (report.html draws them). Shots are taken round-robin over the
     /// (family, table, engine) cells, so every cell with a changed outcome gets one before any
     /// gets two; the file stops at 12 MB. `cargo xtask replays` remakes it for a finished run
-    #[arg(long, value_name = "N", default_value_t = crate::replays::DEFAULT_REPLAYS)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = crate::replays::DEFAULT_REPLAYS,
+        help_heading = "Outcome study: output"
+    )]
     pub replays: u64,
 }
 
-/// `compare`'s default sequential budget: its whole run stays within 3 minutes on 2 cores.
+/// `compare`'s default sequential budget: its whole run stays near 3 minutes on 2 cores.
 pub const COMPARE_BUDGET: &str = "400,30s";
 /// `outcomes`'s: the study alone, where the shots decide.
 pub const OUTCOMES_BUDGET: &str = "3200";
 
+/// How the command line spells a study option (errors name it so).
+pub fn flag(option: StudyOption) -> &'static str {
+    match option {
+        StudyOption::Shots => "--outcome-shots",
+        StudyOption::Families => "--outcome-families",
+        StudyOption::Tables => "--outcome-tables",
+        StudyOption::Dts => "--outcome-dt",
+        StudyOption::Engines => "--engines",
+        StudyOption::PerturbPosition => "--perturb-position",
+        StudyOption::PerturbSpeed => "--perturb-speed",
+        StudyOption::PositionTol => "--position-tol",
+        StudyOption::MarginRate => "--margin-rate",
+        StudyOption::MarginBalls => "--margin-balls",
+        StudyOption::MarginPosition => "--margin-position",
+        StudyOption::MarginFloor => "--margin-floor",
+        StudyOption::MarginFloorRelative => "--margin-floor-relative",
+        StudyOption::Rack => "--rack",
+        StudyOption::SearchTolerance => "--search-tolerance",
+        StudyOption::SearchLimit => "--search-limit",
+        StudyOption::Seed => "--outcome-seed",
+        StudyOption::ChaosShots => "--chaos-shots",
+        StudyOption::MaxEvents => "--max-events",
+    }
+}
+
+/// A study option error as the command line says it: `--outcome-shots = 0: must be ...`.
+pub fn option_error(e: &OptionError) -> CliError {
+    CliError::Input(format!("{}{}", flag(e.option), e.message))
+}
+
 impl OutcomeArgs {
+    /// The margins these options give.
+    pub fn margins(&self) -> Margins {
+        Margins {
+            rate: self.margin_rate,
+            balls: self.margin_balls,
+            position_m: self.margin_position,
+            floor: self.margin_floor,
+            floor_relative: self.margin_floor_relative,
+        }
+    }
+
     /// The checked plan: `schemes` at the study's time steps, then `extra` engines.
     ///
     /// # Errors
@@ -196,17 +297,16 @@ impl OutcomeArgs {
             } else {
                 DEFAULT_SHOTS
             }),
-            margins: pool_harness::Margins {
-                rate: self.margin_rate,
-                balls: self.margin_balls,
-                position_m: self.margin_position,
-                floor: self.margin_floor,
+            margins: self.margins(),
+            search: SearchOptions {
+                tolerance: self.search_tolerance,
+                limit_s: self.search_limit,
             },
         };
         let racks = |table: &str| {
             crate::racks::racks("--outcome-tables", Some(table)).map_err(|e| e.to_string())
         };
-        StudyPlan::new(&options, &racks).map_err(CliError::Input)
+        StudyPlan::new(&options, &racks).map_err(|e| option_error(&e))
     }
 
     /// The sequential budget: `--outcome-budget`, else `default` (`None`: one look).
@@ -224,6 +324,108 @@ impl OutcomeArgs {
             }),
         }
     }
+}
+
+/// The options that decide a shard's rows and verdicts, for its manifest (in a fixed order,
+/// spelled as the command line spells them).
+pub fn manifest_options(plan: &StudyPlan) -> Vec<(String, String)> {
+    let join = |v: Vec<String>| v.join(",");
+    let kinds = join(
+        plan.families
+            .iter()
+            .map(|f| f.0.name().to_string())
+            .collect(),
+    );
+    let tables = join(plan.families.iter().map(|f| f.1.clone()).collect());
+    let engines = join(plan.engines.iter().map(ToString::to_string).collect());
+    let m = &plan.margins;
+    [
+        (StudyOption::Families, kinds),
+        (StudyOption::Tables, tables),
+        (StudyOption::Shots, plan.shots.to_string()),
+        (StudyOption::Seed, plan.seed.to_string()),
+        (StudyOption::Engines, engines),
+        (
+            StudyOption::PerturbPosition,
+            format!("{:?}", plan.perturbation.position_m),
+        ),
+        (
+            StudyOption::PerturbSpeed,
+            format!("{:?}", plan.perturbation.speed_rel),
+        ),
+        (
+            StudyOption::PositionTol,
+            format!("{:?}", plan.position_tol_m),
+        ),
+        (StudyOption::MaxEvents, plan.max_events.to_string()),
+        (StudyOption::MarginRate, format!("{:?}", m.rate)),
+        (StudyOption::MarginBalls, format!("{:?}", m.balls)),
+        (StudyOption::MarginPosition, format!("{:?}", m.position_m)),
+        (StudyOption::MarginFloor, format!("{:?}", m.floor)),
+        (
+            StudyOption::MarginFloorRelative,
+            format!("{:?}", m.floor_relative),
+        ),
+        (StudyOption::ChaosShots, plan.chaos_shots.to_string()),
+        (StudyOption::Rack, plan.rack.to_string()),
+    ]
+    .into_iter()
+    .map(|(o, v)| (flag(o).to_string(), v))
+    .collect()
+}
+
+/// The study's set-up, one sentence each, for its report.
+pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
+    let mut families: Vec<String> = Vec::new();
+    for (kind, table) in &plan.families {
+        let f = format!("{} on {table}", kind.name());
+        if !families.contains(&f) {
+            families.push(f);
+        }
+    }
+    vec![
+        format!(
+            "Families: {} ({} shots each in the first look, seed {}; `--outcome-shots`, \
+             `--outcome-seed`).",
+            families.join(", "),
+            plan.shots,
+            plan.seed
+        ),
+        format!(
+            "Engines: {} (the event engine is the reference).",
+            plan.engines
+                .iter()
+                .map(|e| format!("`{e}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        match budget {
+            Some(b) => format!(
+                "Sampled until decided within `--outcome-budget {b}` (every engine, every look; \
+                 the dt search down to {} s, to a factor {}: `--search-limit`, \
+                 `--search-tolerance`).",
+                pool_harness::fmt_dt(plan.search.limit_s),
+                plan.search.tolerance
+            ),
+            None => "One look of the first shots (`--outcome-budget none`): no sampling until \
+                     decided, no dt search."
+                .into(),
+        },
+        format!(
+            "Chaos floor: every ball moved {:e} m in a random direction, the cue's speed changed \
+             by up to {:e} relative (`--perturb-position`, `--perturb-speed`); balls the move \
+             left overlapping pushed apart to touching; breaks racked again.",
+            plan.perturbation.position_m, plan.perturbation.speed_rel
+        ),
+        format!(
+            "Final positions agree within {} m (`--position-tol`).",
+            plan.position_tol_m
+        ),
+        format!(
+            "Breaks racked by `{}` (`--rack`: lattice:<gap>, frozen or jittered:<scale>).",
+            plan.rack
+        ),
+    ]
 }
 
 /// Runs jobs `[lo, hi)` of `plan` on `pool` (or, with a `budget`, the whole study
@@ -266,7 +468,8 @@ pub fn run_study(
 }
 
 /// The study's files besides the streamed `outcomes/shots.csv`: `outcomes.csv`,
-/// `outcome_answer.csv`, `outcomes/wall.csv` and the plot.
+/// `outcome_answer.csv`, `distributions.csv`, `distribution_answer.csv`, `chaos.csv`,
+/// `outcomes/wall.csv` and the plots (`outcome_vs_dt`, `chaos`, `answer_grid`).
 pub fn write_study(
     staging: &Staging,
     study: &OutcomeStudy,
@@ -279,8 +482,32 @@ pub fn write_study(
     staging.write("chaos.csv", &csv_bytes(&study.chaos)?)?;
     staging.write("outcomes/wall.csv", &csv_bytes(wall)?)?;
     pool_report::plots::outcome_vs_dt(&study.rows, "outcome", &staging.path("outcome_vs_dt"))?;
+    pool_report::plots::answer_grid(
+        &pool_report::compare::answer_grid(study),
+        &staging.path("answer_grid"),
+    )?;
     pool_report::plots::chaos_curve(&study.chaos, study.floor_m, &staging.path("chaos"))?;
     Ok(())
+}
+
+/// The study as its report reads it, from `result` of `plan` (sampled within `budget`).
+pub fn study_of(plan: &StudyPlan, result: StudyResult, budget: Option<&Budget>) -> OutcomeStudy {
+    let mut study = OutcomeStudy::new(
+        &result.tally,
+        &result.wall,
+        describe(plan, budget),
+        &plan.margins,
+        &plan.search,
+        plan.seed,
+    );
+    study.failed = result.failed;
+    study.failures = result.failures;
+    study.declined = result.declined;
+    study.chaos = result.chaos;
+    study.floor_m = plan.perturbation.position_m;
+    study.budget = budget.map(ToString::to_string);
+    study.first_shots = plan.shots;
+    study
 }
 
 /// The report of a study run alone (`outcomes`, or `merge` of its shards).

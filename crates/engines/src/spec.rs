@@ -197,6 +197,36 @@ impl EngineSpec {
         }
     }
 
+    /// The same engine at time step `dt` (s): `None` for an engine without one, or when `dt`
+    /// is out of its range ([`pool_discrete::DT_MIN`] to [`pool_discrete::DT_MAX`]).
+    pub fn with_dt(&self, dt: f64) -> Option<EngineSpec> {
+        if !(pool_discrete::DT_MIN..=pool_discrete::DT_MAX).contains(&dt) {
+            return None;
+        }
+        match self {
+            EngineSpec::Discrete {
+                scheme,
+                broad_phase,
+                ..
+            } => Some(EngineSpec::Discrete {
+                dt,
+                scheme: *scheme,
+                broad_phase: *broad_phase,
+            }),
+            EngineSpec::Rapier { .. } => Some(EngineSpec::Rapier { dt }),
+            EngineSpec::Peer {
+                peer,
+                dt: Some(_),
+                integrator,
+            } => Some(EngineSpec::Peer {
+                peer: *peer,
+                dt: Some(dt),
+                integrator: *integrator,
+            }),
+            _ => None,
+        }
+    }
+
     /// Why this engine cannot run here, for the optional ones (pooltool and the peers, which
     /// need a Python that has them): one line, or `None` when it can (every other engine).
     pub fn unavailable(&self) -> Option<String> {

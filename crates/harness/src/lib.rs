@@ -51,17 +51,21 @@ pub use outcome::{
     SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
 };
 pub use outcome::{
+    cell_levels, cell_state, fmt_dt, Decision, FloorVerdict, MarginError, MarginName, OptionError,
+    Scale, SearchEnd, SearchOptions, StudyOption, Verdict, SHOT_BY_SHOT_SHARE,
+};
+pub use outcome::{
     decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,
     replay_shot, Geometry, Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile,
     ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
-pub use outcome::{energy, interval, sequential};
+pub use outcome::{energy, interval, search, sequential, shot_by_shot};
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{
     answer_all, evaluate_root_cases, judge, ns_per_query, parse_root_cases, root_families,
-    summarize, Answer, RootCase, RootStats, Verdict, ABS_FLOOR_S, WRONG_REL,
+    summarize, Answer, RootCase, RootStats, RootVerdict, ABS_FLOOR_S, WRONG_REL,
 };
 pub use rows::{BallPath, ErrorRow, OpsRow, ShotPaths, SummaryRow};
 pub use run::{

@@ -103,7 +103,7 @@ pub fn parse_root_cases(text: &str) -> Result<Vec<RootCase>, String> {
 /// How a backend's answer compares with the reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub enum RootVerdict {
     /// Within [`WRONG_REL`] (or both say "no entry").
     Right,
     /// The reference has an entry, the backend none: a collision that never happens.
@@ -120,7 +120,7 @@ pub struct Answer {
     /// The earliest entry it returned.
     pub got: Option<f64>,
     /// Its verdict.
-    pub verdict: Verdict,
+    pub verdict: RootVerdict,
     /// |got - entry| / entry (absolute below [`ABS_FLOOR_S`]); `None` unless both exist.
     pub rel_error: Option<f64>,
 }
@@ -130,27 +130,27 @@ pub fn judge(reference: Option<f64>, got: Option<f64>) -> Answer {
     match (reference, got) {
         (None, None) => Answer {
             got,
-            verdict: Verdict::Right,
+            verdict: RootVerdict::Right,
             rel_error: None,
         },
         (Some(_), None) => Answer {
             got,
-            verdict: Verdict::Missing,
+            verdict: RootVerdict::Missing,
             rel_error: None,
         },
         (None, Some(_)) => Answer {
             got,
-            verdict: Verdict::Early,
+            verdict: RootVerdict::Early,
             rel_error: None,
         },
         (Some(r), Some(g)) => {
             let rel = (g - r).abs() / r.abs().max(ABS_FLOOR_S);
             let verdict = if rel <= WRONG_REL {
-                Verdict::Right
+                RootVerdict::Right
             } else if g > r {
-                Verdict::Late
+                RootVerdict::Late
             } else {
-                Verdict::Early
+                RootVerdict::Early
             };
             Answer {
                 got,
@@ -237,8 +237,8 @@ pub fn summarize(
     answers: &[&Answer],
     ns: f64,
 ) -> RootStats {
-    let wrong = |a: &Answer| a.verdict != Verdict::Right;
-    let count = |v: Verdict| answers.iter().filter(|a| a.verdict == v).count();
+    let wrong = |a: &Answer| a.verdict != RootVerdict::Right;
+    let count = |v: RootVerdict| answers.iter().filter(|a| a.verdict == v).count();
     let mut errs: Vec<f64> = cases
         .iter()
         .zip(answers)
@@ -264,9 +264,9 @@ pub fn summarize(
         } else {
             wrong_well_posed as f64 / well_posed as f64
         },
-        missing: count(Verdict::Missing),
-        late: count(Verdict::Late),
-        early: count(Verdict::Early),
+        missing: count(RootVerdict::Missing),
+        late: count(RootVerdict::Late),
+        early: count(RootVerdict::Early),
         median_rel_error: errs.get(errs.len() / 2).copied().unwrap_or(f64::NAN),
         max_rel_error: errs.last().copied().unwrap_or(f64::NAN),
         ns_per_query: ns,

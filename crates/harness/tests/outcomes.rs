@@ -7,8 +7,9 @@ use std::path::Path;
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
-    answers, family_shot, perturb, Agreement, FamilyKind, Fate, Field, GameOutcome, OutcomeShotRow,
-    OutcomeTally, Perturbation, StudyRules, StudyShot,
+    answers, family_shot, perturb, Agreement, FamilyKind, Fate, Field, FloorVerdict, GameOutcome,
+    Margins, OutcomeShotRow, OutcomeTally, Perturbation, SearchEnd, SearchOptions, StudyRules,
+    StudyShot, Verdict,
 };
 use pool_physics::{MotionState, Physics};
 use pool_sim::{Setup, DEFAULT_RACK};
@@ -94,7 +95,7 @@ fn every_engine_decides_straight_shots_as_the_reference_does() {
             );
             assert!(!s.reference.scratch(), "{}", s.setup.name);
         }
-        for row in tally.rows(0.05) {
+        for row in tally.rows(&Margins::default()) {
             if row.field == Field::Outcome.name() {
                 assert_eq!(row.n, 150);
                 assert_eq!(
@@ -109,15 +110,12 @@ fn every_engine_decides_straight_shots_as_the_reference_does() {
 
 #[test]
 fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not() {
-    let specs = [
-        discrete(1e-2, "exact"),
-        discrete(1e-2, "located"),
-        discrete(1e-4, "located"),
-    ];
-    // 400 shots: enough for an engine that never disagrees to be shown within the 5-point
-    // margin at the study's Bonferroni-corrected level (at 120 the interval is +-7.6 points).
-    let (tally, _) = study(FamilyKind::ThinCut, "seven_foot", 400, &specs);
-    let rows = tally.rows(0.05);
+    let specs = [discrete(1e-2, "exact"), discrete(1e-2, "located")];
+    // 1400 shots: enough for an engine that never disagrees to be shown within the floor's
+    // half-point margin at the first look's level (z^2 / n under 0.5 %).
+    let (tally, _) = study(FamilyKind::ThinCut, "seven_foot", 1400, &specs);
+    let margins = Margins::default();
+    let rows = tally.rows(&margins);
     let outcome = |engine: &str, dt: Option<f64>| {
         rows.iter()
             .find(|r| r.field == "outcome" && r.scheme == engine && r.dt_s == dt)
@@ -132,19 +130,27 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
     // Measurably above the floor: the intervals do not overlap and the test says so.
     assert!(exact.ci_low > floor.ci_high, "{exact:?} vs {floor:?}");
     assert!(exact.p_value < 1e-6, "{exact:?}");
-    assert_eq!(exact.within_floor, 0);
-    assert_eq!(exact.floor_verdict, "above", "{exact:?}");
+    assert_eq!(exact.floor_verdict, Some(FloorVerdict::Above), "{exact:?}");
     assert!(exact.diff_low > 0.0, "{exact:?}");
     // The located scheme at the same step is within the floor.
     let located = outcome("located", Some(1e-2));
-    assert_eq!(located.within_floor, 1, "{located:?}");
-    assert!(located.diff_high <= 0.05, "{located:?}");
-    assert!(located.rate <= floor.rate + 0.02, "{located:?}");
-    // The answer: exact has no step within the floor in a sweep of 1e-2 alone; located has.
-    let ans = answers(&rows);
+    assert_eq!(
+        located.floor_verdict,
+        Some(FloorVerdict::Within),
+        "{located:?}"
+    );
+    assert!(located.diff_high <= located.margin, "{located:?}");
+    assert!(located.rate <= floor.rate + 0.005, "{located:?}");
+    // The answer: exact keeps the game at no dt played (one look: no search; the search would
+    // try 1e-3 s next); located keeps it at 1e-2 s, the largest dt played.
+    let verdicts = tally.distribution().evaluate(&margins, true, 1).1;
+    let ans = answers(&rows, &verdicts, &SearchOptions::default());
     let of = |scheme: &str| ans.iter().find(|a| a.scheme == scheme).unwrap();
-    assert!(of("exact").largest_dt_s.is_none(), "{:?}", of("exact"));
-    assert_eq!(of("located").largest_dt_s, Some(1e-2));
+    assert_eq!(of("exact").keeps_dt_s, None, "{:?}", of("exact"));
+    assert_eq!(of("exact").changes_dt_s, Some(1e-2), "{:?}", of("exact"));
+    assert_eq!(of("exact").search, Some(SearchEnd::Undecided));
+    assert_eq!(of("located").keeps_dt_s, Some(1e-2), "{:?}", of("located"));
+    assert_eq!(of("located").verdict, Verdict::SameShotByShot);
 }
 
 #[test]
@@ -170,8 +176,8 @@ fn tallies_are_the_same_whatever_pieces_the_shots_come_in() {
         }
     }
     assert_eq!(
-        format!("{:?}", whole.rows(0.05)),
-        format!("{:?}", again.rows(0.05))
+        format!("{:?}", whole.rows(&Margins::default())),
+        format!("{:?}", again.rows(&Margins::default()))
     );
 }
 

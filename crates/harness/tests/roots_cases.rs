@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use pool_harness::{answer_all, judge, parse_root_cases, Verdict};
+use pool_harness::{answer_all, judge, parse_root_cases, RootVerdict};
 use pool_roots::{Alg1010, Companion, Ferrari, Isolator, RootSolver};
 
 fn cases() -> Vec<pool_harness::RootCase> {
@@ -20,7 +20,7 @@ fn default_backend_has_no_wrong_earliest_root_on_well_posed_cases() {
     let wrong: Vec<String> = cases
         .iter()
         .zip(&answers)
-        .filter(|(k, a)| k.well_posed && a.verdict != Verdict::Right)
+        .filter(|(k, a)| k.well_posed && a.verdict != RootVerdict::Right)
         .map(|(k, a)| {
             format!(
                 "{} #{}: reference {:?}, got {:?}",
@@ -53,25 +53,31 @@ fn the_evidence_discriminates_between_backends() {
     for s in [&Ferrari as &dyn RootSolver, &Alg1010, &Companion] {
         let wrong = answer_all(s, &cases)
             .iter()
-            .filter(|a| a.verdict != Verdict::Right)
+            .filter(|a| a.verdict != RootVerdict::Right)
             .count();
         println!("{}: {wrong} wrong of {}", s.name(), cases.len());
     }
     let ferrari_wrong = answer_all(&Ferrari, &cases)
         .iter()
         .zip(&cases)
-        .filter(|(a, k)| k.well_posed && a.verdict != Verdict::Right)
+        .filter(|(a, k)| k.well_posed && a.verdict != RootVerdict::Right)
         .count();
     assert!(ferrari_wrong > 0);
 }
 
 #[test]
 fn verdicts() {
-    assert_eq!(judge(Some(1.0), Some(1.0 + 1e-10)).verdict, Verdict::Right);
-    assert_eq!(judge(Some(1.0), Some(1.0 + 1e-8)).verdict, Verdict::Late);
-    assert_eq!(judge(Some(1.0), Some(0.5)).verdict, Verdict::Early);
-    assert_eq!(judge(Some(1.0), None).verdict, Verdict::Missing);
-    assert_eq!(judge(None, Some(2.0)).verdict, Verdict::Early);
-    assert_eq!(judge(None, None).verdict, Verdict::Right);
-    assert_eq!(judge(Some(0.0), Some(0.0)).verdict, Verdict::Right);
+    assert_eq!(
+        judge(Some(1.0), Some(1.0 + 1e-10)).verdict,
+        RootVerdict::Right
+    );
+    assert_eq!(
+        judge(Some(1.0), Some(1.0 + 1e-8)).verdict,
+        RootVerdict::Late
+    );
+    assert_eq!(judge(Some(1.0), Some(0.5)).verdict, RootVerdict::Early);
+    assert_eq!(judge(Some(1.0), None).verdict, RootVerdict::Missing);
+    assert_eq!(judge(None, Some(2.0)).verdict, RootVerdict::Early);
+    assert_eq!(judge(None, None).verdict, RootVerdict::Right);
+    assert_eq!(judge(Some(0.0), Some(0.0)).verdict, RootVerdict::Right);
 }

@@ -7,7 +7,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
-use pool_harness::{root_families, Answer, RootCase, RootStats, Verdict};
+use pool_harness::{root_families, Answer, RootCase, RootStats, RootVerdict};
 use pool_roots::SOLVER_NAMES;
 use serde::Serialize;
 
@@ -47,7 +47,7 @@ impl Evidence<'_> {
                 self.cases
                     .iter()
                     .zip(ans)
-                    .filter(|(_, a)| a.verdict != Verdict::Right)
+                    .filter(|(_, a)| a.verdict != RootVerdict::Right)
                     .map(move |(k, a)| WrongRow {
                         backend: name,
                         family: &k.family,
@@ -189,7 +189,7 @@ pub struct WrongRow<'a> {
     /// Whether the case's answer survives a 16-ulp perturbation of its coefficients.
     pub well_posed: bool,
     /// How the answer is wrong.
-    pub verdict: Verdict,
+    pub verdict: RootVerdict,
     /// The reference earliest entry (s), if the polynomial has one.
     pub reference_s: Option<f64>,
     /// The backend's earliest entry (s), if it found one.

@@ -2,37 +2,49 @@
 //! the shots decided (balls pocketed, scratches, break success, which pockets receive a ball,
 //! the first ball the cue ball touches, where the cue ball ends up) against the reference's on
 //! the same shots, each as a paired difference with its interval and an equivalence margin;
-//! then one verdict per family and engine: same shot by shot, same in distribution, differs,
-//! or undecided. The chaos floor is held to the same statistics: a floor whose distribution
-//! differs from the reference's is "not neutral" (it played another game, as a lattice rack
-//! perturbed by the size of its gaps does), and the family's verdicts say so instead of using
-//! it.
+//! with the shot-by-shot comparison with the chaos floor ([`super::shot_by_shot`]), one
+//! [`Verdict`] per family and engine. The chaos floor is held to the same statistics: a floor
+//! whose distribution differs from the reference's is not neutral (it played another game, as a
+//! lattice rack perturbed by the size of its gaps does), and the family's verdicts say so
+//! instead of using it.
+//!
+//! The statistics are one table ([`STATISTICS`]: name, how a run's value is read, which margin);
+//! the paired comparison ([`DistributionTally`]) and the comparison of independent samples
+//! ([`compare_independent`]) both estimate every entry of it and judge the estimates with the
+//! same rule.
 //!
 //! Fed one shot's rows at a time ([`DistributionTally::add_shot`]), so the same rows in any
 //! pieces (chunks, shards read back) give the same tables; its size is bounded by families x
 //! runs x categories, plus [`ENERGY_PAIRS`] points per run.
 //!
-//! Error control: every interval of a look is taken at the level the group-sequential rule
-//! gives it ([`super::sequential`]): three quarters of [`STUDY_ALPHA`] spread over looks as
-//! 6/(pi^2 k^2) and over the look's statistics equally (Bonferroni); the remaining quarter is
-//! the cue-position energy test's, which is taken once, on the first [`ENERGY_PAIRS`] shots.
-//! So the chance that a study calls anything "differs" or "above" for an engine equal to the
-//! floor is at most 5 % (`tests/calibration.rs` simulates it).
+//! Error control ([`super::sequential`]): three quarters of [`STUDY_ALPHA`] is spread over a
+//! cell's looks as 6/(pi^2 k^2); at each look half of it goes to the shot-by-shot comparison
+//! and half is shared equally by the statistics (Bonferroni); the last quarter is the
+//! cue-position energy test's, taken once, on the first [`ENERGY_PAIRS`] shots. So the chance
+//! that any claim of a cell (every "differs", "same", "within", "above", at any look) is wrong
+//! is at most 5 % (`sequential.rs` simulates it).
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::energy::energy_test_paired;
-use super::interval::{mean_interval_moments, tango_paired};
-use super::sequential::{decide, floor_verdict, look_alpha, Decision, FloorVerdict};
+use super::energy::{energy_test, energy_test_paired};
+use super::interval::{mean_interval_moments, newcombe_independent, tango_paired, welch_moments};
+use super::sequential::{decide, look_alpha, shots_to_decide};
+use super::shot_by_shot::{self, ShotCounts};
 use super::tally::{OutcomeShotRow, FLOOR, REFERENCE};
+use super::verdict::{Decision, FloorVerdict, Verdict};
 
-/// The study's overall error rate: the chance of any false "differs", "above" or "not
-/// neutral" for one engine (or the floor) over a whole sequential study.
+/// The study's overall error rate: the chance of any false claim for one cell (an engine at
+/// one dt on one family, or the floor) over a whole sequential study.
 pub const STUDY_ALPHA: f64 = 0.05;
-/// The share of [`STUDY_ALPHA`] spent on the interval statistics (over looks and statistics).
+/// The share of [`STUDY_ALPHA`] spent on the intervals (over looks and statistics); the rest is
+/// the energy test's.
 pub const INTERVAL_SHARE: f64 = 0.75;
+/// The share of a look's interval level that the shot-by-shot comparison with the floor takes
+/// (an engine's; the floor has none): the question the study exists for, and the one whose
+/// equivalence claims need the most shots.
+pub const SHOT_BY_SHOT_SHARE: f64 = 0.5;
 /// Shots (pairs of final cue positions) the energy test reads: the first this many on which
 /// both runs leave the cue ball on the table. Its cost grows as the square of this.
 pub const ENERGY_PAIRS: usize = 300;
@@ -51,9 +63,17 @@ pub struct Margins {
     /// Mean final cue-ball coordinates (m): 0.05 m by default (a tenth of a diamond's spacing
     /// on a 7-foot table is 3 cm; a cue ball 5 cm off is another position for play).
     pub position_m: f64,
-    /// The shot-by-shot disagreement rate over the chaos floor's (`outcome` field): an engine
-    /// is within the floor when its rate is at most this above the floor's: 0.05 by default.
+    /// The shot-by-shot margin's absolute part: an engine is within the floor when its rate of
+    /// changed outcomes exceeds the floor's by at most `floor + floor_relative x` the floor's
+    /// rate; 0.005 (half a point) by default.
     pub floor: f64,
+    /// The shot-by-shot margin's part relative to the floor's rate: 0.2 by default.
+    #[serde(default = "default_floor_relative")]
+    pub floor_relative: f64,
+}
+
+fn default_floor_relative() -> f64 {
+    Margins::default().floor_relative
 }
 
 impl Default for Margins {
@@ -62,28 +82,74 @@ impl Default for Margins {
             rate: 0.02,
             balls: 0.05,
             position_m: 0.05,
-            floor: 0.05,
+            floor: 0.005,
+            floor_relative: 0.2,
         }
     }
 }
 
+/// A margin of [`Margins`], for error messages that name it as the caller spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarginName {
+    /// [`Margins::rate`].
+    Rate,
+    /// [`Margins::balls`].
+    Balls,
+    /// [`Margins::position_m`].
+    Position,
+    /// [`Margins::floor`].
+    Floor,
+    /// [`Margins::floor_relative`].
+    FloorRelative,
+}
+
+/// A margin out of its range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarginError {
+    /// Which margin.
+    pub margin: MarginName,
+    /// Its value.
+    pub value: f64,
+    /// Its range, as text (`(0, 1)`).
+    pub range: &'static str,
+}
+
 impl Margins {
-    /// Checks every margin: rates in (0, 1), balls in (0, 15], positions in (0, 1] m.
+    /// Checks every margin: rates in (0, 1), balls in (0, 15], positions in (0, 1] m, the
+    /// floor's absolute part in (0, 1), its relative part in [0, 10].
     ///
     /// # Errors
-    /// The first bad margin: its option name (`--margin-rate`, ...), its value and range.
-    pub fn validate(&self) -> Result<(), String> {
-        for (name, v, max) in [
-            ("--margin-rate", self.rate, 1.0),
-            ("--margin-balls", self.balls, 15.0),
-            ("--margin-position", self.position_m, 1.0),
-            ("--margin-floor", self.floor, 1.0),
+    /// The first bad margin, its value and range.
+    pub fn validate(&self) -> Result<(), MarginError> {
+        let open = |v: f64| v.is_finite() && v > 0.0 && v < 1.0;
+        for (margin, value, ok, range) in [
+            (MarginName::Rate, self.rate, open(self.rate), "(0, 1)"),
+            (
+                MarginName::Balls,
+                self.balls,
+                self.balls > 0.0 && self.balls <= 15.0,
+                "(0, 15]",
+            ),
+            (
+                MarginName::Position,
+                self.position_m,
+                self.position_m > 0.0 && self.position_m <= 1.0,
+                "(0, 1]",
+            ),
+            (MarginName::Floor, self.floor, open(self.floor), "(0, 1)"),
+            (
+                MarginName::FloorRelative,
+                self.floor_relative,
+                (0.0..=10.0).contains(&self.floor_relative),
+                "[0, 10]",
+            ),
         ] {
-            if !(v.is_finite() && v > 0.0 && v <= max) || (max == 1.0 && v >= 1.0) {
-                return Err(format!(
-                    "{name} = {v:?}: must be a number in (0, {max}){}",
-                    if max == 1.0 { "" } else { "]" }
-                ));
+            if !ok {
+                return Err(MarginError {
+                    margin,
+                    value,
+                    range,
+                });
             }
         }
         Ok(())
@@ -92,7 +158,7 @@ impl Margins {
 
 /// What the game's statistics read off one run of one shot (one row).
 #[derive(Clone, Debug, PartialEq)]
-struct ShotStats {
+pub(crate) struct ShotStats {
     /// Object balls pocketed (every pocketed ball but the cue ball).
     objects: u32,
     scratch: bool,
@@ -133,6 +199,85 @@ impl ShotStats {
         }
     }
 }
+
+/// Which margin a statistic is held to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// A rate: [`Margins::rate`].
+    Rate,
+    /// Balls per shot: [`Margins::balls`].
+    Balls,
+    /// A coordinate (m): [`Margins::position_m`].
+    Position,
+}
+
+impl Scale {
+    /// The margin of this scale in `m`.
+    pub fn margin(self, m: &Margins) -> f64 {
+        match self {
+            Scale::Rate => m.rate,
+            Scale::Balls => m.balls,
+            Scale::Position => m.position_m,
+        }
+    }
+}
+
+/// How a statistic is read off one run.
+#[derive(Clone, Copy)]
+pub(crate) enum Reading {
+    /// A number (its mean is compared); `None` leaves the shot out of this statistic.
+    Value(fn(&ShotStats) -> Option<f64>),
+    /// Yes or no (its rate is compared).
+    Flag(fn(&ShotStats) -> bool),
+    /// One statistic per category a run names (each category's rate): `<name>:<category>`.
+    Categories(fn(&ShotStats) -> Vec<String>),
+}
+
+/// One statistic of the game: its name, how it is read, its margin.
+pub(crate) struct Statistic {
+    pub(crate) name: &'static str,
+    pub(crate) reading: Reading,
+    pub(crate) scale: Scale,
+}
+
+/// The game's statistics, in table order. A new statistic is one entry.
+pub(crate) const STATISTICS: [Statistic; 7] = [
+    Statistic {
+        name: "balls_pocketed",
+        reading: Reading::Value(|s| Some(f64::from(s.objects))),
+        scale: Scale::Balls,
+    },
+    Statistic {
+        name: "scratch",
+        reading: Reading::Flag(|s| s.scratch),
+        scale: Scale::Rate,
+    },
+    Statistic {
+        name: "success",
+        reading: Reading::Flag(|s| s.success),
+        scale: Scale::Rate,
+    },
+    Statistic {
+        name: "pocket",
+        reading: Reading::Categories(|s| s.pockets.clone()),
+        scale: Scale::Rate,
+    },
+    Statistic {
+        name: "first_contact",
+        reading: Reading::Categories(|s| vec![s.first_contact.clone()]),
+        scale: Scale::Rate,
+    },
+    Statistic {
+        name: "cue_x",
+        reading: Reading::Value(|s| s.cue.map(|c| c[0])),
+        scale: Scale::Position,
+    },
+    Statistic {
+        name: "cue_y",
+        reading: Reading::Value(|s| s.cue.map(|c| c[1])),
+        scale: Scale::Position,
+    },
+];
 
 /// Paired counts of a yes/no statistic: the run's and the reference's on the same shots.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -188,6 +333,115 @@ impl Moments {
     }
 }
 
+/// One entry of [`STATISTICS`] accumulated over paired shots.
+#[derive(Clone, Debug, PartialEq)]
+enum PairedAcc {
+    Moments(Moments),
+    Binary(Binary),
+    Categories(BTreeMap<String, Binary>),
+}
+
+impl PairedAcc {
+    fn new(reading: Reading) -> Self {
+        match reading {
+            Reading::Value(_) => PairedAcc::Moments(Moments::default()),
+            Reading::Flag(_) => PairedAcc::Binary(Binary::default()),
+            Reading::Categories(_) => PairedAcc::Categories(BTreeMap::new()),
+        }
+    }
+
+    fn add(&mut self, reading: Reading, run: &ShotStats, reference: &ShotStats) {
+        match (self, reading) {
+            (PairedAcc::Moments(m), Reading::Value(f)) => {
+                if let (Some(a), Some(b)) = (f(run), f(reference)) {
+                    m.add(a, b);
+                }
+            }
+            (PairedAcc::Binary(c), Reading::Flag(f)) => c.add(f(run), f(reference)),
+            (PairedAcc::Categories(map), Reading::Categories(f)) => {
+                let (mine, theirs) = (f(run), f(reference));
+                for k in mine.iter().chain(&theirs) {
+                    map.entry(k.clone()).or_default();
+                }
+                for (k, c) in map.iter_mut() {
+                    c.add(mine.contains(k), theirs.contains(k));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One statistic's estimate: the run's value, the reference's, and the interval of the
+/// difference (run - reference) at the level it was asked for.
+#[derive(Clone, Debug, PartialEq)]
+struct Estimate {
+    name: String,
+    scale: Scale,
+    n: u64,
+    value: f64,
+    reference: f64,
+    low: f64,
+    high: f64,
+    /// The two-sided level of the interval.
+    alpha: f64,
+}
+
+fn fraction(k: u64, n: u64) -> f64 {
+    if n == 0 {
+        f64::NAN
+    } else {
+        k as f64 / n as f64
+    }
+}
+
+/// Paired estimates of every statistic, in table order: each entry of [`STATISTICS`] at level
+/// `1 - alpha`, a categorical entry's share split among its categories.
+fn paired_estimates(accs: &[PairedAcc], n: u64, alpha: f64) -> Vec<Estimate> {
+    let mut out = Vec::new();
+    let rate = |name: String, c: &Binary, alpha: f64| {
+        let (low, high) = tango_paired(c.b, c.c, n, alpha);
+        Estimate {
+            name,
+            scale: Scale::Rate,
+            n,
+            value: fraction(c.run, n),
+            reference: fraction(c.reference, n),
+            low,
+            high,
+            alpha,
+        }
+    };
+    for (stat, acc) in STATISTICS.iter().zip(accs) {
+        match acc {
+            PairedAcc::Moments(m) => {
+                let mean = |s: f64| if m.n == 0 { f64::NAN } else { s / m.n as f64 };
+                let (low, high) = mean_interval_moments(m.n, m.mean, m.variance(), alpha)
+                    .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
+                out.push(Estimate {
+                    name: stat.name.into(),
+                    scale: stat.scale,
+                    n: m.n,
+                    value: mean(m.run_sum),
+                    reference: mean(m.reference_sum),
+                    low,
+                    high,
+                    alpha,
+                });
+            }
+            PairedAcc::Binary(c) => out.push(rate(stat.name.into(), c, alpha)),
+            PairedAcc::Categories(map) => {
+                let each = alpha / map.len().max(1) as f64;
+                out.extend(
+                    map.iter()
+                        .map(|(k, c)| rate(format!("{}:{k}", stat.name), c, each)),
+                );
+            }
+        }
+    }
+    out
+}
+
 /// One family and run against the reference on the same shots.
 #[derive(Clone, Debug, PartialEq)]
 struct Pair {
@@ -196,19 +450,13 @@ struct Pair {
     dt_s: Option<f64>,
     /// Shots paired (the run played them).
     n: u64,
-    scratch: Binary,
-    success: Binary,
-    pockets: BTreeMap<String, Binary>,
-    first_contact: BTreeMap<String, Binary>,
-    balls: Moments,
-    cue_x: Moments,
-    cue_y: Moments,
+    /// One accumulator per entry of [`STATISTICS`].
+    accs: Vec<PairedAcc>,
     /// (run, reference) final cue positions of the first [`ENERGY_PAIRS`] shots with both on
     /// the cloth.
     points: Vec<([f64; 2], [f64; 2])>,
-    /// Shot by shot on `outcome`: b = the run disagrees with the reference and the floor does
-    /// not, c = the other way round (floor rows: unused).
-    versus_floor: Binary,
+    /// Shot by shot on `outcome` against the floor (floor rows: unused).
+    versus_floor: ShotCounts,
     /// Sequential looks taken so far (1 for a study of a fixed size).
     looks: u32,
     /// The energy test (statistic, p-value) once its [`ENERGY_PAIRS`] points are in: they
@@ -223,15 +471,12 @@ impl Pair {
             scheme: row.scheme.clone(),
             dt_s: row.dt_s,
             n: 0,
-            scratch: Binary::default(),
-            success: Binary::default(),
-            pockets: BTreeMap::new(),
-            first_contact: BTreeMap::new(),
-            balls: Moments::default(),
-            cue_x: Moments::default(),
-            cue_y: Moments::default(),
+            accs: STATISTICS
+                .iter()
+                .map(|s| PairedAcc::new(s.reading))
+                .collect(),
             points: Vec::new(),
-            versus_floor: Binary::default(),
+            versus_floor: ShotCounts::default(),
             looks: 1,
             energy: std::sync::OnceLock::new(),
         }
@@ -239,25 +484,10 @@ impl Pair {
 
     fn add(&mut self, run: &ShotStats, reference: &ShotStats, floor: &ShotStats) {
         self.n += 1;
-        self.scratch.add(run.scratch, reference.scratch);
-        self.success.add(run.success, reference.success);
-        for p in run.pockets.iter().chain(&reference.pockets) {
-            self.pockets.entry(p.clone()).or_default();
+        for (stat, acc) in STATISTICS.iter().zip(&mut self.accs) {
+            acc.add(stat.reading, run, reference);
         }
-        for (p, counts) in self.pockets.iter_mut() {
-            counts.add(run.pockets.contains(p), reference.pockets.contains(p));
-        }
-        for id in [&run.first_contact, &reference.first_contact] {
-            self.first_contact.entry(id.clone()).or_default();
-        }
-        for (id, counts) in self.first_contact.iter_mut() {
-            counts.add(run.first_contact == *id, reference.first_contact == *id);
-        }
-        self.balls
-            .add(f64::from(run.objects), f64::from(reference.objects));
         if let (Some(a), Some(b)) = (run.cue, reference.cue) {
-            self.cue_x.add(a[0], b[0]);
-            self.cue_y.add(a[1], b[1]);
             if self.points.len() < ENERGY_PAIRS {
                 self.points.push((a, b));
             }
@@ -265,34 +495,32 @@ impl Pair {
         self.versus_floor.add(run.disagree, floor.disagree);
     }
 
-    /// The interval statistics, in table order: (name, kind, value).
-    fn statistics(&self) -> Vec<(String, Stat)> {
-        let mut out = vec![
-            ("balls_pocketed".to_string(), Stat::Mean(self.balls)),
-            ("scratch".to_string(), Stat::Rate(self.scratch)),
-            ("success".to_string(), Stat::Rate(self.success)),
-        ];
-        out.extend(
-            self.pockets
-                .iter()
-                .map(|(p, c)| (format!("pocket:{p}"), Stat::Rate(*c))),
-        );
-        out.extend(
-            self.first_contact
-                .iter()
-                .map(|(id, c)| (format!("first_contact:{id}"), Stat::Rate(*c))),
-        );
-        out.push(("cue_x".into(), Stat::Position(self.cue_x)));
-        out.push(("cue_y".into(), Stat::Position(self.cue_y)));
-        out
+    fn is_floor(&self) -> bool {
+        self.engine == FLOOR
+    }
+
+    /// The two-sided levels of this pair's intervals at its look: (each entry of
+    /// [`STATISTICS`], the shot-by-shot comparison's).
+    fn levels(&self) -> (f64, f64) {
+        cell_levels(self.looks, !self.is_floor())
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-enum Stat {
-    Rate(Binary),
-    Mean(Moments),
-    Position(Moments),
+/// The two-sided levels of a cell's intervals at look `looks`: (each entry of [`STATISTICS`]'s,
+/// split further among a categorical entry's categories; the shot-by-shot comparison's). The
+/// floor (`shot_by_shot` false) gives the statistics the whole look (weighted Bonferroni: the
+/// shares sum to the look's level, whatever the number of categories).
+pub fn cell_levels(looks: u32, shot_by_shot: bool) -> (f64, f64) {
+    let intervals = STUDY_ALPHA * INTERVAL_SHARE;
+    let entries = STATISTICS.len() as u32;
+    if shot_by_shot {
+        (
+            look_alpha(intervals * (1.0 - SHOT_BY_SHOT_SHARE), looks, entries),
+            look_alpha(intervals * SHOT_BY_SHOT_SHARE, looks, 1),
+        )
+    } else {
+        (look_alpha(intervals, looks, entries), f64::NAN)
+    }
 }
 
 /// The game's statistics of a study, per family and run, fed shot by shot.
@@ -336,7 +564,9 @@ pub struct DistributionRow {
     pub diff_low: Option<f64>,
     /// Its upper end.
     pub diff_high: Option<f64>,
-    /// The equivalence margin of the statistic.
+    /// The equivalence margin of the statistic (for `shot_by_shot`, the margin the upper end
+    /// is held to: the absolute part plus the relative part times the floor rate's lower
+    /// bound).
     pub margin: Option<f64>,
     /// The two-sided level the interval or test is taken at (after the sequential rule and
     /// Bonferroni).
@@ -345,8 +575,8 @@ pub struct DistributionRow {
     pub p_value: Option<f64>,
     /// `same`, `differs`, `undecided` (engines; `within`, `above`, `undecided` for
     /// `shot_by_shot`; `pending` for an energy test not yet taken), or for the floor `neutral` /
-    /// `not neutral`.
-    pub decision: String,
+    /// `not_neutral`.
+    pub decision: Decision,
     /// Sequential looks taken.
     pub looks: u32,
 }
@@ -368,20 +598,39 @@ pub struct DistributionVerdict {
     pub n: u64,
     /// Sequential looks taken.
     pub looks: u32,
-    /// Shot by shot against the floor: `within the floor`, `above the floor`, `undecided`.
-    pub shot_by_shot: String,
-    /// `same shot by shot`, `same in distribution`, `differs`, `undecided`, or `floor not
-    /// neutral`; for the floor's own row `neutral` / `not neutral`.
-    pub verdict: String,
-    /// Why: the statistic that differs and by how much, or how many shots would decide.
+    /// Shot by shot against the floor (engines; empty for the floor's row).
+    pub shot_by_shot: Option<FloorVerdict>,
+    /// The cell's verdict (the floor's row: `neutral` or `not_neutral`).
+    pub verdict: Verdict,
+    /// Why: the statistic that differs and by how much, or what is undecided.
     pub detail: String,
+    /// About how many shots would decide what is undecided (a planning hint: the intervals'
+    /// widths scaled as 1/sqrt(n)); empty when nothing is undecided or no estimate exists.
+    pub shots_to_decide: Option<u64>,
 }
 
 impl DistributionVerdict {
-    /// Whether sampling more shots could change this verdict (undecided, and not stopped by
-    /// a floor that is not neutral).
-    pub fn undecided(&self) -> bool {
-        self.verdict == "undecided"
+    /// Whether sampling more shots could decide more of this cell: its verdict is undecided,
+    /// or the statistics are decided the same and the shot-by-shot comparison is not yet.
+    pub fn needs_shots(&self) -> bool {
+        match self.verdict {
+            Verdict::Undecided => true,
+            Verdict::SameInDistribution => self.shot_by_shot == Some(FloorVerdict::Undecided),
+            _ => false,
+        }
+    }
+
+    /// Whether this cell keeps the game shot by shot (same shot by shot).
+    pub fn keeps(&self) -> bool {
+        self.verdict == Verdict::SameShotByShot
+    }
+
+    /// Whether this cell is shown to change the game: a statistic differs, or it changes
+    /// shots more often than the floor.
+    pub fn changes(&self) -> bool {
+        self.verdict == Verdict::Differs
+            || (self.shot_by_shot == Some(FloorVerdict::Above)
+                && self.verdict != Verdict::FloorNotNeutral)
     }
 }
 
@@ -390,6 +639,13 @@ impl DistributionTally {
     /// A shot without a reference and a floor row is ignored; a run that failed the shot is
     /// not paired on it.
     pub fn add_shot(&mut self, rows: &[OutcomeShotRow]) {
+        self.add_shot_counting(rows, true);
+    }
+
+    /// [`DistributionTally::add_shot`] where `count_floor` false pairs the engines' rows with
+    /// the shot's floor row without counting that row again (a shot played before by the
+    /// floor, now by an engine that joined the study later).
+    pub fn add_shot_counting(&mut self, rows: &[OutcomeShotRow], count_floor: bool) {
         let (Some(reference), Some(floor)) = (
             rows.iter().find(|r| r.run == REFERENCE),
             rows.iter().find(|r| r.run == FLOOR),
@@ -397,7 +653,10 @@ impl DistributionTally {
             return;
         };
         let (ref_stats, floor_stats) = (ShotStats::of(reference), ShotStats::of(floor));
-        for row in rows.iter().filter(|r| r.run != REFERENCE) {
+        for row in rows
+            .iter()
+            .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
+        {
             let key = (row.family.clone(), row.table.clone(), row.run.clone());
             let pair = self.pairs.entry(key.clone()).or_insert_with(|| {
                 self.order.push(key.clone());
@@ -410,17 +669,12 @@ impl DistributionTally {
     }
 
     /// The two-sided level of the shot-by-shot interval of (`family`, `table`, `run`) at its
-    /// look, as [`DistributionTally::evaluate`] takes it (NaN for a pair never seen).
+    /// look, as [`DistributionTally::evaluate`] takes it (NaN for a pair never seen, and for
+    /// the floor).
     pub fn shot_alpha(&self, family: &str, table: &str, run: &str) -> f64 {
         self.pairs
             .get(&(family.to_string(), table.to_string(), run.to_string()))
-            .map_or(f64::NAN, |p| {
-                look_alpha(
-                    STUDY_ALPHA * INTERVAL_SHARE,
-                    p.looks,
-                    p.statistics().len() as u32 + 1,
-                )
-            })
+            .map_or(f64::NAN, |p| p.levels().1)
     }
 
     /// Records that (`family`, `table`, `run`) has taken `looks` sequential looks.
@@ -431,6 +685,13 @@ impl DistributionTally {
         {
             p.looks = looks;
         }
+    }
+
+    /// The looks (`family`, `table`, `run`) has taken (0 for a pair never seen).
+    pub fn looks(&self, family: &str, table: &str, run: &str) -> u32 {
+        self.pairs
+            .get(&(family.to_string(), table.to_string(), run.to_string()))
+            .map_or(0, |p| p.looks)
     }
 
     /// The rows of `distributions.csv` and the verdicts, in the order first seen (`last`:
@@ -468,57 +729,101 @@ impl DistributionTally {
         let mut rows = Vec::new();
         let mut verdicts = Vec::new();
         // The floor's neutrality first, per family: the engines' verdicts read it.
-        let mut neutral: BTreeMap<(String, String), Option<String>> = BTreeMap::new();
-        for key in self.order.iter().filter(|k| keep(k)) {
-            let pair = &self.pairs[key];
-            if pair.engine != FLOOR {
-                continue;
+        let mut not_neutral: BTreeMap<(String, String), String> = BTreeMap::new();
+        for floor_pass in [true, false] {
+            for key in self.order.iter().filter(|k| keep(k)) {
+                let pair = &self.pairs[key];
+                if pair.is_floor() != floor_pass {
+                    continue;
+                }
+                let family = (key.0.clone(), key.1.clone());
+                let (r, v) = judge_pair(key, pair, margins, last, seed, not_neutral.get(&family));
+                if v.verdict == Verdict::NotNeutral {
+                    not_neutral.insert(family, v.detail.clone());
+                }
+                rows.extend(r);
+                verdicts.push(v);
             }
-            let (r, v) = judge(key, pair, margins, last, seed, true);
-            neutral.insert(
-                (key.0.clone(), key.1.clone()),
-                (v.verdict == "not neutral").then(|| v.detail.clone()),
-            );
-            rows.extend(r);
-            verdicts.push(v);
-        }
-        for key in self.order.iter().filter(|k| keep(k)) {
-            let pair = &self.pairs[key];
-            if pair.engine == FLOOR {
-                continue;
-            }
-            let (r, mut v) = judge(key, pair, margins, last, seed, false);
-            if let Some(Some(why)) = neutral.get(&(key.0.clone(), key.1.clone())) {
-                v.detail = format!("the floor is not neutral here ({why}); {}", v.detail);
-                v.verdict = "floor not neutral".into();
-            }
-            rows.extend(r);
-            verdicts.push(v);
         }
         (rows, verdicts)
     }
 }
 
-/// The rows and the verdict of one family and run (`floor`: judge the floor's neutrality).
-fn judge(
+/// What the judged estimates say: the differing statistics (with their size in margins, for
+/// ordering) and the undecided ones (with the shots that would decide them).
+#[derive(Default)]
+struct Findings {
+    differs: Vec<(f64, String)>,
+    undecided: Vec<(Option<u64>, String)>,
+}
+
+/// Judges `estimates` (engines against their margins; the floor against 0), adding a row per
+/// estimate from `template` and what they say to `found`.
+fn judge_estimates(
+    estimates: Vec<Estimate>,
+    margins: &Margins,
+    floor: bool,
+    template: &DistributionRow,
+    rows: &mut Vec<DistributionRow>,
+    found: &mut Findings,
+) {
+    for e in estimates {
+        let margin = e.scale.margin(margins);
+        let diff = e.value - e.reference;
+        let decision = if floor {
+            if e.low > 0.0 || e.high < 0.0 {
+                Decision::NotNeutral
+            } else {
+                Decision::Neutral
+            }
+        } else {
+            decide(e.low, e.high, margin)
+        };
+        match decision {
+            Decision::Differs | Decision::NotNeutral => found
+                .differs
+                .push((diff.abs() / margin, describe(&e.name, diff, e.low, e.high))),
+            Decision::Undecided => found.undecided.push((
+                shots_to_decide((e.high - e.low) / 2.0, e.n, margin, diff),
+                e.name.clone(),
+            )),
+            _ => {}
+        }
+        rows.push(DistributionRow {
+            statistic: e.name,
+            n: e.n,
+            value: e.value,
+            reference: Some(e.reference),
+            diff: Some(diff),
+            diff_low: Some(e.low),
+            diff_high: Some(e.high),
+            margin: Some(margin),
+            alpha: e.alpha,
+            decision,
+            ..template.clone()
+        });
+    }
+}
+
+/// The rows and the verdict of one family and run (the floor: its neutrality); `not_neutral`:
+/// why the family's floor is not neutral, if it is not.
+fn judge_pair(
     key: &(String, String, String),
     pair: &Pair,
     margins: &Margins,
     last: bool,
     seed: u64,
-    floor: bool,
+    not_neutral: Option<&String>,
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
-    let stats = pair.statistics();
-    // The shot-by-shot comparison with the floor is one more statistic for an engine.
-    let s = stats.len() as u32 + u32::from(!floor);
-    let alpha = look_alpha(STUDY_ALPHA * INTERVAL_SHARE, pair.looks, s);
-    let row = |statistic: String| DistributionRow {
+    let floor = pair.is_floor();
+    let (alpha, shot_alpha) = pair.levels();
+    let template = DistributionRow {
         family: key.0.clone(),
         table: key.1.clone(),
         engine: pair.engine.clone(),
         scheme: pair.scheme.clone(),
         dt_s: pair.dt_s,
-        statistic,
+        statistic: String::new(),
         n: pair.n,
         value: f64::NAN,
         reference: None,
@@ -528,189 +833,67 @@ fn judge(
         margin: None,
         alpha,
         p_value: None,
-        decision: String::new(),
+        decision: Decision::Undecided,
         looks: pair.looks,
     };
     let mut rows = Vec::new();
-    let mut differs: Vec<(f64, String)> = Vec::new();
-    let mut undecided: Vec<(Option<u64>, String)> = Vec::new();
-    for (name, stat) in stats {
-        let mut r = row(name.clone());
-        let (value, reference, (lo, hi), margin, n) = match stat {
-            Stat::Rate(c) => {
-                let n = pair.n;
-                let (lo, hi) = tango_paired(c.b, c.c, n, alpha);
-                let frac = |k: u64| {
-                    if n == 0 {
-                        f64::NAN
-                    } else {
-                        k as f64 / n as f64
-                    }
-                };
-                (frac(c.run), frac(c.reference), (lo, hi), margins.rate, n)
-            }
-            Stat::Mean(m) | Stat::Position(m) => {
-                let margin = if matches!(stat, Stat::Mean(_)) {
-                    margins.balls
-                } else {
-                    margins.position_m
-                };
-                let mean = |s: f64| if m.n == 0 { f64::NAN } else { s / m.n as f64 };
-                let (lo, hi) = mean_interval_moments(m.n, m.mean, m.variance(), alpha)
-                    .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
-                (
-                    mean(m.run_sum),
-                    mean(m.reference_sum),
-                    (lo, hi),
-                    margin,
-                    m.n,
-                )
-            }
-        };
-        r.n = n;
-        r.value = value;
-        r.reference = Some(reference);
-        r.diff = Some(value - reference);
-        r.diff_low = Some(lo);
-        r.diff_high = Some(hi);
-        r.margin = Some(margin);
-        let decision = decide(lo, hi, margin);
-        r.decision = if floor {
-            // The floor is neutral unless an interval clears 0.
-            if lo > 0.0 || hi < 0.0 {
-                differs.push((
-                    (value - reference).abs() / margin,
-                    describe(&name, value - reference, lo, hi),
-                ));
-                "not neutral".into()
-            } else {
-                "neutral".into()
-            }
-        } else {
-            match decision {
-                Decision::Same => "same".into(),
-                Decision::Differs => {
-                    differs.push((
-                        (value - reference).abs() / margin,
-                        describe(&name, value - reference, lo, hi),
-                    ));
-                    "differs".into()
-                }
-                Decision::Undecided => {
-                    let half = (hi - lo) / 2.0;
-                    let need =
-                        super::sequential::shots_to_decide(half, n, margin, value - reference);
-                    undecided.push((need, name.clone()));
-                    "undecided".into()
-                }
-            }
-        };
-        rows.push(r);
-    }
+    let mut found = Findings::default();
+    judge_estimates(
+        paired_estimates(&pair.accs, pair.n, alpha),
+        margins,
+        floor,
+        &template,
+        &mut rows,
+        &mut found,
+    );
     // The cue ball's final position as a 2-D distribution: taken once, on the first
     // ENERGY_PAIRS shots (or at the last look on fewer).
-    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE);
-    let mut r = row("cue_position".into());
-    r.alpha = energy_alpha;
-    r.n = pair.points.len() as u64;
-    if pair.points.len() >= ENERGY_PAIRS || (last && pair.points.len() >= 2) {
+    let points = &pair.points;
+    let ready = points.len() >= ENERGY_PAIRS || (last && points.len() >= 2);
+    let energy = ready.then(|| {
         let test = || {
-            let (x, y): (Vec<[f64; 2]>, Vec<[f64; 2]>) = pair.points.iter().copied().unzip();
+            let (x, y): (Vec<[f64; 2]>, Vec<[f64; 2]>) = points.iter().copied().unzip();
             let t = energy_test_paired(&x, &y, ENERGY_PERMUTATIONS, seed);
             (t.statistic, t.p_value)
         };
-        let (statistic, p_value) = if pair.points.len() >= ENERGY_PAIRS {
+        if points.len() >= ENERGY_PAIRS {
             *pair.energy.get_or_init(test)
         } else {
             test()
-        };
-        r.value = statistic;
-        r.p_value = Some(p_value);
-        let rejects = p_value < energy_alpha;
-        if rejects {
-            differs.push((
-                f64::INFINITY,
-                format!("cue_position (energy test p = {p_value:.3})"),
+        }
+    });
+    rows.push(energy_row(
+        &template,
+        points.len(),
+        energy,
+        floor,
+        &mut found,
+    ));
+    // Shot by shot against the floor (engines only).
+    let shot_by_shot = (!floor).then(|| {
+        let c = pair.versus_floor;
+        let j = shot_by_shot::judge(&c, shot_alpha, margins);
+        if j.verdict == FloorVerdict::Undecided {
+            found.undecided.push((
+                shot_by_shot::shots_to_decide(&c, j.margin, shot_alpha),
+                "shot_by_shot".into(),
             ));
         }
-        r.decision = match (floor, rejects) {
-            (true, true) => "not neutral",
-            (true, false) => "neutral",
-            (false, true) => "differs",
-            (false, false) => "same",
-        }
-        .into();
-    } else {
-        r.decision = if floor { "neutral" } else { "pending" }.into();
-        if !floor {
-            undecided.push((Some(ENERGY_PAIRS as u64), "cue_position".into()));
-        }
-    }
-    rows.push(r);
-    // Shot by shot against the floor (engines only).
-    let mut shot_by_shot = String::new();
-    if !floor {
-        let c = pair.versus_floor;
-        let n = pair.n;
-        let (lo, hi) = tango_paired(c.b, c.c, n, alpha);
-        let frac = |k: u64| {
-            if n == 0 {
-                f64::NAN
-            } else {
-                k as f64 / n as f64
-            }
-        };
-        let mut r = row("shot_by_shot".into());
-        r.value = frac(c.run);
-        r.reference = Some(frac(c.reference));
-        r.diff = Some(frac(c.run) - frac(c.reference));
-        r.diff_low = Some(lo);
-        r.diff_high = Some(hi);
-        r.margin = Some(margins.floor);
-        let v = floor_verdict(lo, hi, margins.floor);
-        shot_by_shot = match v {
-            FloorVerdict::Within => "within the floor",
-            FloorVerdict::Above => "above the floor",
-            FloorVerdict::Undecided => "undecided",
-        }
-        .into();
-        r.decision = match v {
-            FloorVerdict::Within => "within",
-            FloorVerdict::Above => "above",
-            FloorVerdict::Undecided => "undecided",
-        }
-        .into();
-        rows.push(r);
-    }
-    differs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let (verdict, detail) = if pair.n == 0 {
-        ("undecided".to_string(), "no shot played".to_string())
-    } else if floor {
-        if differs.is_empty() {
-            (
-                "neutral".into(),
-                "every interval contains 0 and the energy test does not reject".into(),
-            )
-        } else {
-            ("not neutral".into(), differs[0].1.clone())
-        }
-    } else if !differs.is_empty() {
-        ("differs".into(), differs[0].1.clone())
-    } else if undecided.is_empty() {
-        if shot_by_shot == "within the floor" {
-            (
-                "same shot by shot".into(),
-                "within the floor shot by shot; every statistic within its margin".into(),
-            )
-        } else {
-            (
-                "same in distribution".into(),
-                "every statistic within its margin".into(),
-            )
-        }
-    } else {
-        ("undecided".into(), undecided_detail(&undecided))
-    };
+        rows.push(DistributionRow {
+            statistic: "shot_by_shot".into(),
+            value: c.rate(),
+            reference: Some(c.floor_rate()),
+            diff: Some(c.rate() - c.floor_rate()),
+            diff_low: Some(j.diff_low),
+            diff_high: Some(j.diff_high),
+            margin: Some(j.margin),
+            alpha: shot_alpha,
+            decision: j.verdict.into(),
+            ..template.clone()
+        });
+        j.verdict
+    });
+    let (verdict, detail, shots) = verdict_of(pair.n, floor, not_neutral, shot_by_shot, found);
     let v = DistributionVerdict {
         family: key.0.clone(),
         table: key.1.clone(),
@@ -722,8 +905,132 @@ fn judge(
         shot_by_shot,
         verdict,
         detail,
+        shots_to_decide: shots,
     };
     (rows, v)
+}
+
+/// The energy test's row: `energy` is its (statistic, p-value) when taken.
+fn energy_row(
+    template: &DistributionRow,
+    points: usize,
+    energy: Option<(f64, f64)>,
+    floor: bool,
+    found: &mut Findings,
+) -> DistributionRow {
+    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE);
+    let mut r = DistributionRow {
+        statistic: "cue_position".into(),
+        n: points as u64,
+        alpha: energy_alpha,
+        ..template.clone()
+    };
+    match energy {
+        Some((statistic, p_value)) => {
+            r.value = statistic;
+            r.p_value = Some(p_value);
+            let rejects = p_value < energy_alpha;
+            if rejects {
+                found.differs.push((
+                    f64::INFINITY,
+                    format!("cue_position (energy test p = {p_value:.3})"),
+                ));
+            }
+            r.decision = match (floor, rejects) {
+                (true, true) => Decision::NotNeutral,
+                (true, false) => Decision::Neutral,
+                (false, true) => Decision::Differs,
+                (false, false) => Decision::Same,
+            };
+        }
+        None => {
+            r.decision = if floor {
+                Decision::Neutral
+            } else {
+                Decision::Pending
+            };
+            if !floor {
+                found
+                    .undecided
+                    .push((Some(ENERGY_PAIRS as u64), "cue_position".into()));
+            }
+        }
+    }
+    r
+}
+
+/// A cell's verdict, its detail and the shots that would decide it, from what its statistics
+/// and its shot-by-shot comparison say.
+fn verdict_of(
+    n: u64,
+    floor: bool,
+    not_neutral: Option<&String>,
+    shot_by_shot: Option<FloorVerdict>,
+    mut found: Findings,
+) -> (Verdict, String, Option<u64>) {
+    found.differs.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let need = found
+        .undecided
+        .iter()
+        .map(|u| u.0)
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|v| v.into_iter().max())
+        .filter(|&n| n <= super::study::MAX_SHOTS);
+    if n == 0 {
+        return (Verdict::NotPlayed, "no shot played".into(), None);
+    }
+    if floor {
+        return match found.differs.first() {
+            None => (
+                Verdict::Neutral,
+                "every interval contains 0 and the energy test does not reject".into(),
+                None,
+            ),
+            Some(d) => (Verdict::NotNeutral, d.1.clone(), None),
+        };
+    }
+    if let Some(why) = not_neutral {
+        return (
+            Verdict::FloorNotNeutral,
+            format!("the floor is not neutral here ({why})"),
+            None,
+        );
+    }
+    if let Some(d) = found.differs.first() {
+        return (Verdict::Differs, d.1.clone(), None);
+    }
+    let statistics_same = found.undecided.iter().all(|u| u.1 == "shot_by_shot");
+    match (shot_by_shot, statistics_same) {
+        (Some(FloorVerdict::Within), true) => (
+            Verdict::SameShotByShot,
+            "within the floor shot by shot; every statistic within its margin".into(),
+            None,
+        ),
+        (Some(FloorVerdict::Above), true) => (
+            Verdict::SameInDistribution,
+            "every statistic within its margin; above the floor shot by shot".into(),
+            None,
+        ),
+        (_, true) => (
+            Verdict::SameInDistribution,
+            format!(
+                "every statistic within its margin; shot by shot undecided{}",
+                need.map_or(String::new(), |n| format!(
+                    " (about {n} shots would decide)"
+                ))
+            ),
+            need,
+        ),
+        (Some(FloorVerdict::Above), false) => (
+            Verdict::ChangesShots,
+            format!(
+                "above the floor shot by shot; {}",
+                undecided_detail(&found.undecided)
+            ),
+            need,
+        ),
+        (_, false) => (Verdict::Undecided, undecided_detail(&found.undecided), need),
+    }
 }
 
 /// Why a verdict is undecided: how many statistics (the first three named) and about how many
@@ -731,11 +1038,16 @@ fn judge(
 fn undecided_detail(undecided: &[(Option<u64>, String)]) -> String {
     let names: Vec<&str> = undecided.iter().map(|u| u.1.as_str()).take(3).collect();
     let head = format!("{} undecided ({})", undecided.len(), names.join(", "));
-    match undecided.iter().map(|u| u.0).collect::<Option<Vec<u64>>>() {
-        Some(need) => format!(
-            "{head}; about {} shots would decide",
-            need.into_iter().max().unwrap_or(0)
-        ),
+    let need = undecided
+        .iter()
+        .map(|u| u.0)
+        .collect::<Option<Vec<u64>>>()
+        .and_then(|v| v.into_iter().max());
+    match need {
+        Some(n) if n <= super::study::MAX_SHOTS => {
+            format!("{head}; about {n} shots would decide")
+        }
+        Some(_) => format!("{head}; more than a million shots would decide"),
         None => format!("{head}; a difference near its margin: more shots may not decide"),
     }
 }
@@ -745,32 +1057,69 @@ fn describe(name: &str, d: f64, lo: f64, hi: f64) -> String {
     format!("{name} {d:+.3} [{lo:+.3}, {hi:+.3}]")
 }
 
-/// Independent samples of one statistic: counts for a yes/no statistic, values for a numeric
-/// one.
-#[derive(Clone, Debug, Default)]
+/// One entry of [`STATISTICS`] accumulated over one sample of runs.
+#[derive(Clone, Debug)]
+enum SampleAcc {
+    /// (n, mean, m2) of the values (Welford).
+    Moments(u64, f64, f64),
+    Count(u64),
+    Categories(BTreeMap<String, u64>),
+}
+
+impl SampleAcc {
+    fn new(reading: Reading) -> Self {
+        match reading {
+            Reading::Value(_) => SampleAcc::Moments(0, 0.0, 0.0),
+            Reading::Flag(_) => SampleAcc::Count(0),
+            Reading::Categories(_) => SampleAcc::Categories(BTreeMap::new()),
+        }
+    }
+
+    fn add(&mut self, reading: Reading, s: &ShotStats) {
+        match (self, reading) {
+            (SampleAcc::Moments(n, mean, m2), Reading::Value(f)) => {
+                if let Some(x) = f(s) {
+                    *n += 1;
+                    let delta = x - *mean;
+                    *mean += delta / *n as f64;
+                    *m2 += delta * (x - *mean);
+                }
+            }
+            (SampleAcc::Count(k), Reading::Flag(f)) => *k += u64::from(f(s)),
+            (SampleAcc::Categories(map), Reading::Categories(f)) => {
+                for c in f(s) {
+                    *map.entry(c).or_default() += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One sample of runs (rows that ran): its shots, every statistic, the final cue positions.
+#[derive(Clone, Debug)]
 struct Sample {
     n: u64,
-    objects: Vec<f64>,
-    scratch: u64,
-    success: u64,
-    pockets: BTreeMap<String, u64>,
-    first_contact: BTreeMap<String, u64>,
+    accs: Vec<SampleAcc>,
     cue: Vec<[f64; 2]>,
 }
 
 impl Sample {
     fn of(rows: &[&OutcomeShotRow]) -> Self {
-        let mut s = Sample::default();
+        let mut s = Sample {
+            n: 0,
+            accs: STATISTICS
+                .iter()
+                .map(|st| SampleAcc::new(st.reading))
+                .collect(),
+            cue: Vec::new(),
+        };
         for row in rows.iter().filter(|r| r.failure.is_empty()) {
             let st = ShotStats::of(row);
             s.n += 1;
-            s.objects.push(f64::from(st.objects));
-            s.scratch += u64::from(st.scratch);
-            s.success += u64::from(st.success);
-            for p in st.pockets {
-                *s.pockets.entry(p).or_default() += 1;
+            for (stat, acc) in STATISTICS.iter().zip(&mut s.accs) {
+                acc.add(stat.reading, &st);
             }
-            *s.first_contact.entry(st.first_contact).or_default() += 1;
             if let Some(c) = st.cue {
                 s.cue.push(c);
             }
@@ -779,33 +1128,84 @@ impl Sample {
     }
 }
 
-/// Every category either sample has, in name order, as `<prefix>:<category>` with both
-/// samples' counts (0 where a sample has none).
-fn paired_counts(
-    prefix: &str,
-    a: &BTreeMap<String, u64>,
-    b: &BTreeMap<String, u64>,
-) -> Vec<(String, Option<(u64, u64)>)> {
-    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
-    keys.sort();
-    keys.dedup();
-    keys.into_iter()
-        .map(|k| {
-            let count = |m: &BTreeMap<String, u64>| m.get(k).copied().unwrap_or(0);
-            (format!("{prefix}:{k}"), Some((count(a), count(b))))
-        })
-        .collect()
+/// Estimates of `b - a` of every statistic for independent samples, at level `1 - alpha`:
+/// Newcombe's interval for rates, Welch's for means.
+fn independent_estimates(a: &Sample, b: &Sample, alpha: f64) -> Vec<Estimate> {
+    let n = a.n.min(b.n);
+    let mut out = Vec::new();
+    let rate = |name: String, ka: u64, kb: u64, alpha: f64| {
+        let (low, high) = newcombe_independent(kb, b.n, ka, a.n, alpha);
+        Estimate {
+            name,
+            scale: Scale::Rate,
+            n,
+            value: fraction(kb, b.n),
+            reference: fraction(ka, a.n),
+            low,
+            high,
+            alpha,
+        }
+    };
+    for (stat, (x, y)) in STATISTICS.iter().zip(a.accs.iter().zip(&b.accs)) {
+        match (x, y) {
+            (&SampleAcc::Moments(na, ma, m2a), &SampleAcc::Moments(nb, mb, m2b)) => {
+                let var = |n: u64, m2: f64| {
+                    if n < 2 {
+                        f64::NAN
+                    } else {
+                        m2 / (n - 1) as f64
+                    }
+                };
+                let (low, high) = welch_moments(
+                    (nb as f64, mb, var(nb, m2b)),
+                    (na as f64, ma, var(na, m2a)),
+                    alpha,
+                )
+                .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
+                let mean = |n: u64, m: f64| if n == 0 { f64::NAN } else { m };
+                out.push(Estimate {
+                    name: stat.name.into(),
+                    scale: stat.scale,
+                    n: na.min(nb),
+                    value: mean(nb, mb),
+                    reference: mean(na, ma),
+                    low,
+                    high,
+                    alpha,
+                });
+            }
+            (&SampleAcc::Count(ka), &SampleAcc::Count(kb)) => {
+                out.push(rate(stat.name.into(), ka, kb, alpha));
+            }
+            (SampleAcc::Categories(ca), SampleAcc::Categories(cb)) => {
+                let keys: std::collections::BTreeSet<&String> =
+                    ca.keys().chain(cb.keys()).collect();
+                let each = alpha / keys.len().max(1) as f64;
+                for k in keys {
+                    let count = |m: &BTreeMap<String, u64>| m.get(k).copied().unwrap_or(0);
+                    out.push(rate(
+                        format!("{}:{k}", stat.name),
+                        count(ca),
+                        count(cb),
+                        each,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Two runs' game statistics on *different* shots (for example the event engine on two seeds
-/// of a family, or two batches of another user's shots): each statistic as a difference `b -
-/// a` of independent samples, with Newcombe's hybrid score interval for rates
+/// of a family, or two batches of another user's shots): each statistic of [`STATISTICS`] as
+/// a difference `b - a` of independent samples, with Newcombe's hybrid score interval for rates
 /// ([`super::interval::newcombe_independent`]), Welch's interval for means
-/// ([`super::interval::welch_interval`]) and the two-sample energy test for the final cue
+/// ([`super::interval::welch_moments`]) and the two-sample energy test for the final cue
 /// positions ([`super::energy::energy_test`], on the first [`ENERGY_PAIRS`] of each), at the
-/// levels of one look ([`STUDY_ALPHA`] shared as in [`DistributionTally::evaluate`]). Rows are
-/// labelled `family`/`table` and engine `b`; the verdict is `same in distribution`, `differs`
-/// or `undecided` (no shot-by-shot comparison: the shots differ).
+/// level of a floor's first look ([`cell_levels`]), judged as the paired comparison judges
+/// them. Rows are labelled `family`/`table` and engine `b`; the verdict is `same in
+/// distribution`, `differs` or `undecided` (no shot-by-shot comparison: the shots differ).
 pub fn compare_independent(
     a: &[&OutcomeShotRow],
     b: &[&OutcomeShotRow],
@@ -814,141 +1214,51 @@ pub fn compare_independent(
     margins: &Margins,
     seed: u64,
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
-    use super::energy::energy_test;
-    use super::interval::{newcombe_independent, welch_interval};
     let (sa, sb) = (Sample::of(a), Sample::of(b));
-    let mut names: Vec<(String, Option<(u64, u64)>)> = vec![
-        ("balls_pocketed".into(), None),
-        ("scratch".into(), Some((sa.scratch, sb.scratch))),
-        ("success".into(), Some((sa.success, sb.success))),
-    ];
-    names.extend(paired_counts("pocket", &sa.pockets, &sb.pockets));
-    names.extend(paired_counts(
-        "first_contact",
-        &sa.first_contact,
-        &sb.first_contact,
-    ));
-    let s = names.len() as u32 + 2;
-    let alpha = look_alpha(STUDY_ALPHA * INTERVAL_SHARE, 1, s);
-    let mut rows = Vec::new();
-    let mut differs: Vec<(f64, String)> = Vec::new();
-    let mut undecided: Vec<(Option<u64>, String)> = Vec::new();
     let n = sa.n.min(sb.n);
-    let mut judge = |name: String, va: f64, vb: f64, lo: f64, hi: f64, margin: f64| {
-        let decision = decide(lo, hi, margin);
-        match decision {
-            Decision::Differs => {
-                differs.push(((vb - va).abs() / margin, describe(&name, vb - va, lo, hi)))
-            }
-            Decision::Undecided => undecided.push((
-                super::sequential::shots_to_decide((hi - lo) / 2.0, n, margin, vb - va),
-                name.clone(),
-            )),
-            Decision::Same => {}
-        }
-        rows.push(DistributionRow {
-            family: family.to_string(),
-            table: table.to_string(),
-            engine: "b".into(),
-            scheme: String::new(),
-            dt_s: None,
-            statistic: name,
-            n,
-            value: vb,
-            reference: Some(va),
-            diff: Some(vb - va),
-            diff_low: Some(lo),
-            diff_high: Some(hi),
-            margin: Some(margin),
-            alpha,
-            p_value: None,
-            decision: match decision {
-                Decision::Same => "same",
-                Decision::Differs => "differs",
-                Decision::Undecided => "undecided",
-            }
-            .into(),
-            looks: 1,
-        });
-    };
-    let frac = |k: u64, n: u64| {
-        if n == 0 {
-            f64::NAN
-        } else {
-            k as f64 / n as f64
-        }
-    };
-    for (name, counts) in names {
-        match counts {
-            None => {
-                let (d, lo, hi) = welch_interval(&sb.objects, &sa.objects, alpha).unwrap_or((
-                    f64::NAN,
-                    f64::NAN,
-                    f64::NAN,
-                ));
-                let va = sa.objects.iter().sum::<f64>() / sa.objects.len().max(1) as f64;
-                judge(name, va, va + d, lo, hi, margins.balls);
-            }
-            Some((ka, kb)) => {
-                let (lo, hi) = newcombe_independent(kb, sb.n, ka, sa.n, alpha);
-                judge(name, frac(ka, sa.n), frac(kb, sb.n), lo, hi, margins.rate);
-            }
-        }
-    }
-    for (k, name) in ["cue_x", "cue_y"].into_iter().enumerate() {
-        let (xa, xb): (Vec<f64>, Vec<f64>) = (
-            sa.cue.iter().map(|c| c[k]).collect(),
-            sb.cue.iter().map(|c| c[k]).collect(),
-        );
-        let (d, lo, hi) = welch_interval(&xb, &xa, alpha).unwrap_or((f64::NAN, f64::NAN, f64::NAN));
-        let va = xa.iter().sum::<f64>() / xa.len().max(1) as f64;
-        judge(name.into(), va, va + d, lo, hi, margins.position_m);
-    }
-    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE);
-    let (ca, cb) = (
-        &sa.cue[..sa.cue.len().min(ENERGY_PAIRS)],
-        &sb.cue[..sb.cue.len().min(ENERGY_PAIRS)],
-    );
-    let t = energy_test(ca, cb, ENERGY_PERMUTATIONS, seed);
-    let rejects = t.p_value < energy_alpha;
-    if rejects {
-        differs.push((
-            f64::INFINITY,
-            format!("cue_position (energy test p = {:.3})", t.p_value),
-        ));
-    }
-    rows.push(DistributionRow {
+    let (alpha, _) = cell_levels(1, false);
+    let template = DistributionRow {
         family: family.to_string(),
         table: table.to_string(),
         engine: "b".into(),
         scheme: String::new(),
         dt_s: None,
-        statistic: "cue_position".into(),
-        n: ca.len().min(cb.len()) as u64,
-        value: t.statistic,
+        statistic: String::new(),
+        n,
+        value: f64::NAN,
         reference: None,
         diff: None,
         diff_low: None,
         diff_high: None,
         margin: None,
-        alpha: energy_alpha,
-        p_value: Some(t.p_value),
-        decision: if rejects { "differs" } else { "same" }.into(),
+        alpha,
+        p_value: None,
+        decision: Decision::Undecided,
         looks: 1,
-    });
-    differs.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let (verdict, detail) = if n == 0 {
-        ("undecided".to_string(), "no shot played".to_string())
-    } else if let Some(d) = differs.first() {
-        ("differs".into(), d.1.clone())
-    } else if undecided.is_empty() {
-        (
-            "same in distribution".into(),
-            "every statistic within its margin".into(),
-        )
-    } else {
-        ("undecided".into(), undecided_detail(&undecided))
     };
+    let mut rows = Vec::new();
+    let mut found = Findings::default();
+    judge_estimates(
+        independent_estimates(&sa, &sb, alpha),
+        margins,
+        false,
+        &template,
+        &mut rows,
+        &mut found,
+    );
+    let (ca, cb) = (
+        &sa.cue[..sa.cue.len().min(ENERGY_PAIRS)],
+        &sb.cue[..sb.cue.len().min(ENERGY_PAIRS)],
+    );
+    let t = energy_test(ca, cb, ENERGY_PERMUTATIONS, seed);
+    rows.push(energy_row(
+        &template,
+        ca.len().min(cb.len()),
+        Some((t.statistic, t.p_value)),
+        false,
+        &mut found,
+    ));
+    let (verdict, detail, shots) = verdict_of(n, false, None, None, found);
     let verdict = DistributionVerdict {
         family: family.to_string(),
         table: table.to_string(),
@@ -957,9 +1267,10 @@ pub fn compare_independent(
         dt_s: None,
         n,
         looks: 1,
-        shot_by_shot: String::new(),
+        shot_by_shot: None,
         verdict,
         detail,
+        shots_to_decide: shots,
     };
     (rows, verdict)
 }
@@ -981,58 +1292,42 @@ pub struct SummaryStat {
 }
 
 /// The game's statistics of one sample of runs (rows of `outcomes/shots.csv`, or a Python
-/// batch's), each with its 95 % interval: `balls_pocketed`, `scratch`, `success`,
-/// `pocket:<id>`, `first_contact:<id>`, `cue_x`, `cue_y`, in that order. Runs that failed are
-/// left out.
+/// batch's), each with its 95 % interval, in [`STATISTICS`]' order (`pocket:<id>` and
+/// `first_contact:<id>` per category). Runs that failed are left out.
 pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
-    use super::interval::{mean_interval, wilson};
+    use super::interval::{mean_interval_moments, wilson};
     let s = Sample::of(rows);
     let rate = |name: String, k: u64| {
         let (low, high) = wilson(k, s.n, STUDY_ALPHA);
         SummaryStat {
             statistic: name,
             n: s.n,
-            value: if s.n == 0 {
-                f64::NAN
-            } else {
-                k as f64 / s.n as f64
-            },
+            value: fraction(k, s.n),
             low,
             high,
         }
     };
-    let mean = |name: &str, v: &[f64]| {
-        let (value, low, high) = mean_interval(v, STUDY_ALPHA).unwrap_or((
-            v.first().copied().unwrap_or(f64::NAN),
-            f64::NAN,
-            f64::NAN,
-        ));
-        SummaryStat {
-            statistic: name.to_string(),
-            n: v.len() as u64,
-            value,
-            low,
-            high,
+    let mut out = Vec::new();
+    for (stat, acc) in STATISTICS.iter().zip(&s.accs) {
+        match acc {
+            &SampleAcc::Moments(n, mean, m2) => {
+                let var = if n < 2 { f64::NAN } else { m2 / (n - 1) as f64 };
+                let (low, high) = mean_interval_moments(n, mean, var, STUDY_ALPHA)
+                    .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
+                out.push(SummaryStat {
+                    statistic: stat.name.into(),
+                    n,
+                    value: if n == 0 { f64::NAN } else { mean },
+                    low,
+                    high,
+                });
+            }
+            &SampleAcc::Count(k) => out.push(rate(stat.name.into(), k)),
+            SampleAcc::Categories(map) => out.extend(
+                map.iter()
+                    .map(|(c, &k)| rate(format!("{}:{c}", stat.name), k)),
+            ),
         }
-    };
-    let mut out = vec![
-        mean("balls_pocketed", &s.objects),
-        rate("scratch".into(), s.scratch),
-        rate("success".into(), s.success),
-    ];
-    out.extend(
-        s.pockets
-            .iter()
-            .map(|(p, &k)| rate(format!("pocket:{p}"), k)),
-    );
-    out.extend(
-        s.first_contact
-            .iter()
-            .map(|(id, &k)| rate(format!("first_contact:{id}"), k)),
-    );
-    let xs: Vec<f64> = s.cue.iter().map(|c| c[0]).collect();
-    let ys: Vec<f64> = s.cue.iter().map(|c| c[1]).collect();
-    out.push(mean("cue_x", &xs));
-    out.push(mean("cue_y", &ys));
+    }
     out
 }

@@ -271,6 +271,21 @@ pub fn welch_interval(a: &[f64], b: &[f64], alpha: f64) -> Option<(f64, f64, f64
     }
     let (ma, va, na) = mean_var(a)?;
     let (mb, vb, nb) = mean_var(b)?;
+    welch_moments((na, ma, va), (nb, mb, vb), alpha)
+}
+
+/// [`welch_interval`] from each sample's moments `(n, mean, unbiased variance)`, for tallies
+/// that do not keep their values. `None` when a sample has fewer than 2 values, a moment is
+/// not finite or `alpha` is invalid.
+pub fn welch_moments(
+    (na, ma, va): (f64, f64, f64),
+    (nb, mb, vb): (f64, f64, f64),
+    alpha: f64,
+) -> Option<(f64, f64, f64)> {
+    let finite = [ma, va, mb, vb].iter().all(|v| v.is_finite());
+    if !valid_alpha(alpha) || na < 2.0 || nb < 2.0 || !finite || va < 0.0 || vb < 0.0 {
+        return None;
+    }
     let d = ma - mb;
     let (sa, sb) = (va / na, vb / nb);
     let se2 = sa + sb;

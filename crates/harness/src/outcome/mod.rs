@@ -7,23 +7,31 @@
 //! changed ([`replay_shot`], `outcomes/replays.json`).
 
 mod agreement;
+mod answer;
 mod distribution;
 pub mod energy;
 mod families;
 mod game;
 pub mod interval;
+mod looks;
 mod perturb;
 mod replay;
+mod runner;
+pub mod search;
 pub mod sequential;
 mod shot;
+pub mod shot_by_shot;
 mod stats;
 mod study;
 mod tally;
+mod verdict;
 
 pub use agreement::{Agreement, Field};
+pub use answer::{answers, cell_state, fmt_dt, AnswerRow};
 pub use distribution::{
-    compare_independent, summarize_games, DistributionRow, DistributionTally, DistributionVerdict,
-    Margins, SummaryStat, ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, STUDY_ALPHA,
+    cell_levels, compare_independent, summarize_games, DistributionRow, DistributionTally,
+    DistributionVerdict, MarginError, MarginName, Margins, Scale, SummaryStat, ENERGY_PAIRS,
+    ENERGY_PERMUTATIONS, INTERVAL_SHARE, SHOT_BY_SHOT_SHARE, STUDY_ALPHA,
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
@@ -34,14 +42,15 @@ pub use replay::{
     ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
+pub use search::{SearchEnd, SearchOptions};
 pub use shot::{StudyError, StudyRules, StudySetups, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
 pub use study::{
-    merge_chaos, tally_shot_rows, Budget, ChaosRow, Decline, StudyOptions, StudyPlan, StudyResult,
-    CHAOS_SIZES, DEFAULT_DTS, DEFAULT_SHOTS, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS,
-    QUICK_SHOTS,
+    merge_chaos, tally_shot_rows, Budget, ChaosRow, Decline, OptionError, StudyOption,
+    StudyOptions, StudyPlan, StudyResult, CHAOS_SIZES, DEFAULT_DTS, DEFAULT_SHOTS, MAX_DTS,
+    MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS, QUICK_SHOTS,
 };
 pub use tally::{
-    answers, AnswerRow, OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED,
-    FLOOR, REFERENCE,
+    OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED, FLOOR, REFERENCE,
 };
+pub use verdict::{Decision, FloorVerdict, Verdict};

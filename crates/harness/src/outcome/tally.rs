@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use super::agreement::{Agreement, Field};
 use super::distribution::DistributionTally;
+use super::distribution::Margins;
 use super::game::{CushionRef, Fate, GameOutcome};
-use super::interval::tango_paired;
-use super::sequential::{floor_verdict, FloorVerdict};
+use super::shot_by_shot::{self, ShotCounts};
 use super::stats::{mcnemar_one_sided, wilson_interval};
+use super::verdict::FloorVerdict;
 use pool_sim::Setup;
 
 /// What a row of `outcomes/shots.csv` is a run of.
@@ -235,19 +236,6 @@ fn object_pockets(setup: &Setup, pockets: &[Option<usize>]) -> String {
         .join(";")
 }
 
-/// Counts of one field for one family and run.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct FieldCounts {
-    /// Shots where the run disagrees with the reference.
-    disagree: u64,
-    /// Shots where the floor does (on the run's shots).
-    floor: u64,
-    /// Shots where the run disagrees and the floor does not.
-    only_run: u64,
-    /// Shots where the floor disagrees and the run does not.
-    only_floor: u64,
-}
-
 /// Tallies of one family and run.
 #[derive(Clone, Debug, PartialEq)]
 struct RunCounts {
@@ -260,7 +248,8 @@ struct RunCounts {
     failed: u64,
     /// Operations over its shots.
     ops: u64,
-    fields: [FieldCounts; Field::ALL.len()],
+    /// Per field of [`Field::ALL`], against the floor on the same shots.
+    fields: [ShotCounts; Field::ALL.len()],
 }
 
 /// The study's tallies, fed one shot's rows at a time ([`OutcomeTally::add_shot`]). Its size
@@ -316,28 +305,40 @@ pub struct OutcomeRow {
     pub diff_low: f64,
     /// Its upper end.
     pub diff_high: f64,
-    /// The two-sided level of that interval (the sequential rule's share for this run).
+    /// The margin `diff_high` is held to: the absolute part plus the relative part times the
+    /// Wilson lower end of the floor's rate ([`super::shot_by_shot`]).
+    pub margin: f64,
+    /// The two-sided level of that interval (the sequential rule's share for this run at its
+    /// look).
     pub alpha: f64,
-    /// `within` (diff_high <= the floor margin: equivalent to the floor), `above` (diff_low >
-    /// 0) or `undecided`.
-    pub floor_verdict: String,
-    /// 1 when `floor_verdict` is `within`.
-    pub within_floor: u8,
+    /// `within` (diff_high <= margin, and the rate not shown to be 3 times the floor's),
+    /// `above` (diff_low > 0) or `undecided`; empty for the floor's own row.
+    pub floor_verdict: Option<FloorVerdict>,
     /// Shots the engine could not run (not in n).
     pub failed: u64,
-    /// Mean operations per shot (0 for engines that count none).
-    pub ops_per_shot: f64,
+    /// Mean operations per shot; empty for engines that count none (programs).
+    pub ops_per_shot: Option<f64>,
 }
 
 impl OutcomeTally {
     /// Adds one shot: its rows in any order (the reference's, the floor's, the engines').
     /// Rows of other shots or without a floor row are ignored.
     pub fn add_shot(&mut self, rows: &[OutcomeShotRow]) {
-        self.distribution.add_shot(rows);
+        self.add_shot_counting(rows, true);
+    }
+
+    /// [`OutcomeTally::add_shot`] where `count_floor` false pairs the engines' rows with the
+    /// shot's floor row without counting the floor's own run again (a shot the floor played
+    /// at an earlier look, played now by an engine that joined the study later).
+    pub fn add_shot_counting(&mut self, rows: &[OutcomeShotRow], count_floor: bool) {
+        self.distribution.add_shot_counting(rows, count_floor);
         let Some(floor) = rows.iter().find(|r| r.run == FLOOR) else {
             return;
         };
-        for row in rows.iter().filter(|r| r.run != REFERENCE) {
+        for row in rows
+            .iter()
+            .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
+        {
             let key = (row.family.clone(), row.table.clone(), row.run.clone());
             let counts = self.runs.entry(key.clone()).or_insert_with(|| {
                 self.order.push(key.clone());
@@ -358,12 +359,7 @@ impl OutcomeTally {
             counts.n += 1;
             counts.ops += row.ops;
             for (k, &f) in Field::ALL.iter().enumerate() {
-                let (mine, theirs) = (row.disagrees(f), floor.disagrees(f));
-                let c = &mut counts.fields[k];
-                c.disagree += u64::from(mine);
-                c.floor += u64::from(theirs);
-                c.only_run += u64::from(mine && !theirs);
-                c.only_floor += u64::from(theirs && !mine);
+                counts.fields[k].add(row.disagrees(f), floor.disagrees(f));
             }
         }
     }
@@ -379,35 +375,19 @@ impl OutcomeTally {
     }
 
     /// The rows of `outcomes.csv`: every family and run in the order first seen, every field
-    /// in [`Field::ALL`]'s order; `floor_margin`: how far above the floor's rate a run's may be
-    /// and still be within the floor (an equivalence margin, [`super::distribution::Margins::floor`]).
-    pub fn rows(&self, floor_margin: f64) -> Vec<OutcomeRow> {
+    /// in [`Field::ALL`]'s order, each judged against the floor with `margins`' floor margin
+    /// ([`super::shot_by_shot`]) at its run's level.
+    pub fn rows(&self, margins: &Margins) -> Vec<OutcomeRow> {
         let mut out = Vec::new();
         for key in &self.order {
             let c = &self.runs[key];
+            let is_floor = c.engine == FLOOR;
+            let alpha = self.distribution.shot_alpha(&key.0, &key.1, &key.2);
             for (k, &f) in Field::ALL.iter().enumerate() {
                 let fc = c.fields[k];
-                let rate = |x: u64| {
-                    if c.n == 0 {
-                        f64::NAN
-                    } else {
-                        x as f64 / c.n as f64
-                    }
-                };
-                let (ci_low, ci_high) = wilson_interval(fc.disagree, c.n);
+                let (ci_low, ci_high) = wilson_interval(fc.run, c.n);
                 let (floor_ci_low, floor_ci_high) = wilson_interval(fc.floor, c.n);
-                let p_value = mcnemar_one_sided(fc.only_run, fc.only_floor);
-                let alpha = self.distribution.shot_alpha(&key.0, &key.1, &key.2);
-                let (diff_low, diff_high) = if c.engine == FLOOR {
-                    (0.0, 0.0)
-                } else {
-                    tango_paired(fc.only_run, fc.only_floor, c.n, alpha)
-                };
-                let verdict = if c.engine == FLOOR || c.n == 0 {
-                    FloorVerdict::Undecided
-                } else {
-                    floor_verdict(diff_low, diff_high, floor_margin)
-                };
+                let judged = (!is_floor).then(|| shot_by_shot::judge(&fc, alpha, margins));
                 out.push(OutcomeRow {
                     family: key.0.clone(),
                     table: key.1.clone(),
@@ -416,31 +396,22 @@ impl OutcomeTally {
                     dt_s: c.dt_s,
                     field: f.name().to_string(),
                     n: c.n,
-                    disagree: fc.disagree,
-                    rate: rate(fc.disagree),
+                    disagree: fc.run,
+                    rate: fc.rate(),
                     ci_low,
                     ci_high,
                     floor_disagree: fc.floor,
-                    floor_rate: rate(fc.floor),
+                    floor_rate: fc.floor_rate(),
                     floor_ci_low,
                     floor_ci_high,
-                    p_value,
-                    diff_low,
-                    diff_high,
+                    p_value: mcnemar_one_sided(fc.only_run, fc.only_floor),
+                    diff_low: judged.map_or(0.0, |j| j.diff_low),
+                    diff_high: judged.map_or(0.0, |j| j.diff_high),
+                    margin: judged.map_or(f64::NAN, |j| j.margin),
                     alpha,
-                    floor_verdict: match verdict {
-                        FloorVerdict::Within => "within",
-                        FloorVerdict::Above => "above",
-                        FloorVerdict::Undecided => "undecided",
-                    }
-                    .into(),
-                    within_floor: u8::from(verdict == FloorVerdict::Within),
+                    floor_verdict: judged.map(|j| j.verdict),
                     failed: c.failed,
-                    ops_per_shot: if c.n == 0 {
-                        0.0
-                    } else {
-                        c.ops as f64 / c.n as f64
-                    },
+                    ops_per_shot: (c.n > 0 && c.ops > 0).then(|| c.ops as f64 / c.n as f64),
                 });
             }
         }
@@ -489,108 +460,4 @@ impl WallRow {
     pub fn engine_per_shot_s(&self) -> f64 {
         self.engine_s.unwrap_or(self.wall_s) / self.shots.max(1) as f64
     }
-}
-
-/// One row of `outcome_answer.csv`: for a family and an engine's scheme, the largest time step
-/// whose outcomes are within the floor's ([`OutcomeRow::within_floor`]), with every smaller
-/// step of the sweep also within it (so one lucky step does not make the answer).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AnswerRow {
-    /// Family kind.
-    pub family: String,
-    /// Table.
-    pub table: String,
-    /// Engine family.
-    pub engine: String,
-    /// Scheme or variant.
-    pub scheme: String,
-    /// The largest such dt (s); empty when none in the sweep is (or the engine has no dt).
-    pub largest_dt_s: Option<f64>,
-    /// `dt <= X s`, `none in the sweep (smallest X s)`, or for an engine without a time step
-    /// `within the floor` / `above the floor`; `no shot played ...` for an engine that ran
-    /// none.
-    pub verdict: String,
-    /// The time step (s) the rate and cost are given at: the answer's, else the smallest of
-    /// the sweep (empty for an engine without one).
-    pub dt_s: Option<f64>,
-    /// Its rate of [`Field::Outcome`] disagreement at `dt_s`.
-    pub rate: f64,
-    /// Wilson 95 % interval.
-    pub ci_low: f64,
-    /// Its upper end.
-    pub ci_high: f64,
-    /// The floor's rate on the same shots.
-    pub floor_rate: f64,
-    /// Shots.
-    pub n: u64,
-    /// Mean operations per shot at that dt.
-    pub ops_per_shot: f64,
-}
-
-/// The answers from `rows` (of [`OutcomeTally::rows`]): one per family, table, engine and
-/// scheme, judged on [`Field::Outcome`], in the order first seen.
-pub fn answers(rows: &[OutcomeRow]) -> Vec<AnswerRow> {
-    let outcome: Vec<&OutcomeRow> = rows
-        .iter()
-        .filter(|r| r.field == Field::Outcome.name() && r.engine != FLOOR)
-        .collect();
-    let mut groups: Vec<(String, String, String, String)> = Vec::new();
-    for r in &outcome {
-        let g = (
-            r.family.clone(),
-            r.table.clone(),
-            r.engine.clone(),
-            r.scheme.clone(),
-        );
-        if !groups.contains(&g) {
-            groups.push(g);
-        }
-    }
-    groups
-        .into_iter()
-        .map(|g| {
-            let mut mine: Vec<&&OutcomeRow> = outcome
-                .iter()
-                .filter(|r| (&r.family, &r.table, &r.engine, &r.scheme) == (&g.0, &g.1, &g.2, &g.3))
-                .collect();
-            // Smallest dt first (engines without one: a single row).
-            mine.sort_by(|a, b| a.dt_s.unwrap_or(0.0).total_cmp(&b.dt_s.unwrap_or(0.0)));
-            let good = mine
-                .iter()
-                .take_while(|r| r.within_floor == 1)
-                .last()
-                .copied();
-            let shown = good.or(mine.first().copied()).copied();
-            let played = mine.iter().any(|r| r.n > 0);
-            // Why the step after the answer (or the smallest) is not within the floor.
-            let next = mine
-                .iter()
-                .find(|r| r.within_floor == 0)
-                .map_or("", |r| r.floor_verdict.as_str());
-            let verdict = match (shown.and_then(|r| r.dt_s), good) {
-                _ if !played => "no shot played (the engine declined or failed every one)".into(),
-                (None, Some(_)) => "within the floor".to_string(),
-                (None, None) if next == "above" => "above the floor".to_string(),
-                (None, None) => "undecided".to_string(),
-                (Some(dt), Some(_)) => format!("dt <= {dt:.0e} s"),
-                (Some(dt), None) => format!("none in the sweep (smallest {dt:.0e} s: {next})"),
-            };
-            let r = shown.cloned();
-            AnswerRow {
-                family: g.0,
-                table: g.1,
-                engine: g.2,
-                scheme: g.3,
-                largest_dt_s: good.and_then(|r| r.dt_s),
-                verdict,
-                dt_s: shown.and_then(|r| r.dt_s),
-                rate: r.as_ref().map_or(f64::NAN, |r| r.rate),
-                ci_low: r.as_ref().map_or(f64::NAN, |r| r.ci_low),
-                ci_high: r.as_ref().map_or(f64::NAN, |r| r.ci_high),
-                floor_rate: r.as_ref().map_or(f64::NAN, |r| r.floor_rate),
-                n: r.as_ref().map_or(0, |r| r.n),
-                ops_per_shot: r.as_ref().map_or(0.0, |r| r.ops_per_shot),
-            }
-        })
-        .collect()
 }

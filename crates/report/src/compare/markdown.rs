@@ -785,14 +785,10 @@ pub fn console_summary(res: &Results) -> String {
     } else {
         String::new()
     };
-    let outcomes = res
-        .outcomes
-        .as_ref()
-        .map_or(String::new(), |st| format!("\n{}", st.console_line()));
     format!(
         "{} shots, {} reference events; median fitted slope of exact/euler {:.2} (min {:.2}, max \
          {:.2}); event engine max residual: ball-ball {} m, cushion {} m; max overlap {} m; \
-         off-table samples {}; wall time {:.1} s{failed}{outcomes}",
+         off-table samples {}; wall time {:.1} s{failed}",
         res.residuals.len(),
         events,
         median(slopes.clone()),

@@ -17,11 +17,11 @@ pub use engines::{
 };
 pub(crate) use markdown::glance_cells;
 pub use markdown::{console_summary, markdown};
-pub(crate) use outcomes::{answer_lines, rate_cell, rate_grid};
 pub use outcomes::{
-    answer_wall, cost_cell, duration, outcome_section, reference_wall_s, short_verdict, Decline,
-    OutcomeStudy,
+    answer_cell, answer_grid, answer_wall, console_lines, cost_cell, decide_command, duration,
+    engine_name, outcome_section, reference_wall_s, AnswerClass, Decline, OutcomeStudy,
 };
+pub(crate) use outcomes::{answer_lines, cell_name, rate_cell, rate_grid, shot_by_shot_cell};
 
 /// Everything a compare run produced that its report shows.
 pub struct Results {

@@ -9,8 +9,8 @@ use serde::Serialize;
 
 use super::data::RunFiles;
 use crate::compare::{
-    answer_lines, engine_summaries_of, glance_cells, rate_cell, rate_grid, OutcomeStudy,
-    BUDGET_FACTOR, TARGET_ERROR_S,
+    answer_lines, cell_name, engine_summaries_of, glance_cells, rate_cell, rate_grid,
+    shot_by_shot_cell, AnswerClass, OutcomeStudy, BUDGET_FACTOR, TARGET_ERROR_S,
 };
 
 /// A table as the page's script draws it.
@@ -77,15 +77,15 @@ fn attrs(pairs: &[(&'static str, &str)]) -> BTreeMap<&'static str, String> {
     pairs.iter().map(|(k, v)| (*k, v.to_string())).collect()
 }
 
-/// The verdict's rank for sorting: within the floor first, then undecided, then above.
-fn verdict_rank(v: &str) -> f64 {
-    if v.starts_with("≤") || v.starts_with("within") {
-        0.0
-    } else if v.contains("undecided") {
-        1.0
-    } else {
-        2.0
-    }
+/// An answer's rank for sorting: by its class (keeps the game first), then the larger dt.
+fn answer_rank(a: &pool_harness::AnswerRow) -> f64 {
+    let class = AnswerClass::LEGEND
+        .iter()
+        .position(|(c, _)| *c == AnswerClass::of(a))
+        .unwrap_or(AnswerClass::LEGEND.len());
+    class as f64 * 10.0
+        - a.keeps_dt_s
+            .map_or(0.0, |d| d.log10().clamp(-9.0, 0.0) + 9.0)
 }
 
 /// The answer table ("Does it change the game?").
@@ -100,9 +100,7 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
             let mut cells = vec![cell(l.name.clone(), None)];
             for (c, a) in l.cells.iter().zip(&l.answers) {
                 // Sorted by verdict, then by rate.
-                let v = a
-                    .as_ref()
-                    .map(|a| verdict_rank(&crate::compare::short_verdict(a)) * 10.0 + a.rate);
+                let v = a.as_ref().map(answer_rank);
                 cells.push(cell(c.clone(), v));
             }
             Row {
@@ -275,44 +273,27 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
     let rows = st
         .verdicts
         .iter()
-        .map(|v| {
-            let engine = if v.engine == FLOOR {
-                "chaos floor".to_string()
+        .map(|v| Row {
+            attrs: attrs(&[
+                ("engine", &v.engine),
+                ("scheme", &v.scheme),
+                ("family", &v.family),
+                ("table", &v.table),
+            ]),
+            class: if v.engine == FLOOR {
+                "floor".into()
             } else {
-                match v.dt_s {
-                    Some(dt) => format!("{} {} {dt:.0e} s", v.engine, v.scheme),
-                    None => format!("{} {}", v.engine, v.scheme),
-                }
-            };
-            Row {
-                attrs: attrs(&[
-                    ("engine", &v.engine),
-                    ("scheme", &v.scheme),
-                    ("family", &v.family),
-                    ("table", &v.table),
-                ]),
-                class: if v.engine == FLOOR {
-                    "floor".into()
-                } else {
-                    String::new()
-                },
-                cells: vec![
-                    cell(v.family.clone(), None),
-                    cell(v.table.clone(), None),
-                    cell(engine, v.dt_s),
-                    cell(v.n.to_string(), Some(v.n as f64)),
-                    cell(
-                        if v.shot_by_shot.is_empty() {
-                            "–".to_string()
-                        } else {
-                            v.shot_by_shot.clone()
-                        },
-                        None,
-                    ),
-                    cell(format!("**{}**", v.verdict), None),
-                    cell(v.detail.clone(), None),
-                ],
-            }
+                String::new()
+            },
+            cells: vec![
+                cell(v.family.clone(), None),
+                cell(v.table.clone(), None),
+                cell(cell_name(v), v.dt_s),
+                cell(v.n.to_string(), Some(v.n as f64)),
+                cell(shot_by_shot_cell(st, v), None),
+                cell(format!("**{}**", v.verdict.label()), None),
+                cell(v.detail.clone(), None),
+            ],
         })
         .collect();
     let verdicts = Table {

@@ -13,6 +13,7 @@ mod cdf;
 mod common;
 mod frame;
 mod glyphs;
+mod grid;
 mod outcome;
 mod outline;
 mod sweep;
@@ -30,6 +31,7 @@ use plotters::prelude::*;
 
 pub use cdf::error_cdf;
 pub use frame::{ball_looks, write_gif, write_png, BallLook, FrameContent, Panel, Scene};
+pub use grid::{answer_grid, Grid, GridCell};
 pub use outcome::{chaos_curve, outcome_vs_dt};
 pub use sweep::{error_vs_cost, error_vs_dt, error_vs_wall, ops_vs_dt, scaling};
 pub use table::{shot_diagram, shot_paths, ShotMarks};

@@ -1,0 +1,253 @@
+//! The outcome study's part of a report: "Does it change the game?": how to read it, the
+//! answer per engine and family (and as a picture), the cells still undecided with the command
+//! that decides each, the rates per dt, every cell's verdict, where chaos starts, and the
+//! fields. The words come from the typed verdicts ([`pool_harness::Verdict`],
+//! [`pool_harness::AnswerRow`]); nothing here parses text.
+
+mod answer;
+mod cells;
+mod cost;
+mod rates;
+
+use std::fmt::Write;
+
+use pool_harness::{
+    answers, AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, Margins, OutcomeRow,
+    OutcomeTally, SearchOptions, Verdict, WallRow, FLOOR,
+};
+
+pub(crate) use answer::answer_lines;
+pub use answer::{
+    answer_cell, answer_grid, console_lines, decide_command, engine_name, AnswerClass,
+};
+pub(crate) use cells::{cell_name, shot_by_shot_cell};
+pub use cost::{answer_wall, cost_cell, duration, reference_wall_s};
+pub(crate) use rates::{rate_cell, rate_grid};
+
+pub use pool_harness::Decline;
+
+/// What an outcome study produced, as a report reads it.
+pub struct OutcomeStudy {
+    /// `outcomes.csv`'s rows.
+    pub rows: Vec<OutcomeRow>,
+    /// `outcome_answer.csv`'s rows.
+    pub answers: Vec<AnswerRow>,
+    /// Timing of each answer's run at its dt (`outcomes/wall.csv`'s row), in answer order
+    /// (`None` when it was not timed).
+    pub answer_wall: Vec<Option<WallRow>>,
+    /// Wall time per shot (s) of the reference on each family, in the order of `rows`'
+    /// families.
+    pub reference_wall_s: Vec<(String, String, f64)>,
+    /// How the study was set up, one sentence each (shots, seed, perturbation, tolerance).
+    pub setup: Vec<String>,
+    /// Engine runs that failed (not counted in any rate), and the first few messages.
+    pub failed: u64,
+    /// The first few failures.
+    pub failures: Vec<String>,
+    /// Engines that declined runs as outside their model, in first-decline order.
+    pub declined: Vec<Decline>,
+    /// `distributions.csv`'s rows: the game's statistics against the reference's.
+    pub distributions: Vec<DistributionRow>,
+    /// `distribution_answer.csv`'s rows: a verdict per family and run.
+    pub verdicts: Vec<DistributionVerdict>,
+    /// The margins the verdicts used.
+    pub margins: Margins,
+    /// The dt search's options.
+    pub search: SearchOptions,
+    /// The sequential budget, as given (`3200`, `400,30s`), if the study had one.
+    pub budget: Option<String>,
+    /// Shots per family of the first look (`--outcome-shots`), for the commands it suggests.
+    pub first_shots: u64,
+    /// `chaos.csv`'s rows: the reference's changed-outcome rate against perturbation size.
+    pub chaos: Vec<ChaosRow>,
+    /// The chaos floor's position perturbation (m), marked on the chaos curve.
+    pub floor_m: f64,
+}
+
+impl OutcomeStudy {
+    /// The study's tables from its `tally`, timed by `wall`, described by `setup`, judged with
+    /// `margins` and `search` (`seed`: the energy test's permutations; the tally's looks are
+    /// its last).
+    pub fn new(
+        tally: &OutcomeTally,
+        wall: &[WallRow],
+        setup: Vec<String>,
+        margins: &Margins,
+        search: &SearchOptions,
+        seed: u64,
+    ) -> Self {
+        let rows = tally.rows(margins);
+        let (distributions, verdicts) = tally.distribution().evaluate(margins, true, seed);
+        let answers = answers(&rows, &verdicts, search);
+        OutcomeStudy {
+            setup,
+            distributions,
+            verdicts,
+            margins: *margins,
+            search: *search,
+            ..OutcomeStudy::from_rows(rows, answers, wall)
+        }
+    }
+
+    /// A study's tables from its files' rows (`outcomes.csv`, `outcome_answer.csv`,
+    /// `outcomes/wall.csv`): no setup lines, failures, distributions or chaos rows (the caller
+    /// adds those it has), default margins and search.
+    pub fn from_rows(rows: Vec<OutcomeRow>, answers: Vec<AnswerRow>, wall: &[WallRow]) -> Self {
+        let answer_wall = answers
+            .iter()
+            .map(|a| answer_wall(wall, a).cloned())
+            .collect();
+        let reference_wall_s = wall
+            .iter()
+            .filter(|w| w.run == pool_harness::REFERENCE)
+            .map(|w| (w.family.clone(), w.table.clone(), w.wall_per_shot_s()))
+            .collect();
+        OutcomeStudy {
+            rows,
+            answers,
+            answer_wall,
+            reference_wall_s,
+            setup: Vec::new(),
+            failed: 0,
+            failures: Vec::new(),
+            declined: Vec::new(),
+            distributions: Vec::new(),
+            verdicts: Vec::new(),
+            margins: Margins::default(),
+            search: SearchOptions::default(),
+            budget: None,
+            first_shots: pool_harness::DEFAULT_SHOTS,
+            chaos: Vec::new(),
+            floor_m: f64::NAN,
+        }
+    }
+
+    /// The reference's wall time per shot (s) on `family` and `table`; NaN when not timed.
+    fn reference_s(&self, family: &str, table: &str) -> f64 {
+        self.reference_wall_s
+            .iter()
+            .find(|(f, t, _)| f == family && t == table)
+            .map_or(f64::NAN, |w| w.2)
+    }
+
+    /// The families (kind, table) in first-appearance order.
+    pub(crate) fn families(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = Vec::new();
+        for r in &self.rows {
+            let k = (r.family.clone(), r.table.clone());
+            if !out.contains(&k) {
+                out.push(k);
+            }
+        }
+        out
+    }
+
+    /// One line per family whose chaos floor is not neutral (its distribution differs from the
+    /// reference's): which statistic and by how much.
+    pub fn floor_warnings(&self) -> Vec<String> {
+        self.verdicts
+            .iter()
+            .filter(|v| v.engine == FLOOR && v.verdict == Verdict::NotNeutral)
+            .map(|v| {
+                format!(
+                    "the chaos floor is not neutral on {} ({}): {}; its engines' cells say \
+                     \"floor not neutral\"",
+                    v.family, v.table, v.detail
+                )
+            })
+            .collect()
+    }
+
+    /// The terminal's account: a heading line (families, shots, the floor's neutrality, how
+    /// many answers are decided), then one line per family and engine.
+    pub fn console_lines(&self) -> Vec<String> {
+        let families = self.families();
+        let floors: Vec<&DistributionVerdict> =
+            self.verdicts.iter().filter(|v| v.engine == FLOOR).collect();
+        let neutral = floors
+            .iter()
+            .filter(|v| v.verdict == Verdict::Neutral)
+            .count();
+        let shots = floors.iter().map(|v| v.n).max().unwrap_or(0);
+        let decided = self.answers.iter().filter(|a| a.decided()).count();
+        let mut out = vec![format!(
+            "does it change the game? {} families, up to {shots} shots each; the chaos floor \
+             neutral on {neutral} of {}; {decided} of {} answers decided{}:",
+            families.len(),
+            floors.len(),
+            self.answers.len(),
+            if decided < self.answers.len() {
+                " (report.md lists the rest with the command that decides each)"
+            } else {
+                ""
+            }
+        )];
+        out.extend(console_lines(self));
+        out
+    }
+}
+
+/// Percent with one decimal below 10 %, else whole: `3.0 %`, `0.4 %`, `12 %`.
+pub(crate) fn pct(x: f64) -> String {
+    if !x.is_finite() {
+        "–".into()
+    } else if x * 100.0 < 10.0 && x > 0.0 {
+        format!("{:.1} %", 100.0 * x)
+    } else {
+        format!("{:.0} %", 100.0 * x)
+    }
+}
+
+/// The report section: `## Does it change the game?`.
+pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
+    let _ = writeln!(md, "## Does it change the game?\n");
+    answer::answer_section(md, st);
+    let _ = writeln!(md, "How the study was set up:\n");
+    for s in &st.setup {
+        let _ = writeln!(md, "- {s}");
+    }
+    let _ = writeln!(md);
+    let declined: u64 = st.declined.iter().map(|d| d.runs).sum();
+    if st.failed > 0 || declined > 0 {
+        let _ = writeln!(
+            md,
+            "{} engine run(s) failed and {declined} were declined as outside the engine's model; \
+             they count in no rate (`failed` in `outcomes.csv`). A declined shot is one the \
+             program answered `unsupported` (docs/engine-protocol.md): give it shots of its \
+             model, or make it play these.\n",
+            st.failed
+        );
+        for f in &st.failures {
+            let _ = writeln!(md, "- {f}");
+        }
+        for d in &st.declined {
+            let _ = writeln!(md, "- {}", d.line());
+        }
+        let _ = writeln!(md);
+    }
+    let _ = writeln!(md, "![outcome disagreement vs dt](outcome_vs_dt.png)\n");
+    rates::rates_tables(md, st);
+    cells::cells_section(md, st);
+    cells::chaos_section(md, st);
+    fields(md);
+}
+
+/// What the files hold and what each field means.
+fn fields(md: &mut String) {
+    let _ = writeln!(
+        md,
+        "Fields (`outcomes.csv`, one row per family x engine x scheme x dt x field): `outcome` \
+         (any of `first_contact`, `pocketed`, `scratch`, `end`), `first_contact` (which ball the \
+         cue ball touches first), `first_cushion` (which ball meets which cushion first), \
+         `pocketed` (every pocketed ball and its pocket), `scratch` (the cue ball pocketed), \
+         `end` (the run ended physically: no budget, no ball lost off the table), \
+         `cue_position` and `positions` (final positions within the position tolerance). Each \
+         rate comes with its 95 % Wilson interval and the floor's rate on the same shots; \
+         `diff_low`, `diff_high` are Tango's interval of the rate minus the floor's at the \
+         cell's level `alpha` (after the sequential rule and Bonferroni, far below 5 %), \
+         `margin` the margin its upper end is held to, `floor_verdict` the shot-by-shot \
+         verdict; `p_value` is the one-sided exact McNemar test of the engine disagreeing more \
+         often than the floor, for information only. `outcomes/shots.csv` holds every run of \
+         every shot (its outcome and where it disagrees), `outcome_answer.csv` the answers.\n"
+    );
+}

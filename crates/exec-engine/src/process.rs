@@ -547,25 +547,21 @@ fn drain_and_wait(
     answers: &mut Answers,
 ) -> Option<String> {
     let deadline = Instant::now() + EXIT_GRACE;
-    loop {
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(Line::Text(bytes)) => {
-                answers.extra(&bytes);
-                return exited(&mut program.child);
-            }
-            Ok(Line::Stop(why)) => {
-                let last = answers.out.len() - 1;
-                answers.fail(last, format!("after the last answer: {why}"));
-                return exited(&mut program.child);
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return wait_exit(
-                    &mut program.child,
-                    deadline.saturating_duration_since(Instant::now()),
-                );
-            }
-            Err(RecvTimeoutError::Timeout) => return exited(&mut program.child),
+    match rx.recv_timeout(EXIT_GRACE) {
+        Ok(Line::Text(bytes)) => {
+            answers.extra(&bytes);
+            exited(&mut program.child)
         }
+        Ok(Line::Stop(why)) => {
+            let last = answers.out.len() - 1;
+            answers.fail(last, format!("after the last answer: {why}"));
+            exited(&mut program.child)
+        }
+        Err(RecvTimeoutError::Disconnected) => wait_exit(
+            &mut program.child,
+            deadline.saturating_duration_since(Instant::now()),
+        ),
+        Err(RecvTimeoutError::Timeout) => exited(&mut program.child),
     }
 }
 

@@ -782,6 +782,7 @@ impl<'a> Runner<'a> {
         let options = RunOptions {
             snapshots: None,
             max_events: Some(plan.max_events),
+            ..RunOptions::default()
         };
         let build = |spec: &EngineSpec| {
             spec.build_with(&options)

@@ -586,8 +586,9 @@ impl StudyPlan {
 
     /// Every engine on every shot of a chunk (`families`: each shot's family), in engine order.
     /// In-process engines run one shot per task; programs run in a few batches per family each
-    /// (one process per batch, which pays its start-up once), the batches of every program at
-    /// once, so that a program waiting on a slow or hung shot holds one worker, not the study.
+    /// (on processes kept from batch to batch, [`RunOptions::keep_sessions`]: the start-up is
+    /// paid once per worker, not per batch), the batches of every program at once, so that a
+    /// program waiting on a slow or hung shot holds one worker, not the study.
     fn play_engines(
         &self,
         engines: &[Box<dyn Engine>],
@@ -779,10 +780,12 @@ impl<'a> Runner<'a> {
         pool: &'a rayon::ThreadPool,
         progress: &'a (dyn Fn(u64) + Sync),
     ) -> Result<Self, StudyError> {
+        // Programs run many batches here (chunks, families, looks): each keeps its processes
+        // (one per worker at most) until the runner is dropped, paying its start-up once.
         let options = RunOptions {
             snapshots: None,
             max_events: Some(plan.max_events),
-            ..RunOptions::default()
+            keep_sessions: true,
         };
         let build = |spec: &EngineSpec| {
             spec.build_with(&options)
@@ -951,8 +954,8 @@ fn is_program(spec: &EngineSpec) -> bool {
     )
 }
 
-/// Whether an engine runs in this process (one shot per task) rather than as a program (a
-/// batch per process, which pays its start-up once).
+/// Whether an engine runs in this process (one shot per task) rather than as a program (in
+/// batches, on processes kept between them).
 fn in_process(spec: &EngineSpec) -> bool {
     matches!(
         spec,

@@ -115,7 +115,10 @@ impl ExecEngine {
     /// paid once, not once per batch. A batch takes an idle session (or starts one) and, when
     /// every shot was answered and the program still runs, leaves it idle for the next batch
     /// without closing its stdin; request ids then count on within the session, never reused.
-    /// Concurrent batches (clones on several threads) each take a session of their own. A
+    /// Lines after a batch's last answer are not waited for: a line the program writes between
+    /// batches is read while the next batch awaits its first answer and counts against that
+    /// request by the id rules (junk, or an earlier batch's id, fails it; docs/engine-protocol.md,
+    /// "Sessions"), and an exit status after the last answer is not checked. Concurrent batches (clones on several threads) each take a session of their own. A
     /// session that stops (a timeout, a crash, a line too long) ends as without this, and a new
     /// one takes the batch's remaining shots. When the last clone of the engine is dropped,
     /// every idle program has its stdin closed, is given the exit grace (5 s) to exit, and is

@@ -178,6 +178,7 @@ fn one_process_answers_every_batch_with_the_outcomes_of_one_per_batch() {
     assert!(alive(pids[0]));
     drop(kept);
     assert_eq!(survivors(&pids), [0u32; 0]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -231,6 +232,7 @@ fn dropping_the_engine_ends_its_programs_and_what_they_started() {
         [0u32; 0],
         "its sleep outlived the engine"
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -261,6 +263,7 @@ fn a_program_that_ignores_the_end_of_stdin_is_killed_after_the_grace() {
     let sh = pids_in(&dir.join("pids"));
     assert_eq!(sh.len(), 1);
     assert_eq!(survivors(&[sh[0], python]), [0u32; 0]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -300,6 +303,7 @@ fn a_shot_that_times_out_costs_that_shot_and_the_next_batch_goes_on() {
     assert_eq!(pids_in(&dir.join("pids")), [before, after]);
     drop(engine);
     assert_eq!(survivors(&[before, after]), [0u32; 0]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -352,6 +356,7 @@ fn clones_on_two_threads_each_get_their_own_answers() {
     );
     drop(engine);
     assert_eq!(survivors(&started), [0u32; 0]);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -388,4 +393,5 @@ fn a_line_between_batches_fails_the_next_batch_s_first_shot() {
     );
     assert_eq!(echoed(&out[1], &third[1]), pid);
     assert_eq!(pids_in(&dir.join("pids")), [pid]);
+    let _ = std::fs::remove_dir_all(&dir);
 }

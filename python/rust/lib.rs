@@ -591,6 +591,7 @@ fn simulate(
     let options = RunOptions {
         snapshots: Some(f64::INFINITY),
         max_events: check_max_events(max_events)?,
+        ..RunOptions::default()
     };
     let setup = Arc::clone(&shot.setup);
     let (outcome, error) = py
@@ -1066,6 +1067,7 @@ fn simulate_many(
     let options = RunOptions {
         snapshots: None,
         max_events: check_max_events(max_events)?,
+        ..RunOptions::default()
     };
     let rows = py
         .detach(|| run_rows(setups, &spec, &options, threads))
@@ -1134,6 +1136,7 @@ fn strike_many(
     let options = RunOptions {
         snapshots: None,
         max_events: check_max_events(max_events)?,
+        ..RunOptions::default()
     };
     let n_balls = template.setup.balls.len();
     let rows = py

@@ -98,6 +98,7 @@ fn run_engine(spec: &EngineSpec, setup: &Setup, sample_s: f64) -> Result<Outcome
             sample_s.max(spec.dt().unwrap_or(0.0)),
         )),
         max_events: Some(snapshot_event_budget(setup.balls.len())),
+        ..RunOptions::default()
     };
     let engine = spec
         .build_with(&options)

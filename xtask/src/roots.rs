@@ -98,6 +98,7 @@ pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<Engi
         let options = RunOptions {
             snapshots: Some(f64::INFINITY),
             max_events: Some(EVIDENCE_EVENT_BUDGET),
+            ..RunOptions::default()
         };
         spec.build_with(&options).expect("known backend").run(s)
     };

@@ -427,6 +427,7 @@ fn run_job(
             let options = RunOptions {
                 snapshots: Some(snapshot_interval(&s, 0.01)),
                 max_events: Some(max_events.min(SNAPSHOT_STATES / s.balls.len().max(1))),
+                ..RunOptions::default()
             };
             let o = spec
                 .build_with(&options)

@@ -169,6 +169,7 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
     let options = RunOptions {
         snapshots: None,
         max_events: Some(args.max_events),
+        ..RunOptions::default()
     };
     let mut tally = SweepTally::default();
     let mut at = lo;

@@ -97,6 +97,13 @@ pub struct RunOptions {
     /// budget otherwise; fixed-step engines stop at the end of the step that reached it, and
     /// external programs are asked to).
     pub max_events: Option<usize>,
+    /// Keep a program's process running between batches, for a caller that runs many batches
+    /// with one engine, e.g. the outcome study's looks: the program's start-up is then paid
+    /// once per engine (and thread), not once per batch, and the program is ended when the
+    /// engine is dropped ([`ExecEngine::with_kept_sessions`]). For the engines that run a
+    /// program (`exec`, `pooltool` and the peers); the others ignore it. Default `false`: one
+    /// process per batch.
+    pub keep_sessions: bool,
 }
 
 impl EngineSpec {
@@ -280,7 +287,8 @@ impl EngineSpec {
             EngineSpec::Exec { command, timeout_s } => Box::new(
                 ExecEngine::new(command, *timeout_s)
                     .map_err(invalid)?
-                    .with_max_events(options.max_events),
+                    .with_max_events(options.max_events)
+                    .with_kept_sessions(options.keep_sessions),
             ),
             EngineSpec::Pooltool => Box::new(
                 ExecEngine::new(
@@ -288,7 +296,8 @@ impl EngineSpec {
                     crate::pooltool::TIMEOUT_S,
                 )
                 .map_err(invalid)?
-                .with_max_events(options.max_events),
+                .with_max_events(options.max_events)
+                .with_kept_sessions(options.keep_sessions),
             ),
             EngineSpec::Rapier { dt } => rapier(*dt, options).map_err(invalid)?,
             EngineSpec::Peer {
@@ -309,7 +318,8 @@ impl EngineSpec {
                         crate::peers::TIMEOUT_S,
                     )
                     .map_err(invalid)?
-                    .with_max_events(options.max_events),
+                    .with_max_events(options.max_events)
+                    .with_kept_sessions(options.keep_sessions),
                 )
             }
             EngineSpec::Registered { family, args } => {

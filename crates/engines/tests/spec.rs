@@ -235,3 +235,39 @@ fn a_peer_that_is_not_installed_says_why_in_one_line() {
         assert_eq!(s.parse::<EngineSpec>().unwrap().unavailable(), None, "{s}");
     }
 }
+
+#[test]
+fn keep_sessions_reaches_the_exec_engines_built() {
+    // A program that notes each start and declines every shot: three batches make three
+    // starts by default, one with `keep_sessions` (ended when the engine is dropped).
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots/straight.toml");
+    let setup = pool_shots::load(&path).unwrap();
+    let dir = std::env::temp_dir().join(format!("spec-keep-sessions-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let starts = |keep: bool| {
+        let pids = dir.join(format!("pids-{keep}"));
+        let spec: EngineSpec = format!(
+            "exec:timeout=10:echo $$ >> {}; while read -r l; do echo '{{\"unsupported\": \"no\"}}'; done",
+            pids.display()
+        )
+        .parse()
+        .unwrap();
+        let options = RunOptions {
+            keep_sessions: keep,
+            ..RunOptions::default()
+        };
+        let engine = spec.build_with(&options).unwrap();
+        for _ in 0..3 {
+            let out = engine.try_run_all(&[setup.clone(), setup.clone()]);
+            assert!(out.iter().all(|r| r.as_ref().is_err_and(|e| e.unsupported)));
+        }
+        drop(engine);
+        std::fs::read_to_string(&pids).unwrap().lines().count()
+    };
+    assert!(!RunOptions::default().keep_sessions);
+    assert_eq!(starts(false), 3);
+    assert_eq!(starts(true), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -11,6 +11,11 @@
 //! [`EngineError`] whose message names the shot and the field, followed by the end of the
 //! program's stderr (control and non-UTF-8 bytes escaped). The program runs in a process group
 //! of its own, killed as a whole when its session ends, however it ends.
+//!
+//! A session lasts one batch ([`Engine::try_run_all`]) unless the engine keeps its sessions
+//! ([`ExecEngine::with_kept_sessions`]): the program then stays running between batches, idle
+//! in a pool its clones share, and is ended (stdin closed, then its group killed) when the last
+//! clone is dropped.
 #![warn(missing_docs)]
 
 mod process;
@@ -18,6 +23,7 @@ mod request;
 mod response;
 mod serve;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use pool_sim::{Engine, EngineError, Outcome, Setup};
@@ -50,8 +56,9 @@ pub fn adopt_orphans() {
     }
 }
 
-/// A program run as an engine.
-#[derive(Clone, Debug, PartialEq)]
+/// A program run as an engine. Clones share the idle sessions of a kept-sessions engine
+/// ([`ExecEngine::with_kept_sessions`]); equality compares the settings only.
+#[derive(Clone, Debug)]
 pub struct ExecEngine {
     /// The command line, run by `sh -c` (`cmd /C` on Windows) in the current directory.
     pub command: String,
@@ -59,6 +66,21 @@ pub struct ExecEngine {
     pub timeout: Duration,
     /// Sent as the request's `max_events` (the program should stop after that many events).
     pub max_events: Option<usize>,
+    /// Keep the program running between batches ([`ExecEngine::with_kept_sessions`]).
+    pub keep_sessions: bool,
+    /// The idle sessions (kept sessions only), shared by the clones; ended when the last clone
+    /// is dropped.
+    sessions: Arc<process::SessionPool>,
+}
+
+impl PartialEq for ExecEngine {
+    /// The same command, timeout, event limit and keep flag (the running sessions aside).
+    fn eq(&self, other: &Self) -> bool {
+        self.command == other.command
+            && self.timeout == other.timeout
+            && self.max_events == other.max_events
+            && self.keep_sessions == other.keep_sessions
+    }
 }
 
 impl ExecEngine {
@@ -79,6 +101,8 @@ impl ExecEngine {
             command: command.to_string(),
             timeout: Duration::from_secs_f64(timeout_s),
             max_events: None,
+            keep_sessions: false,
+            sessions: Arc::default(),
         })
     }
 
@@ -86,6 +110,30 @@ impl ExecEngine {
     pub fn with_max_events(mut self, limit: Option<usize>) -> Self {
         self.max_events = limit;
         self
+    }
+
+    /// Builder: keep the program's process running between batches (for a caller that runs
+    /// many batches with one engine, e.g. the outcome study's looks), so that its start-up is
+    /// paid once, not once per batch. A batch takes an idle session (or starts one) and, when
+    /// every shot was answered and the program still runs, leaves it idle for the next batch
+    /// without closing its stdin; request ids then count on within the session, never reused.
+    /// Lines after a batch's last answer are not waited for: a line the program writes between
+    /// batches is read while the next batch awaits its first answer and counts against that
+    /// request by the id rules (junk, or an earlier batch's id, fails it; docs/engine-protocol.md,
+    /// "Sessions"), and an exit status after the last answer is not checked. Concurrent batches (clones on several threads) each take a session of their own. A
+    /// session that stops (a timeout, a crash, a line too long) ends as without this, and a new
+    /// one takes the batch's remaining shots. When the last clone of the engine is dropped,
+    /// every idle program has its stdin closed, is given the exit grace (5 s) to exit, and is
+    /// killed with its process group. `false` (the default): one session per batch, stdin closed
+    /// after its requests.
+    pub fn with_kept_sessions(mut self, keep: bool) -> Self {
+        self.keep_sessions = keep;
+        self
+    }
+
+    /// How many kept sessions are idle now (programs running between batches, waiting for one).
+    pub fn idle_sessions(&self) -> usize {
+        self.sessions.idle()
     }
 }
 
@@ -104,7 +152,8 @@ impl Engine for ExecEngine {
     }
 
     /// One program process for all the set-ups, answered in order (started again for the rest
-    /// when it stops answering on one: a hang or a crash costs that shot). A set-up whose balls have
+    /// when it stops answering on one: a hang or a crash costs that shot); with kept sessions,
+    /// an idle one from an earlier batch when there is one. A set-up whose balls have
     /// parameters of their own is unsupported, not sent: the protocol gives the program one
     /// set of ball parameters (`model.params`, `model.radius`), and a program that read it
     /// would run equal balls.

@@ -4,10 +4,14 @@
 //! ends by killing that whole group and reaping it, so nothing the program started outlives the
 //! session and no reader is left waiting on a pipe a leftover child holds. A program that stops
 //! answering is started again for the shots after the one it stopped on.
+//!
+//! A session lasts one batch, or, for an engine that keeps its sessions, as long as the engine:
+//! a batch that got every answer leaves its session idle in the engine's [`SessionPool`] (stdin
+//! open), the next batch takes it, and the pool ends its sessions when it is dropped.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
@@ -45,7 +49,8 @@ enum Line {
 /// Every set-up's outcome, or why not, in order: one session for all of them, and when a
 /// program stops answering (it hung past the timeout, exited, or sent a line too long to
 /// read), a new session for the set-ups after the one it stopped on, so that one bad shot
-/// costs the batch that shot only. Request ids are the set-ups' indices in `setups`.
+/// costs the batch that shot only. Request ids count on within a session, from its first
+/// set-up's index in `setups`: without kept sessions, they are the set-ups' indices.
 pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, EngineError>> {
     let mut out: Vec<Result<Outcome, EngineError>> = Vec::with_capacity(setups.len());
     while out.len() < setups.len() {
@@ -65,10 +70,15 @@ pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, En
     out
 }
 
-/// One session's answers: slot `k` is set-up `first + k`'s.
+/// One session's answers to a batch: slot `k` is set-up `first + k`'s, whose request's id is
+/// `id0 + k`.
 struct Answers<'a> {
     setups: &'a [Setup],
     first: usize,
+    /// The id of set-up `first`'s request.
+    id0: usize,
+    /// Whether the session is kept: an id not awaited may then be an earlier batch's.
+    kept: bool,
     out: Vec<Option<Result<Outcome, EngineError>>>,
     /// The next set-up (index into `out`) an answer is awaited for.
     next: usize,
@@ -111,14 +121,19 @@ impl Answers<'_> {
                 k
             }
             Some(id) => match id.as_u64().and_then(|i| usize::try_from(i).ok()) {
-                Some(i) if i >= self.first && i - self.first < self.out.len() => i - self.first,
+                Some(i) if i >= self.id0 && i - self.id0 < self.out.len() => i - self.id0,
                 _ => {
+                    let of = if self.kept {
+                        "this batch"
+                    } else {
+                        "this session"
+                    };
                     self.fail(
                         k,
                         format!(
-                            "id = {}: not the id of a request of this session (expected {})",
+                            "id = {}: not the id of a request of {of} (expected {})",
                             escape_bytes(id.to_string().as_bytes()),
-                            self.first + k
+                            self.id0 + k
                         ),
                     );
                     self.next += 1;
@@ -131,7 +146,7 @@ impl Answers<'_> {
                 target,
                 format!(
                     "id = {}: a second answer line for this request (one line per request)",
-                    self.first + target
+                    self.id0 + target
                 ),
             );
             return false;
@@ -142,8 +157,8 @@ impl Answers<'_> {
                 format!(
                     "id = {}: no answer line for this request (the line awaited for it answers \
                      request {})",
-                    self.first + skipped,
-                    self.first + target
+                    self.id0 + skipped,
+                    self.id0 + target
                 ),
             );
         }
@@ -164,10 +179,10 @@ impl Answers<'_> {
             .ok()
             .and_then(|v| v.get("id").and_then(Value::as_u64))
             .and_then(|i| usize::try_from(i).ok())
-            .filter(|i| *i >= self.first && i - self.first < self.out.len());
+            .filter(|i| *i >= self.id0 && i - self.id0 < self.out.len());
         if let Some(i) = id {
             self.fail(
-                i - self.first,
+                i - self.id0,
                 format!("id = {i}: a second answer line for this request (one line per request)"),
             );
             return;
@@ -193,8 +208,9 @@ impl Answers<'_> {
     }
 }
 
-/// Runs one session on `setups[first..]`: the outcome of every set-up up to and including the
-/// one the program stopped answering on (all of them when it did not stop).
+/// Runs one session on `setups[first..]` (an idle kept session when the engine keeps them and
+/// has one, else a new one): the outcome of every set-up up to and including the one the
+/// program stopped answering on (all of them when it did not stop).
 fn session(
     engine: &ExecEngine,
     setups: &[Setup],
@@ -207,74 +223,73 @@ fn session(
             .map(|_| Err(EngineError::failed(format!("{prefix}{message}"))))
             .collect()
     };
-    let mut child = match spawn(&engine.command) {
-        Ok(c) => c,
-        Err(e) => return fail_all(format!("cannot start: {e}")),
+    let kept = engine.keep_sessions;
+    let idle = kept
+        .then(|| engine.sessions.take(&engine.command))
+        .flatten();
+    let mut live = match idle {
+        Some(live) => live,
+        None => match LiveSession::start(&engine.command, first) {
+            Ok(live) => live,
+            Err(message) => return fail_all(message),
+        },
     };
-    let (Some(stdin), Some(stdout), Some(stderr)) =
-        (child.stdin.take(), child.stdout.take(), child.stderr.take())
-    else {
-        Program {
-            child,
-            ended: false,
-        }
-        .end();
-        return fail_all("the program's pipes could not be opened".into());
-    };
-    let mut program = Program {
-        child,
-        ended: false,
-    };
-    // The requests are written from a thread, so that a program that answers as it reads
-    // never waits on us, and one that does not read cannot block us past the timeout.
+    let id0 = live.next_id;
     let lines: Vec<String> = mine
         .iter()
         .enumerate()
         .map(|(k, s)| {
             let mut r = request(s, engine.max_events);
             if let Value::Object(m) = &mut r {
-                m.insert("id".into(), Value::from(first + k));
+                m.insert("id".into(), Value::from(id0 + k));
             }
             r.to_string()
         })
         .collect();
-    let writer = thread::spawn(move || write_all(stdin, &lines));
-    // A rendezvous channel: the reader holds at most one line we have not taken, so a program
-    // that writes faster than it answers waits on its pipe instead of filling our memory.
-    let (tx, rx) = mpsc::sync_channel(0);
-    let reader = thread::spawn(move || read_lines(stdout, &tx));
-    let tail = Arc::new(Mutex::new(Vec::new()));
-    let collector = {
-        let tail = Arc::clone(&tail);
-        thread::spawn(move || keep_tail(stderr, &tail))
-    };
+    live.next_id += mine.len();
+    live.send(lines);
+    if !kept {
+        // One batch per session: stdin closes once its requests are written.
+        live.close_stdin();
+    }
 
     let mut answers = Answers {
         setups,
         first,
+        id0,
+        kept,
         out: (0..mine.len()).map(|_| None).collect(),
         next: 0,
         unnumbered: 0,
     };
-    let stopped = await_answers(engine, &mut program, &rx, &mut answers);
-    let status = (!stopped).then(|| drain_and_wait(&mut program, &rx, &mut answers));
-    program.end();
-    drop(rx);
-    join_within(writer, THREAD_GRACE);
-    join_within(reader, THREAD_GRACE);
-    join_within(collector, THREAD_GRACE);
-    // Every shot answered: the program then had to exit with status 0 (one that lingers past
-    // the grace was killed: its answers are complete).
-    if let Some(Some(status)) = status {
-        let all_ok = answers.out.iter().all(|r| matches!(r, Some(Ok(_))));
-        if status != "exit status: 0" && all_ok {
-            let last = answers.out.len() - 1;
-            answers.out[last] = Some(Err(EngineError::failed(format!(
-                "the program answered every shot but then exited ({status})"
-            ))));
+    let stopped = await_answers(engine, &mut live.program, &live.rx, &mut answers);
+    let tail = if kept && !stopped && exited(&mut live.program.child).is_none() {
+        // Every shot answered and the program runs on: idle until the next batch (what it has
+        // written to stderr so far is the tail; stdin stays open, a line it writes meanwhile
+        // meets the next batch's first request).
+        let tail = stderr_tail(&live.tail);
+        engine.sessions.put(live);
+        tail
+    } else {
+        // Without kept sessions, every shot answered: stdin is closed, the program should exit.
+        // A kept program that exited after its last answer is not waited for: its answers
+        // stand, and the next batch starts a new one.
+        let status =
+            (!stopped && !kept).then(|| drain_and_wait(&mut live.program, &live.rx, &mut answers));
+        let tail = live.end();
+        // Every shot answered: the program then had to exit with status 0 (one that lingers
+        // past the grace was killed: its answers are complete).
+        if let Some(Some(status)) = status {
+            let all_ok = answers.out.iter().all(|r| matches!(r, Some(Ok(_))));
+            if status != "exit status: 0" && all_ok {
+                let last = answers.out.len() - 1;
+                answers.out[last] = Some(Err(EngineError::failed(format!(
+                    "the program answered every shot but then exited ({status})"
+                ))));
+            }
         }
-    }
-    let tail = stderr_tail(&tail);
+        tail
+    };
     answers
         .out
         .into_iter()
@@ -291,6 +306,179 @@ fn session(
             })
         })
         .collect()
+}
+
+/// A running program with its pipes' threads: the writer (fed batches of request lines), the
+/// reader (one line at a time) and stderr's collector.
+pub(crate) struct LiveSession {
+    /// The command it runs: a pool hands a session only to an engine of the same command.
+    command: String,
+    program: Program,
+    /// Batches of request lines for the writer; `None` once stdin is to close (the writer
+    /// closes it when it has written what it was given).
+    requests: Option<Sender<Vec<String>>>,
+    rx: Receiver<Line>,
+    tail: Arc<Mutex<Vec<u8>>>,
+    writer: JoinHandle<()>,
+    reader: JoinHandle<()>,
+    collector: JoinHandle<()>,
+    /// The id of the next request: ids are unique within the session.
+    next_id: usize,
+}
+
+impl LiveSession {
+    /// Starts `command` with its threads; its first request will have id `first_id`.
+    ///
+    /// # Errors
+    /// Why it could not start (after the prefix `exec `<command>`: `).
+    fn start(command: &str, first_id: usize) -> Result<Self, String> {
+        let mut child = spawn(command).map_err(|e| format!("cannot start: {e}"))?;
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            Program {
+                child,
+                ended: false,
+            }
+            .end();
+            return Err("the program's pipes could not be opened".into());
+        };
+        let program = Program {
+            child,
+            ended: false,
+        };
+        // The requests are written from a thread, so that a program that answers as it reads
+        // never waits on us, and one that does not read cannot block us past the timeout.
+        let (requests, batches) = mpsc::channel::<Vec<String>>();
+        let writer = thread::spawn(move || write_batches(stdin, &batches));
+        // A rendezvous channel: the reader holds at most one line we have not taken, so a
+        // program that writes faster than it answers waits on its pipe instead of filling our
+        // memory.
+        let (tx, rx) = mpsc::sync_channel(0);
+        let reader = thread::spawn(move || read_lines(stdout, &tx));
+        let tail = Arc::new(Mutex::new(Vec::new()));
+        let collector = {
+            let tail = Arc::clone(&tail);
+            thread::spawn(move || keep_tail(stderr, &tail))
+        };
+        Ok(LiveSession {
+            command: command.to_string(),
+            program,
+            requests: Some(requests),
+            rx,
+            tail,
+            writer,
+            reader,
+            collector,
+            next_id: first_id,
+        })
+    }
+
+    /// Hands request lines to the writer (a program that has exited no longer takes them: the
+    /// reader reports it).
+    fn send(&self, lines: Vec<String>) {
+        if let Some(requests) = &self.requests {
+            let _ = requests.send(lines);
+        }
+    }
+
+    /// Closes stdin once what was sent is written.
+    fn close_stdin(&mut self) {
+        self.requests = None;
+    }
+
+    /// Ends the session: kills the program's group and reaps it, closes the pipes and waits a
+    /// little for their threads. Returns the end of stderr ([`stderr_tail`]).
+    fn end(self) -> String {
+        let LiveSession {
+            mut program,
+            requests,
+            rx,
+            tail,
+            writer,
+            reader,
+            collector,
+            ..
+        } = self;
+        program.end();
+        drop(requests);
+        drop(rx);
+        join_within(writer, THREAD_GRACE);
+        join_within(reader, THREAD_GRACE);
+        join_within(collector, THREAD_GRACE);
+        stderr_tail(&tail)
+    }
+}
+
+/// The idle sessions of an engine that keeps them, shared by its clones. Dropped with the last
+/// clone: every idle program then has its stdin closed and up to [`EXIT_GRACE`] to exit (what
+/// it writes meanwhile is read and dropped), and is ended as any session is (its group killed
+/// and reaped), so that no program outlives its engine.
+#[derive(Default)]
+pub(crate) struct SessionPool {
+    idle: Mutex<Vec<LiveSession>>,
+}
+
+impl SessionPool {
+    /// An idle session of `command`, the most recently used.
+    fn take(&self, command: &str) -> Option<LiveSession> {
+        let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+        let k = idle.iter().rposition(|s| s.command == command)?;
+        Some(idle.remove(k))
+    }
+
+    /// Leaves `session` idle until a batch takes it.
+    fn put(&self, session: LiveSession) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(session);
+    }
+
+    /// How many sessions are idle.
+    pub(crate) fn idle(&self) -> usize {
+        self.idle.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+}
+
+impl std::fmt::Debug for SessionPool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("SessionPool");
+        match self.idle.try_lock() {
+            Ok(idle) => d.field("idle", &idle.len()),
+            Err(_) => d.field("idle", &"(in use)"),
+        }
+        .finish()
+    }
+}
+
+impl Drop for SessionPool {
+    fn drop(&mut self) {
+        let mut sessions = std::mem::take(self.idle.get_mut().unwrap_or_else(|p| p.into_inner()));
+        if sessions.is_empty() {
+            return;
+        }
+        // All at once: stdin closed for every program, one grace shared by them all.
+        for s in &mut sessions {
+            s.close_stdin();
+        }
+        let deadline = Instant::now() + EXIT_GRACE;
+        loop {
+            for s in &sessions {
+                while Instant::now() < deadline && s.rx.try_recv().is_ok() {}
+            }
+            let all_exited = sessions
+                .iter_mut()
+                .all(|s| exited(&mut s.program.child).is_some());
+            if all_exited || Instant::now() >= deadline {
+                break;
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        for s in sessions {
+            s.end();
+        }
+    }
 }
 
 /// Reads answers until every set-up has one or the program stops answering (returns `true`:
@@ -359,25 +547,21 @@ fn drain_and_wait(
     answers: &mut Answers,
 ) -> Option<String> {
     let deadline = Instant::now() + EXIT_GRACE;
-    loop {
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-            Ok(Line::Text(bytes)) => {
-                answers.extra(&bytes);
-                return exited(&mut program.child);
-            }
-            Ok(Line::Stop(why)) => {
-                let last = answers.out.len() - 1;
-                answers.fail(last, format!("after the last answer: {why}"));
-                return exited(&mut program.child);
-            }
-            Err(RecvTimeoutError::Disconnected) => {
-                return wait_exit(
-                    &mut program.child,
-                    deadline.saturating_duration_since(Instant::now()),
-                );
-            }
-            Err(RecvTimeoutError::Timeout) => return exited(&mut program.child),
+    match rx.recv_timeout(EXIT_GRACE) {
+        Ok(Line::Text(bytes)) => {
+            answers.extra(&bytes);
+            exited(&mut program.child)
         }
+        Ok(Line::Stop(why)) => {
+            let last = answers.out.len() - 1;
+            answers.fail(last, format!("after the last answer: {why}"));
+            exited(&mut program.child)
+        }
+        Err(RecvTimeoutError::Disconnected) => wait_exit(
+            &mut program.child,
+            deadline.saturating_duration_since(Instant::now()),
+        ),
+        Err(RecvTimeoutError::Timeout) => exited(&mut program.child),
     }
 }
 
@@ -431,14 +615,18 @@ fn spawn(command: &str) -> std::io::Result<Child> {
         .spawn()
 }
 
-fn write_all(mut stdin: ChildStdin, lines: &[String]) {
-    for line in lines {
-        // A program that exits early closes the pipe: the reader reports it.
-        if stdin.write_all(line.as_bytes()).is_err() || stdin.write_all(b"\n").is_err() {
-            return;
+/// Writes each batch of request lines as it comes, and closes stdin (drops it) when the session
+/// sends no more.
+fn write_batches(mut stdin: ChildStdin, batches: &Receiver<Vec<String>>) {
+    for lines in batches {
+        for line in &lines {
+            // A program that exits early closes the pipe: the reader reports it.
+            if stdin.write_all(line.as_bytes()).is_err() || stdin.write_all(b"\n").is_err() {
+                return;
+            }
         }
+        let _ = stdin.flush();
     }
-    let _ = stdin.flush();
 }
 
 /// Hands over each non-blank stdout line (or why reading stopped) until end of file, or until

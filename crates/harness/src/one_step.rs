@@ -115,6 +115,7 @@ pub fn one_step(
         .build_with(&RunOptions {
             snapshots: None,
             max_events: Some(1),
+            ..RunOptions::default()
         })
         .map_err(|e| EngineError::failed(e.to_string()))?;
     let outcomes = engine.try_run_all(&restarts);

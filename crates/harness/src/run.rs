@@ -60,6 +60,7 @@ pub fn run_reference(setup: &Setup, spec: &EngineSpec) -> Result<Reference, Stri
     let with_snapshots = RunOptions {
         snapshots: Some(f64::INFINITY),
         max_events: Some(snapshot_event_budget(setup.balls.len())),
+        ..RunOptions::default()
     };
     let outcome = spec
         .build_with(&with_snapshots)

@@ -398,7 +398,11 @@ proptest! {
         };
 
         let event = EngineSpec::reference()
-            .build_with(&RunOptions { snapshots: Some(f64::INFINITY), max_events: Some(FUZZ_EVENTS) })
+            .build_with(&RunOptions {
+                snapshots: Some(f64::INFINITY),
+                max_events: Some(FUZZ_EVENTS),
+                ..RunOptions::default()
+            })
             .unwrap()
             .run(&setup);
         let end = EndCheck::of(&setup, &event);
@@ -414,7 +418,11 @@ proptest! {
         if t_limit / FUZZ_DT * setup.balls.len() as f64 <= FUZZ_BALL_STEPS {
             let discrete = EngineSpec::discrete(FUZZ_DT, pool_discrete::Scheme::Exact)
                 .unwrap()
-                .build_with(&RunOptions { snapshots: Some(0.01), max_events: None })
+                .build_with(&RunOptions {
+                    snapshots: Some(0.01),
+                    max_events: None,
+                    ..RunOptions::default()
+                })
                 .unwrap()
                 .run(&setup);
             let end = EndCheck::of(&setup, &discrete);

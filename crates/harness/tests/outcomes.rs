@@ -47,6 +47,7 @@ fn study(
             s.build_with(&RunOptions {
                 snapshots: None,
                 max_events: Some(1_000_000),
+                ..RunOptions::default()
             })
             .unwrap()
         })

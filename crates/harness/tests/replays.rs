@@ -38,6 +38,7 @@ fn study_engine(spec: &EngineSpec) -> Box<dyn Engine> {
     spec.build_with(&RunOptions {
         snapshots: None,
         max_events: Some(MAX_EVENTS),
+        ..RunOptions::default()
     })
     .unwrap()
 }

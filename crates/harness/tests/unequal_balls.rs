@@ -73,7 +73,11 @@ proptest! {
     #[test]
     fn unequal_balls_keep_every_invariant_in_both_engines((preset, frozen, balls) in shot()) {
         let s = setup(preset, frozen, &balls);
-        let options = RunOptions { snapshots: Some(f64::INFINITY), max_events: Some(200_000) };
+        let options = RunOptions {
+            snapshots: Some(f64::INFINITY),
+            max_events: Some(200_000),
+            ..RunOptions::default()
+        };
         let event = EngineSpec::reference().build_with(&options).unwrap().run(&s);
         prop_assert_eq!(event.termination, Termination::AtRest);
         let rep = check_outcome(&s, &event, 4);
@@ -86,7 +90,11 @@ proptest! {
         for scheme in [pool_discrete::Scheme::Exact, pool_discrete::Scheme::Located] {
             let discrete = EngineSpec::discrete(1e-3, scheme)
                 .unwrap()
-                .build_with(&RunOptions { snapshots: Some(0.01), max_events: None })
+                .build_with(&RunOptions {
+                    snapshots: Some(0.01),
+                    max_events: None,
+                    ..RunOptions::default()
+                })
                 .unwrap()
                 .run(&s);
             prop_assert_eq!(discrete.termination, Termination::AtRest, "{:?}", scheme);

@@ -284,6 +284,7 @@ pub fn replay_options(
     pool_engines::RunOptions {
         snapshots: Some(interval),
         max_events: Some(max_events),
+        ..pool_engines::RunOptions::default()
     }
 }
 

@@ -46,9 +46,12 @@ impl<'a> Runner<'a> {
         pool: &'a rayon::ThreadPool,
         progress: &'a (dyn Fn(u64) + Sync),
     ) -> Result<Self, StudyError> {
+        // Programs run many batches here (chunks, families, looks): each keeps its processes
+        // (one per worker at most) until the runner is dropped, paying its start-up once.
         let options = RunOptions {
             snapshots: None,
             max_events: Some(plan.max_events),
+            keep_sessions: true,
         };
         let mut runner = Runner {
             plan,
@@ -246,9 +249,10 @@ fn build(spec: &EngineSpec, options: &RunOptions) -> Result<Box<dyn Engine>, Stu
 type Runs = Vec<(Result<Outcome, pool_sim::EngineError>, f64)>;
 
 /// Every engine on the shots `wanted` says (positions into `setups`), in engine order. In-process
-/// engines run one shot per task; programs run in a few batches each (one session per batch,
-/// kept between batches when the engine keeps them), the batches of every program at once, so
-/// that a program waiting on a slow or hung shot holds one worker, not the study.
+/// engines run one shot per task; programs run in a few batches each, on processes kept from
+/// batch to batch ([`RunOptions::keep_sessions`]: the start-up is paid once per worker, not per
+/// batch or look), the batches of every program at once, so that a program waiting on a slow
+/// or hung shot holds one worker, not the study.
 fn play_engines(
     specs: &[EngineSpec],
     engines: &[Box<dyn Engine>],

@@ -438,7 +438,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
     staging.write("report.md", report::markdown(&results).as_bytes())?;
     staging.write(
         "run.json",
-        run_json(&args, &results, plan.study.as_ref()).as_bytes(),
+        run_json(&args, &results, plan.study.as_ref(), plan.budget.as_ref()).as_bytes(),
     )?;
     let page = crate::html::stage_page(&staging)?;
     let dir = staging.commit()?;
@@ -495,6 +495,7 @@ fn run_json(
     args: &CompareArgs,
     res: &report::Results,
     study: Option<&pool_harness::StudyPlan>,
+    budget: Option<&pool_harness::Budget>,
 ) -> String {
     let value = serde_json::json!({
         "quick": args.quick,
@@ -507,7 +508,7 @@ fn run_json(
         "dts": res.dts,
         "engines": res.engines,
         "outcome_study": !args.no_outcomes,
-        "outcome_options": study.map(crate::replays::StudyRecord::of),
+        "outcome_options": study.map(|p| crate::replays::StudyRecord::of(p, budget)),
     });
     serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
 }

@@ -95,7 +95,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
         errln!("outcomes: {}", d.line());
     }
     write_study(&staging, &study, &wall)?;
-    let record = crate::replays::StudyRecord::of(&plan);
+    let record = crate::replays::StudyRecord::of(&plan, budget.as_ref());
     let run_json = serde_json::json!({ "outcome_options": record });
     staging.write(
         "run.json",

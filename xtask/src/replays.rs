@@ -63,11 +63,21 @@ pub struct StudyRecord {
     pub rack: String,
     /// `--max-events` (the event budget of every run).
     pub max_events: usize,
+    /// The margins of the verdicts (`--margin-*`; absent in runs made before they were
+    /// recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margins: Option<pool_harness::Margins>,
+    /// The dt search's options (`--search-tolerance`, `--search-limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<pool_harness::SearchOptions>,
+    /// `--outcome-budget` as it was spent (`none` for one look).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget: Option<String>,
 }
 
 impl StudyRecord {
-    /// The options of `plan`.
-    pub fn of(plan: &StudyPlan) -> Self {
+    /// The options of `plan`, sampled within `budget`.
+    pub fn of(plan: &StudyPlan, budget: Option<&pool_harness::Budget>) -> Self {
         let mut families: Vec<String> = Vec::new();
         let mut tables: Vec<String> = Vec::new();
         for (kind, table) in &plan.families {
@@ -88,6 +98,9 @@ impl StudyRecord {
             position_tol: plan.position_tol_m,
             rack: plan.rack.to_string(),
             max_events: plan.max_events,
+            margins: Some(plan.margins),
+            search: Some(plan.search),
+            budget: Some(budget.map_or("none".into(), ToString::to_string)),
         }
     }
 
@@ -553,7 +566,7 @@ pub fn write_staged(
     let r = make(
         &text,
         Path::new(name),
-        &StudyRecord::of(plan),
+        &StudyRecord::of(plan, None),
         "the study's options",
         max_shots,
         pool,

@@ -18,7 +18,8 @@ use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
     agents_label, compare_independent, summarize_games, Agreement, DistributionTally, Field,
-    Frames, GameOutcome, Margins, OutcomeShotRow, RunLabel, SummaryStat, FLOOR, REFERENCE,
+    Frames, GameOutcome, MarginName, Margins, OutcomeShotRow, RunLabel, SummaryStat, FLOOR,
+    REFERENCE,
 };
 use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
 use pool_physics::{BallState, MotionState, Physics, Vec3};
@@ -892,18 +893,21 @@ fn outcome_distribution<'py>(py: Python<'py>, batch: &Batch) -> PyResult<Bound<'
 
 /// Whether batch `b` changes the game's statistics against batch `a`, with the verdicts of
 /// `cargo xtask outcomes`: a dict with `verdict` (`same shot by shot`, `same in
-/// distribution`, `differs`, `undecided`), `detail` (the statistic that differs and by how
-/// much, or how many shots would decide), `shot_by_shot` (paired only: `within the floor`
-/// when b's games differ from a's on at most `margin_floor` of the shots, `above the floor`,
-/// `undecided`; there is no chaos floor here, so its rate is 0) and `rows` (one dict per
-/// statistic: value, reference, diff, diff_low, diff_high, margin, alpha, p_value, decision).
+/// distribution`, `changes shots`, `differs`, `undecided`), `detail` (the statistic that
+/// differs and by how much, or what is undecided and about how many shots would decide),
+/// `shot_by_shot` (paired only: `within the floor` when b's games differ from a's on at most
+/// `margin_floor + margin_floor_relative x 0` of the shots, shown by the interval: there is no
+/// chaos floor here, so its rate is 0; `above the floor`, `undecided`; empty unpaired) and
+/// `rows` (one dict per statistic: value, reference, diff, diff_low, diff_high, margin, alpha,
+/// p_value, decision: `same`, `differs`, `undecided`, `within`, `above`, `pending`).
 /// `paired=True`: the batches ran the same shots in the same order (paired differences,
 /// Tango's interval, the paired energy test); `paired=False`: different shots (Newcombe,
 /// Welch, the two-sample energy test). Margins as `--margin-*`; `seed` seeds the energy
 /// test's permutations.
 #[pyfunction]
 #[pyo3(signature = (a, b, *, paired = true, margin_rate = 0.02, margin_balls = 0.05,
-    margin_position = 0.05, margin_floor = 0.05, position_tol = 0.01, seed = 1))]
+    margin_position = 0.05, margin_floor = 0.005, margin_floor_relative = 0.2,
+    position_tol = 0.01, seed = 1))]
 #[allow(clippy::too_many_arguments)]
 fn compare_distributions<'py>(
     py: Python<'py>,
@@ -914,6 +918,7 @@ fn compare_distributions<'py>(
     margin_balls: f64,
     margin_position: f64,
     margin_floor: f64,
+    margin_floor_relative: f64,
     position_tol: f64,
     seed: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -922,10 +927,21 @@ fn compare_distributions<'py>(
         balls: margin_balls,
         position_m: margin_position,
         floor: margin_floor,
+        floor_relative: margin_floor_relative,
     };
-    margins
-        .validate()
-        .map_err(|e| ShotError::new_err(e.replace("--margin-", "margin_").replace('-', "_")))?;
+    margins.validate().map_err(|e| {
+        let name = match e.margin {
+            MarginName::Rate => "margin_rate",
+            MarginName::Balls => "margin_balls",
+            MarginName::Position => "margin_position",
+            MarginName::Floor => "margin_floor",
+            MarginName::FloorRelative => "margin_floor_relative",
+        };
+        ShotError::new_err(format!(
+            "{name} = {:?}: must be a number in {}",
+            e.value, e.range
+        ))
+    })?;
     if !(position_tol > 0.0 && position_tol.is_finite()) {
         return Err(ShotError::new_err(format!(
             "position_tol = {position_tol}: must be a positive distance (m)"
@@ -974,9 +990,12 @@ fn compare_distributions<'py>(
         compare_independent(&ra, &rb, "batch", &table, &margins, seed)
     };
     let out = PyDict::new(py);
-    out.set_item("verdict", verdict.verdict)?;
+    out.set_item("verdict", verdict.verdict.label())?;
     out.set_item("detail", verdict.detail)?;
-    out.set_item("shot_by_shot", verdict.shot_by_shot)?;
+    out.set_item(
+        "shot_by_shot",
+        verdict.shot_by_shot.map_or("", |v| v.label()),
+    )?;
     out.set_item("n", verdict.n)?;
     let list = pyo3::types::PyList::empty(py);
     for r in rows {
@@ -991,7 +1010,12 @@ fn compare_distributions<'py>(
         d.set_item("margin", r.margin)?;
         d.set_item("alpha", r.alpha)?;
         d.set_item("p_value", r.p_value)?;
-        d.set_item("decision", r.decision)?;
+        // The serde name (`same`, `not_neutral`), as the study's files write it.
+        let decision = serde_json::to_value(r.decision)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        d.set_item("decision", decision)?;
         list.append(d)?;
     }
     out.set_item("rows", list)?;

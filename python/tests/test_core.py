@@ -171,7 +171,9 @@ def test_batches_say_what_a_game_reads_and_compare_with_outcome_agreement():
 def test_distributions_of_batches_with_the_studys_statistics_and_verdicts():
     shot = at_rest(bh.load(SHOTS / "cut.toml"))
     rng = np.random.default_rng(5)
-    n = 600
+    # Enough shots for a batch that never changes a shot to be shown within half a point of
+    # no change (z^2 / n at the first look's level).
+    n = 1400
     phi = rng.uniform(-12.0, 12.0, n)
     V0 = rng.uniform(1.0, 3.0, n)
     event = bh.strike_many(V0, phi, 0.0, 0.0, 0.0, template=shot)
@@ -198,8 +200,8 @@ def test_distributions_of_batches_with_the_studys_statistics_and_verdicts():
     with pytest.raises(bh.ShotError, match="paired=False"):
         bh.compare_distributions(event, bh.strike_many(V0[:3], phi[:3], template=shot))
     half = bh.compare_distributions(
-        bh.strike_many(V0[:300], phi[:300], template=shot),
-        bh.strike_many(V0[300:], phi[300:], template=shot),
+        bh.strike_many(V0[:700], phi[:700], template=shot),
+        bh.strike_many(V0[700:], phi[700:], template=shot),
         paired=False,
     )
     assert half["verdict"] != "differs" and half["shot_by_shot"] == ""

@@ -238,7 +238,8 @@ pub fn flag(option: StudyOption) -> &'static str {
 
 /// A study option error as the command line says it: `--outcome-shots = 0: must be ...`.
 pub fn option_error(e: &OptionError) -> CliError {
-    CliError::Input(format!("{}{}", flag(e.option), e.message))
+    let gap = if e.message.starts_with(':') { "" } else { " " };
+    CliError::Input(format!("{}{gap}{}", flag(e.option), e.message))
 }
 
 impl OutcomeArgs {

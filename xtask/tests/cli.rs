@@ -176,6 +176,9 @@ fn compare_writes_a_complete_run_and_never_overwrites_it() {
             "3".into(),
             "--outcome-dt".into(),
             "1e-2".into(),
+            // One look of the grid: the files, not the search.
+            "--outcome-budget".into(),
+            "none".into(),
             "--out".into(),
             out_dir.display().to_string(),
             "--run-name".into(),

@@ -138,6 +138,8 @@ fn the_outcome_answer_costs_a_program_by_its_engine_time() {
             "1e-2",
             "--schemes",
             "exact",
+            "--outcome-budget",
+            "none",
             "--engines",
             &program,
         ],
@@ -166,7 +168,7 @@ fn the_outcome_answer_costs_a_program_by_its_engine_time() {
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     let row = report
         .lines()
-        .find(|l| l.starts_with("| exec "))
+        .find(|l| l.starts_with("| `exec:"))
         .unwrap_or_else(|| panic!("no exec row in the answer table:\n{report}"));
     assert!(
         row.contains("1.50 ms ("),

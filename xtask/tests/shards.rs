@@ -292,7 +292,10 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
     ];
     let (code, out, err) = run(&args, &dir, "whole");
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("outcome study: 4 families x 7 shots"), "{out}");
+    assert!(
+        out.contains("does it change the game? 4 families, up to 7 shots each"),
+        "{out}"
+    );
     // 28 shots in 3 shards: the second starts inside the first break9 family.
     let mut shard_dirs = Vec::new();
     for k in 1..=3 {

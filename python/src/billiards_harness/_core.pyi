@@ -160,7 +160,8 @@ def compare_distributions(
     margin_rate: float = 0.02,
     margin_balls: float = 0.05,
     margin_position: float = 0.05,
-    margin_floor: float = 0.05,
+    margin_floor: float = 0.005,
+    margin_floor_relative: float = 0.2,
     position_tol: float = 0.01,
     seed: int = 1,
 ) -> Dict[str, Any]:

@@ -114,7 +114,9 @@ pub enum StudyOption {
 }
 
 /// An option whose value the study cannot use: which, and what is wrong (the text after the
-/// option's name: `= 0: must be 1 to 1000000`, `: unknown family "x" ...`).
+/// option's name: `= 0: must be 1 to 1000000`, `: unknown family "x" ...`, or a value and
+/// why, `discrete:1e-2: already in the study`; a message that does not start with `:` follows
+/// the name after a space).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionError {
     /// The option.
@@ -125,7 +127,12 @@ pub struct OptionError {
 
 impl std::fmt::Display for OptionError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}{}", self.option, self.message)
+        let gap = if self.message.starts_with(':') {
+            ""
+        } else {
+            " "
+        };
+        write!(f, "{:?}{gap}{}", self.option, self.message)
     }
 }
 
@@ -414,7 +421,7 @@ impl StudyPlan {
                 .map_err(|e| {
                     err(
                         O::Tables,
-                        format!(" {table} (racked by {}): {e}", options.rack),
+                        format!("{table} (racked by {}): {e}", options.rack),
                     )
                 })?;
                 families.push((kind, table.to_string()));

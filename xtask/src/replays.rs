@@ -142,14 +142,6 @@ impl StudyRecord {
     }
 }
 
-/// One shot of `outcomes/shots.csv` with its rows.
-struct ShotRows {
-    family: String,
-    table: String,
-    index: u64,
-    rows: Vec<OutcomeShotRow>,
-}
-
 /// The rows of `outcomes/shots.csv` (`text`, read from `file`), grouped by shot in the order
 /// the file first names them, and the engine of every run named (but the reference and the
 /// floor).
@@ -161,14 +153,14 @@ struct ShotRows {
 fn read_shots(
     text: &[u8],
     file: &Path,
-) -> Result<(Vec<ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
+) -> Result<(Vec<pool_harness::ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
     let mut specs: BTreeMap<String, EngineSpec> = BTreeMap::new();
     let mut reader = csv::Reader::from_reader(text);
     let headers = reader
         .headers()
         .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?
         .clone();
-    let mut shots: Vec<ShotRows> = Vec::new();
+    let mut shots: Vec<pool_harness::ShotRows> = Vec::new();
     let mut by_key: HashMap<(String, String, u64), usize> = HashMap::new();
     for (n, record) in reader.records().enumerate() {
         let record = record.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
@@ -208,7 +200,7 @@ fn read_shots(
         }
         let key = (row.family.clone(), row.table.clone(), row.index);
         let at = *by_key.entry(key).or_insert_with(|| {
-            shots.push(ShotRows {
+            shots.push(pool_harness::ShotRows {
                 family: row.family.clone(),
                 table: row.table.clone(),
                 index: row.index,
@@ -219,90 +211,6 @@ fn read_shots(
         shots[at].rows.push(row);
     }
     Ok((shots, specs))
-}
-
-/// Whether `row` is an engine run whose outcome changed (`d_outcome` 1; not the floor).
-fn disagrees(row: &OutcomeShotRow) -> bool {
-    row.run != REFERENCE && row.run != FLOOR && row.d_outcome == 1 && row.failure.is_empty()
-}
-
-/// Up to `max` shots (indices into `shots`, in the order taken), round-robin over the
-/// (family, table, run) cells of the disagreeing runs `replayable` allows, in the order the
-/// rows first name them: round k gives every cell that has fewer than k of the shots taken
-/// its next shot not yet taken.
-fn select(shots: &[ShotRows], max: u64, replayable: &dyn Fn(&str) -> bool) -> Vec<usize> {
-    let mut cells: Vec<(String, String, String)> = Vec::new();
-    let mut queues: Vec<Vec<usize>> = Vec::new();
-    let mut cells_of: Vec<Vec<usize>> = vec![Vec::new(); shots.len()];
-    for (s, shot) in shots.iter().enumerate() {
-        for row in shot
-            .rows
-            .iter()
-            .filter(|r| disagrees(r) && replayable(&r.run))
-        {
-            let cell = (row.family.clone(), row.table.clone(), row.run.clone());
-            let c = match cells.iter().position(|x| *x == cell) {
-                Some(c) => c,
-                None => {
-                    cells.push(cell);
-                    queues.push(Vec::new());
-                    cells.len() - 1
-                }
-            };
-            queues[c].push(s);
-            cells_of[s].push(c);
-        }
-    }
-    let mut taken = vec![false; shots.len()];
-    let mut have = vec![0u64; cells.len()];
-    let mut next = vec![0usize; cells.len()];
-    let mut out = Vec::new();
-    for round in 1u64.. {
-        // Whether some cell still has a shot not taken (in this round or a later one).
-        let mut left = false;
-        for c in 0..cells.len() {
-            if out.len() as u64 >= max {
-                return out;
-            }
-            while next[c] < queues[c].len() && taken[queues[c][next[c]]] {
-                next[c] += 1;
-            }
-            let Some(&s) = queues[c].get(next[c]) else {
-                continue;
-            };
-            left = true;
-            if have[c] >= round {
-                continue;
-            }
-            taken[s] = true;
-            out.push(s);
-            for &d in &cells_of[s] {
-                have[d] += 1;
-            }
-        }
-        if !left {
-            break;
-        }
-    }
-    out
-}
-
-/// Which of the replays of `sizes` bytes each (in the order taken) the file keeps within
-/// `ceiling` bytes: each while it fits, with room for the file's own fields and a comma per
-/// replay; one that does not fit is left out, and a smaller one after it may still fit.
-fn within(sizes: &[usize], ceiling: usize) -> Vec<bool> {
-    let reserve = 4096;
-    let mut size = reserve;
-    sizes
-        .iter()
-        .map(|&b| {
-            let fits = size + b < ceiling;
-            if fits {
-                size += b + 1;
-            }
-            fits
-        })
-        .collect()
 }
 
 /// A size in bytes for people: `812 kB`, `3.1 MB`.
@@ -348,16 +256,20 @@ pub fn make(
     let disagreeing = shots
         .iter()
         .flat_map(|s| &s.rows)
-        .filter(|r| disagrees(r))
+        .filter(|r| r.changed_outcome())
         .count() as u64;
     let changed = shots
         .iter()
-        .filter(|s| s.rows.iter().any(disagrees))
+        .filter(|s| s.rows.iter().any(OutcomeShotRow::changed_outcome))
         .count();
     // The engines of the disagreeing runs, those not installed here skipped.
     let mut specs: BTreeMap<String, Option<EngineSpec>> = BTreeMap::new();
     let mut skipped: Vec<String> = Vec::new();
-    for row in shots.iter().flat_map(|s| &s.rows).filter(|r| disagrees(r)) {
+    for row in shots
+        .iter()
+        .flat_map(|s| &s.rows)
+        .filter(|r| r.changed_outcome())
+    {
         if specs.contains_key(&row.run) {
             continue;
         }
@@ -373,7 +285,7 @@ pub fn make(
         specs.insert(row.run.clone(), usable);
     }
     let replayable = |run: &str| specs.get(run).is_some_and(Option::is_some);
-    let selected = select(&shots, max_shots, &replayable);
+    let selected = pool_harness::pick_replays(&shots, max_shots, &replayable);
     // Each selected shot's family, table (racks) and engine runs, checked before any runs.
     let mut racks: BTreeMap<String, [Setup; 2]> = BTreeMap::new();
     let mut jobs: Vec<(usize, FamilyKind, Vec<String>)> = Vec::new();
@@ -400,7 +312,7 @@ pub fn make(
         let runs = shot
             .rows
             .iter()
-            .filter(|r| disagrees(r) && replayable(&r.run))
+            .filter(|r| r.changed_outcome() && replayable(&r.run))
             .map(|r| r.run.clone())
             .collect();
         jobs.push((s, kind, runs));
@@ -467,7 +379,7 @@ pub fn make(
     bar.finish_and_clear();
     let played = played.into_iter().collect::<Result<Vec<_>, CliError>>()?;
     let sizes: Vec<usize> = played.iter().map(|p| p.2.len()).collect();
-    let fits = within(&sizes, MAX_REPLAY_BYTES);
+    let fits = pool_harness::fit_within(&sizes, MAX_REPLAY_BYTES);
     let dropped = fits.iter().filter(|&&f| !f).count();
     let mut failed: Vec<String> = Vec::new();
     let mut kept = Vec::new();
@@ -573,73 +485,4 @@ pub fn write_staged(
     )?;
     staging.write(REPLAYS_FILE, &r.bytes)?;
     Ok(r.note)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn row(family: &str, index: u64, run: &str, d: u8) -> OutcomeShotRow {
-        let mut r: OutcomeShotRow = csv::Reader::from_reader(
-            "family,table,index,shot,run,engine,scheme,dt_s,termination,events,ops,\
-             first_contact,first_contact_t_s,first_cushion,pocketed,scratch,objects_pocketed,\
-             object_pockets,cue_x_m,cue_y_m,d_outcome,d_first_contact,d_first_cushion,d_pocketed,\
-             d_scratch,d_end,d_cue_position,d_positions,cue_position_error_m,\
-             position_error_max_m,failure\n\
-             cut,t,0,s,reference,event,isolator,,at_rest,1,1,,,,,0,0,,,,0,0,0,0,0,0,0,0,,,\n"
-                .as_bytes(),
-        )
-        .deserialize()
-        .next()
-        .unwrap()
-        .unwrap();
-        r.family = family.into();
-        r.index = index;
-        r.run = run.into();
-        r.d_outcome = d;
-        r
-    }
-
-    fn shot(family: &str, index: u64, runs: &[(&str, u8)]) -> ShotRows {
-        let mut rows = vec![
-            row(family, index, REFERENCE, 0),
-            row(family, index, FLOOR, 1),
-        ];
-        rows.extend(runs.iter().map(|&(r, d)| row(family, index, r, d)));
-        ShotRows {
-            family: family.into(),
-            table: "t".into(),
-            index,
-            rows,
-        }
-    }
-
-    #[test]
-    fn the_byte_ceiling_keeps_shots_in_the_order_taken_while_they_fit() {
-        let c = 4096 + 100;
-        assert_eq!(within(&[40, 40, 40], c), [true, true, false]);
-        assert_eq!(within(&[97, 1, 1], c), [true, true, false]);
-        assert_eq!(within(&[200, 10, 10], c), [false, true, true]);
-        assert_eq!(within(&[], c), Vec::<bool>::new());
-    }
-
-    #[test]
-    fn every_disagreeing_cell_gets_a_shot_before_any_gets_two() {
-        // Engine a disagrees on cut shots 0-3, engine b on cut shot 3 only, engine a on bank
-        // shot 0; the floor's disagreements never count.
-        let shots = vec![
-            shot("cut", 0, &[("a", 1), ("b", 0)]),
-            shot("cut", 1, &[("a", 1), ("b", 0)]),
-            shot("cut", 2, &[("a", 1), ("b", 0)]),
-            shot("cut", 3, &[("a", 1), ("b", 1)]),
-            shot("bank", 0, &[("a", 1), ("b", 0)]),
-            shot("bank", 1, &[("a", 0), ("b", 0)]),
-        ];
-        let all = |_: &str| true;
-        assert_eq!(select(&shots, 3, &all), [0, 3, 4]);
-        assert_eq!(select(&shots, 100, &all), [0, 3, 4, 1, 2]);
-        assert_eq!(select(&shots, 0, &all), Vec::<usize>::new());
-        // b's runs not replayable: its cell has no shot.
-        assert_eq!(select(&shots, 2, &|r: &str| r != "b"), [0, 4]);
-    }
 }

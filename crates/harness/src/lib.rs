@@ -61,6 +61,7 @@ pub use outcome::{
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
 pub use outcome::{energy, interval, search, sequential, shot_by_shot};
+pub use outcome::{fit_within, pick_replays, ShotRows};
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{

@@ -16,6 +16,7 @@ pub mod interval;
 mod looks;
 mod perturb;
 mod replay;
+mod replay_pick;
 mod runner;
 pub mod search;
 pub mod sequential;
@@ -42,6 +43,7 @@ pub use replay::{
     ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
+pub use replay_pick::{fit_within, pick_replays, ShotRows};
 pub use search::{SearchEnd, SearchOptions};
 pub use shot::{StudyError, StudyRules, StudySetups, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};

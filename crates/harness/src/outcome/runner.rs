@@ -242,7 +242,7 @@ impl<'a> Runner<'a> {
 
 fn build(spec: &EngineSpec, options: &RunOptions) -> Result<Box<dyn Engine>, StudyError> {
     spec.build_with(options)
-        .map_err(|e| StudyError::Input(format!("--engines = {e}")))
+        .map_err(|e| StudyError::Input(format!("engine {e}")))
 }
 
 /// One engine's runs of a chunk's shots, in shot order, each with its wall time (s).

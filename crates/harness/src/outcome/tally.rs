@@ -207,6 +207,12 @@ impl OutcomeShotRow {
         }
     }
 
+    /// Whether this is an engine's run whose outcome changed (`d_outcome` 1, not the floor's,
+    /// not a failure).
+    pub fn changed_outcome(&self) -> bool {
+        self.run != REFERENCE && self.run != FLOOR && self.d_outcome == 1 && self.failure.is_empty()
+    }
+
     /// The disagreement flag of `field`.
     pub fn disagrees(&self, field: Field) -> bool {
         1 == match field {

@@ -347,6 +347,30 @@ fn title(family: &str) -> String {
     .to_string()
 }
 
+/// The chaos floor's rate of changed outcomes on `family` and `table` (`outcomes.csv`'s rows).
+fn floor_rate(
+    rows: &[BTreeMap<String, String>],
+    family: &str,
+    table: &str,
+) -> Result<String, FigError> {
+    need(
+        rows,
+        "outcomes.csv",
+        &["family", "table", "engine", "field", "rate"],
+    )?;
+    let r = find_row(
+        rows,
+        &[
+            ("family", family),
+            ("table", table),
+            ("engine", pool_harness::FLOOR),
+            ("field", "outcome"),
+        ],
+    )
+    .ok_or_else(|| format!("outcomes.csv has no floor row for {family} {table}"))?;
+    Ok(percent(finite_cell(r, "outcomes.csv", "rate")?))
+}
+
 /// The README's answer table: for each engine of the outcome study, on each family of
 /// `table`, its answer (the largest dt that keeps the game, or its verdict), the shots it rests
 /// on, its rate against the floor's and the cost of a shot there (engine time, its ratio to the
@@ -608,24 +632,9 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
             table,
         ),
         // The chaos floor's rate of `outcome` disagreement on a family.
-        ["floor", family, table] => {
-            let rows = run.table("outcomes.csv")?;
-            need(
-                rows,
-                "outcomes.csv",
-                &["family", "table", "engine", "field", "rate"],
-            )?;
-            let r = find_row(
-                rows,
-                &[
-                    ("family", family),
-                    ("table", table),
-                    ("engine", pool_harness::FLOOR),
-                    ("field", "outcome"),
-                ],
-            )
-            .ok_or_else(|| format!("outcomes.csv has no floor row for {family} {table}"))?;
-            Ok(percent(finite_cell(r, "outcomes.csv", "rate")?))
+        ["floor", family, table] => floor_rate(run.table("outcomes.csv")?, family, table),
+        ["floor", family, table, sibling] => {
+            floor_rate(run.sibling(sibling, "outcomes.csv")?, family, table)
         }
         // The median fitted slope of a scheme over the shots under their own physics.
         ["median_slope", scheme] => {

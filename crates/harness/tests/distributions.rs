@@ -177,3 +177,31 @@ fn a_lattice_racks_floor_is_not_neutral_and_a_jittered_ones_is() {
     let v = verdicts(&jittered);
     assert_eq!(v[0].verdict, Verdict::Neutral, "{:?}", v[0]);
 }
+
+/// The in-process biased engines of issue 39's must-show, on every default family at
+/// `outcomes`' default budget: `cargo test --release -p pool-harness --test distributions --
+/// --ignored --nocapture` prints one line per family and factor (a few minutes on 2 cores).
+#[test]
+#[ignore]
+fn print_the_biased_engines_on_every_default_family() {
+    let _ = pool_engines::register("biased", build_biased);
+    let mut o = options(&["cut", "bank", "break9", "break15"], 100, 1, DEFAULT_RACK);
+    o.tables = vec!["seven_foot".into(), "pooltool_pocket".into()];
+    o.engines = ["biased:mu_r=1", "biased:mu_r=1.05", "biased:mu_r=1.25"]
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
+    let result = play(&o, Some("3200".parse().unwrap()));
+    for v in verdicts(&result).iter().filter(|v| v.engine == "biased") {
+        println!(
+            "| {} | {} | {} | {} | {:?} | {} | {} |",
+            v.family,
+            v.table,
+            v.scheme,
+            v.verdict.label(),
+            v.shot_by_shot,
+            v.n,
+            v.detail
+        );
+    }
+}

@@ -30,6 +30,9 @@ pub struct AnswerRow {
     pub keeps_dt_s: Option<f64>,
     /// The smallest dt (s) shown to change the game; empty when none is.
     pub changes_dt_s: Option<f64>,
+    /// The dt (s) the budget left undecided where the search stopped (or would play next);
+    /// empty when it did not stop on one.
+    pub open_dt_s: Option<f64>,
     /// The dt (s) whose verdict, rate and cost this row gives: `keeps_dt_s`, else the dt the
     /// search stopped on, else the smallest played; empty for an engine without one.
     pub dt_s: Option<f64>,
@@ -162,8 +165,8 @@ fn answer(
         .iter()
         .filter_map(|v| v.dt_s.map(|d| (d, *v)))
         .collect();
-    let (end, keeps, changes, shown) = if timed.is_empty() {
-        (None, None, None, first)
+    let (end, keeps, changes, open, shown) = if timed.is_empty() {
+        (None, None, None, None, first)
     } else {
         let states: Vec<(f64, CellState)> = timed
             .iter()
@@ -177,7 +180,7 @@ fn answer(
             .filter(|d| timed.iter().any(|t| t.0 == *d))
             .unwrap_or(smallest);
         let shown = timed.iter().find(|t| t.0 == at).map_or(first, |t| t.1);
-        (Some(a.end), a.keeps_s, a.changes_s, shown)
+        (Some(a.end), a.keeps_s, a.changes_s, a.open_s, shown)
     };
     let rate = rows.iter().find(|r| {
         r.field == Field::Outcome.name()
@@ -197,6 +200,7 @@ fn answer(
         search: end,
         keeps_dt_s: keeps,
         changes_dt_s: changes,
+        open_dt_s: open,
         dt_s: shown.dt_s,
         verdict,
         shot_by_shot: shown.shot_by_shot,

@@ -152,7 +152,9 @@ impl StudyPlan {
             if !cell.member || runner.specs[e].dt().is_some() || cell.shots >= max {
                 continue;
             }
-            if verdict_of(e, &runner.specs, &family.verdicts).is_some_and(|v| v.needs_shots()) {
+            if verdict_of(e, &runner.specs, &family.verdicts)
+                .is_some_and(|v| v.needs_shots() && worth_sampling(&v, max))
+            {
                 wants.push((e, grow(cell.shots)));
             }
         }
@@ -176,7 +178,7 @@ impl StudyPlan {
                 .iter()
                 .filter_map(|&e| {
                     let v = verdict_of(e, &runner.specs, &family.verdicts)?;
-                    let open = family.cells[e].shots < max;
+                    let open = family.cells[e].shots < max && worth_sampling(&v, max);
                     Some((runner.specs[e].dt()?, cell_state(&v, open)))
                 })
                 .collect();
@@ -248,6 +250,14 @@ impl StudyPlan {
             .1;
         Ok(())
     }
+}
+
+/// Whether more shots may decide a cell within `max` shots: its estimate of the shots that
+/// would decide it is within the budget (a cell without an estimate is given the benefit of
+/// the doubt). A cell that cannot is left undecided with its estimate, and stops costing time:
+/// stopping early never spends more error rate.
+fn worth_sampling(v: &DistributionVerdict, max: u64) -> bool {
+    v.shots_to_decide.is_none_or(|n| n <= max)
 }
 
 /// A first estimate of engine `e`'s time per shot on family `f` before it has played there: a

@@ -133,6 +133,12 @@ pub fn round_dt(x: f64) -> f64 {
 }
 
 /// The next step of a series whose cells are `cells` (dt, state), in any order.
+///
+/// The bracket: A is the smallest dt shown to change the game, W the largest below it shown to
+/// keep it. An undecided dt between them that may still be sampled is sampled (the largest
+/// first). One the budget has left undecided (stuck) bounds the bracket from above instead of
+/// A, so the search goes on below it: the answer W is then "stopped" (its bracket's top is
+/// undecided, not shown to change the game) rather than converged.
 pub fn next_step(cells: &[(f64, CellState)], options: &SearchOptions) -> Step {
     let changes = cells
         .iter()
@@ -145,57 +151,60 @@ pub fn next_step(cells: &[(f64, CellState)], options: &SearchOptions) -> Step {
         .iter()
         .filter(|c| c.1 == CellState::Keeps)
         .map(|c| c.0)
-        .fold(None, |m: Option<f64>, d| Some(m.map_or(d, |m| m.max(d))));
-    // The largest undecided dt between the answer and the smallest change: it matters.
-    let open = below
+        .reduce(f64::max);
+    let above_keeps = |c: &&(f64, CellState)| keeps_s.is_none_or(|k| c.0 > k);
+    if let Some(&(dt, _)) = below
         .iter()
-        .filter(|c| matches!(c.1, CellState::Open | CellState::Stuck))
-        .filter(|c| keeps_s.is_none_or(|k| c.0 > k))
+        .filter(above_keeps)
+        .filter(|c| c.1 == CellState::Open)
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .copied();
-    if let Some((dt, state)) = open {
-        if state == CellState::Open {
-            return Step::Sample(dt);
-        }
-        return Step::Done(SeriesAnswer {
-            end: if keeps_s.is_some() {
-                SearchEnd::Stopped
-            } else {
-                SearchEnd::Undecided
-            },
-            keeps_s,
-            changes_s,
-            open_s: Some(dt),
-        });
+    {
+        return Step::Sample(dt);
     }
-    let done = |end| {
+    // The top of the bracket: the smallest dt not shown to keep the game above W.
+    let stuck = below
+        .iter()
+        .filter(above_keeps)
+        .filter(|c| c.1 == CellState::Stuck)
+        .map(|c| c.0)
+        .reduce(f64::min);
+    let top = stuck.map_or(changes, |s| s.min(changes));
+    let done = |end, open_s| {
         Step::Done(SeriesAnswer {
             end,
             keeps_s,
             changes_s,
-            open_s: None,
+            open_s,
         })
     };
-    match (keeps_s, changes_s) {
-        (Some(_), None) => done(SearchEnd::LargestTried),
-        (Some(k), Some(c)) => {
-            if c / k <= options.tolerance * (1.0 + 1e-9) {
-                return done(SearchEnd::Converged);
-            }
-            let mid = round_dt((c * k).sqrt());
-            if mid > k && mid < c {
-                Step::Probe(mid)
+    let stopped = stuck.is_some_and(|s| s < changes);
+    match keeps_s {
+        Some(_) if !top.is_finite() => done(SearchEnd::LargestTried, None),
+        Some(k) => {
+            let converged = top / k <= options.tolerance * (1.0 + 1e-9);
+            let mid = round_dt((top * k).sqrt());
+            if converged || !(mid > k && mid < top) {
+                if stopped {
+                    done(SearchEnd::Stopped, stuck)
+                } else {
+                    done(SearchEnd::Converged, None)
+                }
             } else {
-                done(SearchEnd::Converged)
+                Step::Probe(mid)
             }
         }
-        (None, Some(c)) => {
-            if c <= options.limit_s * (1.0 + 1e-9) {
-                return done(SearchEnd::BelowLimit);
+        None if !top.is_finite() => done(SearchEnd::Undecided, None),
+        None => {
+            if top <= options.limit_s * (1.0 + 1e-9) {
+                if stopped {
+                    done(SearchEnd::Undecided, stuck)
+                } else {
+                    done(SearchEnd::BelowLimit, None)
+                }
+            } else {
+                Step::Probe(round_dt((top / 10.0).max(options.limit_s)))
             }
-            Step::Probe(round_dt((c / 10.0).max(options.limit_s)))
         }
-        (None, None) => done(SearchEnd::Undecided),
     }
 }
 
@@ -279,26 +288,32 @@ mod tests {
     }
 
     #[test]
-    fn undecided_cells_are_sampled_or_stop_the_search_honestly() {
+    fn undecided_cells_are_sampled_or_bound_the_search_honestly() {
         let o = SearchOptions::default();
         // The largest dt below the smallest change is undecided: sample it.
         let cells = [(1e-2, Changes), (1e-3, Open), (1e-4, Keeps)];
         assert_eq!(next_step(&cells, &o), Step::Sample(1e-3));
-        // Spent: the answer stands at what keeps the game, stopped.
+        // Spent: it bounds the bracket in place of the change, and the search bisects below it.
         let cells = [(1e-2, Changes), (1e-3, Stuck), (1e-4, Keeps)];
+        assert_eq!(next_step(&cells, &o), Step::Probe(3.2e-4));
+        // Within the tolerance of a spent dt: the answer stands, the search stopped there.
+        let cells = [(1e-2, Changes), (1e-3, Stuck), (6e-4, Keeps)];
         let Step::Done(a) = next_step(&cells, &o) else {
             panic!()
         };
         assert_eq!(
-            (a.end, a.keeps_s, a.open_s),
-            (SearchEnd::Stopped, Some(1e-4), Some(1e-3))
+            (a.end, a.keeps_s, a.changes_s, a.open_s),
+            (SearchEnd::Stopped, Some(6e-4), Some(1e-2), Some(1e-3))
         );
-        // Nothing keeps the game yet and the one that would tell is spent: undecided.
+        // Nothing keeps the game yet and the one below the change is spent: descend below it.
         let cells = [(1e-2, Changes), (1e-3, Stuck)];
+        assert_eq!(next_step(&cells, &o), Step::Probe(1e-4));
+        // ... down to the limit, where a spent dt leaves the answer undecided, not below it.
+        let cells = [(1e-5, Changes), (1e-6, Stuck)];
         let Step::Done(a) = next_step(&cells, &o) else {
             panic!()
         };
-        assert_eq!(a.end, SearchEnd::Undecided);
+        assert_eq!((a.end, a.open_s), (SearchEnd::Undecided, Some(1e-6)));
         // An undecided dt above a change does not matter.
         let cells = [(1e-2, Stuck), (1e-3, Changes), (1e-4, Keeps)];
         assert_eq!(next_step(&cells, &o), Step::Probe(3.2e-4));
@@ -308,6 +323,38 @@ mod tests {
             panic!()
         };
         assert_eq!((a.end, a.keeps_s), (SearchEnd::LargestTried, Some(1e-2)));
+    }
+
+    #[test]
+    fn a_boundary_blurred_by_spent_cells_is_still_bracketed() {
+        // Cells within a factor 3 above the boundary cannot be decided within the budget.
+        let o = SearchOptions::default();
+        let boundary = 2e-6;
+        let state = |dt: f64| {
+            if dt <= boundary {
+                Keeps
+            } else if dt <= 3.0 * boundary {
+                Stuck
+            } else {
+                Changes
+            }
+        };
+        let mut cells: Vec<(f64, CellState)> =
+            [1e-2, 1e-3, 1e-4].iter().map(|&d| (d, state(d))).collect();
+        let answer = loop {
+            match next_step(&cells, &o) {
+                Step::Done(a) => break a,
+                Step::Probe(dt) => cells.push((dt, state(dt))),
+                Step::Sample(dt) => panic!("{dt} is decided"),
+            }
+            assert!(cells.len() < 20, "{cells:?}");
+        };
+        let k = answer.keeps_s.unwrap();
+        assert!(
+            k <= boundary && answer.open_s.unwrap() / k <= 2.0 + 1e-9,
+            "{answer:?}"
+        );
+        assert_eq!(answer.end, SearchEnd::Stopped);
     }
 
     #[test]

@@ -156,8 +156,8 @@ pub fn answer_cell(a: &AnswerRow, cost: &str) -> String {
     let detail = match (a.search, a.keeps_dt_s, a.verdict) {
         (_, _, Verdict::NotPlayed) => Some("every shot declined or failed".to_string()),
         (Some(SearchEnd::Stopped), Some(_), _) => a
-            .changes_dt_s
-            .map(|c| format!("changes it at {} s; between undecided", fmt_dt(c))),
+            .open_dt_s
+            .map(|o| format!("search stopped: {} s undecided", fmt_dt(o))),
         (Some(SearchEnd::BelowLimit), None, _) => {
             a.dt_s.map(|d| format!("changes it at {} s", fmt_dt(d)))
         }
@@ -469,6 +469,7 @@ mod tests {
             search,
             keeps_dt_s: keeps,
             changes_dt_s: Some(1e-5),
+            open_dt_s: None,
             dt_s: keeps.or(Some(1e-5)),
             verdict,
             shot_by_shot: Some(FloorVerdict::Within),

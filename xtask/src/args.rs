@@ -35,7 +35,7 @@ pub fn engine_spec(
         "discrete" => format!(
             "discrete:{:e}:{}",
             dt.unwrap_or(1e-4),
-            scheme.unwrap_or("exact")
+            scheme.unwrap_or("end_of_step")
         ),
         spec => {
             let given: Vec<&str> = [

@@ -329,7 +329,7 @@ mod tests {
         assert_eq!(header(csv_bytes(&[f]).unwrap()), FINAL_COLUMNS.join(","));
         let d = DiscreteLine {
             shot: "s".into(),
-            scheme: "exact".into(),
+            scheme: "end_of_step".into(),
             dt_s: 1e-3,
             n_events: 0,
             n_matched: 0,

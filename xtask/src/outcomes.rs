@@ -13,17 +13,17 @@ use crate::CliError;
 pub struct OutcomesArgs {
     #[command(flatten)]
     pub study: OutcomeArgs,
-    /// Discrete integration schemes, comma-separated: exact, euler, located (events located
+    /// Discrete integration schemes, comma-separated: end_of_step (events noticed at the step's end; alias exact), euler, located (events located
     /// inside the step), substep<k> (k substeps on contact, k in 2..=1000), or none (only the
     /// reference, the floor and --engines)
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "exact,euler,located,substep8"
+        default_value = "end_of_step,euler,located,substep8"
     )]
     pub schemes: Vec<String>,
     /// More engines, comma-separated specs: event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
-    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
     /// exec:<command>, or a registered engine; pooltool and the peers are skipped
     /// with a note when not installed; at most 16

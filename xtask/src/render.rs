@@ -34,7 +34,7 @@ pub struct RenderArgs {
     pub shot: PathBuf,
     /// Engines to show, comma-separated, at most two (e.g. --engines event,discrete:1e-3), each
     /// an engine spec: event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
-    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
     /// exec:<command>, or a registered engine
     #[arg(long, value_delimiter = ',', default_value = "event")]

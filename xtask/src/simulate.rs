@@ -29,7 +29,7 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "PARAMETER=FACTOR", requires = "serve")]
     pub scale: Vec<crate::serve::Scale>,
     /// Evolution algorithm: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
-    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
     /// exec:<command>, or a registered engine;
     /// or plain event / discrete completed by --solver / --dt / --scheme
@@ -38,7 +38,7 @@ pub struct SimulateArgs {
     /// Time step of plain `--engine discrete` (s) [default: 1e-4]
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
-    /// Integration scheme of plain `--engine discrete`: exact, euler, located, substep<k> (k in
+    /// Integration scheme of plain `--engine discrete`: end_of_step, euler, located, substep<k> (k in
     /// 2..=1000) [default: exact]
     #[arg(long)]
     pub scheme: Option<String>,

@@ -65,7 +65,7 @@ pub struct StressArgs {
     )]
     pub rack: String,
     /// Evolution algorithm under test: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
-    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
     /// exec:<command>, or a registered engine; or plain discrete with
     /// --dt

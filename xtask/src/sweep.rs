@@ -34,7 +34,7 @@ pub struct SweepArgs {
     #[arg(long, default_value_t = 1, requires = "samples")]
     pub seed: u64,
     /// Evolution algorithm: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
-    /// (scheme exact, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
+    /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
     /// exec:<command>, or a registered engine
     #[arg(long, default_value = "event")]

@@ -11,17 +11,19 @@ use crate::located::Mode;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scheme {
     /// The analytic solution of the ball's current motion state over dt (`Physics::evolve`),
-    /// extrapolated past a transition that falls inside the step (noticed at the step's end).
-    Exact,
+    /// extrapolated past a transition that falls inside the step; every event is noticed at the
+    /// step's end (`end_of_step`; `exact` is accepted for it, its name before it said what it
+    /// does).
+    EndOfStep,
     /// Semi-implicit (symplectic) Euler on `Physics::accelerations`: v and w first, then r with
     /// the new v.
     Euler,
-    /// `Exact` evolution with every event located inside its step (bracketed Illinois
+    /// `EndOfStep`'s evolution with every event located inside its step (bracketed Illinois
     /// refinement of the contact's gap to [`crate::LOCATE_TOL`]) and resolved there, the step
     /// finished from that state; several events of one step in time order.
     Located,
-    /// `Exact` evolution; a step that holds a contact is taken again as this many substeps
-    /// (2..=[`Scheme::MAX_SUBSTEPS`]), each with `exact`'s end-of-step detection.
+    /// `EndOfStep`'s evolution; a step that holds a contact is taken again as this many
+    /// substeps (2..=[`Scheme::MAX_SUBSTEPS`]), each with end-of-step detection.
     Substep(u16),
 }
 
@@ -30,23 +32,24 @@ impl Scheme {
     pub const MAX_SUBSTEPS: u16 = 1000;
 
     /// The schemes' names, for help and error texts.
-    pub const NAMES: &'static str = "exact, euler, located, substep<k> (k in 2..=1000)";
+    pub const NAMES: &'static str =
+        "end_of_step (alias exact), euler, located, substep<k> (k in 2..=1000)";
 
-    /// Name used in reports and on the command line: `exact`, `euler`, `located`,
+    /// Name used in reports and on the command line: `end_of_step`, `euler`, `located`,
     /// `substep<k>`.
     pub fn name(self) -> Cow<'static, str> {
         match self {
-            Scheme::Exact => "exact".into(),
+            Scheme::EndOfStep => "end_of_step".into(),
             Scheme::Euler => "euler".into(),
             Scheme::Located => "located".into(),
             Scheme::Substep(k) => format!("substep{k}").into(),
         }
     }
 
-    /// Parses a name of [`Scheme::name`]'s form.
+    /// Parses a name of [`Scheme::name`]'s form (and `exact`, `end_of_step`'s old name).
     pub fn from_name(s: &str) -> Option<Self> {
         match s {
-            "exact" => Some(Scheme::Exact),
+            "end_of_step" | "exact" => Some(Scheme::EndOfStep),
             "euler" => Some(Scheme::Euler),
             "located" => Some(Scheme::Located),
             _ => {
@@ -58,13 +61,13 @@ impl Scheme {
         }
     }
 
-    /// How a scheme that finds events inside its steps does it (`None` for `exact` and
+    /// How a scheme that finds events inside its steps does it (`None` for `end_of_step` and
     /// `euler`, which notice them at the step's end).
     pub(crate) fn in_step(self) -> Option<Mode> {
         match self {
             Scheme::Located => Some(Mode::Locate),
             Scheme::Substep(k) => Some(Mode::Substep(k)),
-            Scheme::Exact | Scheme::Euler => None,
+            Scheme::EndOfStep | Scheme::Euler => None,
         }
     }
 
@@ -79,7 +82,7 @@ impl Scheme {
         after: &mut [BallState],
     ) {
         match self {
-            Scheme::Exact | Scheme::Located | Scheme::Substep(_) => {
+            Scheme::EndOfStep | Scheme::Located | Scheme::Substep(_) => {
                 physics.evolve_all(before, dt, after)
             }
             Scheme::Euler => {
@@ -96,7 +99,7 @@ impl Scheme {
     #[inline]
     pub fn step<P: Physics + ?Sized>(self, physics: &P, s: &BallState, dt: f64) -> BallState {
         match self {
-            Scheme::Exact | Scheme::Located | Scheme::Substep(_) => physics.evolve(s, dt),
+            Scheme::EndOfStep | Scheme::Located | Scheme::Substep(_) => physics.evolve(s, dt),
             Scheme::Euler => {
                 let (dv, dw) = physics.accelerations(s);
                 let mut out = *s;

@@ -127,7 +127,7 @@ proptest! {
         scheme in 0usize..4, dt_exp in 2.0f64..3.0,
     ) {
         let dt = 10f64.powf(-dt_exp);
-        let scheme = [Scheme::Exact, Scheme::Euler, Scheme::Located, Scheme::Substep(4)][scheme];
+        let scheme = [Scheme::EndOfStep, Scheme::Euler, Scheme::Located, Scheme::Substep(4)][scheme];
         let s = scatter(n, seed, packed.then_some(packing(n)), 1.5);
         prop_assert_eq!(s.balls.len(), n);
         let (culled, exhaustive) = both(&s, dt, scheme);
@@ -140,7 +140,7 @@ proptest! {
 fn scatters_collide_and_culling_saves_work() {
     let s = scatter(48, 7, Some(packing(48)), 1.5);
     assert_eq!(s.balls.len(), 48);
-    let (culled, exhaustive) = both(&s, 1e-3, Scheme::Exact);
+    let (culled, exhaustive) = both(&s, 1e-3, Scheme::EndOfStep);
     assert_same_results(&culled, &exhaustive, &s.name);
     let collisions = culled
         .events
@@ -168,7 +168,7 @@ fn culled_equals_exhaustive_on_the_default_shots() {
         let setup = pool_shots::load(&path).expect("default shot loads");
         for dt in [1e-2, 1e-3, 1e-4] {
             for scheme in [
-                Scheme::Exact,
+                Scheme::EndOfStep,
                 Scheme::Euler,
                 Scheme::Located,
                 Scheme::Substep(4),

@@ -41,7 +41,7 @@ proptest! {
         euler in any::<bool>(), dt_exp in 2.0f64..4.0,
     ) {
         let dt = 10f64.powf(-dt_exp);
-        let scheme = if euler { Scheme::Euler } else { Scheme::Exact };
+        let scheme = if euler { Scheme::Euler } else { Scheme::EndOfStep };
         let s = setup(Vec3::new(speed * angle.cos(), speed * angle.sin(), 0.0), Vec3::new(wx, wy, wz));
         let out = DiscreteEngine::new(dt, scheme).unwrap().with_sampling(Some(dt)).run(&s);
         prop_assert_eq!(out.termination, Termination::AtRest);

@@ -148,7 +148,7 @@ fn substep_first_collision_error_is_within_a_substep() {
 #[test]
 fn scheme_names_round_trip_and_bad_ones_are_refused() {
     for s in [
-        Scheme::Exact,
+        Scheme::EndOfStep,
         Scheme::Euler,
         Scheme::Located,
         Scheme::Substep(2),

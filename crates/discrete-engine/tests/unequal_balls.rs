@@ -82,7 +82,7 @@ fn a_snooker_ball_meets_a_pool_ball_at_their_contact_distance_within_a_step() {
     let (s, t_star) = snooker_on_pool();
     for broad in [BroadPhase::Exhaustive, BroadPhase::Culled] {
         for dt in [1e-4, 1e-3] {
-            let e = DiscreteEngine::new(dt, Scheme::Exact)
+            let e = DiscreteEngine::new(dt, Scheme::EndOfStep)
                 .unwrap()
                 .with_broad_phase(broad);
             let t = checked_hit(&s, &e.run(&s));

@@ -15,7 +15,7 @@ use crate::peers::{Integrator, Peer};
 /// | spec | engine |
 /// | --- | --- |
 /// | `event[:<solver>[:unculled]]` | the event-based engine with a root solver (`isolator`, the default, `ferrari`, `alg1010`, `companion`); `unculled` turns culling off to judge a solver on its own |
-/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `exact` (default), `euler`, `located` (events located inside the step) or `substep<k>` (k substeps on contact), and broad phase `culled` (default) or `exhaustive` |
+/// | `discrete:<dt>[:<scheme>[:<broad phase>]]` | the discrete integrator at step dt (s, in [[`pool_discrete::DT_MIN`], [`pool_discrete::DT_MAX`]]) with scheme `end_of_step` (default; alias `exact`), `euler`, `located` (events located inside the step) or `substep<k>` (k substeps on contact), and broad phase `culled` (default) or `exhaustive` |
 /// | `exec[:timeout=<s>]:<command>` | any program speaking the harness's protocol (`docs/engine-protocol.md`), run by `sh -c` once per batch of shots, `<s>` seconds per shot (default [`pool_exec::DEFAULT_TIMEOUT_S`]) |
 /// | `pooltool` | pooltool 0.6.0 through `benches/peers/pooltool_engine.py` (an `exec` engine; see [`crate::pooltool`]) |
 /// | `rapier:<dt>` | the rapier2d game physics engine (f64 build, 0.36) at step dt (s, same range as the discrete integrator's), cloth friction as per-step forces (`pool-rapier`) |
@@ -25,7 +25,7 @@ use crate::peers::{Integrator, Peer};
 /// | `fastfiz` | FastFiz (P6-Pool/fastfiz 2c1c920, event-driven C++; the `fastfiz` table and preset only) through its adapter (docs/fastfiz.md) |
 /// | `<family>[:<args>]` | an engine registered with [`crate::register`] |
 ///
-/// `Display` writes the full form (`event:isolator`, `discrete:1e-4:exact`, defaults of the
+/// `Display` writes the full form (`event:isolator`, `discrete:1e-4:end_of_step`, defaults of the
 /// last fields left out), which parses back to the same spec.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineSpec {
@@ -378,7 +378,7 @@ impl FromStr for EngineSpec {
                     .parse()
                     .map_err(|_| bad(format!("dt = {dt:?}: not a number (s)")))?;
                 let (scheme, broad) = match rest {
-                    [] => ("exact", "culled"),
+                    [] => ("end_of_step", "culled"),
                     [scheme] => (*scheme, "culled"),
                     [scheme, broad] => (*scheme, *broad),
                     _ => {
@@ -413,7 +413,7 @@ impl FromStr for EngineSpec {
                 let dt: f64 = dt
                     .parse()
                     .map_err(|_| bad(format!("dt = {dt:?}: not a number (s)")))?;
-                DiscreteEngine::new(dt, Scheme::Exact).map_err(|e| bad(e.to_string()))?;
+                DiscreteEngine::new(dt, Scheme::EndOfStep).map_err(|e| bad(e.to_string()))?;
                 Ok(EngineSpec::Rapier { dt })
             }
             ["rapier", ..] => Err(bad(

@@ -18,7 +18,7 @@ fn specs_parse_to_their_engine_and_settings() {
         parse("discrete:1e-3"),
         EngineSpec::Discrete {
             dt: 1e-3,
-            scheme: Scheme::Exact,
+            scheme: Scheme::EndOfStep,
             broad_phase: BroadPhase::Culled
         }
     );
@@ -141,11 +141,11 @@ fn the_discrete_integrator_refuses_a_step_out_of_range_however_it_is_made() {
         DT_MIN / 2.0,
         DT_MAX * 2.0,
     ] {
-        assert!(DiscreteEngine::new(dt, Scheme::Exact).is_err(), "{dt}");
-        assert!(EngineSpec::discrete(dt, Scheme::Exact).is_err(), "{dt}");
+        assert!(DiscreteEngine::new(dt, Scheme::EndOfStep).is_err(), "{dt}");
+        assert!(EngineSpec::discrete(dt, Scheme::EndOfStep).is_err(), "{dt}");
     }
     for dt in [DT_MIN, 1e-4, DT_MAX] {
-        assert!(DiscreteEngine::new(dt, Scheme::Exact).is_ok(), "{dt}");
+        assert!(DiscreteEngine::new(dt, Scheme::EndOfStep).is_ok(), "{dt}");
     }
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{agents_label, SummaryRow};
 
-/// Time steps (s) of the discrete integrator's baseline rows (exact scheme).
+/// Time steps (s) of the discrete integrator's baseline rows (end_of_step scheme).
 pub const BASELINE_DTS: [f64; 3] = [1e-2, 1e-3, 1e-4];
 
 /// One event of a baseline log.

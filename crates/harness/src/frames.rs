@@ -9,7 +9,7 @@
 //! ([`Physics::next_transition`], [`Physics::apply_transition`]). For the event engine that is
 //! exactly the engine's own trajectory (every transition and collision is a snapshot). For the
 //! discrete integrator it is the exact analytic motion from its latest sampled state, which is
-//! what its `exact` scheme computes step by step; with `euler` the frame between two samples
+//! what its `end_of_step` scheme computes step by step; with `euler` the frame between two samples
 //! is the analytic motion, not the scheme's, and the next sample may differ from it by the
 //! scheme's error over one sampling interval.
 //!

@@ -10,7 +10,7 @@ pub struct SummaryRow {
     pub shot: String,
     /// `event` or `discrete`.
     pub engine: String,
-    /// Root solver (event engine) or integration scheme (`exact`, `euler`).
+    /// Root solver (event engine) or integration scheme (`end_of_step`, `euler`).
     pub scheme: String,
     /// Time step (s); `None` (empty cell) for the event engine.
     pub dt_s: Option<f64>,

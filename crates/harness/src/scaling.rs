@@ -143,8 +143,8 @@ pub fn scaling_run(
     let setup = scaling_setup(n, seed, plan.t_end);
     let spec = match engine {
         "event" => "event".to_string(),
-        "discrete_exhaustive" => format!("discrete:{:e}:exact:exhaustive", plan.dt),
-        "discrete_culled" => format!("discrete:{:e}:exact:culled", plan.dt),
+        "discrete_exhaustive" => format!("discrete:{:e}:end_of_step:exhaustive", plan.dt),
+        "discrete_culled" => format!("discrete:{:e}:end_of_step:culled", plan.dt),
         other => {
             return Err(format!(
                 "unknown scaling engine {other:?}; known: {}",

@@ -177,7 +177,7 @@ fn the_discrete_integrator_finds_the_same_jaw_tip_and_one_it_tunnels_through() {
     let s = rolled_at_tip(2.0).0;
     let reference = EventEngine::default().run(&s);
     let dt = 1e-4;
-    let discrete = pool_discrete::DiscreteEngine::new(dt, pool_discrete::Scheme::Exact)
+    let discrete = pool_discrete::DiscreteEngine::new(dt, pool_discrete::Scheme::EndOfStep)
         .unwrap()
         .run(&s);
     let (a, b) = (reference.events[0], discrete.events[0]);
@@ -192,7 +192,7 @@ fn the_discrete_integrator_finds_the_same_jaw_tip_and_one_it_tunnels_through() {
     // across (2 (R + r) = 0.073 m): it is noticed where its path entered the circle.
     let fast = rolled_at_tip(60.0).0;
     let step = 2e-3;
-    let discrete = pool_discrete::DiscreteEngine::new(step, pool_discrete::Scheme::Exact)
+    let discrete = pool_discrete::DiscreteEngine::new(step, pool_discrete::Scheme::EndOfStep)
         .unwrap()
         .run(&fast);
     let first = discrete.events[0];

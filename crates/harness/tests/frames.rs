@@ -19,7 +19,7 @@ fn event_run(setup: &Setup) -> Outcome {
 }
 
 fn discrete_run(setup: &Setup) -> Outcome {
-    DiscreteEngine::new(1e-3, Scheme::Exact)
+    DiscreteEngine::new(1e-3, Scheme::EndOfStep)
         .unwrap()
         .with_sampling(Some(1.0 / 60.0))
         .run(setup)

@@ -416,7 +416,7 @@ proptest! {
 
         let t_limit = setup.t_end.unwrap_or(pool_discrete::MAX_TIME);
         if t_limit / FUZZ_DT * setup.balls.len() as f64 <= FUZZ_BALL_STEPS {
-            let discrete = EngineSpec::discrete(FUZZ_DT, pool_discrete::Scheme::Exact)
+            let discrete = EngineSpec::discrete(FUZZ_DT, pool_discrete::Scheme::EndOfStep)
                 .unwrap()
                 .build_with(&RunOptions {
                     snapshots: Some(0.01),

@@ -40,7 +40,7 @@ fn discrete_collision_error_is_within_one_step_and_falls_as_dt() {
         let run = run_engine(
             &setup,
             &reference,
-            &pool_engines::EngineSpec::discrete(dt, Scheme::Exact).unwrap(),
+            &pool_engines::EngineSpec::discrete(dt, Scheme::EndOfStep).unwrap(),
             None,
         )
         .unwrap();

@@ -87,7 +87,7 @@ proptest! {
         prop_assert!(rep.max_overlap_m < 1e-9, "{rep:?}");
         prop_assert!(EndCheck::of(&s, &event).failures(&s).is_empty());
 
-        for scheme in [pool_discrete::Scheme::Exact, pool_discrete::Scheme::Located] {
+        for scheme in [pool_discrete::Scheme::EndOfStep, pool_discrete::Scheme::Located] {
             let discrete = EngineSpec::discrete(1e-3, scheme)
                 .unwrap()
                 .build_with(&RunOptions {

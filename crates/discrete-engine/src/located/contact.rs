@@ -132,7 +132,7 @@ impl<P: Physics + ?Sized> World<'_, P> {
 
     /// Whether the contact is past contact at the end of the interval (`y`): its gap is not
     /// positive there, and for a face, the chord crossed the contact line where the contact
-    /// point lies on the segment (as the `exact` scheme's cushion test asks).
+    /// point lies on the segment (as the `end_of_step` scheme's cushion test asks).
     pub fn reached(&self, c: Contact, x: &[BallState], y: &[BallState]) -> bool {
         if self.gap(c, x, y) > 0.0 {
             return false;

@@ -1,6 +1,6 @@
 //! Fixed steps with in-step event location (scheme `located`) and with substeps on contact
 //! (scheme `substep<k>`): what ODE solvers call event location and game engines time of
-//! impact, on the same exact evolution as the `exact` scheme.
+//! impact, on the same exact evolution as the `end_of_step` scheme.
 //!
 //! `located`: each step evolves every moving ball from the step's start state to its end (the
 //! trial). A contact whose gap ([`contact`]) changed sign over the interval, whose straight
@@ -13,7 +13,7 @@
 //! step (a pressed contact's shrinking rebounds) gets its law's sustained partner.
 //!
 //! `substep<k>`: a step whose interval holds any contact is taken again as k substeps of
-//! dt / k, each ending with the `exact` scheme's end-of-step detection and resolution; a step
+//! dt / k, each ending with the `end_of_step` scheme's end-of-step detection and resolution; a step
 //! without one is a single step. Transitions are noticed at the end of the (sub)step.
 //!
 //! What neither scheme sees: a contact whose gap dips below zero and back inside one step
@@ -565,7 +565,7 @@ impl<P: Physics + ?Sized> Run<'_, P> {
         }
     }
 
-    /// The `exact` scheme's end-of-step detection and resolution on the trial states (evolved
+    /// The `end_of_step` scheme's detection and resolution on the trial states (evolved
     /// from `x`), logged at `t`; `x` becomes the result. Transitions and pockets ball by ball,
     /// then overlapping closing pairs, then cushions crossed from the playing side.
     fn end_of_step(&mut self, x: &mut Vec<BallState>, t: f64) {
@@ -624,7 +624,7 @@ impl<P: Physics + ?Sized> Run<'_, P> {
             let r0 = x[k].r.xy();
             let span = self.spans[k];
             // One cushion per ball per substep, straight segments first, then circular ones,
-            // as the `exact` scheme's cell lists order them.
+            // as the `end_of_step` scheme's cell lists order them.
             let n = table.segments().len();
             for c in 0..n + table.circular_segments().len() {
                 let reach = if c < n {

@@ -41,7 +41,7 @@ pub struct OutcomeShotRow {
     pub run: String,
     /// Engine family (`event`, `discrete`, `rapier`, ...).
     pub engine: String,
-    /// Scheme or variant (`exact`, `located`, a solver, ...).
+    /// Scheme or variant (`end_of_step`, `located`, a solver, ...).
     pub scheme: String,
     /// Time step (s) of a fixed-step engine, empty otherwise.
     pub dt_s: Option<f64>,

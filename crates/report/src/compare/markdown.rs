@@ -32,7 +32,7 @@ fn fitted_slopes(res: &Results) -> Vec<f64> {
         .filter(|s| {
             s.points >= 2
                 && s.engine == pool_engines::DISCRETE
-                && (s.scheme == "exact" || s.scheme == "euler")
+                && (s.scheme == "end_of_step" || s.scheme == "euler")
         })
         .map(|s| s.slope)
         .collect()
@@ -527,7 +527,7 @@ fn cost_section(md: &mut String, res: &Results, shots: &[&str]) {
         md,
         "Measured operations per event (event engine) and per step (discrete integrator, scheme \
          `{}`, smallest dt of the sweep) beside Leckie & Greenspan's estimates for n balls:\n",
-        res.schemes.first().map_or("exact", String::as_str)
+        res.schemes.first().map_or("end_of_step", String::as_str)
     );
     let _ = writeln!(
         md,
@@ -677,7 +677,7 @@ fn paths_section(md: &mut String, res: &Results) {
          inverted triangle pocket, triangle sliding -> rolling, circle a ball stopping): filled \
          black for the event engine, hollow red for the discrete integrator. To watch a shot, \
          `cargo xtask render <shot> --engines event,discrete:<dt>`.\n",
-        res.schemes.first().map_or("exact", String::as_str),
+        res.schemes.first().map_or("end_of_step", String::as_str),
         sci(res.path_dt)
     );
     for s in &res.shots {
@@ -786,7 +786,7 @@ pub fn console_summary(res: &Results) -> String {
         String::new()
     };
     format!(
-        "{} shots, {} reference events; median fitted slope of exact/euler {:.2} (min {:.2}, max \
+        "{} shots, {} reference events; median fitted slope of end_of_step/euler {:.2} (min {:.2}, max \
          {:.2}); event engine max residual: ball-ball {} m, cushion {} m; max overlap {} m; \
          off-table samples {}; wall time {:.1} s{failed}",
         res.residuals.len(),
@@ -893,7 +893,7 @@ fn physics_section(md: &mut String, res: &Results, preset: &str) {
          and so where later errors come from. Median collision-time error and matched events \
          (scheme `{}`), the shot's own physics beside `{preset}`; plot: \
          `error_vs_dt_{preset}.png`.\n",
-        res.schemes.first().map_or("exact", String::as_str)
+        res.schemes.first().map_or("end_of_step", String::as_str)
     );
     let _ = writeln!(
         md,
@@ -903,7 +903,7 @@ fn physics_section(md: &mut String, res: &Results, preset: &str) {
         md,
         "| shot | dt (s) | matched (own) | median error (own, s) | matched ({preset}) | median error ({preset}, s) | ratio |\n|---|---:|---:|---:|---:|---:|---:|"
     );
-    let scheme = res.schemes.first().map_or("exact", String::as_str);
+    let scheme = res.schemes.first().map_or("end_of_step", String::as_str);
     let find = |shot: &str, dt: f64| {
         rows.iter().find(|r| {
             r.engine == pool_engines::DISCRETE

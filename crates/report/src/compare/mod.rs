@@ -31,7 +31,7 @@ pub struct Results {
     pub quick: bool,
     /// dt values swept (s).
     pub dts: Vec<f64>,
-    /// Names of the discrete schemes swept (`exact`, `euler`), in sweep order; the first is the
+    /// Names of the discrete schemes swept (`end_of_step`, `euler`), in sweep order; the first is the
     /// one drawn in the shot diagrams and used for ops per step.
     pub schemes: Vec<String>,
     /// One row per shot and engine run (`summary.csv`): the reference, then every dt and

@@ -465,7 +465,7 @@ mod tests {
             family: "cut".into(),
             table: "seven_foot".into(),
             engine: "discrete".into(),
-            scheme: "exact".into(),
+            scheme: "end_of_step".into(),
             search,
             keeps_dt_s: keeps,
             changes_dt_s: Some(1e-5),

@@ -7,7 +7,7 @@ use pool_harness::{fmt_dt, ChaosRow, DistributionVerdict, FLOOR};
 
 use super::{pct, OutcomeStudy};
 
-/// A cell's engine as the cells' table names it: `chaos floor`, `` `exact` 1e-3 s ``,
+/// A cell's engine as the cells' table names it: `chaos floor`, `` `end_of_step` 1e-3 s ``,
 /// `pooltool (0.6.0)`.
 pub(crate) fn cell_name(v: &DistributionVerdict) -> String {
     if v.engine == FLOOR {

@@ -81,6 +81,9 @@ fn study_options(args: &ReplaysArgs) -> Result<(StudyRecord, String), CliError> 
                 .clone()
                 .unwrap_or_else(|| pool_harness::DEFAULT_RACK.to_string()),
             max_events: args.max_events.unwrap_or(DEFAULT_MAX_EVENTS),
+            margins: None,
+            search: None,
+            budget: None,
         };
         return Ok((
             record,

@@ -222,3 +222,39 @@ impl RunFiles {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_guide_states_the_margins_run_json_records() {
+        let mut st = OutcomeStudy::from_rows(Vec::new(), Vec::new(), &[]);
+        let mut notes = Vec::new();
+        let j = serde_json::json!({"outcome_options": {
+            "seed": 1, "shots": 50, "budget": "400",
+            "margins": {"rate": 0.03, "balls": 0.07, "position_m": 0.04, "floor": 0.01,
+                        "floor_relative": 0.3},
+            "search": {"tolerance": 4.0, "limit_s": 1e-7}}});
+        options_of(&mut st, Some(&j), &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(st.margins.balls, 0.07);
+        assert_eq!(st.budget.as_deref(), Some("400"));
+        assert_eq!(st.first_shots, 50);
+        let mut md = String::new();
+        crate::compare::reading_guide(&mut md, &st);
+        assert!(md.contains("balls pocketed ±0.07 per shot"), "{md}");
+        assert!(md.contains("down to 1e-7 s"), "{md}");
+
+        // One look: no budget. A run made before the margins were recorded: the defaults,
+        // and a note that says so.
+        let mut st = OutcomeStudy::from_rows(Vec::new(), Vec::new(), &[]);
+        let j = serde_json::json!({"outcome_options": {"seed": 1, "shots": 8, "budget": "none"}});
+        options_of(&mut st, Some(&j), &mut notes);
+        assert_eq!(st.budget, None);
+        assert_eq!(st.margins, Margins::default());
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        options_of(&mut st, None, &mut notes);
+        assert_eq!(notes.len(), 2, "{notes:?}");
+    }
+}

@@ -593,3 +593,77 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
     });
     (Some(verdicts), floor_stats)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::shots::ShotRow;
+
+    fn shot_rows(csv_text: &str) -> Vec<ShotRow> {
+        csv::Reader::from_reader(csv_text.as_bytes())
+            .deserialize()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn declines_are_counted_per_engine_apart_from_failures() {
+        let head = "family,table,index,shot,run,engine,scheme,dt_s,termination,first_contact,\
+                    pocketed,scratch,d_outcome,d_first_contact,d_first_cushion,d_pocketed,\
+                    d_scratch,d_end,d_cue_position,d_positions,failure\n";
+        let row = |i: u32, run: &str, engine: &str, scheme: &str, failure: &str| {
+            format!(
+                "cut,seven_foot,{i},cut-{i},{run},{engine},{scheme},,at_rest,1,,0,0,0,0,0,0,0,0,0,\
+                 {failure}\n"
+            )
+        };
+        let prog = "python3 prog.py";
+        let mut text = head.to_string();
+        for i in 0..3 {
+            text += &row(i, "reference", "event", "isolator", "");
+            text += &row(i, "floor", "event", "isolator", "");
+            text += &row(
+                i,
+                &format!("exec:{prog}"),
+                "exec",
+                prog,
+                &format!("declined: shot \"cut-{i}\": only the ideal model"),
+            );
+            text += &row(i, "rapier:1e-3", "rapier", "rapier2d-f64 0.36", "");
+        }
+        text += &row(
+            3,
+            "rapier:1e-3",
+            "rapier",
+            "rapier2d-f64 0.36",
+            "solver diverged",
+        );
+        let run = RunFiles {
+            run_json: None,
+            summary: Vec::new(),
+            slopes: Vec::new(),
+            one_step: Vec::new(),
+            study: Some(OutcomeStudy::from_rows(Vec::new(), Vec::new(), &[])),
+            shots: Some(shot_rows(&text)),
+            replays: None,
+            images: Vec::new(),
+            files: Vec::new(),
+            notes: Vec::new(),
+        };
+        let d = declined(&run);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!(d[0].filter, "exec:python3 prog.py");
+        assert_eq!(d[0].name, "`exec:python3 prog.py`");
+        assert_eq!(
+            (d[0].runs, d[0].declined, d[0].declined_shots, d[0].failed),
+            (3, 3, 3, 0)
+        );
+        assert_eq!(d[0].reason, "only the ideal model");
+        assert_eq!(d[0].next, DECLINED_HINT);
+        // A failure is no decline; the engine is named without its version.
+        assert_eq!(d[1].filter, "rapier");
+        assert_eq!((d[1].runs, d[1].declined, d[1].failed), (4, 0, 1));
+        assert_eq!(d[1].reason, "solver diverged");
+        assert!(d[1].next.is_empty());
+    }
+}

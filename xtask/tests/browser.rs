@@ -47,6 +47,9 @@ const SHOW_TIMEOUT: Duration = Duration::from_secs(5);
 /// A ball has moved when it is this far (m) from where it was: a ball's radius.
 const MOVED_M: f64 = 0.02;
 
+/// The ideal-model example program (docs/engine-protocol.md): it declines pool shots.
+const IDEAL: &str = "exec:python3 benches/peers/ideal_engine.py";
+
 /// The line printed when there is no browser.
 const SKIP: &str =
     "browser test skipped: no Chromium found (apt-get install chromium, or set CHROME)";
@@ -126,6 +129,10 @@ fn make_run() -> PathBuf {
             "compare",
             "--quick",
             "--no-scaling",
+            // An engine whose variant is a version (the filters name it without), and the
+            // ideal-model example program, which declines every pool shot.
+            "--engines",
+            &format!("rapier:1e-3,{IDEAL}"),
             "--run-name",
             "browser",
             "--out",
@@ -339,6 +346,11 @@ fn play(tab: &Tab, page: &Path, dir: &Path, strict: bool) -> Played {
         part_missing(strict, &mut notes, "table#answer-table");
     }
 
+    // The answer as a picture, the reading guide before it, the undecided and the declined.
+    check_answer_grid(tab, dir, strict, &mut notes);
+    // Nothing runs off the page's right edge; the answer table fits its box.
+    check_width(tab, strict, &mut notes);
+
     // The page's top, with the answer table.
     eval(tab, "window.scrollTo(0, 0)");
     let top_h = eval(
@@ -364,9 +376,12 @@ fn play(tab: &Tab, page: &Path, dir: &Path, strict: bool) -> Played {
 
     // The filters: each choice and back to all, without errors; all brings every row back.
     check_filters(tab, strict, &mut notes);
+    // What they narrow: engines by name (no version), the answer's columns by family, and
+    // the chaos floor's series stays.
+    check_filter_effects(tab, strict, &mut notes);
 
     // A rate cell with changed shots drills down; a shot with a replay opens it.
-    let drill = check_drill(tab, &dir, strict, &mut notes);
+    let drill = check_drill(tab, dir, strict, &mut notes);
 
     let mut replay_summary = String::new();
     let mut replay_pngs = Vec::new();
@@ -675,7 +690,7 @@ fn check_filters(tab: &Tab, strict: bool, notes: &mut Vec<String>) {
         format!("[...document.querySelectorAll('tr[data-engine]')].filter({SHOWN}).length");
     let all = eval(tab, &visible_rows);
     let mut tried = Vec::new();
-    for id in ["filter-engine", "filter-family", "filter-scheme"] {
+    for id in ["filter-engine", "filter-family"] {
         let sel = format!("select#{id}");
         if !exists(tab, &sel) {
             part_missing(strict, notes, &sel);
@@ -714,6 +729,331 @@ fn check_filters(tab: &Tab, strict: bool, notes: &mut Vec<String>) {
             "filters ({all} rows shown unfiltered): {}",
             tried.join("; ")
         ));
+    }
+}
+
+/// The rows of an `outcome_answer.csv`: (engine, scheme, family), when the file is there.
+fn answer_rows(csv_path: &Path) -> Option<Vec<[String; 3]>> {
+    let mut r = csv::Reader::from_path(csv_path).ok()?;
+    let h = r.headers().unwrap().clone();
+    let col = |n: &str| h.iter().position(|c| c == n).unwrap();
+    let (e, s, f) = (col("engine"), col("scheme"), col("family"));
+    Some(
+        r.records()
+            .map(|rec| {
+                let rec = rec.unwrap();
+                [rec[e].to_string(), rec[s].to_string(), rec[f].to_string()]
+            })
+            .collect(),
+    )
+}
+
+/// Whether `name` holds a version number (`0.6.0`, `rapier2d-f64 0.36`): digit, dot, digit.
+fn has_version(name: &str) -> bool {
+    name.as_bytes()
+        .windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
+}
+
+/// `rgb(r, g, b)` as getComputedStyle writes a colour.
+fn css_rgb((r, g, b): (u8, u8, u8)) -> String {
+    format!("rgb({r}, {g}, {b})")
+}
+
+/// The answer grid: one `td.answer-cell` per row of `outcome_answer.csv`, each filled with its
+/// class's colour (`AnswerClass::rgb`, as the legend's swatch); a click shows its text. The
+/// reading guide comes before it; the undecided answers carry their commands; the ideal-model
+/// program's declined shots are counted and its answers say "not played".
+fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String>) {
+    use pool_report::compare::AnswerClass;
+    if !exists(tab, "table#answer-grid") {
+        part_missing(strict, notes, "table#answer-grid");
+        return;
+    }
+    let cells = eval(
+        tab,
+        "[...document.querySelectorAll('#answer-grid td.answer-cell')].map(td => ({\
+         class: td.dataset.class, family: td.dataset.family, bg: getComputedStyle(td).backgroundColor, \
+         engine: td.closest('tr').dataset.engine, headline: td.querySelector('.headline').textContent, \
+         swatch: (s => s ? getComputedStyle(s).backgroundColor : null)(document.querySelector(\
+           '#answer-legend li[data-class=\"' + td.dataset.class + '\"] .swatch'))}))",
+    );
+    let cells = cells.as_array().unwrap();
+    if let Some(rows) = answer_rows(&dir.join("outcome_answer.csv")) {
+        assert_eq!(
+            cells.len(),
+            rows.len(),
+            "#answer-grid has {} td.answer-cell, outcome_answer.csv {} rows",
+            cells.len(),
+            rows.len()
+        );
+    }
+    assert!(!cells.is_empty(), "#answer-grid has no td.answer-cell");
+    for c in cells {
+        let class = c["class"].as_str().unwrap_or_default();
+        let (k, _) = AnswerClass::LEGEND
+            .iter()
+            .find(|(k, _)| serde_json::to_value(k).unwrap() == class)
+            .unwrap_or_else(|| panic!("a td.answer-cell of no class: {c}"));
+        assert_eq!(c["bg"], css_rgb(k.rgb()).as_str(), "{c}");
+        assert_eq!(c["swatch"], c["bg"], "the legend's swatch of {class}: {c}");
+    }
+    let legend = count(tab, "#answer-legend li[data-class]");
+    assert_eq!(legend, AnswerClass::LEGEND.len(), "#answer-legend entries");
+    // The guide before the grid, with the words of report.md.
+    let order = eval(
+        tab,
+        "(() => { const g = document.querySelector('#reading-guide'), a = document.querySelector('#answer-grid'); \
+         return !!g && !!a && !!(g.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING) \
+         && g.textContent.includes('How to read it.'); })()",
+    );
+    assert_eq!(
+        order,
+        Value::Bool(true),
+        "#reading-guide (How to read it.) before #answer-grid"
+    );
+    // A click shows the cell's whole text.
+    click(tab, "#answer-grid td.answer-cell", 0);
+    frames(tab);
+    assert!(
+        wait_shown(tab, "#grid-detail"),
+        "#grid-detail not shown after a click on a cell"
+    );
+    let detail = eval(tab, "document.querySelector('#grid-detail').textContent");
+    assert!(
+        detail
+            .as_str()
+            .is_some_and(|t| t.contains("shots") || t.contains("declined")),
+        "#grid-detail: {detail}"
+    );
+    // Every undecided answer has its command, copyable.
+    let undecided = eval(
+        tab,
+        "[...document.querySelectorAll('#undecided li')].map(li => ({command: (li.querySelector('code.command') || {}).textContent, button: !!li.querySelector('button.copy')}))",
+    );
+    for u in undecided.as_array().unwrap() {
+        assert!(
+            u["command"]
+                .as_str()
+                .is_some_and(|c| c.starts_with("cargo xtask outcomes ")),
+            "#undecided: {u}"
+        );
+        assert_eq!(
+            u["button"],
+            Value::Bool(true),
+            "#undecided without a copy button: {u}"
+        );
+    }
+    let open_answers = cells.iter().filter(|c| c["class"] == "undecided").count();
+    assert_eq!(
+        undecided.as_array().unwrap().len(),
+        open_answers,
+        "#undecided lists every undecided answer"
+    );
+    // The ideal-model program: its declined runs counted, its answers "not played".
+    let ideal = eval(
+        tab,
+        "[...document.querySelectorAll('#declined li.declined-engine')].filter(li => li.textContent.includes('ideal_engine.py'))\
+         .map(li => ({declined: Number(li.querySelector('.declined-count').dataset.declined), text: li.textContent}))",
+    );
+    let ideal = ideal.as_array().unwrap();
+    let ideal_cells: Vec<&Value> = cells.iter().filter(|c| c["engine"] == "exec").collect();
+    if strict || !ideal_cells.is_empty() {
+        assert_eq!(
+            ideal.len(),
+            1,
+            "#declined: the ideal-model program's entry: {ideal:?}"
+        );
+        let d = &ideal[0];
+        assert!(d["declined"].as_f64().is_some_and(|n| n > 0.0), "{d}");
+        let text = d["text"].as_str().unwrap();
+        assert!(
+            text.contains("`unsupported`") || text.contains("unsupported"),
+            "{text}"
+        );
+        assert!(
+            !ideal_cells.is_empty(),
+            "no answer of the ideal-model program in the grid"
+        );
+        for c in &ideal_cells {
+            assert_eq!(c["class"], "not_played", "{c}");
+            assert_eq!(c["headline"], "not played", "{c}");
+        }
+        notes.push(format!(
+            "#answer-grid: {} cells; the ideal-model program declined {} runs",
+            cells.len(),
+            d["declined"]
+        ));
+    }
+}
+
+/// At the test's window nothing runs off the page's right edge, and the answer table fits its
+/// box (it wraps its cells).
+fn check_width(tab: &Tab, strict: bool, notes: &mut Vec<String>) {
+    let page = eval(
+        tab,
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]",
+    );
+    let (sw, cw) = (page[0].as_f64().unwrap(), page[1].as_f64().unwrap());
+    assert!(
+        sw <= cw + 1.0,
+        "the page is {sw} px wide in a {cw} px window"
+    );
+    for id in ["answer-table", "answer-grid"] {
+        if !exists(tab, &format!("#{id}")) {
+            continue;
+        }
+        let t = eval(
+            tab,
+            &format!(
+                "(() => {{ const w = document.querySelector('#{id}').parentElement; \
+                 return [w.scrollWidth, w.clientWidth, document.querySelectorAll('#{id} thead th').length]; }})()"
+            ),
+        );
+        let (sw, cw, cols) = (
+            t[0].as_f64().unwrap(),
+            t[1].as_f64().unwrap(),
+            t[2].as_u64().unwrap(),
+        );
+        if sw > cw + 1.0 {
+            // Many families scroll inside the box; up to 8 (the example's) must fit.
+            assert!(
+                !strict && cols > 9,
+                "#{id} is {sw} px wide in its {cw} px box ({cols} columns)"
+            );
+            notes.push(format!(
+                "#{id} scrolls: {sw} px in a {cw} px box ({cols} columns)"
+            ));
+        }
+    }
+}
+
+/// The filters' effects: the engine filter's options are engine names with no version; the
+/// family filter narrows the answer table's and grid's columns; the engine filter narrows the
+/// rows and keeps the chaos floor's series in every chart.
+fn check_filter_effects(tab: &Tab, strict: bool, notes: &mut Vec<String>) {
+    let options = eval(
+        tab,
+        "[...document.querySelectorAll('#filter-engine option')].map(o => o.value).filter(v => v)",
+    );
+    let options: Vec<String> = options
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    for o in &options {
+        assert!(
+            !has_version(o),
+            "#filter-engine offers {o:?}: a version, not a name"
+        );
+    }
+    if strict {
+        for want in ["exact", "located", "rapier", IDEAL] {
+            assert!(
+                options.iter().any(|o| o == want),
+                "#filter-engine lacks {want:?}: {options:?}"
+            );
+        }
+    }
+    let set = |id: &str, v: &str| {
+        eval(
+            tab,
+            &format!(
+                "(() => {{ const s = document.querySelector('#{id}'); s.value = {}; \
+                 s.dispatchEvent(new Event('change', {{bubbles: true}})); return s.value; }})()",
+                js_str(v)
+            ),
+        );
+        frames(tab);
+    };
+    // The family filter: the answer's columns of that family only.
+    let family = eval(
+        tab,
+        "([...document.querySelectorAll('#filter-family option')].map(o => o.value).find(v => v) ?? null)",
+    );
+    if let (Some(f), true) = (family.as_str(), exists(tab, "#answer-table")) {
+        set("filter-family", f);
+        let shown = eval(
+            tab,
+            &format!(
+                "[...document.querySelectorAll('#answer-table thead th[data-family], #answer-grid td.answer-cell, #answer-grid th[data-family]')]\
+                 .filter({SHOWN}).map(e => e.dataset.family)"
+            ),
+        );
+        let shown = shown.as_array().unwrap();
+        assert!(
+            !shown.is_empty(),
+            "family {f}: no column of the answer shown"
+        );
+        assert!(
+            shown.iter().all(|x| x == f),
+            "family {f}: the answer shows columns of {shown:?}"
+        );
+        let hidden = eval(
+            tab,
+            "[...document.querySelectorAll('#answer-table thead th[data-family]')].filter(e => e.hidden).length",
+        );
+        notes.push(format!(
+            "family filter {f}: {} answer columns and cells shown, {hidden} table columns hidden",
+            shown.len()
+        ));
+        set("filter-family", "");
+    }
+    // The engine filter: rows of that name (and the reference's, the floor's); the floor's
+    // series in every chart.
+    if let Some(name) = options.first() {
+        set("filter-engine", name);
+        let rows = eval(
+            tab,
+            &format!(
+                "[...document.querySelectorAll('tr[data-name]')].filter({SHOWN}).map(r => r.dataset.name)"
+            ),
+        );
+        assert!(
+            rows.as_array().unwrap().iter().all(|r| r == name.as_str()),
+            "engine {name}: rows of {rows} shown"
+        );
+        let charts = eval(tab, "window.poolReport.chartSeries()");
+        let mut floors = 0;
+        for c in charts.as_array().unwrap() {
+            for s in c["series"].as_array().unwrap() {
+                let show = s["show"] == Value::Bool(true);
+                match s["name"].as_str() {
+                    None => {
+                        assert!(
+                            show,
+                            "engine {name}: chart {} hides {}",
+                            c["id"], s["label"]
+                        );
+                        floors += usize::from(s["label"] == "chaos floor");
+                    }
+                    Some(n) => assert_eq!(
+                        show,
+                        n == name,
+                        "engine {name}: chart {} series {}",
+                        c["id"],
+                        s["label"]
+                    ),
+                }
+            }
+        }
+        let game = charts
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["id"].as_str().is_some_and(|i| i.starts_with("outcome-")))
+            .count();
+        assert_eq!(
+            floors, game,
+            "engine {name}: the chaos floor's series in every outcome chart"
+        );
+        notes.push(format!(
+            "engine filter {name}: the chaos floor kept in {floors} charts; options {options:?}"
+        ));
+        set("filter-engine", "");
+    } else {
+        part_missing(strict, notes, "#filter-engine option");
     }
 }
 

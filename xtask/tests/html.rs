@@ -10,6 +10,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use common::{temp_dir, texts, xtask};
+use pool_report::compare::AnswerClass;
+
+/// The ideal-model example program (docs/engine-protocol.md), which declines pool shots.
+const IDEAL: &str = "exec:python3 benches/peers/ideal_engine.py";
 
 /// The JSON inside `<script type="application/json" id="ID">` of `html`.
 fn script_json(html: &str, id: &str) -> serde_json::Value {
@@ -17,6 +21,14 @@ fn script_json(html: &str, id: &str) -> serde_json::Value {
     let start = html.find(&open).unwrap_or_else(|| panic!("no {id}")) + open.len();
     let end = start + html[start..].find("</script>").unwrap();
     serde_json::from_str(&html[start..end]).unwrap()
+}
+
+/// Whether `name` holds a version number (`0.6.0`, `rapier2d-f64 0.36`): a digit, a dot, a
+/// digit.
+fn has_version(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.windows(3)
+        .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit())
 }
 
 fn csv_rows(path: &Path) -> Vec<csv::StringRecord> {
@@ -47,6 +59,12 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
             "exact,located",
             "--outcome-budget",
             "none",
+            // The ideal-model example program declines every pool shot.
+            "--engines",
+            IDEAL,
+            // A margin of this run's own: the page's reading guide must state it.
+            "--margin-balls",
+            "0.07",
             "--out",
         ])
         .arg(&dir)
@@ -79,6 +97,112 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
             let t = c["t"].as_str().unwrap();
             assert!(md.contains(t), "answer cell {t:?} is not report.md's");
         }
+    }
+
+    // The reading guide before the answer: report.md's words, with this run's margin.
+    let guide = data["guide"].as_str().unwrap();
+    assert!(guide.contains("**How to read it.**"), "{guide}");
+    assert!(guide.contains("balls pocketed ±0.07 per shot"), "{guide}");
+    assert!(
+        md.contains(guide),
+        "the page's reading guide is not report.md's"
+    );
+    assert!(md.contains(data["answer_heading"].as_str().unwrap()));
+
+    // The answer as a picture: a cell per answer, coloured by its class as answer_grid.png.
+    let legend: Vec<(String, String)> = data["grid"]["legend"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["class"].as_str().unwrap().to_string(),
+                l["colour"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(legend.len(), AnswerClass::LEGEND.len());
+    for ((class, colour), (c, _)) in legend.iter().zip(AnswerClass::LEGEND) {
+        let (r, g, b) = c.rgb();
+        assert_eq!(colour, &format!("#{r:02x}{g:02x}{b:02x}"), "{class}");
+        assert_eq!(&serde_json::to_value(c).unwrap(), class);
+    }
+    let grid_cells: Vec<&serde_json::Value> = data["grid"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r["cells"].as_array().unwrap())
+        .filter(|c| !c.is_null())
+        .collect();
+    assert_eq!(grid_cells.len(), answers.len());
+    for c in &grid_cells {
+        let class = c["class"].as_str().unwrap();
+        let (_, colour) = legend.iter().find(|(k, _)| k == class).unwrap();
+        assert_eq!(&c["colour"], colour.as_str(), "{c}");
+        assert!(md.contains(c["text"].as_str().unwrap()), "{c}");
+    }
+    // The answer's columns carry their family (the family filter narrows them).
+    let cols = data["answer"]["col_family"].as_array().unwrap();
+    assert_eq!(
+        cols.len(),
+        data["answer"]["columns"].as_array().unwrap().len()
+    );
+    assert_eq!(cols[1], "cut");
+
+    // The program declined every shot: counted, with its reason and what to do next; its
+    // answer is "not played"; the filters name it without a version.
+    let ideal_row = rows
+        .iter()
+        .find(|r| r["attrs"]["engine"] == "exec")
+        .expect("the program's answer row");
+    for c in ideal_row["cells"].as_array().unwrap().iter().skip(1) {
+        assert!(
+            c["t"].as_str().unwrap().starts_with("**not played**"),
+            "{c}"
+        );
+    }
+    assert_eq!(
+        ideal_row["attrs"]["name"],
+        "exec:python3 benches/peers/ideal_engine.py"
+    );
+    let declined = data["declined"].as_array().unwrap();
+    assert_eq!(declined.len(), 1, "{declined:?}");
+    let d = &declined[0];
+    assert_eq!(d["engine"], "exec");
+    assert_eq!(d["declined"], 16, "{d}");
+    assert_eq!(d["declined_shots"], 16, "{d}");
+    assert_eq!(d["runs"], 16, "{d}");
+    assert_eq!(d["failed"], 0, "{d}");
+    assert!(d["reason"].as_str().unwrap().contains("ideal model"), "{d}");
+    assert!(d["next"].as_str().unwrap().contains("`unsupported`"), "{d}");
+    for t in [&data["answer"], &data["glance"]] {
+        for r in t["rows"].as_array().into_iter().flatten() {
+            if let Some(name) = r["attrs"]["name"].as_str() {
+                assert!(!has_version(name), "a filter name with a version: {name}");
+            }
+        }
+    }
+
+    // Rebuilt from the files alone, the page carries the same data.
+    let o = xtask().arg("html").arg(&run).output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+    let again = script_json(
+        &std::fs::read_to_string(run.join("report.html")).unwrap(),
+        "report-data",
+    );
+    for k in [
+        "guide",
+        "answer_heading",
+        "grid",
+        "answer",
+        "undecided",
+        "declined",
+        "rates",
+    ] {
+        assert_eq!(
+            again[k], data[k],
+            "{k} differs when the page is rebuilt from files"
+        );
     }
 
     // Every shot of shots.csv, once.
@@ -143,7 +267,7 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
             }
         }
     }
-    // 2 families x (floor + 2 schemes x 2 dt).
+    // 2 families x (floor + 2 schemes x 2 dt); the program played no shot (no rate cell).
     assert_eq!(cells, 2 * 5);
     // The page is written whole: no temporary file left.
     assert!(!run.join(".report.html.tmp").exists());

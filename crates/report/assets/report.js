@@ -8,6 +8,7 @@
     loadMs: null,
     replayBalls: function () { return []; },
     setTime: function () {},
+    chartSeries: function () { return []; },
   };
   window.poolReport = api;
 
@@ -47,6 +48,56 @@
     return esc(s)
       .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
       .replace(/`([^`]+)`/g, '<code>$1</code>');
+  }
+
+  // report.md's Markdown as blocks: paragraphs, "- " lists, **bold**, *italic*, `code`.
+  function inlineMd(s) {
+    return md(s).replace(/(^|[^*\w])\*([^*\s][^*]*?)\*(?![*\w])/g, '$1<em>$2</em>');
+  }
+  function mdBlocks(text) {
+    const out = document.createDocumentFragment();
+    let list = null;
+    for (const raw of String(text).split('\n')) {
+      const line = raw.trim();
+      if (!line) { list = null; continue; }
+      if (line.indexOf('- ') === 0) {
+        if (!list) { list = el('ul'); out.appendChild(list); }
+        list.appendChild(el('li', { html: inlineMd(line.slice(2)) }));
+      } else {
+        list = null;
+        out.appendChild(el('p', { html: inlineMd(line) }));
+      }
+    }
+    return out;
+  }
+
+  // Plain text of a cell's Markdown (a tooltip).
+  function plain(s) {
+    return String(s).replace(/\*\*([^*]+)\*\*/g, '$1').replace(/`([^`]+)`/g, '$1');
+  }
+
+  // Copies text to the clipboard (a page opened from file:// may refuse navigator.clipboard:
+  // then a selection and execCommand).
+  function copyText(text, button) {
+    function done(ok) {
+      const was = button.dataset.label || button.textContent;
+      button.dataset.label = was;
+      button.textContent = ok ? 'copied' : 'select and copy';
+      setTimeout(function () { button.textContent = was; }, 1200);
+    }
+    function fallback() {
+      const ta = el('textarea', { class: 'copy-buffer', 'aria-hidden': 'true' });
+      ta.value = text;
+      document.body.appendChild(ta);
+      ta.select();
+      let ok = false;
+      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+      ta.remove();
+      done(ok);
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
+    } else fallback();
   }
 
   function sci(v) {
@@ -100,48 +151,74 @@
 
   // ---- filters -------------------------------------------------------------------------
 
-  const filterValues = { engine: new Set(), family: new Set(), scheme: new Set() };
+  // The engine filter lists engines by name (a discrete scheme's, a program's, else the
+  // engine's: never a version); rows and series without a name (the reference's, the chaos
+  // floor's) stay whatever it says. The family filter narrows rows, and the answer's columns.
+  const engineNames = new Map(); // name -> true when a discrete scheme
+  const familyNames = new Set();
   function noteAttrs(a) {
     if (!a) return;
-    if (a.engine) filterValues.engine.add(a.engine);
-    if (a.family) filterValues.family.add(a.family);
-    if (a.scheme) filterValues.scheme.add(a.scheme);
+    if (a.name) engineNames.set(a.name, engineNames.get(a.name) || a.engine === 'discrete');
+    if (a.family) familyNames.add(a.family);
   }
   const allTables = [].concat(data.answer || [], data.glance || [], data.rates || [], data.verdicts || [], data.floor_stats || []);
   for (const t of allTables) for (const r of t.rows) noteAttrs(r.attrs);
-  for (const c of data.charts) for (const s of c.series) noteAttrs({ engine: s.engine, scheme: s.scheme });
+  for (const c of data.charts) for (const s of c.series) noteAttrs({ name: s.name, engine: s.engine });
+  if (data.grid) for (const c of data.grid.columns) familyNames.add(c.family);
 
   const filters = {};
   const filterBar = el('div', { class: 'filters', id: 'filters' }, [el('span', { text: 'Show only: ' })]);
-  for (const key of ['engine', 'family', 'scheme']) {
-    const sel = el('select', { id: 'filter-' + key, 'aria-label': key }, [el('option', { value: '', text: 'every ' + key })]);
-    Array.from(filterValues[key]).sort().forEach(function (v) { sel.appendChild(el('option', { value: v, text: v })); });
-    sel.addEventListener('change', applyFilters);
-    filters[key] = sel;
-    filterBar.appendChild(el('label', null, [key + ' ', sel]));
+  {
+    const sel = el('select', { id: 'filter-engine', 'aria-label': 'engine' }, [el('option', { value: '', text: 'every engine' })]);
+    const names = Array.from(engineNames.keys()).sort();
+    const groups = [['discrete schemes', names.filter(function (n) { return engineNames.get(n); })],
+      ['engines', names.filter(function (n) { return !engineNames.get(n); })]];
+    for (const [label, list] of groups) {
+      if (!list.length) continue;
+      const g = el('optgroup', { label: label });
+      for (const v of list) g.appendChild(el('option', { value: v, text: v }));
+      sel.appendChild(g);
+    }
+    filters.engine = sel;
+    const fam = el('select', { id: 'filter-family', 'aria-label': 'family' }, [el('option', { value: '', text: 'every family' })]);
+    Array.from(familyNames).sort().forEach(function (v) { fam.appendChild(el('option', { value: v, text: v })); });
+    filters.family = fam;
+    for (const [key, s] of [['engine', sel], ['family', fam]]) {
+      s.addEventListener('change', applyFilters);
+      filterBar.appendChild(el('label', null, [key + ' ', s]));
+    }
   }
   header.appendChild(filterBar);
 
   const charts = [];
-  function passes(attrs) {
-    for (const key of ['engine', 'family', 'scheme']) {
-      const want = filters[key].value;
-      if (want && attrs[key] !== undefined && attrs[key] !== want) return false;
-    }
+  // Whether an element with these data-* attributes passes the filters: a name only when it
+  // has one, a family only when it has one.
+  function passes(a) {
+    const e = filters.engine.value, f = filters.family.value;
+    if (e && a.name && a.name !== e) return false;
+    if (f && a.family && a.family !== f) return false;
     return true;
   }
   function applyFilters() {
-    document.querySelectorAll('tbody tr').forEach(function (tr) {
-      const a = { engine: tr.dataset.engine, family: tr.dataset.family, scheme: tr.dataset.scheme };
-      tr.hidden = !passes(a);
+    document.querySelectorAll('tbody tr, li[data-name], li[data-family]').forEach(function (tr) {
+      tr.hidden = !passes(tr.dataset);
+    });
+    // Columns of a family (the answer table's and grid's).
+    document.querySelectorAll('th[data-family], td[data-family]').forEach(function (c) {
+      c.hidden = !passes({ family: c.dataset.family });
+    });
+    // A table whose every row the filters hide (a rate table of another family) goes whole.
+    document.querySelectorAll('.table-wrap').forEach(function (w) {
+      const rows = w.querySelectorAll('tbody tr');
+      w.hidden = rows.length > 0 && Array.from(rows).every(function (r) { return r.hidden; });
     });
     for (const c of charts) {
-      const familyOk = !filters.family.value || c.family === undefined || c.family === filters.family.value;
-      c.wrap.hidden = !familyOk;
+      c.wrap.hidden = !passes({ family: c.family });
       c.chart.series.forEach(function (s, i) {
         if (i === 0) return;
         const ser = c.spec.series[i - 1];
-        const show = passes({ engine: ser.engine, scheme: ser.scheme });
+        // The floor's and the reference's series have no name: always drawn.
+        const show = passes({ name: ser.name });
         if (s.show !== show) c.chart.setSeries(i, { show: show });
       });
     }
@@ -153,8 +230,9 @@
     const table = el('table', { id: t.id || null, class: t.class || null });
     const thead = el('thead');
     const hr = el('tr');
+    const colFamily = t.col_family || [];
     t.columns.forEach(function (c, i) {
-      const th = el('th', { 'data-key': i, scope: 'col', title: 'sort by ' + c, text: c });
+      const th = el('th', { 'data-key': i, scope: 'col', title: 'sort by ' + c, text: c, 'data-family': colFamily[i] || null });
       th.addEventListener('click', function () { sortBy(table, i, th); });
       hr.appendChild(th);
     });
@@ -165,7 +243,7 @@
       const tr = el('tr', { class: r.class || null });
       for (const k of Object.keys(r.attrs || {})) tr.dataset[k] = r.attrs[k];
       r.cells.forEach(function (c, i) {
-        const td = el('td');
+        const td = el('td', { 'data-family': colFamily[i] || null });
         if (c.v !== undefined && c.v !== null) td.dataset.v = c.v;
         td.dataset.t = c.t;
         if (c.drill) {
@@ -191,7 +269,8 @@
     table.appendChild(tbody);
     const wrap = el('div', { class: 'table-wrap' }, []);
     if (t.caption) wrap.appendChild(el('h3', { html: md(t.caption) }));
-    wrap.appendChild(table);
+    // Wide tables scroll inside the page, not the page itself.
+    wrap.appendChild(el('div', { class: 'table-scroll' }, [table]));
     return wrap;
   }
 
@@ -652,14 +731,111 @@
 
   // ---- sections ------------------------------------------------------------------------
 
+  // The answer as a picture: engines down, families across, each cell its class's colour
+  // (answer_grid.png's), headline and n; a click (or hover) shows the answer table's text.
+  function renderGrid(g) {
+    const wrap = el('div', { class: 'grid-wrap' });
+    const table = el('table', { id: 'answer-grid', class: 'answer-grid' });
+    const hr = el('tr', null, [el('th', { text: 'engine', scope: 'col' })]);
+    for (const c of g.columns) hr.appendChild(el('th', { scope: 'col', text: c.label, 'data-family': c.family }));
+    table.appendChild(el('thead', null, [hr]));
+    const detail = el('div', { id: 'grid-detail', class: 'grid-detail', hidden: true });
+    const tbody = el('tbody');
+    let selected = null;
+    for (const r of g.rows) {
+      const tr = el('tr', { 'data-name': r.filter, 'data-engine': r.engine, 'data-scheme': r.scheme }, [el('th', { scope: 'row', class: 'name', html: md(r.name) })]);
+      r.cells.forEach(function (c, i) {
+        const col = g.columns[i];
+        if (!c) {
+          tr.appendChild(el('td', { class: 'answer-none', 'data-family': col.family, text: '–' }));
+          return;
+        }
+        const td = el('td', {
+          class: 'answer-cell' + (c.decided ? '' : ' open'), 'data-class': c.class, 'data-family': col.family,
+          tabindex: 0, title: plain(r.name) + ' on ' + col.label + ': ' + plain(c.text),
+        }, [el('div', { class: 'headline', text: c.headline }), el('div', { class: 'n', text: 'n = ' + c.n })]);
+        td.style.background = c.colour;
+        function show() {
+          if (selected) selected.classList.remove('selected');
+          selected = td;
+          td.classList.add('selected');
+          detail.hidden = false;
+          detail.innerHTML = '';
+          detail.appendChild(el('p', null, [el('strong', { html: md(r.name) }), ' on ' + col.label + ': ', el('span', { html: md(c.text) })]));
+        }
+        td.addEventListener('click', show);
+        td.addEventListener('keydown', function (ev) { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); show(); } });
+        tr.appendChild(td);
+      });
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    const legend = el('ul', { id: 'answer-legend', class: 'legend' });
+    for (const l of g.legend) {
+      const sw = el('span', { class: 'swatch' });
+      sw.style.background = l.colour;
+      legend.appendChild(el('li', { 'data-class': l.class }, [sw, l.label]));
+    }
+    wrap.appendChild(el('div', { class: 'table-scroll' }, [table]));
+    wrap.appendChild(legend);
+    wrap.appendChild(el('p', { class: 'chart-note', text: 'Largest dt that keeps the game, or the verdict; n: shots it rests on. Click a cell (or hover) for the whole answer; the table below holds the same cells as text.' }));
+    wrap.appendChild(detail);
+    return wrap;
+  }
+
+  function renderUndecided(intro, items) {
+    const box = el('div', { id: 'undecided', class: 'undecided' }, [el('p', { html: inlineMd(intro) })]);
+    const ul = el('ul');
+    for (const u of items) {
+      const code = el('code', { class: 'command', text: u.command });
+      const button = el('button', { type: 'button', class: 'copy', title: 'copy the command', text: 'copy' });
+      button.addEventListener('click', function () { copyText(u.command, button); });
+      ul.appendChild(el('li', { 'data-name': u.filter, 'data-family': u.family }, [el('span', { html: inlineMd(u.text) + ': ' }), code, ' ', button]));
+    }
+    box.appendChild(ul);
+    return box;
+  }
+
+  function renderDeclined(list) {
+    const box = el('div', { id: 'declined', class: 'declined' }, [el('h3', { text: 'Shots an engine declined or failed' }),
+      el('p', { class: 'intro', text: 'They count in no rate (failed in outcomes.csv). An engine that played none of a family\'s shots is "not played" in the answer.' })]);
+    const ul = el('ul');
+    for (const d of list) {
+      const parts = [];
+      if (d.declined) parts.push('declined ' + d.declined + ' of its ' + d.runs + ' runs (' + d.declined_shots + ' shots) as outside its model');
+      if (d.failed) parts.push((d.declined ? 'failed ' : 'failed or declined ') + d.failed + ' of its ' + d.runs + ' runs');
+      const li = el('li', { 'data-name': d.filter, class: 'declined-engine' }, [
+        el('strong', { html: md(d.name) }), ': ', el('span', { class: 'declined-count', 'data-declined': d.declined, 'data-failed': d.failed, text: parts.join('; ') }),
+      ]);
+      if (d.reason) li.appendChild(el('span', null, [' — the first: “', el('span', { class: 'reason', text: d.reason }), '”.']));
+      if (d.next) li.appendChild(el('span', { class: 'next', html: ' ' + inlineMd(d.next) }));
+      ul.appendChild(li);
+    }
+    box.appendChild(ul);
+    return box;
+  }
+
   if (data.answer) {
-    const s = section('answer', 'The answer: the largest dt that does not change the game',
-      'Per engine and family of random shots: the largest dt whose rate of changed outcomes (first contact, pocketed balls and pockets, scratch, a physical end) is within the chaos floor\'s (the event engine on the same shots perturbed by a micrometre), with every smaller dt within it too; the rate against the floor\'s; and what a shot costs there. Sort by clicking a column header.');
-    s.appendChild(renderTable(data.answer));
+    const s = section('answer', 'The answer: the largest dt that does not change the game', null);
+    if (data.guide) s.appendChild(el('div', { id: 'reading-guide', class: 'guide' }, [mdBlocks(data.guide)]));
+    if (data.answer_heading) s.appendChild(el('p', { class: 'answer-heading', html: inlineMd(data.answer_heading) }));
+    if (data.grid) s.appendChild(renderGrid(data.grid));
+    s.appendChild(el('p', { class: 'intro', text: 'The same answers as text (report.md\'s cells): sort by clicking a column header.' }));
+    const answerWrap = renderTable(data.answer);
+    // Fixed columns filling the page, each at least 115 px (narrower windows scroll it): the
+    // cells wrap instead of running off the right edge.
+    const at = answerWrap.querySelector('table');
+    at.style.minWidth = (150 + 115 * (data.answer.columns.length - 1)) + 'px';
+    s.appendChild(answerWrap);
+    if (data.undecided && data.undecided.length && data.undecided_intro) s.appendChild(renderUndecided(data.undecided_intro, data.undecided));
+    if (data.declined && data.declined.length) s.appendChild(renderDeclined(data.declined));
+  } else if (data.declined && data.declined.length) {
+    const s = section('answer', 'Shots an engine declined or failed', null);
+    s.appendChild(renderDeclined(data.declined));
   }
   if (data.glance) {
     const s = section('glance', 'Every engine at a glance',
-      'Order of convergence, error at equal cost, cost to reach 1e-6 s, one-step and whole-shot agreement, engine time per shot (report.md explains each column). Click a header to sort; the filters above narrow every table and chart.');
+      'Order of convergence, error at equal cost, cost to reach 1e-6 s, one-step and whole-shot agreement, engine time per shot (report.md explains each column). Click a header to sort; the filters above narrow every table and chart (the reference and the chaos floor stay).');
     s.appendChild(renderTable(data.glance));
   }
   const gameCharts = data.charts.filter(function (c) { return c.section === 'game'; });
@@ -668,10 +844,7 @@
       'The share of each family\'s shots whose outcome an engine changes, against dt, beside the chaos floor. A dagger marks a rate above the floor, an open circle one whose equivalence is undecided. **Click a rate** to list the shots it counts; a shot marked ▶ has a replay.');
     const grid = el('div', { class: 'chart-grid' });
     s.appendChild(grid);
-    for (const c of gameCharts) {
-      const fam = c.id.split('-')[1];
-      renderChart(c, grid, fam);
-    }
+    for (const c of gameCharts) renderChart(c, grid, c.family || undefined);
     for (const t of data.rates || []) s.appendChild(renderTable(t));
     s.appendChild(drill);
     s.appendChild(replay);
@@ -718,6 +891,15 @@
     openReplay(rp, null, h.get('run'));
     if (h.get('t')) api.setTime(+h.get('t'));
   })();
+  // Each chart's series as drawn: [{id, family, hidden, series: [{label, name, show}]}].
+  api.chartSeries = function () {
+    return charts.map(function (c) {
+      return {
+        id: c.spec.id, family: c.family === undefined ? null : c.family, hidden: c.wrap.hidden,
+        series: c.spec.series.map(function (s, i) { return { label: s.label, name: s.name, show: c.chart.series[i + 1].show }; }),
+      };
+    });
+  };
   api.loadMs = Math.round(performance.now());
   api.ready = true;
   document.body.dataset.ready = '1';

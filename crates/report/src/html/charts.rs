@@ -5,7 +5,12 @@ use pool_harness::{OutcomeRow, SummaryRow, FLOOR};
 use serde::Serialize;
 
 use super::data::RunFiles;
-use crate::compare::own_physics;
+use crate::compare::{filter_name, own_physics};
+
+/// The filters' name of an engine's series: none for the reference and the chaos floor.
+fn series_name(engine: &str, scheme: &str) -> Option<String> {
+    (engine != FLOOR && engine != pool_engines::EVENT).then(|| filter_name(engine, scheme))
+}
 
 /// One chart: a shared x axis and series over it (`null` where a series has no point).
 #[derive(Serialize, Clone, Debug)]
@@ -16,6 +21,8 @@ pub(super) struct Chart {
     pub title: String,
     /// Which section the chart belongs to (`game`, `chaos`, `accuracy`).
     pub section: &'static str,
+    /// The family it shows (the family filter hides the others'), when one.
+    pub family: Option<String>,
     /// One sentence under it: what a point is and what its interval is.
     pub note: String,
     /// Axis labels.
@@ -43,6 +50,9 @@ pub(super) struct Series {
     pub engine: String,
     /// Scheme.
     pub scheme: String,
+    /// The engine's name in the filters ([`filter_name`]); null for the reference's and the
+    /// chaos floor's series, which every filter keeps.
+    pub name: Option<String>,
     /// Dashed: a reference level (the floor, an engine without dt).
     pub dash: bool,
     /// Values.
@@ -126,6 +136,7 @@ fn sweep_chart(
             } else {
                 format!("{engine} {scheme} (no dt)")
             },
+            name: series_name(&engine, &scheme),
             engine: engine.clone(),
             scheme: scheme.clone(),
             dash: !stepped,
@@ -178,6 +189,7 @@ fn sweep_chart(
         id: id.into(),
         title: title.into(),
         section: "accuracy",
+        family: None,
         note: "Each point: the median over the shots under their own physics (n shots), with the \
                distribution-free 95 % interval of that median (the range when n < 6). Dashed: an \
                engine without a time step, its median over shots."
@@ -239,6 +251,7 @@ fn outcome_charts(rows: &[OutcomeRow]) -> Vec<Chart> {
                         } else {
                             format!("{engine} {scheme}")
                         },
+                        name: series_name(&engine, &scheme),
                         engine: engine.clone(),
                         scheme: scheme.clone(),
                         dash: level,
@@ -266,6 +279,7 @@ fn outcome_charts(rows: &[OutcomeRow]) -> Vec<Chart> {
                 id: format!("outcome-{family}-{table}"),
                 title: format!("{family} on {table}: shots whose outcome changed"),
                 section: "game",
+                family: Some(family.clone()),
                 note: "Each point: the share of the family's shots whose outcome differs from the \
                        reference's, with its 95 % Wilson interval and n shots. Dashed: the chaos \
                        floor and engines without a time step."
@@ -305,6 +319,7 @@ fn chaos_chart(rows: &[pool_harness::ChaosRow]) -> Option<Chart> {
                 label: format!("{family} ({table})"),
                 engine: pool_engines::EVENT.into(),
                 scheme: "isolator".into(),
+                name: None,
                 dash: false,
                 y: vec![None; len],
                 lo: vec![None; len],
@@ -329,6 +344,7 @@ fn chaos_chart(rows: &[pool_harness::ChaosRow]) -> Option<Chart> {
         id: "chaos".into(),
         title: "Where chaos starts: the reference's shots changed by a perturbation".into(),
         section: "chaos",
+        family: None,
         note: "Each point: the share of the family's shots whose outcome a perturbation of that \
                size changes (every ball moved that far in a random direction), with its 95 % \
                Wilson interval and n shots."

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use pool_harness::{
-    AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, OneStepRow, OutcomeRow, SummaryRow,
-    WallRow,
+    AnswerRow, ChaosRow, Decline, DistributionRow, DistributionVerdict, Margins, OneStepRow,
+    OutcomeRow, SearchOptions, SummaryRow, WallRow,
 };
 use serde::de::DeserializeOwned;
 
@@ -72,6 +72,64 @@ pub(super) fn replay_count(v: &serde_json::Value) -> usize {
         .map_or(0, Vec::len)
 }
 
+/// The study's margins, search options, budget and first look's size from `run.json`'s
+/// `outcome_options`; a run made before they were recorded keeps the defaults (said in a note).
+fn options_of(
+    st: &mut OutcomeStudy,
+    run_json: Option<&serde_json::Value>,
+    notes: &mut Vec<String>,
+) {
+    let Some(o) = run_json
+        .and_then(|r| r.get("outcome_options"))
+        .filter(|o| !o.is_null())
+    else {
+        notes.push(
+            "run.json records no outcome_options: the reading guide states the default margins"
+                .into(),
+        );
+        return;
+    };
+    let field = |k: &str| o.get(k).filter(|v| !v.is_null());
+    match field("margins").map(|v| serde_json::from_value::<Margins>(v.clone())) {
+        Some(Ok(m)) => st.margins = m,
+        Some(Err(e)) => notes.push(format!(
+            "run.json: outcome_options.margins unreadable ({e}): the reading guide states the \
+             default margins"
+        )),
+        None => notes.push(
+            "run.json records no margins (a run made before they were): the reading guide \
+             states the default margins"
+                .into(),
+        ),
+    }
+    if let Some(Ok(s)) = field("search").map(|v| serde_json::from_value::<SearchOptions>(v.clone()))
+    {
+        st.search = s;
+    }
+    if let Some(b) = field("budget").and_then(|v| v.as_str()) {
+        st.budget = (b != "none").then(|| b.to_string());
+    }
+    if let Some(n) = field("shots").and_then(serde_json::Value::as_u64) {
+        st.first_shots = n;
+    }
+}
+
+/// The study's failed and declined runs from `outcomes/shots.csv`'s rows, as `merge` counts
+/// them (a `failure` after [`pool_harness::DECLINED`] is a decline).
+fn failures_of(st: &mut OutcomeStudy, rows: &[ShotRow]) {
+    for r in rows {
+        if let Some(reason) = r.failure.strip_prefix(pool_harness::DECLINED) {
+            Decline::note(&mut st.declined, &r.run, reason);
+        } else if !r.failure.is_empty() {
+            st.failed += 1;
+            if st.failures.len() < 10 {
+                st.failures
+                    .push(format!("{} on {}: {}", r.run, r.shot, r.failure));
+            }
+        }
+    }
+}
+
 impl RunFiles {
     pub(super) fn load(dir: &Path) -> Result<Self, HtmlError> {
         if !dir.is_dir() {
@@ -86,7 +144,7 @@ impl RunFiles {
                 "no summary.csv and no outcomes.csv: not the directory of a compare or outcomes run",
             ));
         }
-        let study = match outcome_rows {
+        let mut study = match outcome_rows {
             Some(rows) => {
                 let answers = csv_rows::<AnswerRow>(dir, "outcome_answer.csv")?.unwrap_or_default();
                 let wall = csv_rows::<WallRow>(dir, "outcomes/wall.csv")?.unwrap_or_default();
@@ -101,6 +159,13 @@ impl RunFiles {
             None => None,
         };
         let shots = csv_rows::<ShotRow>(dir, "outcomes/shots.csv")?;
+        let run_json = json_file(dir, "run.json")?;
+        if let Some(st) = study.as_mut() {
+            options_of(st, run_json.as_ref(), &mut notes);
+            if let Some(rows) = &shots {
+                failures_of(st, rows);
+            }
+        }
         if study.is_some() && shots.is_none() {
             notes.push("no outcomes/shots.csv: the outcome tables link to no shots".into());
         }
@@ -144,7 +209,7 @@ impl RunFiles {
             }
         }
         Ok(RunFiles {
-            run_json: json_file(dir, "run.json")?,
+            run_json,
             summary: summary.unwrap_or_default(),
             slopes: csv_rows::<SlopeRow>(dir, "slopes.csv")?.unwrap_or_default(),
             one_step: csv_rows::<OneStepRow>(dir, "one_step.csv")?.unwrap_or_default(),
@@ -155,5 +220,41 @@ impl RunFiles {
             files,
             notes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_guide_states_the_margins_run_json_records() {
+        let mut st = OutcomeStudy::from_rows(Vec::new(), Vec::new(), &[]);
+        let mut notes = Vec::new();
+        let j = serde_json::json!({"outcome_options": {
+            "seed": 1, "shots": 50, "budget": "400",
+            "margins": {"rate": 0.03, "balls": 0.07, "position_m": 0.04, "floor": 0.01,
+                        "floor_relative": 0.3},
+            "search": {"tolerance": 4.0, "limit_s": 1e-7}}});
+        options_of(&mut st, Some(&j), &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(st.margins.balls, 0.07);
+        assert_eq!(st.budget.as_deref(), Some("400"));
+        assert_eq!(st.first_shots, 50);
+        let mut md = String::new();
+        crate::compare::reading_guide(&mut md, &st);
+        assert!(md.contains("balls pocketed ±0.07 per shot"), "{md}");
+        assert!(md.contains("down to 1e-7 s"), "{md}");
+
+        // One look: no budget. A run made before the margins were recorded: the defaults,
+        // and a note that says so.
+        let mut st = OutcomeStudy::from_rows(Vec::new(), Vec::new(), &[]);
+        let j = serde_json::json!({"outcome_options": {"seed": 1, "shots": 8, "budget": "none"}});
+        options_of(&mut st, Some(&j), &mut notes);
+        assert_eq!(st.budget, None);
+        assert_eq!(st.margins, Margins::default());
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        options_of(&mut st, None, &mut notes);
+        assert_eq!(notes.len(), 2, "{notes:?}");
     }
 }

@@ -79,7 +79,18 @@ struct PageData {
     run: serde_json::Value,
     /// Files of the run the page links to (relative paths).
     files: Vec<String>,
+    /// The reading guide before the answer (report.md's Markdown, with the run's margins).
+    guide: Option<String>,
+    /// The line above the answer (how many decided, the budget; Markdown).
+    answer_heading: Option<String>,
+    /// The answer as a picture.
+    grid: Option<tables::Grid>,
     answer: Option<tables::Table>,
+    /// What the list of undecided answers says first (Markdown), and the answers.
+    undecided_intro: Option<String>,
+    undecided: Vec<crate::compare::Undecided>,
+    /// Per engine: runs declined or failed, why, and what to do next.
+    declined: Vec<tables::Declined>,
     glance: Option<tables::Table>,
     rates: Vec<tables::Table>,
     verdicts: Option<tables::Table>,
@@ -103,6 +114,22 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
     let notes = run.notes.clone();
     let mut page_notes = notes.clone();
     let answer = run.study.as_ref().and_then(tables::answer);
+    let grid = run.study.as_ref().and_then(tables::grid);
+    let (guide, answer_heading) = match (&run.study, &answer) {
+        (Some(st), Some(_)) => {
+            let mut md = String::new();
+            crate::compare::reading_guide(&mut md, st);
+            (Some(md), Some(crate::compare::answer_heading(st)))
+        }
+        _ => (None, None),
+    };
+    let undecided = run
+        .study
+        .as_ref()
+        .map(crate::compare::undecided)
+        .unwrap_or_default();
+    let undecided_intro = crate::compare::undecided_intro(undecided.len());
+    let declined = tables::declined(&run);
     let glance = tables::glance(&run);
     let rates = run.study.as_ref().map(tables::rates).unwrap_or_default();
     let (verdicts, floor_stats) = run
@@ -127,7 +154,13 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
         title: title.to_string(),
         run: run.run_json.clone().unwrap_or(serde_json::Value::Null),
         files: run.files.clone(),
+        guide,
+        answer_heading,
+        grid,
         answer,
+        undecided_intro,
+        undecided,
+        declined,
         glance,
         rates,
         verdicts,

@@ -11,13 +11,13 @@ use super::HtmlError;
 /// The columns of `outcomes/shots.csv` the page reads (the file has more).
 #[derive(Deserialize, Clone, Debug)]
 pub(super) struct ShotRow {
-    family: String,
-    table: String,
-    index: u64,
-    shot: String,
-    run: String,
-    engine: String,
-    scheme: String,
+    pub(super) family: String,
+    pub(super) table: String,
+    pub(super) index: u64,
+    pub(super) shot: String,
+    pub(super) run: String,
+    pub(super) engine: String,
+    pub(super) scheme: String,
     dt_s: Option<f64>,
     termination: String,
     first_contact: String,
@@ -31,7 +31,7 @@ pub(super) struct ShotRow {
     d_end: Option<u8>,
     d_cue_position: Option<u8>,
     d_positions: Option<u8>,
-    failure: String,
+    pub(super) failure: String,
 }
 
 /// What differs, as bits: outcome, first contact, first cushion, pocketed, scratch, end, cue
@@ -57,6 +57,9 @@ struct Run {
     dt: Option<f64>,
 }
 
+/// A shot being gathered: its name, the reference's summary and the runs that differ.
+type ShotEntry = (String, Option<serde_json::Value>, Vec<serde_json::Value>);
+
 /// The shots, compact: `list[k] = [family index, shot index, shot name, reference, diffs]`
 /// with `reference = [first contact, pocketed, scratch, termination]` and `diffs` one
 /// `[run index, bits, first contact, pocketed, scratch, termination]` per run that differs
@@ -73,10 +76,7 @@ impl Shots {
     pub(super) fn of(rows: &[ShotRow], path: &Path) -> Result<Self, HtmlError> {
         let mut runs: Vec<Run> = Vec::new();
         let mut families: Vec<(String, String)> = Vec::new();
-        let mut by_shot: BTreeMap<
-            (usize, u64),
-            (String, Option<serde_json::Value>, Vec<serde_json::Value>),
-        > = BTreeMap::new();
+        let mut by_shot: BTreeMap<(usize, u64), ShotEntry> = BTreeMap::new();
         let mut order: Vec<(usize, u64)> = Vec::new();
         for r in rows {
             let fam = (r.family.clone(), r.table.clone());

@@ -9,8 +9,9 @@ use serde::Serialize;
 
 use super::data::RunFiles;
 use crate::compare::{
-    answer_lines, cell_name, engine_summaries_of, glance_cells, rate_cell, rate_grid,
-    shot_by_shot_cell, AnswerClass, OutcomeStudy, BUDGET_FACTOR, TARGET_ERROR_S,
+    answer_lines, cell_name, engine_name, engine_summaries_of, filter_name, glance_cells,
+    rate_cell, rate_grid, shot_by_shot_cell, AnswerClass, OutcomeStudy, BUDGET_FACTOR,
+    DECLINED_HINT, TARGET_ERROR_S,
 };
 
 /// A table as the page's script draws it.
@@ -24,11 +25,17 @@ pub(super) struct Table {
     pub caption: String,
     /// Column headers.
     pub columns: Vec<String>,
+    /// The family each column shows (the family filter hides the others' columns); empty
+    /// when the table's columns are not families.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub col_family: Vec<String>,
     /// Rows.
     pub rows: Vec<Row>,
 }
 
-/// One row: attributes the filters read (`engine`, `scheme`, `family`, `table`) and cells.
+/// One row: attributes the filters read (`name`: the engine's name, [`filter_name`];
+/// `family`) and others (`engine`, `scheme`, `table`), and cells. A row without `name` (the
+/// reference's, the chaos floor's) stays whatever the engine filter.
 #[derive(Serialize, Clone, Debug)]
 pub(super) struct Row {
     /// `data-*` attributes of the row.
@@ -77,6 +84,26 @@ fn attrs(pairs: &[(&'static str, &str)]) -> BTreeMap<&'static str, String> {
     pairs.iter().map(|(k, v)| (*k, v.to_string())).collect()
 }
 
+/// The attributes of an engine's row: engine, scheme and its name in the filters (none for the
+/// reference and the chaos floor, which every filter keeps), and `more`.
+fn engine_attrs(
+    engine: &str,
+    scheme: &str,
+    more: &[(&'static str, &str)],
+) -> BTreeMap<&'static str, String> {
+    let mut a = attrs(&[("engine", engine), ("scheme", scheme)]);
+    if engine != FLOOR && engine != pool_engines::EVENT {
+        a.insert("name", filter_name(engine, scheme));
+    }
+    a.extend(more.iter().map(|(k, v)| (*k, v.to_string())));
+    a
+}
+
+/// `#rrggbb` of an RGB triple.
+fn hex((r, g, b): (u8, u8, u8)) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
 /// An answer's rank for sorting: by its class (keeps the game first), then the larger dt.
 fn answer_rank(a: &pool_harness::AnswerRow) -> f64 {
     let class = AnswerClass::LEGEND
@@ -104,7 +131,7 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
                 cells.push(cell(c.clone(), v));
             }
             Row {
-                attrs: attrs(&[("engine", &l.engine), ("scheme", &l.scheme)]),
+                attrs: engine_attrs(&l.engine, &l.scheme, &[]),
                 class: String::new(),
                 cells,
             }
@@ -117,13 +144,227 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
         class: "reference".into(),
         cells,
     });
+    let mut col_family = vec![String::new()];
+    col_family.extend(t.families.iter().map(|(f, _)| f.clone()));
     Some(Table {
         id: "answer-table".into(),
         class: "answer".into(),
         caption: String::new(),
         columns,
+        col_family,
         rows,
     })
+}
+
+/// The answer as a picture: engines down, families across, each cell its class's colour (the
+/// colours of `answer_grid.png`), headline and shots, and the answer table's text.
+#[derive(Serialize, Clone, Debug)]
+pub(super) struct Grid {
+    /// One per family: `family`, `table` and the header (`cut (seven_foot)`).
+    columns: Vec<GridColumn>,
+    /// One per engine, in the answer table's order.
+    rows: Vec<GridRow>,
+    /// Every class in legend order: `class`, `label`, `colour`.
+    legend: Vec<GridLegend>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+struct GridColumn {
+    family: String,
+    table: String,
+    label: String,
+}
+
+#[derive(Serialize, Clone, Debug)]
+struct GridRow {
+    /// The answer table's name (Markdown).
+    name: String,
+    /// The name in the filters.
+    filter: String,
+    engine: String,
+    scheme: String,
+    /// One per column; null where the engine has no answer on that family.
+    cells: Vec<Option<GridCell>>,
+}
+
+#[derive(Serialize, Clone, Debug)]
+struct GridCell {
+    class: AnswerClass,
+    colour: String,
+    /// `≤ 3.2e-6 s`, `same shot by shot`, `undecided`, ...
+    headline: String,
+    /// Shots it rests on.
+    n: u64,
+    decided: bool,
+    /// The answer table's cell (Markdown).
+    text: String,
+}
+
+#[derive(Serialize, Clone, Debug)]
+struct GridLegend {
+    class: AnswerClass,
+    label: &'static str,
+    colour: String,
+}
+
+/// The answer grid of `st`, `None` when it has no answers.
+pub(super) fn grid(st: &OutcomeStudy) -> Option<Grid> {
+    let t = answer_lines(st)?;
+    Some(Grid {
+        columns: t
+            .families
+            .iter()
+            .map(|(f, tb)| GridColumn {
+                family: f.clone(),
+                table: tb.clone(),
+                label: format!("{f} ({tb})"),
+            })
+            .collect(),
+        rows: t
+            .lines
+            .iter()
+            .map(|l| GridRow {
+                name: l.name.clone(),
+                filter: filter_name(&l.engine, &l.scheme),
+                engine: l.engine.clone(),
+                scheme: l.scheme.clone(),
+                cells: l
+                    .answers
+                    .iter()
+                    .zip(&l.cells)
+                    .map(|(a, text)| {
+                        a.as_ref().map(|a| GridCell {
+                            class: AnswerClass::of(a),
+                            colour: hex(AnswerClass::of(a).rgb()),
+                            headline: a.headline(),
+                            n: a.n,
+                            decided: a.decided(),
+                            text: text.clone(),
+                        })
+                    })
+                    .collect(),
+            })
+            .collect(),
+        legend: AnswerClass::LEGEND
+            .iter()
+            .map(|&(class, label)| GridLegend {
+                class,
+                label,
+                colour: hex(class.rgb()),
+            })
+            .collect(),
+    })
+}
+
+/// What one engine declined or failed to play, for the page.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub(super) struct Declined {
+    /// The answer table's name (Markdown).
+    pub name: String,
+    /// The name in the filters.
+    pub filter: String,
+    pub engine: String,
+    pub scheme: String,
+    /// Its runs (a shot at a dt) in `outcomes/shots.csv`.
+    pub runs: u64,
+    /// Runs declined as outside its model (`failure` after `declined: `).
+    pub declined: u64,
+    /// Distinct shots (family, index) it declined.
+    pub declined_shots: u64,
+    /// Runs that failed otherwise.
+    pub failed: u64,
+    /// The first declined run's reason (else the first failure's), without the shot's name.
+    pub reason: String,
+    /// What to do next (Markdown), when it declined any.
+    pub next: String,
+}
+
+/// Per engine that declined or failed any run: how many, why (the first row's text) and what
+/// to do next; from `outcomes/shots.csv`, else `outcomes.csv`'s `failed` (then `declined`
+/// counts both, unknown apart).
+pub(super) fn declined(run: &RunFiles) -> Vec<Declined> {
+    let Some(st) = &run.study else {
+        return Vec::new();
+    };
+    let mut out: Vec<Declined> = Vec::new();
+    let mut shots: Vec<std::collections::BTreeSet<(String, u64)>> = Vec::new();
+    let entry = |out: &mut Vec<Declined>, engine: &str, scheme: &str| -> usize {
+        let filter = filter_name(engine, scheme);
+        if let Some(k) = out
+            .iter()
+            .position(|d| d.filter == filter && d.engine == engine)
+        {
+            return k;
+        }
+        out.push(Declined {
+            name: engine_name(engine, scheme),
+            filter,
+            engine: engine.into(),
+            scheme: scheme.into(),
+            runs: 0,
+            declined: 0,
+            declined_shots: 0,
+            failed: 0,
+            reason: String::new(),
+            next: String::new(),
+        });
+        out.len() - 1
+    };
+    let first_line = |text: &str| {
+        let line = text.lines().next().unwrap_or("").trim();
+        match line.strip_prefix("shot \"") {
+            Some(rest) => rest.split_once("\": ").map_or(line, |(_, r)| r).to_string(),
+            None => line.to_string(),
+        }
+    };
+    match &run.shots {
+        Some(rows) => {
+            for r in rows
+                .iter()
+                .filter(|r| r.run != pool_harness::REFERENCE && r.run != FLOOR)
+            {
+                let k = entry(&mut out, &r.engine, &r.scheme);
+                if shots.len() <= k {
+                    shots.resize_with(k + 1, Default::default);
+                }
+                let d = &mut out[k];
+                d.runs += 1;
+                if let Some(reason) = r.failure.strip_prefix(pool_harness::DECLINED) {
+                    if d.declined == 0 {
+                        d.reason = first_line(reason);
+                    }
+                    d.declined += 1;
+                    shots[k].insert((format!("{}/{}", r.family, r.table), r.index));
+                } else if !r.failure.is_empty() {
+                    if d.declined == 0 && d.failed == 0 {
+                        d.reason = first_line(&r.failure);
+                    }
+                    d.failed += 1;
+                }
+            }
+            for (d, s) in out.iter_mut().zip(&shots) {
+                d.declined_shots = s.len() as u64;
+            }
+        }
+        None => {
+            for r in st
+                .rows
+                .iter()
+                .filter(|r| r.field == "outcome" && r.engine != FLOOR)
+            {
+                let k = entry(&mut out, &r.engine, &r.scheme);
+                out[k].runs += r.n + r.failed;
+                out[k].failed += r.failed;
+            }
+        }
+    }
+    out.retain(|d| d.declined + d.failed > 0);
+    for d in &mut out {
+        if d.declined > 0 {
+            d.next = DECLINED_HINT.to_string();
+        }
+    }
+    out
 }
 
 /// Every engine at a glance, with numbers to sort each column by.
@@ -166,7 +407,7 @@ pub(super) fn glance(run: &RunFiles) -> Option<Table> {
             let mut cells = vec![cell(name, None)];
             cells.extend(texts.into_iter().zip(keys).map(|(t, v)| cell(t, v)));
             Row {
-                attrs: attrs(&[("engine", &e.engine), ("scheme", &e.scheme)]),
+                attrs: engine_attrs(&e.engine, &e.scheme, &[]),
                 class: if e.engine == pool_engines::EVENT {
                     "reference".into()
                 } else {
@@ -181,6 +422,7 @@ pub(super) fn glance(run: &RunFiles) -> Option<Table> {
         class: "glance".into(),
         caption: String::new(),
         columns: columns.to_vec(),
+        col_family: Vec::new(),
         rows,
     })
 }
@@ -214,12 +456,11 @@ pub(super) fn rates(st: &OutcomeStudy) -> Vec<Table> {
             floor_cells.extend(dts.iter().map(|_| cell("", None)));
             floor_cells.push(drill_cell(f.floor));
             rows.push(Row {
-                attrs: attrs(&[
-                    ("engine", FLOOR),
-                    ("scheme", &f.floor.scheme),
-                    ("family", family),
-                    ("table", table),
-                ]),
+                attrs: engine_attrs(
+                    FLOOR,
+                    &f.floor.scheme,
+                    &[("family", family), ("table", table)],
+                ),
                 class: "floor".into(),
                 cells: floor_cells,
             });
@@ -229,12 +470,7 @@ pub(super) fn rates(st: &OutcomeStudy) -> Vec<Table> {
                     cells.push(f.at(engine, scheme, d).map_or(cell("", None), drill_cell));
                 }
                 rows.push(Row {
-                    attrs: attrs(&[
-                        ("engine", engine),
-                        ("scheme", scheme),
-                        ("family", family),
-                        ("table", table),
-                    ]),
+                    attrs: engine_attrs(engine, scheme, &[("family", family), ("table", table)]),
                     class: String::new(),
                     cells,
                 });
@@ -248,6 +484,7 @@ pub(super) fn rates(st: &OutcomeStudy) -> Vec<Table> {
                     rate_cell(f.floor).trim_end_matches([' ', '†', '○'])
                 ),
                 columns,
+                col_family: Vec::new(),
                 rows,
             }
         })
@@ -274,12 +511,11 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
         .verdicts
         .iter()
         .map(|v| Row {
-            attrs: attrs(&[
-                ("engine", &v.engine),
-                ("scheme", &v.scheme),
-                ("family", &v.family),
-                ("table", &v.table),
-            ]),
+            attrs: engine_attrs(
+                &v.engine,
+                &v.scheme,
+                &[("family", &v.family), ("table", &v.table)],
+            ),
             class: if v.engine == FLOOR {
                 "floor".into()
             } else {
@@ -301,6 +537,7 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
         class: "verdicts".into(),
         caption: String::new(),
         columns,
+        col_family: Vec::new(),
         rows,
     };
     let stats: Vec<Row> = st
@@ -351,7 +588,82 @@ pub(super) fn distribution(st: &OutcomeStudy) -> (Option<Table>, Option<Table>) 
         ]
         .map(String::from)
         .to_vec(),
+        col_family: Vec::new(),
         rows: stats,
     });
     (Some(verdicts), floor_stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::html::shots::ShotRow;
+
+    fn shot_rows(csv_text: &str) -> Vec<ShotRow> {
+        csv::Reader::from_reader(csv_text.as_bytes())
+            .deserialize()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    #[test]
+    fn declines_are_counted_per_engine_apart_from_failures() {
+        let head = "family,table,index,shot,run,engine,scheme,dt_s,termination,first_contact,\
+                    pocketed,scratch,d_outcome,d_first_contact,d_first_cushion,d_pocketed,\
+                    d_scratch,d_end,d_cue_position,d_positions,failure\n";
+        let row = |i: u32, run: &str, engine: &str, scheme: &str, failure: &str| {
+            format!(
+                "cut,seven_foot,{i},cut-{i},{run},{engine},{scheme},,at_rest,1,,0,0,0,0,0,0,0,0,0,\
+                 {failure}\n"
+            )
+        };
+        let prog = "python3 prog.py";
+        let mut text = head.to_string();
+        for i in 0..3 {
+            text += &row(i, "reference", "event", "isolator", "");
+            text += &row(i, "floor", "event", "isolator", "");
+            text += &row(
+                i,
+                &format!("exec:{prog}"),
+                "exec",
+                prog,
+                &format!("declined: shot \"cut-{i}\": only the ideal model"),
+            );
+            text += &row(i, "rapier:1e-3", "rapier", "rapier2d-f64 0.36", "");
+        }
+        text += &row(
+            3,
+            "rapier:1e-3",
+            "rapier",
+            "rapier2d-f64 0.36",
+            "solver diverged",
+        );
+        let run = RunFiles {
+            run_json: None,
+            summary: Vec::new(),
+            slopes: Vec::new(),
+            one_step: Vec::new(),
+            study: Some(OutcomeStudy::from_rows(Vec::new(), Vec::new(), &[])),
+            shots: Some(shot_rows(&text)),
+            replays: None,
+            images: Vec::new(),
+            files: Vec::new(),
+            notes: Vec::new(),
+        };
+        let d = declined(&run);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!(d[0].filter, "exec:python3 prog.py");
+        assert_eq!(d[0].name, "`exec:python3 prog.py`");
+        assert_eq!(
+            (d[0].runs, d[0].declined, d[0].declined_shots, d[0].failed),
+            (3, 3, 3, 0)
+        );
+        assert_eq!(d[0].reason, "only the ideal model");
+        assert_eq!(d[0].next, DECLINED_HINT);
+        // A failure is no decline; the engine is named without its version.
+        assert_eq!(d[1].filter, "rapier");
+        assert_eq!((d[1].runs, d[1].declined, d[1].failed), (4, 0, 1));
+        assert_eq!(d[1].reason, "solver diverged");
+        assert!(d[1].next.is_empty());
+    }
 }

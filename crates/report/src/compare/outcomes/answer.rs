@@ -75,7 +75,7 @@ impl AnswerClass {
 }
 
 /// The reading guide, before the answer table: what each word of a cell means.
-pub(crate) fn reading_guide(md: &mut String, st: &OutcomeStudy) {
+pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
     let m = &st.margins;
     let s = &st.search;
     let _ = writeln!(
@@ -220,6 +220,88 @@ pub fn engine_name(engine: &str, scheme: &str) -> String {
     }
 }
 
+/// An engine's name in the page's filters: a discrete scheme's (`exact`) and a program's
+/// (`exec:<command>`) as the answer table names them, else the engine alone (`rapier`,
+/// `pooltool`: their variant is a version, which tells no two engines of one run apart).
+pub fn filter_name(engine: &str, scheme: &str) -> String {
+    if engine == pool_engines::DISCRETE || engine == pool_engines::EXEC {
+        engine_name(engine, scheme).replace('`', "")
+    } else {
+        engine.to_string()
+    }
+}
+
+/// The line above the answer table (Markdown): how many answers are decided, and the budget.
+pub fn answer_heading(st: &OutcomeStudy) -> String {
+    let decided = st.answers.iter().filter(|a| a.decided()).count();
+    format!(
+        "**The answer** ({decided} of {} decided{}):",
+        st.answers.len(),
+        st.budget
+            .as_ref()
+            .map_or(String::new(), |b| format!("; sequential budget {b}"))
+    )
+}
+
+/// An undecided answer, with about how many shots would decide it and the command that plays
+/// them.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Undecided {
+    /// The engine's name as the answer table shows it (Markdown).
+    pub name: String,
+    /// The engine's name in the page's filters ([`filter_name`]).
+    pub filter: String,
+    /// The family.
+    pub family: String,
+    /// Its table.
+    pub table: String,
+    /// What the list says before the command (Markdown): `` `exact` on cut (seven_foot):
+    /// undecided at 400 shots, about 9000 would decide ``.
+    pub text: String,
+    /// The `cargo xtask outcomes ...` command that decides it.
+    pub command: String,
+}
+
+/// The undecided answers (played, not decided), in answer order.
+pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
+    st.answers
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| !a.decided() && a.verdict != Verdict::NotPlayed)
+        .map(|(k, a)| {
+            let spec = st.answer_wall[k].as_ref().map(|w| w.run.as_str());
+            let name = engine_name(&a.engine, &a.scheme);
+            Undecided {
+                text: format!(
+                    "{name} on {} ({}): {} at {} shots{}",
+                    a.family,
+                    a.table,
+                    a.verdict.label(),
+                    a.n,
+                    a.shots_to_decide
+                        .map_or(String::new(), |n| format!(", about {n} would decide"))
+                ),
+                filter: filter_name(&a.engine, &a.scheme),
+                name,
+                family: a.family.clone(),
+                table: a.table.clone(),
+                command: decide_command(a, spec, st.first_shots),
+            }
+        })
+        .collect()
+}
+
+/// What the list of undecided answers says before its items (Markdown), `None` when every
+/// answer played is decided.
+pub fn undecided_intro(open: usize) -> Option<String> {
+    (open > 0).then(|| {
+        format!(
+            "Undecided ({open}): each with about how many shots would decide it (its intervals' \
+             widths scaled as 1/sqrt(n): a planning hint) and the command that plays them:"
+        )
+    })
+}
+
 /// The answer table of `st`, `None` when it has no answers.
 pub(crate) fn answer_lines(st: &OutcomeStudy) -> Option<AnswerTable> {
     let families = st.families();
@@ -284,15 +366,7 @@ pub(crate) fn answer_section(md: &mut String, st: &OutcomeStudy) {
         return;
     };
     reading_guide(md, st);
-    let decided = st.answers.iter().filter(|a| a.decided()).count();
-    let _ = writeln!(
-        md,
-        "**The answer** ({decided} of {} decided{}):\n",
-        st.answers.len(),
-        st.budget
-            .as_ref()
-            .map_or(String::new(), |b| format!("; sequential budget {b}"))
-    );
+    let _ = writeln!(md, "{}\n", answer_heading(st));
     let header: Vec<String> = t
         .families
         .iter()
@@ -346,35 +420,13 @@ pub fn decide_command(a: &AnswerRow, spec: Option<&str>, first_shots: u64) -> St
 
 /// The undecided answers, each with about how many shots would decide it and the command.
 fn undecided_hints(md: &mut String, st: &OutcomeStudy) {
-    let open: Vec<(usize, &AnswerRow)> = st
-        .answers
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| !a.decided() && a.verdict != Verdict::NotPlayed)
-        .collect();
-    if open.is_empty() {
+    let open = undecided(st);
+    let Some(intro) = undecided_intro(open.len()) else {
         return;
-    }
-    let _ = writeln!(
-        md,
-        "Undecided ({}): each with about how many shots would decide it (its intervals' widths \
-         scaled as 1/sqrt(n): a planning hint) and the command that plays them:\n",
-        open.len()
-    );
-    for (k, a) in open {
-        let spec = st.answer_wall[k].as_ref().map(|w| w.run.as_str());
-        let _ = writeln!(
-            md,
-            "- {} on {} ({}): {} at {} shots{}: `{}`",
-            engine_name(&a.engine, &a.scheme),
-            a.family,
-            a.table,
-            a.verdict.label(),
-            a.n,
-            a.shots_to_decide
-                .map_or(String::new(), |n| format!(", about {n} would decide")),
-            decide_command(a, spec, st.first_shots)
-        );
+    };
+    let _ = writeln!(md, "{intro}\n");
+    for u in open {
+        let _ = writeln!(md, "- {}: `{}`", u.text, u.command);
     }
     let _ = writeln!(md);
 }

@@ -18,7 +18,8 @@ use pool_harness::{
 
 pub(crate) use answer::answer_lines;
 pub use answer::{
-    answer_cell, answer_grid, console_lines, decide_command, engine_name, AnswerClass,
+    answer_cell, answer_grid, answer_heading, console_lines, decide_command, engine_name,
+    filter_name, reading_guide, undecided, undecided_intro, AnswerClass, Undecided,
 };
 pub(crate) use cells::{cell_name, shot_by_shot_cell};
 pub use cost::{answer_wall, cost_cell, duration, reference_wall_s};
@@ -187,6 +188,10 @@ impl OutcomeStudy {
     }
 }
 
+/// What a declined shot is and what to do about it (report.md and the page say it alike).
+pub const DECLINED_HINT: &str = "A declined shot is one the program answered `unsupported` \
+     (docs/engine-protocol.md): give it shots of its model, or make it play these.";
+
 /// Percent with one decimal below 10 %, else whole: `3.0 %`, `0.4 %`, `12 %`.
 pub(crate) fn pct(x: f64) -> String {
     if !x.is_finite() {
@@ -212,9 +217,7 @@ pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
         let _ = writeln!(
             md,
             "{} engine run(s) failed and {declined} were declined as outside the engine's model; \
-             they count in no rate (`failed` in `outcomes.csv`). A declined shot is one the \
-             program answered `unsupported` (docs/engine-protocol.md): give it shots of its \
-             model, or make it play these.\n",
+             they count in no rate (`failed` in `outcomes.csv`). {DECLINED_HINT}\n",
             st.failed
         );
         for f in &st.failures {

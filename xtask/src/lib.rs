@@ -84,6 +84,19 @@ naming the field or option and the value. Runs are written whole or not at all."
 enum Command {
     /// Run shots through the event engine (the reference), the discrete integrator's schemes
     /// over a dt sweep and any --engines, and write an accuracy/cost report.
+    ///
+    /// The report answers, for every engine: how wrong each event is against dt, what it
+    /// costs, whether it predicts the same next event restarted from the reference's states,
+    /// and (the outcome study, within a 3-minute budget) whether it changes the game.
+    #[command(after_help = "Examples:
+  cargo xtask compare                                   the main job, about 3 minutes
+  cargo xtask compare --quick --check                   seconds: the baselines checked (CI)
+  cargo xtask compare --engines \"exec:python3 my_engine.py\"   your program beside every scheme
+  cargo xtask compare --schemes located,substep16 --dt 1e-2,1e-3
+  cargo xtask compare --no-one-step --no-scaling --no-outcomes   whole shots only
+
+Groups of options: the sweep, the engines, the outcome study (its shots, sampling and search,
+chaos floor, margins, output) and the run's output. docs/report.md explains every table.")]
     Compare(compare::CompareArgs),
     /// Print one engine's event log and final ball states for a shot.
     ///
@@ -162,23 +175,35 @@ enum Command {
     /// swept box are validated before any work (a point that cannot be played is bad input).
     Sweep(sweep::SweepArgs),
     /// Does the algorithm change the game? Families of random shots (cut, bank, breaks) through
-    /// every scheme at every dt and any --engines, each shot's outcome judged against the event
-    /// engine's and against the chaos floor.
+    /// every scheme on a dt grid and any --engines, sampled until each answer is decided.
     ///
-    /// Each shot is also run by the event engine perturbed at the scale of physical uncertainty
-    /// (every ball moved 1 µm, the cue's speed changed by up to 1e-4: the chaos floor). Fields
-    /// compared: outcome (first contact, pocketed balls with their pockets, scratch, a physical
-    /// end), first_contact, first_cushion, pocketed, scratch, end, cue_position, positions.
-    /// Writes reports/<run>/: outcomes.csv (one row per family x engine x scheme x dt x field:
-    /// n, disagree, rate, ci_low, ci_high (Wilson 95 %), floor_rate, p_value (one-sided exact
-    /// McNemar test of the rate above the floor's on the same shots), within_floor (p >= 5 %)),
-    /// outcome_answer.csv (per family and scheme, the largest
-    /// dt within the floor, every smaller one too), outcome_vs_dt.png,
-    /// outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing),
-    /// outcomes/replays.json (drill-down replays of shots whose outcome changed, --replays),
-    /// run.json (the study's options, from which `replays` remakes them), report.md.
-    /// Shot k of a family depends only on the options and k: --shard K/N and `merge` give the
-    /// one-process files byte for byte (wall.csv and the report's timings aside).
+    /// Each shot is also played by the event engine moved by its physical uncertainty (every
+    /// ball 1 µm, the cue's speed up to 1e-4, a break racked again: the chaos floor). Each cell
+    /// (an engine at a dt on a family) gets a verdict: same shot by shot (changes outcomes at
+    /// most 0.5 points + 20 % of the floor's rate more often than the floor, and every statistic
+    /// of the game within its margin), same in distribution, changes shots, differs, or
+    /// undecided with the shots that would decide it. Each engine and family gets one answer:
+    /// the largest dt that keeps the game (searched below the grid to a factor 2, down to
+    /// 1e-6 s), or the verdict. All claims of a cell are wrong together at most 5 % of the time.
+    /// Writes reports/<run>/: outcome_answer.csv (the answers), distribution_answer.csv (every
+    /// cell's verdict), outcomes.csv (rates per field with Tango's interval of the difference
+    /// against the floor, its margin, level and verdict), distributions.csv (every statistic),
+    /// chaos.csv, outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing),
+    /// outcomes/replays.json, answer_grid.png, outcome_vs_dt.png, report.md, report.html,
+    /// run.json. With --outcome-budget none, shot k of a family depends only on the options
+    /// and k: --shard K/N and `merge` give the one-process files byte for byte.
+    #[command(after_help = "Examples:
+  cargo xtask outcomes                                    every default family, until decided
+  cargo xtask outcomes --schemes none --engines \"exec:python3 my_engine.py\" \\
+      --outcome-families cut --outcome-tables seven_foot --outcome-budget 400
+                                                          a first look at your program
+  cargo xtask outcomes --schemes end_of_step --outcome-families break15 --outcome-budget 12800
+                                                          one answer, more shots
+  cargo xtask outcomes --outcome-budget 3200,3600s        within an hour
+  cargo xtask outcomes --outcome-budget none --shard 2/8  one look, one piece (then merge)
+
+The terminal leads with one line per family and engine; report.md lists the undecided answers
+with the command that decides each. docs/outcomes.md explains every word and number.")]
     Outcomes(outcomes::OutcomesArgs),
     /// Check the figures README.md and docs/ quote against the committed run they come from
     /// (reports/example/), or rewrite them from it (--write).

@@ -105,6 +105,17 @@ pub struct OutcomeArgs {
         help_heading = "Outcome study: sampling and search"
     )]
     pub search_limit: f64,
+    /// The most a search's candidate may cost per shot (s of wall time, estimated from its
+    /// series' nearest dt as 1/dt), in (0, 86400]: a dearer dt is not played, and the answer
+    /// says where the search stopped
+    #[arg(
+        long,
+        default_value_t = 5.0,
+        allow_negative_numbers = true,
+        value_name = "S",
+        help_heading = "Outcome study: sampling and search"
+    )]
+    pub search_max_shot: f64,
     /// The chaos floor: distance (m) every ball is moved, in a random direction, in [0, 0.1]
     #[arg(
         long,
@@ -230,6 +241,7 @@ pub fn flag(option: StudyOption) -> &'static str {
         StudyOption::Rack => "--rack",
         StudyOption::SearchTolerance => "--search-tolerance",
         StudyOption::SearchLimit => "--search-limit",
+        StudyOption::SearchMaxShot => "--search-max-shot",
         StudyOption::Seed => "--outcome-seed",
         StudyOption::ChaosShots => "--chaos-shots",
         StudyOption::MaxEvents => "--max-events",
@@ -302,6 +314,7 @@ impl OutcomeArgs {
             search: SearchOptions {
                 tolerance: self.search_tolerance,
                 limit_s: self.search_limit,
+                max_shot_s: self.search_max_shot,
             },
         };
         let racks = |table: &str| {
@@ -403,10 +416,11 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
         match budget {
             Some(b) => format!(
                 "Sampled until decided within `--outcome-budget {b}` (every engine, every look; \
-                 the dt search down to {} s, to a factor {}: `--search-limit`, \
-                 `--search-tolerance`).",
+                 the dt search down to {} s, to a factor {}, at most {} s a shot: \
+                 `--search-limit`, `--search-tolerance`, `--search-max-shot`).",
                 pool_harness::fmt_dt(plan.search.limit_s),
-                plan.search.tolerance
+                plan.search.tolerance,
+                plan.search.max_shot_s
             ),
             None => "One look of the first shots (`--outcome-budget none`): no sampling until \
                      decided, no dt search."

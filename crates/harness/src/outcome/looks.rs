@@ -80,7 +80,7 @@ impl StudyPlan {
         loop {
             let mut any = false;
             for f in 0..self.families.len() {
-                let mut wants = self.wants(&mut runner, &mut families[f], max)?;
+                let mut wants = self.wants(&mut runner, &mut families[f], f, max)?;
                 // A look that cannot end within the budget's seconds is not started (every
                 // family's first look is).
                 if let Some(limit) = budget.seconds {
@@ -121,6 +121,7 @@ impl StudyPlan {
         &self,
         runner: &mut Runner<'_>,
         family: &mut Family,
+        f: usize,
         max: u64,
     ) -> Result<Wants, StudyError> {
         let grow = |shots: u64| {
@@ -192,6 +193,13 @@ impl StudyPlan {
                     let Some(spec) = runner.specs[members[0]].with_dt(dt) else {
                         continue;
                     };
+                    // A candidate dearer than the search allows is not played: the series'
+                    // answer stays where it is, naming the dt it would have tried.
+                    if series_cost(runner, f, &members, dt)
+                        .is_some_and(|c| c > self.search.max_shot_s)
+                    {
+                        continue;
+                    }
                     let e = runner.add_engine(spec)?;
                     if family.cells.len() <= e {
                         family.cells.resize(e + 1, Cell::default());
@@ -265,13 +273,21 @@ fn worth_sampling(v: &DistributionVerdict, max: u64) -> bool {
 /// scaled.
 fn estimate_cost(runner: &Runner<'_>, f: usize, e: usize) -> Option<f64> {
     let spec = &runner.specs[e];
-    let dt = spec.dt()?;
-    (0..runner.specs.len())
+    let members: Vec<usize> = (0..runner.specs.len())
         .filter(|&x| {
             let s = &runner.specs[x];
             x != e && s.family() == spec.family() && s.variant() == spec.variant()
         })
-        .filter_map(|x| {
+        .collect();
+    series_cost(runner, f, &members, spec.dt()?)
+}
+
+/// The time per shot (s) of a dt of the series `members` on family `f`, from its nearest dt
+/// that has played there, scaled as 1/dt.
+fn series_cost(runner: &Runner<'_>, f: usize, members: &[usize], dt: f64) -> Option<f64> {
+    members
+        .iter()
+        .filter_map(|&x| {
             let cost = runner.cost_per_shot(f, x)?;
             let other = runner.specs[x].dt()?;
             Some(((other / dt).ln().abs(), cost * other / dt))

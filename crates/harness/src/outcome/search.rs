@@ -17,6 +17,15 @@ pub struct SearchOptions {
     /// The smallest dt the search tries (s; 1e-6 by default): an engine that changes the game
     /// there is "below the search's limit".
     pub limit_s: f64,
+    /// The most a candidate's shot may cost (s of wall time, estimated from the series' nearest
+    /// dt: a fixed-step engine's cost grows as 1/dt; 5 s by default): the search does not play
+    /// a dt dearer than this, and its answer says where it stopped.
+    #[serde(default = "default_max_shot_s")]
+    pub max_shot_s: f64,
+}
+
+fn default_max_shot_s() -> f64 {
+    SearchOptions::default().max_shot_s
 }
 
 impl Default for SearchOptions {
@@ -24,6 +33,7 @@ impl Default for SearchOptions {
         SearchOptions {
             tolerance: 2.0,
             limit_s: 1e-6,
+            max_shot_s: 5.0,
         }
     }
 }
@@ -43,7 +53,8 @@ impl SearchOptions {
     /// The smallest limit accepted (s): the discrete engine's smallest dt.
     pub const MIN_LIMIT_S: f64 = 1e-7;
 
-    /// Checks the options: a tolerance in (1, 100], a limit in [1e-7, 1] s.
+    /// Checks the options: a tolerance in (1, 100], a limit in [1e-7, 1] s, a shot's cost in
+    /// (0, 86400] s.
     ///
     /// # Errors
     /// The first bad option.
@@ -60,6 +71,13 @@ impl SearchOptions {
                 option: "limit",
                 value: self.limit_s,
                 range: "[1e-7, 1] s",
+            });
+        }
+        if !(self.max_shot_s > 0.0 && self.max_shot_s <= 86_400.0) {
+            return Err(SearchError {
+                option: "max_shot",
+                value: self.max_shot_s,
+                range: "(0, 86400] s",
             });
         }
         Ok(())

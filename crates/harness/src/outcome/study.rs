@@ -105,6 +105,8 @@ pub enum StudyOption {
     SearchTolerance,
     /// [`SearchOptions::limit_s`].
     SearchLimit,
+    /// [`SearchOptions::max_shot_s`].
+    SearchMaxShot,
     /// [`StudyOptions::seed`].
     Seed,
     /// [`StudyOptions::chaos_shots`].
@@ -331,10 +333,10 @@ impl StudyPlan {
             )
         })?;
         options.search.validate().map_err(|e| {
-            let option = if e.option == "tolerance" {
-                O::SearchTolerance
-            } else {
-                O::SearchLimit
+            let option = match e.option {
+                "tolerance" => O::SearchTolerance,
+                "limit" => O::SearchLimit,
+                _ => O::SearchMaxShot,
             };
             err(option, format!("= {:?}: must be in {}", e.value, e.range))
         })?;

@@ -949,7 +949,7 @@ fn check_filter_effects(tab: &Tab, strict: bool, notes: &mut Vec<String>) {
         );
     }
     if strict {
-        for want in ["exact", "located", "rapier", IDEAL] {
+        for want in ["end_of_step", "located", "rapier", IDEAL] {
             assert!(
                 options.iter().any(|o| o == want),
                 "#filter-engine lacks {want:?}: {options:?}"

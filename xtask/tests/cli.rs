@@ -828,7 +828,7 @@ fn an_order_over_few_matched_events_says_so() {
     );
     for (family, scheme) in [
         ("rapier", "rapier `rapier2d-f64"),
-        ("discrete", "discrete `exact`"),
+        ("discrete", "discrete `end_of_step`"),
     ] {
         // Over the followed shots (both are: the discrete scheme matches them at 1e-5 s).
         let rows: Vec<Vec<&str>> = lines

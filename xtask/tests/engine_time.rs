@@ -177,7 +177,7 @@ fn the_outcome_answer_costs_a_program_by_its_engine_time() {
     assert!(row.contains(", with adapter "), "{row}");
     let discrete = report
         .lines()
-        .find(|l| l.starts_with("| `exact` |"))
+        .find(|l| l.starts_with("| `end_of_step` |"))
         .unwrap_or_else(|| panic!("no exact row:\n{report}"));
     assert!(!discrete.contains("with adapter"), "{discrete}");
 }

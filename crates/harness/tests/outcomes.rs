@@ -127,7 +127,7 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
         .iter()
         .find(|r| r.field == "outcome" && r.engine == pool_harness::FLOOR)
         .unwrap();
-    let exact = outcome("exact", Some(1e-2));
+    let exact = outcome("end_of_step", Some(1e-2));
     // Measurably above the floor: the intervals do not overlap and the test says so.
     assert!(exact.ci_low > floor.ci_high, "{exact:?} vs {floor:?}");
     assert!(exact.p_value < 1e-6, "{exact:?}");
@@ -147,9 +147,19 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
     let verdicts = tally.distribution().evaluate(&margins, true, 1).1;
     let ans = answers(&rows, &verdicts, &SearchOptions::default());
     let of = |scheme: &str| ans.iter().find(|a| a.scheme == scheme).unwrap();
-    assert_eq!(of("exact").keeps_dt_s, None, "{:?}", of("exact"));
-    assert_eq!(of("exact").changes_dt_s, Some(1e-2), "{:?}", of("exact"));
-    assert_eq!(of("exact").search, Some(SearchEnd::Undecided));
+    assert_eq!(
+        of("end_of_step").keeps_dt_s,
+        None,
+        "{:?}",
+        of("end_of_step")
+    );
+    assert_eq!(
+        of("end_of_step").changes_dt_s,
+        Some(1e-2),
+        "{:?}",
+        of("end_of_step")
+    );
+    assert_eq!(of("end_of_step").search, Some(SearchEnd::Undecided));
     assert_eq!(of("located").keeps_dt_s, Some(1e-2), "{:?}", of("located"));
     assert_eq!(of("located").verdict, Verdict::SameShotByShot);
 }

@@ -144,7 +144,7 @@ fn a_replay_reproduces_the_study_rows_of_reference_floor_and_engines() {
                 [
                     "reference",
                     "floor",
-                    "discrete:1e-2:exact",
+                    "discrete:1e-2:end_of_step",
                     "discrete:1e-3:euler"
                 ]
             );

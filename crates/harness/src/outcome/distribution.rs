@@ -29,8 +29,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::energy::{energy_test, energy_test_paired};
+use super::interval::z_two_sided;
 use super::interval::{mean_interval_moments, newcombe_independent, tango_paired, welch_moments};
-use super::sequential::{decide, look_alpha, shots_to_decide};
+use super::sequential::{decide, look_alpha, rate_shots_to_decide, shots_to_decide};
 use super::shot_by_shot::{self, ShotCounts};
 use super::tally::{OutcomeShotRow, FLOOR, REFERENCE};
 use super::verdict::{Decision, FloorVerdict, Verdict};
@@ -385,6 +386,9 @@ struct Estimate {
     high: f64,
     /// The two-sided level of the interval.
     alpha: f64,
+    /// A rate's per-shot standard deviation of the difference (for the shots-to-decide hint);
+    /// `None` for a mean, whose interval's width scales as 1/sqrt(n).
+    sigma: Option<f64>,
 }
 
 fn fraction(k: u64, n: u64) -> f64 {
@@ -410,6 +414,7 @@ fn paired_estimates(accs: &[PairedAcc], n: u64, alpha: f64) -> Vec<Estimate> {
             low,
             high,
             alpha,
+            sigma: Some(fraction(c.b + c.c, n).sqrt()),
         }
     };
     for (stat, acc) in STATISTICS.iter().zip(accs) {
@@ -427,6 +432,7 @@ fn paired_estimates(accs: &[PairedAcc], n: u64, alpha: f64) -> Vec<Estimate> {
                     low,
                     high,
                     alpha,
+                    sigma: None,
                 });
             }
             PairedAcc::Binary(c) => out.push(rate(stat.name.into(), c, alpha)),
@@ -783,10 +789,20 @@ fn judge_estimates(
             Decision::Differs | Decision::NotNeutral => found
                 .differs
                 .push((diff.abs() / margin, describe(&e.name, diff, e.low, e.high))),
-            Decision::Undecided => found.undecided.push((
-                shots_to_decide((e.high - e.low) / 2.0, e.n, margin, diff),
-                e.name.clone(),
-            )),
+            Decision::Undecided => {
+                let need = match e.sigma {
+                    Some(sigma) => {
+                        let room = if diff.abs() < margin {
+                            margin - diff.abs()
+                        } else {
+                            diff.abs()
+                        };
+                        rate_shots_to_decide(sigma, z_two_sided(e.alpha), room)
+                    }
+                    None => shots_to_decide((e.high - e.low) / 2.0, e.n, margin, diff),
+                };
+                found.undecided.push((need, e.name.clone()));
+            }
             _ => {}
         }
         rows.push(DistributionRow {
@@ -1144,6 +1160,10 @@ fn independent_estimates(a: &Sample, b: &Sample, alpha: f64) -> Vec<Estimate> {
             low,
             high,
             alpha,
+            sigma: {
+                let (pa, pb) = (fraction(ka, a.n), fraction(kb, b.n));
+                Some((pa * (1.0 - pa) + pb * (1.0 - pb)).sqrt())
+            },
         }
     };
     for (stat, (x, y)) in STATISTICS.iter().zip(a.accs.iter().zip(&b.accs)) {
@@ -1172,6 +1192,7 @@ fn independent_estimates(a: &Sample, b: &Sample, alpha: f64) -> Vec<Estimate> {
                     low,
                     high,
                     alpha,
+                    sigma: None,
                 });
             }
             (&SampleAcc::Count(ka), &SampleAcc::Count(kb)) => {

@@ -134,6 +134,23 @@ pub fn shots_to_decide(half_width: f64, n: u64, margin: f64, centre: f64) -> Opt
     Some((needed as u64).max(1))
 }
 
+/// Rough total number of shots at which a rate difference's score interval would fit: its
+/// half-width modelled as `z sigma / sqrt(n) + z^2 / n` (`sigma`: the per-shot standard
+/// deviation of the difference, e.g. the square root of the share of discordant pairs; the
+/// `z^2 / n` term is what an interval with nothing discordant shows, which a `1/sqrt(n)`
+/// scaling would overestimate many times), until it is within `room` of the estimate
+/// (`margin - |estimate|` to fit inside the margin, `|estimate|` to clear 0). A planning hint,
+/// as [`shots_to_decide`]. `None` when `room` is not positive or an argument is not finite.
+pub fn rate_shots_to_decide(sigma: f64, z: f64, room: f64) -> Option<u64> {
+    if !(room > 0.0 && sigma >= 0.0 && z > 0.0 && sigma.is_finite() && z.is_finite()) {
+        return None;
+    }
+    // z^2 x^2 + z sigma x = room, x = 1 / sqrt(n).
+    let x = (-z * sigma + (z * z * sigma * sigma + 4.0 * z * z * room).sqrt()) / (2.0 * z * z);
+    let need = (1.0 / (x * x)).ceil();
+    Some((need as u64).max(1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +199,17 @@ mod tests {
             decide(f64::NEG_INFINITY, f64::INFINITY, 0.05),
             Decision::Undecided
         );
+    }
+
+    #[test]
+    fn rate_shots_to_decide_follows_the_score_interval() {
+        // Nothing discordant: z^2 / room, the n at which z^2 / n fits.
+        assert_eq!(rate_shots_to_decide(0.0, 3.0, 0.02), Some(450));
+        // Half the shots discordant: the z sigma / sqrt(n) term dominates.
+        let n = rate_shots_to_decide(0.5_f64.sqrt(), 3.0, 0.05).unwrap();
+        assert!((2000..2300).contains(&n), "{n}");
+        assert_eq!(rate_shots_to_decide(0.1, 3.0, 0.0), None);
+        assert_eq!(rate_shots_to_decide(f64::NAN, 3.0, 0.1), None);
     }
 
     #[test]

@@ -131,13 +131,8 @@ pub fn shots_to_decide(counts: &ShotCounts, margin: f64, alpha: f64) -> Option<u
     let sigma = ((counts.only_run + counts.only_floor) as f64 / n as f64).sqrt();
     let z = super::interval::z_two_sided(alpha);
     let room = if d < margin { margin - d } else { d };
-    if !(room > 0.0 && z.is_finite()) {
-        return None;
-    }
-    // z^2 x^2 + z sigma x = room, x = 1 / sqrt(n').
-    let x = (-z * sigma + (z * z * sigma * sigma + 4.0 * z * z * room).sqrt()) / (2.0 * z * z);
-    let need = (1.0 / (x * x)).ceil();
-    Some((need as u64).max(n + 1))
+    let need = super::sequential::rate_shots_to_decide(sigma, z, room)?;
+    Some(need.max(n + 1))
 }
 
 #[cfg(test)]

@@ -165,6 +165,18 @@ fn the_outcome_answer_costs_a_program_by_its_engine_time() {
     }
     // One row per table the family is played on.
     assert!(seen >= 1, "{wall}");
+    // A program that counts no operations has none: an empty cell, not 0.
+    let answers = std::fs::read_to_string(run.join("outcome_answer.csv")).unwrap();
+    let header = answers.lines().next().unwrap();
+    let (engine_col, ops_col) = (column(header, "engine"), column(header, "ops_per_shot"));
+    for line in answers.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if f[engine_col] == "exec" {
+            assert_eq!(f[ops_col], "", "{line}");
+        } else {
+            assert!(f[ops_col].parse::<f64>().unwrap() > 0.0, "{line}");
+        }
+    }
     let report = std::fs::read_to_string(run.join("report.md")).unwrap();
     let row = report
         .lines()

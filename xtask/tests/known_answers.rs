@@ -62,7 +62,64 @@ fn our_engine_through_a_program_is_the_same_and_a_biased_one_differs() {
     );
     assert!(differs.n <= 3200, "{differs:?}");
     // The terminal leads with the answer, one line per family and engine.
-    assert!(stdout.contains("same shot by shot"), "{stdout}");
-    assert!(stdout.contains("differs"), "{stdout}");
+    assert!(
+        stdout.starts_with("does it change the game? 1 families"),
+        "{stdout}"
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[1].contains("break15 (seven_foot)") && lines[1].contains("same shot by shot"));
+    assert!(lines[2].contains("break15 (seven_foot)") && lines[2].contains("differs"));
+    // report.md: with --schemes none every table still renders (a header and its delimiter
+    // have as many cells), the reading guide comes before the answer, and none of the words
+    // that contradicted the numbers are back.
+    let report = std::fs::read_to_string(out.join("known/report.md")).unwrap();
+    assert_tables_render(&report);
+    let guide = report.find("**How to read it.**").unwrap();
+    let answer = report.find("**The answer**").unwrap();
+    assert!(guide < answer, "the reading guide comes first");
+    for stale in [
+        "tested at 5 %",
+        "about 5 shots more than the floor's",
+        "no test puts above",
+        "p >= 5",
+        "largest dt within the chaos floor",
+    ] {
+        assert!(!report.contains(stale), "report.md says {stale:?}");
+    }
     let _ = std::fs::remove_dir_all(&out);
+}
+
+/// Every Markdown table of `md` has a delimiter row with as many cells as its header.
+fn assert_tables_render(md: &str) {
+    let lines: Vec<&str> = md.lines().collect();
+    let cells = |l: &str| l.trim().trim_matches('|').split(" | ").count();
+    for w in lines.windows(2) {
+        if w[1].starts_with("|---") {
+            let dashes = w[1].trim().trim_matches('|').split('|').count();
+            assert_eq!(cells(w[0]), dashes, "{}\n{}", w[0], w[1]);
+        }
+    }
+}
+
+#[test]
+fn the_outcomes_help_is_grouped_with_examples_and_says_what_the_words_mean() {
+    let o = xtask().args(["outcomes", "--help"]).output().unwrap();
+    let (help, _) = texts(&o);
+    for heading in [
+        "Outcome study: shots:",
+        "Outcome study: sampling and search:",
+        "Outcome study: the chaos floor:",
+        "Outcome study: margins:",
+        "Examples:",
+        "same shot by shot",
+        "--search-limit",
+        "--margin-floor-relative",
+    ] {
+        assert!(help.contains(heading), "outcomes --help lacks {heading:?}");
+    }
+    for stale in ["p >= 5", "within_floor"] {
+        assert!(!help.contains(stale), "outcomes --help says {stale:?}");
+    }
+    let o = xtask().args(["compare", "--help"]).output().unwrap();
+    assert!(texts(&o).0.contains("Examples:"));
 }

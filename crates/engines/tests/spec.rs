@@ -271,3 +271,23 @@ fn keep_sessions_reaches_the_exec_engines_built() {
     assert_eq!(starts(true), 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_end_of_step_scheme_is_named_for_what_it_does_and_exact_still_reads() {
+    let spec: EngineSpec = "discrete:1e-3:exact".parse().unwrap();
+    assert_eq!(spec.to_string(), "discrete:1e-3:end_of_step");
+    assert_eq!(spec, "discrete:1e-3:end_of_step".parse().unwrap());
+    assert_eq!(spec.variant(), "end_of_step");
+    // The default scheme is end_of_step.
+    let plain: EngineSpec = "discrete:1e-3".parse().unwrap();
+    assert_eq!(plain, spec);
+    // The search's candidates keep everything but the step.
+    let finer = spec.with_dt(3.2e-6).unwrap();
+    assert_eq!(finer.to_string(), "discrete:3.2e-6:end_of_step");
+    assert!(spec.with_dt(1e-9).is_none());
+    assert!("event"
+        .parse::<EngineSpec>()
+        .unwrap()
+        .with_dt(1e-3)
+        .is_none());
+}

@@ -112,19 +112,19 @@ pub(crate) fn rates_tables(md: &mut String, st: &OutcomeStudy) {
             rate_ci(f.floor.rate, f.floor.ci_low, f.floor.ci_high),
             f.floor.n
         );
-        let heads: Vec<String> = dts.iter().map(|d| format!("{} s", fmt_dt(*d))).collect();
-        let _ = writeln!(md, "| engine | {} | no dt |", heads.join(" | "));
-        let _ = writeln!(md, "|---|{}---|", "---|".repeat(dts.len()));
+        // One column per dt, then one for engines without a dt: built as lists, so that a
+        // study with no dt (`--schemes none`) still has a header as wide as its rows.
+        let mut heads = vec!["engine".to_string()];
+        heads.extend(dts.iter().map(|d| format!("{} s", fmt_dt(*d))));
+        heads.push("no dt".into());
+        let _ = writeln!(md, "| {} |", heads.join(" | "));
+        let _ = writeln!(md, "|{}", "---|".repeat(heads.len()));
         for &(engine, scheme) in &f.engines {
             let cell = |dt: Option<f64>| f.at(engine, scheme, dt).map_or("".into(), rate_cell);
-            let cells: Vec<String> = dts.iter().map(|&d| cell(Some(d))).collect();
-            let _ = writeln!(
-                md,
-                "| {} | {} | {} |",
-                super::answer::engine_name(engine, scheme),
-                cells.join(" | "),
-                cell(None)
-            );
+            let mut cells = vec![super::answer::engine_name(engine, scheme)];
+            cells.extend(dts.iter().map(|&d| cell(Some(d))));
+            cells.push(cell(None));
+            let _ = writeln!(md, "| {} |", cells.join(" | "));
         }
         let _ = writeln!(md);
     }

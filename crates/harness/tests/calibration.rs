@@ -19,24 +19,22 @@
 //! and costs 0.1 s a study), so the cue-position statistics stay undecided and no study stops
 //! before its last look.
 
-use pool_harness::{Decision, DistributionTally, FloorVerdict, Margins, OutcomeShotRow, FLOOR};
+use pool_harness::{
+    Decision, DistributionTally, FloorVerdict, Margins, OutcomeShotRow, SplitMix, FLOOR,
+};
 
-/// SplitMix64: reproducible and dependency-free.
-struct Rng(u64);
+/// The project's seeded generator, with the two draws the simulation needs.
+struct Rng(SplitMix);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    fn new(seed: u64) -> Self {
+        Rng(SplitMix::new(seed))
     }
     fn chance(&mut self, p: f64) -> bool {
-        self.uniform() < p
+        self.0.unit() < p
+    }
+    fn pick(&mut self, n: usize) -> usize {
+        self.0.index(n)
     }
 }
 
@@ -75,7 +73,7 @@ fn game(rng: &mut Rng, f: Family) -> Game {
     let mut pockets = Vec::new();
     for _ in 0..f.balls {
         if rng.chance(f.pocket) {
-            pockets.push(POCKETS[(rng.next() % 6) as usize]);
+            pockets.push(POCKETS[rng.pick(POCKETS.len())]);
         }
     }
     pockets.sort_unstable();
@@ -235,7 +233,7 @@ fn study(rng: &mut Rng, f: Family, world: World) -> (bool, Option<FloorVerdict>)
 
 /// The share of `studies` studies with a false claim, with its Wilson 95 % interval.
 fn false_rate(seed: u64, f: Family, world: World, studies: u64) -> (f64, f64, f64, u64) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let mut wrong = 0;
     let mut decided = 0;
     for _ in 0..studies {
@@ -279,7 +277,7 @@ fn a_real_shift_is_found() {
     // Power: an engine that changes 2 points more cut shots than a 0.3 % floor is above it by
     // 3200 shots, and one whose first contact is another ball on 10 % of shots differs.
     let margins = Margins::default();
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let mut above = 0;
     let mut differs = 0;
     for _ in 0..50 {

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use pool_discrete::Scheme;
 use pool_harness::{AnswerRow, WallRow};
 use pool_report::compare::{
     answer_cell, answer_wall, cost_cell, duration, engine_name, reference_wall_s,
@@ -296,11 +297,21 @@ fn own(r: &BTreeMap<String, String>) -> bool {
     r.get("shot").is_some_and(|s| !s.contains('@'))
 }
 
-/// Whether a row's columns hold the given values (`[("family", "cut"), ...]`).
+/// Whether a row's columns hold the given values (`[("family", "cut"), ...]`); a `scheme` column
+/// matches by [`same_scheme`].
 fn matches(r: &BTreeMap<String, String>, wanted: &[(&str, &str)]) -> bool {
-    wanted
-        .iter()
-        .all(|(k, v)| r.get(*k).is_some_and(|have| have == v))
+    wanted.iter().all(|(k, v)| {
+        r.get(*k)
+            .is_some_and(|have| have == v || (*k == "scheme" && same_scheme(have, v)))
+    })
+}
+
+/// Whether a run's recorded scheme name is the scheme a figure names: the same name, or two
+/// names of one scheme (a run written before `exact` was named `end_of_step` records `exact`,
+/// which the command line still accepts).
+fn same_scheme(recorded: &str, wanted: &str) -> bool {
+    recorded == wanted
+        || Scheme::from_name(recorded).is_some_and(|a| Scheme::from_name(wanted) == Some(a))
 }
 
 /// The first row whose columns hold the given values.
@@ -647,7 +658,9 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
             let picked: Vec<&BTreeMap<String, String>> = rows
                 .iter()
                 .filter(|r| {
-                    own(r) && cell(r, "scheme") == *scheme && cell(r, "engine") == "discrete"
+                    own(r)
+                        && same_scheme(cell(r, "scheme"), scheme)
+                        && cell(r, "engine") == "discrete"
                 })
                 .filter(|r| cell(r, "points").parse::<u32>().is_ok_and(|p| p >= 2))
                 .collect();
@@ -662,7 +675,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
             need(rows, "summary.csv", &["shot", "scheme", "dt_s", column])?;
             let picked: Vec<&BTreeMap<String, String>> = rows
                 .iter()
-                .filter(|r| own(r) && cell(r, "scheme") == *scheme && at_dt(r, dt))
+                .filter(|r| own(r) && same_scheme(cell(r, "scheme"), scheme) && at_dt(r, dt))
                 .collect();
             let m = median_of(numbers(&picked, "summary.csv", column)?)
                 .ok_or(format!("{key}: no finite error"))?;
@@ -681,7 +694,7 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
                 .filter(|r| {
                     own(r)
                         && cell(r, "engine") == *engine
-                        && cell(r, "scheme") == *scheme
+                        && same_scheme(cell(r, "scheme"), scheme)
                         && at_dt(r, dt)
                 })
                 .collect();

@@ -293,7 +293,13 @@ impl Engine for DiscreteEngine {
                 if d.norm_squared() < touch * touch && d.dot(&(now[j].v.xy() - now[i].v.xy())) < 0.0
                 {
                     ops.bump(DiscreteOp::Resolve);
-                    let (a, b) = physics.resolve_ball_ball(&now[i], &now[j]);
+                    // The law takes the earlier ball of the set-up first (`BallBallLaw`'s
+                    // contract); slots are in id order.
+                    let (a, b) = physics.resolve_ball_ball_in_setup_order(
+                        &now[i],
+                        &now[j],
+                        order[i] < order[j],
+                    );
                     marks += non_finite(&a) + non_finite(&b);
                     position_written(&now[i], &a, &cells, &mut stale, &mut clear[i]);
                     position_written(&now[j], &b, &cells, &mut stale, &mut clear[j]);

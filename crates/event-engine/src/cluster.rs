@@ -336,7 +336,8 @@ fn push(
             } else if stopped[a] {
                 now[b] = physics.resolve_sustained_cushion(sb, -n, physics.radius(sb));
             } else {
-                let (na, nb) = physics.resolve_sustained_ball_ball(sa, sb);
+                // Balls are indexed as in the set-up: the earlier one first (`BallBallLaw`).
+                let (na, nb) = physics.resolve_sustained_ball_ball_in_setup_order(sa, sb, a < b);
                 now[a] = na;
                 now[b] = nb;
             }

@@ -324,9 +324,11 @@ impl<'a> Loop<'a> {
         }
     }
 
-    /// The earliest cached candidate; ties broken by kind order, then agents' ids, so that runs
-    /// are deterministic and do not depend on the order of the balls in the shot file. Taken
-    /// off the queue: resolving it changes its balls, which makes it stale anyway.
+    /// The earliest cached candidate; ties broken by kind order, then agents' ids, so that which
+    /// of two simultaneous events comes first does not depend on the order of the balls in the
+    /// shot file. (The physics may: an asymmetric ball-ball law takes the earlier ball of the
+    /// set-up first, `BallBallLaw`'s contract, and `Agents::pair` puts it first.) Taken off the
+    /// queue: resolving it changes its balls, which makes it stale anyway.
     fn next_event(&mut self) -> Option<(f64, EventKind, Agents, Option<Contact>)> {
         let generation = &self.generation;
         let (entry, examined) = self.queue.pop_valid(|e| e.is_current(generation));

@@ -137,6 +137,40 @@ pub trait Physics: Send + Sync {
     /// kinetic energy never rises.
     fn resolve_sustained_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState);
 
+    /// [`Physics::resolve_ball_ball`] under the ball-order contract of
+    /// [`crate::resolve::BallBallLaw`]: the ball that comes earlier in the set-up (the shot
+    /// file or request) is the law's first argument. `a_first` says whether `a` is that ball;
+    /// the result is `(a's state, b's state)` either way.
+    fn resolve_ball_ball_in_setup_order(
+        &self,
+        a: &BallState,
+        b: &BallState,
+        a_first: bool,
+    ) -> (BallState, BallState) {
+        if a_first {
+            self.resolve_ball_ball(a, b)
+        } else {
+            let (nb, na) = self.resolve_ball_ball(b, a);
+            (na, nb)
+        }
+    }
+
+    /// [`Physics::resolve_sustained_ball_ball`] under the same contract as
+    /// [`Physics::resolve_ball_ball_in_setup_order`].
+    fn resolve_sustained_ball_ball_in_setup_order(
+        &self,
+        a: &BallState,
+        b: &BallState,
+        a_first: bool,
+    ) -> (BallState, BallState) {
+        if a_first {
+            self.resolve_sustained_ball_ball(a, b)
+        } else {
+            let (nb, na) = self.resolve_sustained_ball_ball(b, a);
+            (na, nb)
+        }
+    }
+
     /// Sustained ball-cushion contact, as for [`Physics::resolve_sustained_ball_ball`].
     /// `normal` and `height` as in [`Physics::resolve_ball_cushion`].
     fn resolve_sustained_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState;

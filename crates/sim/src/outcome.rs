@@ -46,7 +46,8 @@ pub enum Agents {
 }
 
 impl Agents {
-    /// A ball-ball pair in canonical order.
+    /// A ball-ball pair in canonical order: the ball earlier in the set-up first (the order the
+    /// ball-ball law takes them in, `BallBallLaw`'s contract).
     pub fn pair(i: usize, j: usize) -> Self {
         Agents::BallBall {
             a: i.min(j),

@@ -32,6 +32,9 @@ pub(crate) struct World<'a, P: ?Sized> {
     pub table: &'a PreparedTable,
     /// Each slot's ball radius (m): a ball's parameters never change.
     pub radii: Vec<f64>,
+    /// Each slot's index in the set-up (slots are in id order): which ball of a pair the
+    /// ball-ball law takes first.
+    pub setup_index: Vec<usize>,
 }
 
 impl<P: Physics + ?Sized> World<'_, P> {
@@ -208,10 +211,12 @@ impl<P: Physics + ?Sized> World<'_, P> {
         let p = self.physics;
         match c {
             Contact::Pair { a, b } => {
+                // The earlier ball of the set-up first (`BallBallLaw`'s contract).
+                let a_first = self.setup_index[a] < self.setup_index[b];
                 let (na, nb) = if sustained {
-                    p.resolve_sustained_ball_ball(&states[a], &states[b])
+                    p.resolve_sustained_ball_ball_in_setup_order(&states[a], &states[b], a_first)
                 } else {
-                    p.resolve_ball_ball(&states[a], &states[b])
+                    p.resolve_ball_ball_in_setup_order(&states[a], &states[b], a_first)
                 };
                 (states[a], states[b]) = (na, nb);
                 Some((EventKind::BallBall, Agents::pair(a, b)))

@@ -111,6 +111,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
             physics,
             table: &setup.table,
             radii,
+            setup_index: order.clone(),
         },
         largest,
         culled: engine.broad_phase == BroadPhase::Culled,

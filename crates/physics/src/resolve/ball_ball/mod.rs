@@ -30,6 +30,14 @@ pub type Velocities = (Vec3, Vec3);
 /// The balls may differ: each comes with its own parameters (`pa` for `a`, `pb` for `b`: mass,
 /// radius, restitution, friction), and a law that pairs two coefficients (e_b, mu_b) combines
 /// them as pooltool does, by their mean.
+///
+/// **Ball order.** `a` is the ball that comes earlier in the set-up (the shot file, or the
+/// request's ball list), `b` the later one, in every engine: the event engine, every discrete
+/// scheme, their sustained and cluster paths ([`crate::Physics::resolve_ball_ball_in_setup_order`]
+/// swaps the arguments and the results back). A symmetric law gives the same answer either way
+/// up to rounding; an asymmetric one (`fastfiz`, whose first ball's speed along the line of
+/// centres feeds the friction impulse, as FastFiz's own "ball 1", the lower ball number) would
+/// otherwise give two engines two physics.
 pub trait BallBallLaw: Law {
     /// The new (v, w) of balls `a` (parameters `pa`) and `b` (`pb`), touching (centers
     /// [`crate::contact_distance`] apart on the cloth) and approaching.

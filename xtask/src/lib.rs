@@ -87,9 +87,9 @@ enum Command {
     ///
     /// The report answers, for every engine: how wrong each event is against dt, what it
     /// costs, whether it predicts the same next event restarted from the reference's states,
-    /// and (the outcome study, within a 3-minute budget) whether it changes the game.
+    /// and (the outcome study, a first look and 30 s for more) whether it changes the game.
     #[command(after_help = "Examples:
-  cargo xtask compare                                   the main job, about 3 minutes
+  cargo xtask compare                                   the main job, about 2 minutes on 2 cores
   cargo xtask compare --quick --check                   seconds: the baselines checked (CI)
   cargo xtask compare --engines \"exec:python3 my_engine.py\"   your program beside every scheme
   cargo xtask compare --schemes located,substep16 --dt 1e-2,1e-3

@@ -23,7 +23,12 @@ pooltool moves a colliding pair 2R + 1e-6 m apart before resolving it, so its wh
 drift from ours by about 1e-6 m / closing speed per collision; the harness's one-step agreement
 restarts it from our states before every event to compare the algorithm without that drift.
 
-`engine_s` is the time inside `pt.simulate` without numba's start-up: the session's first shot
+A shot with a t_end (a one-step restart's ends just past the event it predicts) stops at it,
+its balls evolved to t_end: pooltool's own `t_final` resolves the event that crosses it and
+ends there, which the harness refuses as an answer past t_end (`simulate_until`).
+
+`engine_s` is the time inside `pt.simulate` (or its loop, `simulate_until`) without numba's
+start-up: the session's first shot
 under each set of laws is simulated once, untimed, before its timed run (numba compiles
 pooltool's functions, or loads them from its cache, on their first calls), and compiling that
 still happens later is taken out as numba times it ("numba:compile" events;
@@ -42,6 +47,9 @@ import numpy as np
 import pooltool as pt
 from numba.core import event as numba_event
 from pooltool.events.datatypes import EventType
+from pooltool.events.factory import null_event
+from pooltool.evolution.event_based.config import INCLUDED_EVENTS
+from pooltool.evolution.event_based.simulate import _SimulationState, get_next_event
 from pooltool.objects.ball.datatypes import BallParams, BallState
 from pooltool.objects.table.components import (
     CircularCushionSegment,
@@ -147,6 +155,41 @@ def system_for(shot, frame):
     return pt.System(cue=cue, table=table, balls=balls), corner_of
 
 
+def simulate_until(system, engine, t_end, limit):
+    """pt.simulate, except that a shot with a t_end stops at it: pooltool's own t_final resolves
+    the event that crosses t_final and ends after it, where a restart asks for the states at
+    t_end (a one-step restart's t_end is just past the event it predicts). This is
+    pt.simulate's loop (pooltool 0.6.0, evolution/event_based/simulate.py) with that one
+    change: the next event is looked at before it is resolved, and one past t_end is not; the
+    balls are evolved to t_end instead."""
+    if t_end is None:
+        return pt.simulate(system, engine=engine, inplace=True, max_events=limit or 0)
+    sim = _SimulationState(system, engine, None, INCLUDED_EVENTS, limit or 0)
+    sim.init()
+    while not sim.done:
+        shot = sim.shot
+        event = get_next_event(shot, transition_cache=sim.transition_cache,
+                               collision_cache=sim.collision_cache)
+        if event.time == np.inf:
+            shot._update_history(null_event(time=shot.t))
+            break
+        if event.time > t_end:
+            sim.evolve(shot, t_end - shot.t)
+            shot._update_history(null_event(time=t_end))
+            break
+        sim.evolve(shot, event.time - shot.t)
+        if event.event_type in sim.include:
+            sim.engine.resolver.resolve(shot, event)
+        shot._update_history(event)
+        if sim.max_events > 0 and sim.num_events > sim.max_events:
+            shot.stop_balls()
+            shot._update_history(null_event(time=shot.t))
+            break
+        sim.num_events += 1
+        sim.update_caches(event)
+    return sim.shot
+
+
 def simulate(shot):
     engine, why = engine_for(shot["model"])
     if engine is None:
@@ -162,14 +205,11 @@ def simulate(shot):
     laws = json.dumps(shot["model"]["laws"], sort_keys=True)
     if laws not in WARMED:
         WARMED.add(laws)
-        pt.simulate(system.copy(), engine=engine, inplace=True, t_final=t_end,
-                    max_events=limit or 0)
+        simulate_until(system.copy(), engine, t_end, limit)
     compiling = []
     with numba_event.install_timer("numba:compile", compiling.append):
         t0 = time.perf_counter_ns()
-        out = pt.simulate(
-            system, engine=engine, inplace=True, t_final=t_end, max_events=limit or 0
-        )
+        out = simulate_until(system, engine, t_end, limit)
         simulate_s = (time.perf_counter_ns() - t0) * 1e-9
     engine_s = max(simulate_s - sum(compiling), 0.0)
     events = []

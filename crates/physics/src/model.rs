@@ -14,6 +14,22 @@ pub struct Transition {
     pub kind: EventKind,
 }
 
+/// `law(a, b)` with the ball earlier in the set-up first (`a_first` says whether that is `a`),
+/// the results as `(a's, b's)`: the ball-order contract of [`crate::resolve::BallBallLaw`].
+fn in_setup_order(
+    a: &BallState,
+    b: &BallState,
+    a_first: bool,
+    law: impl Fn(&BallState, &BallState) -> (BallState, BallState),
+) -> (BallState, BallState) {
+    if a_first {
+        law(a, b)
+    } else {
+        let (nb, na) = law(b, a);
+        (na, nb)
+    }
+}
+
 /// Equations of motion, transition rules and collision laws of one physical model.
 ///
 /// Both engines see the world only through this trait, so any difference between their results
@@ -147,12 +163,7 @@ pub trait Physics: Send + Sync {
         b: &BallState,
         a_first: bool,
     ) -> (BallState, BallState) {
-        if a_first {
-            self.resolve_ball_ball(a, b)
-        } else {
-            let (nb, na) = self.resolve_ball_ball(b, a);
-            (na, nb)
-        }
+        in_setup_order(a, b, a_first, |x, y| self.resolve_ball_ball(x, y))
     }
 
     /// [`Physics::resolve_sustained_ball_ball`] under the same contract as
@@ -163,12 +174,7 @@ pub trait Physics: Send + Sync {
         b: &BallState,
         a_first: bool,
     ) -> (BallState, BallState) {
-        if a_first {
-            self.resolve_sustained_ball_ball(a, b)
-        } else {
-            let (nb, na) = self.resolve_sustained_ball_ball(b, a);
-            (na, nb)
-        }
+        in_setup_order(a, b, a_first, |x, y| self.resolve_sustained_ball_ball(x, y))
     }
 
     /// Sustained ball-cushion contact, as for [`Physics::resolve_sustained_ball_ball`].

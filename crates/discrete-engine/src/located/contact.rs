@@ -32,8 +32,8 @@ pub(crate) struct World<'a, P: ?Sized> {
     pub table: &'a PreparedTable,
     /// Each slot's ball radius (m): a ball's parameters never change.
     pub radii: Vec<f64>,
-    /// Each slot's index in the set-up (slots are in id order): which ball of a pair the
-    /// ball-ball law takes first.
+    /// Each slot's index in the set-up (slots are in id order): how events and final states
+    /// name the balls, and which ball of a pair the ball-ball law takes first.
     pub setup_index: Vec<usize>,
 }
 

@@ -111,13 +111,12 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
             physics,
             table: &setup.table,
             radii,
-            setup_index: order.clone(),
+            setup_index: order,
         },
         largest,
         culled: engine.broad_phase == BroadPhase::Culled,
         ops: LocatedOps::default(),
         events: strike.into_iter().collect(),
-        order,
         trial: x.clone(),
         scratch: x.clone(),
         sweep: (0..n).collect(),
@@ -141,7 +140,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
     if sample_every.is_some() {
         snapshots.push(Snapshot {
             time: 0.0,
-            states: in_setup_order(&x, &r.order),
+            states: in_setup_order(&x, &r.world.setup_index),
         });
     }
     let t_limit = setup.t_end.unwrap_or(engine.max_time);
@@ -178,7 +177,7 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
             if step.is_multiple_of(every) || r.events.len() > events_before {
                 snapshots.push(Snapshot {
                     time: t,
-                    states: in_setup_order(&x, &r.order),
+                    states: in_setup_order(&x, &r.world.setup_index),
                 });
             }
         }
@@ -186,11 +185,11 @@ pub(crate) fn run(engine: &DiscreteEngine, setup: &Setup, mode: Mode) -> Outcome
     if sample_every.is_some() && snapshots.last().is_none_or(|s| s.time < t) {
         snapshots.push(Snapshot {
             time: t,
-            states: in_setup_order(&x, &r.order),
+            states: in_setup_order(&x, &r.world.setup_index),
         });
     }
     Outcome {
-        final_states: in_setup_order(&x, &r.order),
+        final_states: in_setup_order(&x, &r.world.setup_index),
         events: r.events,
         end_time: t,
         termination,
@@ -208,8 +207,6 @@ struct Run<'a, P: ?Sized> {
     culled: bool,
     ops: LocatedOps,
     events: Vec<Event>,
-    /// Slot -> set-up index.
-    order: Vec<usize>,
     /// States at the end of the interval being tried.
     trial: Vec<BallState>,
     /// The locator's states at a trial time (only the contact's slots are meaningful).
@@ -232,7 +229,7 @@ struct Run<'a, P: ?Sized> {
 impl<P: Physics + ?Sized> Run<'_, P> {
     /// Logs an event of the slots' balls at `time` (s).
     fn log(&mut self, time: f64, (kind, agents): (pool_physics::EventKind, Agents)) {
-        let o = &self.order;
+        let o = &self.world.setup_index;
         let agents = match agents {
             Agents::Ball { ball } => Agents::Ball { ball: o[ball] },
             Agents::BallBall { a, b } => Agents::pair(o[a], o[b]),

@@ -1,20 +1,27 @@
 #!/usr/bin/env python3
-"""Cushion events of whole pooltool 0.6.0 runs: the ball's state before and after each one.
+"""Collision events of whole pooltool 0.6.0 runs: the balls' states before and after each one.
 
 Runs random carom (three-cushion table and balls) and pool (9-ball rack on the default table)
-shots with `pt.simulate` under pooltool's `default_resolver()` (`frictional_inelastic` with
-Alciatore friction ball-ball, `stronge_compliant` with `omega_ratio` 1.8 at both cushion kinds),
-then once more under the same resolver with `han_2005` at the cushions, and writes one row per
+shots with `pt.simulate` under three model sets: pooltool's `default_resolver()`
+(`frictional_inelastic` with Alciatore friction ball-ball, `stronge_compliant` with
+`omega_ratio` 1.8 at both cushion kinds); the same with `han_2005` at the cushions; and
+`frictional_mathavan` ball-ball with `mathavan_2010` cushions. It writes one row per
 `ball_linear_cushion` / `ball_circular_cushion` event to
 data/peers/laws/trace_<cushion law>.csv:
 
-    shot, kind (linear/circular), ball parameters (R, m, e_c, f_c), the cushion (p1, p2 or the
-    circle's center and radius), the ball's r, v, w when the event is reached (the event's
-    initial agent: before pooltool moves it and resolves), v and w after (the final agent)
+    shot, kind (linear/circular), ball parameters (R, m, e_c, f_c, u_s), the cushion (p1, p2 or
+    the circle's center and radius), the ball's r, v, w when the event is reached (the event's
+    initial agent: before pooltool moves it and resolves), r, v and w after (the final agent:
+    moved by `make_kiss`, then resolved)
 
-`cargo test -p pool-physics --test pooltool_cushion_trace` applies our law of the same name to
-each `before` and checks the `after` (the file is committed so the check runs without pooltool;
-this script rewrites it, same seed, same file, when pooltool is installed, benches/peers/README.md):
+and one row per `ball_ball` event (of the default set and of the Mathavan set) to
+data/peers/laws/trace_<ball-ball law>.csv: both balls' parameters (`a_R`, `a_m`, `a_e_b`,
+`a_u_b`, `a_u_s`, `b_...`), their r, v, w before (`a_r`, ...) and r, v, w after (`a_r_out`, ...).
+
+`cargo test -p pool-physics --test pooltool_cushion_trace` applies our model of the same name
+(the move and the law, as our engines call them) to each `before` and checks the `after` (the
+files are committed so the check runs without pooltool; this script rewrites them, same seed,
+same files, when pooltool is installed, benches/peers/README.md):
 
     .venv-pooltool/bin/python benches/peers/pooltool_cushion_trace.py [--shots 24] [--seed 7]
 
@@ -30,7 +37,12 @@ import sys
 import numpy as np
 import pooltool as pt
 from pooltool.physics.engine import PhysicsEngine
+from pooltool.physics.resolve.ball_ball.frictional_mathavan import FrictionalMathavan
 from pooltool.physics.resolve.ball_cushion.han_2005.model import Han2005Circular, Han2005Linear
+from pooltool.physics.resolve.ball_cushion.mathavan_2010.model import (
+    Mathavan2010Circular,
+    Mathavan2010Linear,
+)
 from pooltool.physics.resolve.resolver import default_resolver
 
 from pooltool_laws import vec, write
@@ -83,12 +95,35 @@ def rows_of(name, system):
             {
                 "shot": name, "kind": kind, "time": float(event.time),
                 "R": float(p.R), "m": float(p.m), "e_c": float(p.e_c), "f_c": float(p.f_c),
+                "u_s": float(p.u_s),
                 **geometry,
                 "r": vec(before.state.rvw[0]), "v": vec(before.state.rvw[1]),
                 "w": vec(before.state.rvw[2]),
+                "r_out": vec(after.state.rvw[0]),
                 "v_out": vec(after.state.rvw[1]), "w_out": vec(after.state.rvw[2]),
             }
         )
+    return rows
+
+
+def ball_ball_rows(name, system):
+    rows = []
+    for event in system.events:
+        if event.event_type.value != "ball_ball":
+            continue
+        row = {"shot": name, "time": float(event.time)}
+        for tag, agent in zip("ab", event.agents):
+            p, before, after = agent.initial.params, agent.initial.state, agent.final.state
+            row.update({
+                f"{tag}_R": float(p.R), f"{tag}_m": float(p.m), f"{tag}_e_b": float(p.e_b),
+                f"{tag}_u_b": float(p.u_b), f"{tag}_u_s": float(p.u_s),
+                f"{tag}_motion": int(before.s),
+                f"{tag}_r": vec(before.rvw[0]), f"{tag}_v": vec(before.rvw[1]),
+                f"{tag}_w": vec(before.rvw[2]),
+                f"{tag}_r_out": vec(after.rvw[0]), f"{tag}_v_out": vec(after.rvw[1]),
+                f"{tag}_w_out": vec(after.rvw[2]),
+            })
+        rows.append(row)
     return rows
 
 
@@ -102,15 +137,33 @@ def main():
     han = default_resolver()
     han.ball_linear_cushion = Han2005Linear()
     han.ball_circular_cushion = Han2005Circular()
-    for law, resolver in [("stronge_compliant", stronge), ("han_2005", han)]:
-        rows = []
+    mathavan = default_resolver()
+    mathavan.ball_ball = FrictionalMathavan()
+    mathavan.ball_linear_cushion = Mathavan2010Linear()
+    mathavan.ball_circular_cushion = Mathavan2010Circular()
+    sets = [
+        ("stronge_compliant", "frictional_inelastic", stronge),
+        ("han_2005", None, han),
+        ("mathavan_2010", "frictional_mathavan", mathavan),
+    ]
+    for law, ball_ball, resolver in sets:
+        rows, pairs, failed = [], [], []
         for kind in ["carom", "pool"]:
             for k in range(args.shots):
                 seed = args.seed + k
                 system = shot(kind, seed)
-                pt.simulate(system, engine=PhysicsEngine(resolver=resolver), inplace=True)
+                try:
+                    pt.simulate(system, engine=PhysicsEngine(resolver=resolver), inplace=True)
+                except Exception as e:  # pooltool's own failures (mathavan_2010's solver)
+                    failed.append(f"{kind}_{seed}: {type(e).__name__}: {e}")
+                    continue
                 rows += rows_of(f"{kind}_{seed}", system)
+                pairs += ball_ball_rows(f"{kind}_{seed}", system)
+        for line in failed:
+            print(f"{law}: pooltool failed on {line}; shot left out", file=sys.stderr)
         write(f"trace_{law}", rows)
+        if ball_ball:
+            write(f"trace_{ball_ball}", pairs)
 
 
 if __name__ == "__main__":

@@ -29,8 +29,9 @@ pub struct ComparePooltoolArgs {
     pub physics: String,
     /// pooltool contact spacers MIN_DIST (m) to run it with, comma-separated. pooltool ships
     /// 1e-6 m: before resolving a collision it moves the pair (or the ball and the cushion)
-    /// that far apart, which is not physics and moves every later event by about 1e-6 m over
-    /// the speed; lowered, its logs show the laws alone. The verdict is on the smallest
+    /// that far apart, which is not physics; our laws make the same move (their `spacer`, set
+    /// to each value in turn). Lowered, the logs show the laws alone. The verdict is on the
+    /// smallest
     #[arg(long, default_value = "1e-6,1e-12")]
     pub spacers: String,
     /// Events less than this apart (s) may be logged in either order (a rack's cascade)
@@ -145,8 +146,7 @@ pub fn run(args: ComparePooltoolArgs) -> Result<(), CliError> {
         );
         staging.write(&format!("breaks/{name}.toml"), shot.as_bytes())?;
         for (token, spacer) in &spacers {
-            // Our cushion laws read the normal as far off the cushion as pooltool's spacer
-            // leaves the ball.
+            // Our collision laws move the bodies as far apart as pooltool's spacer does.
             let at = pool_pooltool::at_spacer(&setup, *spacer);
             let ours = our_events(&at, &engine.run(&at));
             let file = staging.path(&format!("pooltool/{name}@{token}.json"));

@@ -9,10 +9,12 @@ pub struct InvariantReport {
     /// Collisions examined.
     pub n_collisions: usize,
     /// Max over ball-ball collisions of | |r_a - r_b| - D | at the event time, D the pair's
-    /// contact distance (2R for equal balls).
+    /// contact distance (2R for equal balls), or D + s after a law whose contact spacer s
+    /// moved the pair apart (pooltool's `make_kiss`, `resolve::spacer`): the nearer of the two.
     pub max_ball_ball_residual_m: f64,
     /// Max over ball-cushion collisions of |distance to the face or end point - R| (straight
-    /// cushions) or |distance to the circle - R| (circular ones).
+    /// cushions) or |distance to the circle - R| (circular ones), R + s after a spacer s, as
+    /// for ball-ball.
     pub max_cushion_residual_m: f64,
     /// Largest overlap between two balls (D - |d|, D their contact distance) seen at any sample,
     /// 0 if none.
@@ -48,6 +50,10 @@ pub fn energy_rises(physics: &impl Physics, snapshots: &[Snapshot]) -> usize {
 pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> InvariantReport {
     let physics = &setup.physics;
     let table = &setup.table;
+    let laws = physics.resolver();
+    // The residual of a contact at distance `d` that should be `touch`, or `touch + spacer`
+    // when the law moved the bodies apart first.
+    let off = |d: f64, touch: f64, spacer: f64| (d - touch).abs().min((d - touch - spacer).abs());
     let mut rep = InvariantReport::default();
     let snaps = &outcome.snapshots;
     for (k, e) in outcome.events.iter().enumerate() {
@@ -61,18 +67,19 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                 let (sa, sb) = (&snap.states[a], &snap.states[b]);
                 let d = (sa.r.xy() - sb.r.xy()).norm();
                 let touch = physics.contact_distance(sa, sb);
-                rep.max_ball_ball_residual_m = rep.max_ball_ball_residual_m.max((d - touch).abs());
+                let residual = off(d, touch, laws.ball_ball.spacer());
+                rep.max_ball_ball_residual_m = rep.max_ball_ball_residual_m.max(residual);
             }
             Agents::BallCushion { ball, cushion } if e.kind == EventKind::BallLinearCushion => {
                 rep.n_collisions += 1;
                 let c = &table.segments()[cushion];
                 let p = snap.states[ball].r.xy();
                 let radius = physics.radius(&snap.states[ball]);
-                let mut best = ((p - c.start).norm() - radius)
-                    .abs()
-                    .min(((p - c.end).norm() - radius).abs());
+                let spacer = laws.ball_linear_cushion.spacer();
+                let mut best = off((p - c.start).norm(), radius, spacer)
+                    .min(off((p - c.end).norm(), radius, spacer));
                 if (0.0..=1.0).contains(&c.parameter(p)) {
-                    best = best.min((c.signed_distance(p) - radius).abs());
+                    best = best.min(off(c.signed_distance(p), radius, spacer));
                 }
                 rep.max_cushion_residual_m = rep.max_cushion_residual_m.max(best);
             }
@@ -81,7 +88,8 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                 let s = &snap.states[ball];
                 let gap = table.circular_segments()[cushion].gap(s.r.xy());
                 let radius = physics.radius(s);
-                rep.max_cushion_residual_m = rep.max_cushion_residual_m.max((gap - radius).abs());
+                let spacer = laws.ball_circular_cushion.spacer();
+                rep.max_cushion_residual_m = rep.max_cushion_residual_m.max(off(gap, radius, spacer));
             }
             _ => {}
         }

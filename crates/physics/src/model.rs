@@ -439,7 +439,11 @@ impl Model {
     /// A cushion `law` (the linear or the circular one) at `normal` and `height`, settled.
     #[inline]
     fn cushion(&self, law: &BallCushionModel, s: &BallState, normal: Vec2, h: f64) -> BallState {
-        self.settle(s, law.resolve(self.params_of(s), s, normal, h))
+        let out = self.settle(s, law.resolve(self.params_of(s), s, normal, h));
+        BallState {
+            r: crate::resolve::spacer::kissed_at_line(s, normal, law.spacer()),
+            ..out
+        }
     }
 
     /// A cushion `law`'s sustained partner, settled; the state unchanged if it has none.
@@ -536,8 +540,11 @@ impl Physics for Model {
 
     fn resolve_ball_ball(&self, a: &BallState, b: &BallState) -> (BallState, BallState) {
         let (pa, pb) = (self.params_of(a), self.params_of(b));
-        let [na, nb] = self.resolver.ball_ball.resolve(pa, a, pb, b);
-        (self.settle(a, na), self.settle(b, nb))
+        let law = &self.resolver.ball_ball;
+        let touch = crate::contact_distance(pa.radius, pb.radius);
+        let [a, b] = crate::resolve::spacer::kissed_pair(a, b, touch, law.spacer());
+        let [na, nb] = law.resolve(pa, &a, pb, &b);
+        (self.settle(&a, na), self.settle(&b, nb))
     }
 
     fn resolve_ball_cushion(&self, s: &BallState, normal: Vec2, height: f64) -> BallState {
@@ -564,10 +571,13 @@ impl Physics for Model {
         arc_radius: f64,
     ) -> BallState {
         let law = &self.resolver.ball_circular_cushion;
-        self.settle(
-            s,
-            law.resolve_circular(self.params_of(s), s, normal, height, arc_radius),
-        )
+        let p = self.params_of(s);
+        let out = self.settle(s, law.resolve_circular(p, s, normal, height, arc_radius));
+        let touch = p.radius + arc_radius;
+        BallState {
+            r: crate::resolve::spacer::kissed_at_circle(s, normal, touch, law.spacer()),
+            ..out
+        }
     }
 
     fn resolve_sustained_circular_cushion(

@@ -87,16 +87,18 @@ fn the_corrections_are_parameters_whose_default_is_pooltools() {
     // The presets: pooltool's names are pooltool's behaviour, ours carry the corrections.
     let laws = |preset: &str| Model::preset(preset, BallParams::pool()).unwrap();
     let pooltool = laws("pooltool_default");
-    for (_, spec) in pooltool.resolver().specs() {
-        for key in [
-            "friction_impulse",
-            "cloth_slip",
-            "circular_normal",
-            "spacer",
-        ] {
+    for (event_type, spec) in pooltool.resolver().specs() {
+        for key in ["friction_impulse", "cloth_slip", "circular_normal"] {
             assert_eq!(spec.get(key), None, "{}", spec.model);
         }
+        // pooltool's contact spacer on both collision laws: the cushion law's by default, the
+        // ball-ball law's named (its default, 0, resolves at the contact).
+        let spacer = (event_type == "ball_ball").then_some(Param::Number(1e-6));
+        assert_eq!(spec.get("spacer"), spacer.as_ref(), "{}", spec.model);
     }
+    assert!(pooltool.resolver().corrections().is_empty());
+    assert_eq!(pooltool.resolver().ball_ball.spacer(), 1e-6);
+    assert_eq!(pooltool.resolver().ball_linear_cushion.spacer(), 1e-6);
     let corrected = laws("corrected");
     let r = corrected.resolver();
     assert_eq!(
@@ -105,10 +107,12 @@ fn the_corrections_are_parameters_whose_default_is_pooltools() {
     );
     let circular = r.ball_circular_cushion.spec();
     assert_eq!(circular.get("circular_normal"), Some(&text("contact")));
-    // Both cushion kinds take the normal at the contact, not pooltool's 1e-6 m off it.
+    // Both cushion kinds take the normal at the contact, not pooltool's 1e-6 m off it, and
+    // the ball-ball law its line of centers.
     for spec in [r.ball_linear_cushion.spec(), circular.clone()] {
         assert_eq!(spec.get("spacer"), Some(&Param::Number(0.0)), "{spec:?}");
     }
+    assert_eq!(r.ball_ball.spacer(), 0.0);
     let mut linear = r.ball_linear_cushion.spec();
     linear.params.retain(|(k, _)| k != "spacer");
     assert_eq!(linear, pooltool.resolver().ball_linear_cushion.spec());

@@ -258,24 +258,16 @@ mod tests {
     }
 }
 
-/// `setup` with its cushion laws that read the contact's normal from the ball's position
-/// (`stronge_compliant`, `impulse_frictional_inelastic`) reading it `spacer` (m) off the
-/// cushion, as pooltool run with `pooltool.constants.MIN_DIST = spacer` does (its `make_kiss`
-/// moves the ball that far off before the law runs): the laws of a run of ours to set beside
-/// such a pooltool run. Other laws and everything else as they are.
+/// `setup` with every law that reads the contact's geometry after pooltool's `make_kiss`
+/// reading it `spacer` (m) off the contact, as pooltool run with
+/// `pooltool.constants.MIN_DIST = spacer` does (its `make_kiss` moves the bodies that far apart
+/// before the law runs): the ball–ball and cushion laws pooltool has. The laws of a run of
+/// ours to set beside such a pooltool run; other laws and everything else as they are.
 pub fn at_spacer(setup: &Setup, spacer: f64) -> Setup {
-    use pool_physics::resolve::BallCushionModel;
     let mut resolver = setup.physics.resolver().clone();
-    for law in [
-        &mut resolver.ball_linear_cushion,
-        &mut resolver.ball_circular_cushion,
-    ] {
-        match law {
-            BallCushionModel::StrongeCompliant(l) => l.spacer = spacer,
-            BallCushionModel::ImpulseFrictionalInelastic(l) => l.spacer = spacer,
-            _ => {}
-        }
-    }
+    resolver.ball_ball = resolver.ball_ball.with_spacer(spacer);
+    resolver.ball_linear_cushion = resolver.ball_linear_cushion.with_spacer(spacer);
+    resolver.ball_circular_cushion = resolver.ball_circular_cushion.with_spacer(spacer);
     let old = &setup.physics;
     let mut physics = pool_physics::Model::new(*old.params(), old.motion(), resolver);
     for p in old.ball_sets() {

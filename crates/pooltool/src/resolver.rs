@@ -1,7 +1,13 @@
 //! Laws as pooltool's `resolver.yaml` writes them: one entry per event type, `model` and the
 //! model's parameters by pooltool's names (`version` aside). Our [`Resolver`] uses the same
-//! keys, names and parameters, so the map is one to one.
+//! keys, names and parameters, so the map is one to one, but for the contact spacer: pooltool
+//! applies its `MIN_DIST` (1e-6 m) before every collision law, a constant of its simulation and
+//! not a law parameter, where our laws take it as their `spacer`. A file read sets pooltool's on
+//! every law that takes one and is not given another; a file written here gives every such law
+//! its `spacer`, so that it reads back the same (pooltool ignores the key and runs at its
+//! `MIN_DIST`).
 
+use pool_physics::resolve::spacer::POOLTOOL_SPACER;
 use pool_physics::resolve::{LawSpec, Param, Resolver};
 use serde_json::{Map, Value};
 
@@ -11,7 +17,18 @@ pub const VERSION: u64 = 9;
 /// The resolver as pooltool's resolver file (every event type, and `version`).
 pub fn resolver_out(r: &Resolver) -> Value {
     let mut out = Map::new();
-    for (key, spec) in r.specs() {
+    for (key, mut spec) in r.specs() {
+        let spacer = match key {
+            "ball_ball" => (r.ball_ball.takes_spacer()).then(|| r.ball_ball.spacer()),
+            "ball_linear_cushion" => (r.ball_linear_cushion.takes_spacer())
+                .then(|| r.ball_linear_cushion.spacer()),
+            "ball_circular_cushion" => (r.ball_circular_cushion.takes_spacer())
+                .then(|| r.ball_circular_cushion.spacer()),
+            _ => None,
+        };
+        if let (Some(x), None) = (spacer, spec.get("spacer")) {
+            spec.params.push(("spacer".into(), Param::Number(x)));
+        }
         out.insert(key.to_string(), spec_out(&spec));
     }
     out.insert("version".into(), VERSION.into());
@@ -34,7 +51,8 @@ fn spec_out(spec: &LawSpec) -> Value {
 }
 
 /// `base` with the laws of `tree` (pooltool's resolver file as a tree): each event type given
-/// replaces its law; `version` is ignored, any other key is an error.
+/// replaces its law, with pooltool's spacer ([`POOLTOOL_SPACER`]) unless the entry names a
+/// `spacer`; `version` is ignored, any other key is an error.
 ///
 /// # Errors
 /// (field path under the resolver, value, why): an unknown event type, a law that is not a
@@ -76,6 +94,18 @@ pub fn resolver_in(base: &Resolver, tree: &Value) -> Result<Resolver, (String, S
         };
         r.set(key, &spec)
             .map_err(|e| (join(key, &e.param), e.value, e.why))?;
+        if spec.get("spacer").is_none() {
+            match key.as_str() {
+                "ball_ball" => r.ball_ball = r.ball_ball.with_spacer(POOLTOOL_SPACER),
+                "ball_linear_cushion" => {
+                    r.ball_linear_cushion = r.ball_linear_cushion.with_spacer(POOLTOOL_SPACER)
+                }
+                "ball_circular_cushion" => {
+                    r.ball_circular_cushion = r.ball_circular_cushion.with_spacer(POOLTOOL_SPACER)
+                }
+                _ => {}
+            }
+        }
     }
     Ok(r)
 }

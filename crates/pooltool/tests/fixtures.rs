@@ -98,7 +98,12 @@ fn a_simulated_msgpack_system_gives_its_start_and_its_laws() {
     )
     .unwrap();
     assert_eq!(simulated, with.setup);
-    assert_eq!(with.setup.physics.resolver(), &Resolver::seed());
+    // Seed 004's laws as pooltool runs them: after its contact spacer.
+    let mut seed = Resolver::seed();
+    seed.ball_ball = seed.ball_ball.with_spacer(1e-6);
+    seed.ball_linear_cushion = seed.ball_linear_cushion.with_spacer(1e-6);
+    seed.ball_circular_cushion = seed.ball_circular_cushion.with_spacer(1e-6);
+    assert_eq!(with.setup.physics.resolver(), &seed);
     // Without either, pooltool's default laws; everything else the same.
     assert_eq!(plain.physics.resolver(), &Resolver::pooltool_default());
     let mut seed_laws = plain.clone();
@@ -116,10 +121,12 @@ fn our_events(s: &Setup) -> Vec<LoggedEvent> {
     pool_pooltool::our_events(s, &EventEngine::default().run(s))
 }
 
-/// Our run of a simulated fixture's start against pooltool's own events: the same kinds and
-/// agents in the same order, every time within `tol` s.
-fn reproduces(name: &str, tol: f64) -> usize {
+/// Our run of a simulated fixture's start, its laws at pooltool's contact `spacer` (m), against
+/// pooltool's own events: the same kinds and agents in the same order, every time within `tol`
+/// s.
+fn reproduces(name: &str, spacer: f64, tol: f64) -> usize {
     let (s, _) = load(name);
+    let s = pool_pooltool::at_spacer(&s, spacer);
     let theirs = their_events(name);
     let ours = our_events(&s);
     assert_eq!(ours.len(), theirs.len(), "{name}: {ours:?}\n{theirs:?}");
@@ -138,14 +145,11 @@ fn reproduces(name: &str, tol: f64) -> usize {
 #[test]
 fn our_engine_reproduces_pooltools_own_runs_of_its_files() {
     // pooltool as it comes moves a colliding pair (or a ball and a cushion) 1e-6 m apart
-    // before resolving; we do not. The strike and the first collision agree to 1e-15 s; from
-    // there its positions are off by ~1e-6 m, its later times by ~1e-6 m over the speed,
-    // growing at each slow event: up to 4.5e-4 s by the end of its example.
-    reproduces("example_simulated.msgpack", 1e-3);
-    // With that spacer lowered to 1e-12 m (the fixture script), its times are the physics'
-    // alone, jaw tips (circular cushions) included: 4.1e-9 s at most, the 1e-12 m spacer
-    // amplified by the slow last events.
-    let circular = reproduces("three_balls_simulated.json", 1e-8);
+    // before resolving, as our laws' `spacer` does.
+    reproduces("example_simulated.msgpack", 1e-6, 1e-12);
+    // With that spacer lowered to 1e-12 m (the fixture script), jaw tips (circular cushions)
+    // included.
+    let circular = reproduces("three_balls_simulated.json", 1e-12, 1e-10);
     assert!(circular >= 2, "the jaws' rounded tips are hit");
 }
 

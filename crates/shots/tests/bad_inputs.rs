@@ -183,7 +183,7 @@ fn bad_inputs_name_the_field_and_value() {
         ("unknown law, table form", format!("{GOOD}\n[physics.ball_linear_cushion]\nmodel = \"rubber\"\n"), "physics.ball_linear_cushion.model", "rubber", "han_2005, unrealistic"),
         ("law without model", format!("{GOOD}\n[physics.ball_linear_cushion]\nrestitution = true\n"), "physics.ball_linear_cushion.model", "(missing)", "required"),
         ("unknown law parameter", format!("{GOOD}\n[physics.ball_linear_cushion]\nmodel = \"unrealistic\"\nbounce = 1.0\n"), "physics.ball_linear_cushion.bounce", "1.0", "restitution"),
-        ("parameter of a law that takes none", format!("{GOOD}\n[physics.ball_linear_cushion]\nmodel = \"han_2005\"\nrestitution = true\n"), "physics.ball_linear_cushion.restitution", "true", "takes no parameters"),
+        ("parameter of a law that takes none", format!("{GOOD}\n[physics.ball_pocket]\nmodel = \"canonical\"\nrestitution = true\n"), "physics.ball_pocket.restitution", "true", "takes no parameters"),
         ("wrong parameter type", format!("{GOOD}\n[physics.ball_circular_cushion]\nmodel = \"unrealistic\"\nrestitution = 1\n"), "physics.ball_circular_cushion.restitution", "1", "true or false"),
         ("unknown event type", format!("{GOOD}\n[physics]\nball_rail = \"han_2005\"\n"), "physics.ball_rail", "han_2005", "ball_linear_cushion"),
         ("unknown motion", format!("{GOOD}\n[physics]\nmotion = \"ice\"\n"), "physics.motion", "ice", "cloth, frictionless"),

@@ -12,6 +12,7 @@ pub mod ball_cushion;
 pub mod ball_pocket;
 pub mod law;
 mod registry;
+pub mod spacer;
 mod spec;
 pub mod stick_ball;
 pub mod sustained;
@@ -71,9 +72,9 @@ impl Resolver {
     /// cushions, `canonical` pockets and transitions.
     pub fn seed() -> Self {
         Resolver {
-            ball_ball: BallBallModel::FrictionlessElastic(ball_ball::FrictionlessElastic),
-            ball_linear_cushion: BallCushionModel::Han2005(ball_cushion::Han2005),
-            ball_circular_cushion: BallCushionModel::Han2005(ball_cushion::Han2005),
+            ball_ball: BallBallModel::FrictionlessElastic(ball_ball::FrictionlessElastic::default()),
+            ball_linear_cushion: BallCushionModel::Han2005(ball_cushion::Han2005::default()),
+            ball_circular_cushion: BallCushionModel::Han2005(ball_cushion::Han2005::default()),
             ball_pocket: BallPocketModel::Canonical(ball_pocket::Canonical),
             transition: TransitionModel::Canonical(transition::Canonical),
             stick_ball: StickBallModel::InstantaneousPoint(
@@ -85,13 +86,18 @@ impl Resolver {
     /// pooltool 0.6.0's default resolver (the `pooltool_default` preset), its behaviour to
     /// rounding: `frictional_inelastic` ball–ball with Alciatore's friction (a = 9.951e-3,
     /// b = 0.108, c = 1.088) and pooltool's friction impulse, `stronge_compliant` cushions with
-    /// omega_ratio = 1.8 (pooltool's normal at circular ones, taken with the ball 1e-6 m off the
-    /// cushion as pooltool's `make_kiss` leaves it), `canonical` pockets and transitions.
+    /// omega_ratio = 1.8 (pooltool's normal at circular ones), `canonical` pockets and
+    /// transitions. Both collision laws read the contact's geometry 1e-6 m off it
+    /// ([`spacer::POOLTOOL_SPACER`]), as pooltool's `make_kiss` leaves the bodies.
     pub fn pooltool_default() -> Self {
         let stronge = ball_cushion::StrongeCompliant::with_omega_ratio(1.8);
         let stronge = BallCushionModel::StrongeCompliant(stronge);
+        let inelastic = ball_ball::FrictionalInelastic {
+            spacer: spacer::POOLTOOL_SPACER,
+            ..Default::default()
+        };
         Resolver {
-            ball_ball: BallBallModel::FrictionalInelastic(ball_ball::FrictionalInelastic::default()),
+            ball_ball: BallBallModel::FrictionalInelastic(inelastic),
             ball_linear_cushion: stronge.clone(),
             ball_circular_cushion: stronge,
             ..Self::seed()
@@ -100,9 +106,8 @@ impl Resolver {
 
     /// [`Resolver::pooltool_default`] with our corrections to pooltool 0.6.0 (the `corrected`
     /// preset): `frictional_inelastic` with `friction_impulse = "coulomb"` (TP A-14) and
-    /// `stronge_compliant` with `circular_normal = "contact"` at the circular cushions and the
-    /// normal taken at the contact (`spacer = 0`) at both cushion kinds, the rest pooltool's
-    /// default.
+    /// `stronge_compliant` with `circular_normal = "contact"` at the circular cushions, and every
+    /// contact's geometry read at the contact (`spacer = 0`), the rest pooltool's default.
     pub fn corrected() -> Self {
         let inelastic = ball_ball::FrictionalInelastic {
             friction_impulse: ball_ball::FrictionImpulse::Coulomb,

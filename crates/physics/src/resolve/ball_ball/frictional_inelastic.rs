@@ -5,6 +5,7 @@
 
 use super::{pair_mean, BallBallLaw, Velocities};
 use crate::resolve::law::BuiltIn;
+use crate::resolve::spacer;
 use crate::resolve::spec::{choice_param, LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec3};
@@ -153,13 +154,16 @@ choice_param! {
 /// then settle each ball's motion state. Parameters: `friction` ([`Friction`]: Alciatore's
 /// speed-dependent fit, the default, or the mean of the balls' `mu_b`) and `friction_impulse`
 /// ([`FrictionImpulse`], written in a spec only when it is not pooltool's). Reads `e_b` (and
-/// `mu_b` with `average`).
+/// `mu_b` with `average`), and `spacer` (m, default 0; [`BallBallLaw::spacer`]: the
+/// `pooltool_default` preset names pooltool's 1e-6 m).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrictionalInelastic {
     /// The friction coefficient model.
     pub friction: Friction,
     /// The friction impulse's rule.
     pub friction_impulse: FrictionImpulse,
+    /// pooltool's gap (m) between the balls when the law runs ([`BallBallLaw::spacer`]).
+    pub spacer: f64,
 }
 
 impl Default for FrictionalInelastic {
@@ -167,6 +171,7 @@ impl Default for FrictionalInelastic {
         FrictionalInelastic {
             friction: Friction::ALCIATORE,
             friction_impulse: FrictionImpulse::Pooltool,
+            spacer: 0.0,
         }
     }
 }
@@ -175,13 +180,14 @@ impl BuiltIn for FrictionalInelastic {
     const NAME: &'static str = "frictional_inelastic";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["friction", "friction_impulse"])?;
+        spec.only(&["friction", "friction_impulse", "spacer"])?;
         Ok(FrictionalInelastic {
             friction: match spec.get("friction") {
                 None => Friction::ALCIATORE,
                 Some(p) => Friction::from_param(p)?,
             },
             friction_impulse: FrictionImpulse::from_spec(spec)?,
+            spacer: spacer::from_spec(spec, 0.0)?,
         })
     }
 }
@@ -194,6 +200,7 @@ impl Law for FrictionalInelastic {
     fn params(&self) -> Vec<(String, Param)> {
         let mut out = vec![("friction".into(), self.friction.param())];
         out.extend(self.friction_impulse.param());
+        out.extend(spacer::param(self.spacer, 0.0));
         out
     }
 
@@ -214,6 +221,10 @@ impl BallBallLaw for FrictionalInelastic {
         b: &BallState,
     ) -> [Velocities; 2] {
         frictional_inelastic(self.friction, self.friction_impulse, pa, a, pb, b)
+    }
+
+    fn spacer(&self) -> f64 {
+        self.spacer
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::{pair_mean, weighted_sum, BallBallLaw, Friction, Velocities};
 use crate::resolve::law::BuiltIn;
+use crate::resolve::spacer;
 use crate::resolve::spec::{choice_param, LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec3};
@@ -63,7 +64,7 @@ impl ClothSlip {
 /// Vertical velocity stays zero. Parameters: `friction` (as `frictional_inelastic`'s, default
 /// Alciatore's fit), `num_iterations` (default 1000) and `cloth_slip` ([`ClothSlip`], written
 /// in a spec only when it is not pooltool's). Reads `e_b`, `mu_s` (and `mu_b` with
-/// `average`).
+/// `average`). Parameter `spacer` (m, default 0; [`BallBallLaw::spacer`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FrictionalMathavan {
     /// Ball–ball friction.
@@ -72,6 +73,8 @@ pub struct FrictionalMathavan {
     pub num_iterations: u32,
     /// The cloth slip's sign.
     pub cloth_slip: ClothSlip,
+    /// pooltool's gap (m) between the balls when the law runs ([`BallBallLaw::spacer`]).
+    pub spacer: f64,
 }
 
 impl Default for FrictionalMathavan {
@@ -80,6 +83,7 @@ impl Default for FrictionalMathavan {
             friction: Friction::ALCIATORE,
             num_iterations: 1000,
             cloth_slip: ClothSlip::Pooltool,
+            spacer: 0.0,
         }
     }
 }
@@ -88,7 +92,7 @@ impl BuiltIn for FrictionalMathavan {
     const NAME: &'static str = "frictional_mathavan";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["friction", "num_iterations", "cloth_slip"])?;
+        spec.only(&["friction", "num_iterations", "cloth_slip", "spacer"])?;
         Ok(FrictionalMathavan {
             friction: match spec.get("friction") {
                 None => Friction::ALCIATORE,
@@ -96,6 +100,7 @@ impl BuiltIn for FrictionalMathavan {
             },
             num_iterations: spec.count_or("num_iterations", 1000, 10_000_000)?,
             cloth_slip: ClothSlip::from_spec(spec)?,
+            spacer: spacer::from_spec(spec, 0.0)?,
         })
     }
 }
@@ -114,6 +119,7 @@ impl Law for FrictionalMathavan {
             ),
         ];
         out.extend(self.cloth_slip.param());
+        out.extend(spacer::param(self.spacer, 0.0));
         out
     }
 
@@ -135,6 +141,10 @@ impl BallBallLaw for FrictionalMathavan {
     ) -> [Velocities; 2] {
         let mu = (self.friction).coefficient(pa, pb, tangent_slip(pa.radius, a, pb.radius, b));
         collide(mu, self.num_iterations, self.cloth_slip, pa, a, pb, b)
+    }
+
+    fn spacer(&self) -> f64 {
+        self.spacer
     }
 }
 

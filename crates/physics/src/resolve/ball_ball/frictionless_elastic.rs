@@ -2,7 +2,10 @@
 //! balls (seed 004, Section II, for equal masses; pooltool's `FrictionlessElastic`).
 
 use super::{BallBallLaw, Velocities};
-use crate::resolve::law::parameterless_law;
+use crate::resolve::law::BuiltIn;
+use crate::resolve::spacer;
+use crate::resolve::spec::{LawError, LawSpec, Param};
+use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// Seed 004, Section II: in the frame of ball B, A's velocity splits into its component along
@@ -11,11 +14,35 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 /// one-dimensional elastic collision along the line of centers (momentum and kinetic energy
 /// conserved, e.g. Stronge, *Impact Mechanics*, §2.2 with e = 1): A loses 2 m_b / (m_a + m_b)
 /// of the normal relative velocity and B gains 2 m_a / (m_a + m_b) of it, both exactly 1 for
-/// equal masses. Spins are unchanged. No parameters; reads each ball's `m`.
+/// equal masses. Spins are unchanged. Reads each ball's `m`.
+///
+/// Parameter `spacer` (m, default 0; [`BallBallLaw::spacer`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct FrictionlessElastic;
+pub struct FrictionlessElastic {
+    /// pooltool's gap (m) between the balls when the law runs ([`BallBallLaw::spacer`]).
+    pub spacer: f64,
+}
 
-parameterless_law!(FrictionlessElastic, "frictionless_elastic");
+impl BuiltIn for FrictionlessElastic {
+    const NAME: &'static str = "frictionless_elastic";
+
+    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
+        spec.only(&["spacer"])?;
+        Ok(FrictionlessElastic {
+            spacer: spacer::from_spec(spec, 0.0)?,
+        })
+    }
+}
+
+impl Law for FrictionlessElastic {
+    fn name(&self) -> &str {
+        Self::NAME
+    }
+
+    fn params(&self) -> Vec<(String, Param)> {
+        spacer::param(self.spacer, 0.0).into_iter().collect()
+    }
+}
 
 impl BallBallLaw for FrictionlessElastic {
     fn resolve(
@@ -27,6 +54,10 @@ impl BallBallLaw for FrictionlessElastic {
     ) -> [Velocities; 2] {
         let (va, vb) = elastic_ball_ball(a, pa.m, b, pb.m);
         [(va, a.w), (vb, b.w)]
+    }
+
+    fn spacer(&self) -> f64 {
+        self.spacer
     }
 }
 

@@ -49,6 +49,15 @@ pub trait BallBallLaw: Law {
         b: &BallState,
     ) -> [Velocities; 2];
 
+    /// pooltool 0.6.0's contact spacer (m) for this law, its parameter `spacer`: before the law
+    /// runs, [`crate::Model`] moves the pair that far apart along their paths
+    /// ([`crate::resolve::spacer::kissed_pair`]), so the law reads the line of centers there
+    /// and the balls leave from there, as pooltool's `make_kiss` does. The default 0 resolves
+    /// the collision where the balls touch.
+    fn spacer(&self) -> f64 {
+        0.0
+    }
+
     /// Its sustained partner, for a pair in contact that closes slowly (the event engine's
     /// cluster solver decides when): the new (v, w) of both, or `None` to leave them as they
     /// are. The default is [`sustained_pair`] with this law's own resolution.
@@ -126,6 +135,33 @@ impl BallBallModel {
         b: &BallState,
     ) -> [Velocities; 2] {
         each_law!(self, l => l.resolve(pa, a, pb, b))
+    }
+
+    /// See [`BallBallLaw::spacer`].
+    pub fn spacer(&self) -> f64 {
+        each_law!(self, l => l.spacer())
+    }
+
+    /// Whether this law takes pooltool's contact spacer (a `spacer` parameter).
+    pub fn takes_spacer(&self) -> bool {
+        matches!(
+            self,
+            BallBallModel::FrictionlessElastic(_) | BallBallModel::FrictionalInelastic(_) | BallBallModel::FrictionalMathavan(_)
+        )
+    }
+
+    /// This law with its `spacer` (m) set, for the built-in laws that pooltool resolves after
+    /// its `make_kiss` (`frictionless_elastic`, `frictional_inelastic`,
+    /// `frictional_mathavan`); any other law as it is.
+    pub fn with_spacer(&self, spacer: f64) -> Self {
+        let mut out = self.clone();
+        match &mut out {
+            BallBallModel::FrictionlessElastic(l) => l.spacer = spacer,
+            BallBallModel::FrictionalInelastic(l) => l.spacer = spacer,
+            BallBallModel::FrictionalMathavan(l) => l.spacer = spacer,
+            _ => {}
+        }
+        out
     }
 
     /// See [`BallBallLaw::sustained`].

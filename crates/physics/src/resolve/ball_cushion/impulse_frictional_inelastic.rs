@@ -2,10 +2,11 @@
 //! restitution and Coulomb friction (pooltool's `ImpulseFrictionalInelasticLinear/Circular`).
 
 use super::{
-    spaced_contact_normal, spacer_from_spec, spacer_param, BallCushionLaw, CircularNormal,
+    spaced_contact_normal, BallCushionLaw, CircularNormal,
     Velocities, POOLTOOL_SPACER,
 };
 use crate::resolve::law::BuiltIn;
+use crate::resolve::spacer;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec2, Vec3};
@@ -50,7 +51,7 @@ impl BuiltIn for ImpulseFrictionalInelastic {
         spec.only(&["circular_normal", "spacer"])?;
         Ok(ImpulseFrictionalInelastic {
             circular_normal: CircularNormal::from_spec(spec)?,
-            spacer: spacer_from_spec(spec)?,
+            spacer: spacer::from_spec(spec, POOLTOOL_SPACER)?,
         })
     }
 }
@@ -64,7 +65,7 @@ impl Law for ImpulseFrictionalInelastic {
         let normal = self.circular_normal.param();
         normal
             .into_iter()
-            .chain(spacer_param(self.spacer))
+            .chain(spacer::param(self.spacer, POOLTOOL_SPACER))
             .collect()
     }
 
@@ -74,6 +75,10 @@ impl Law for ImpulseFrictionalInelastic {
 }
 
 impl BallCushionLaw for ImpulseFrictionalInelastic {
+    fn spacer(&self) -> f64 {
+        self.spacer
+    }
+
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
         let n = spaced_contact_normal(normal, height, p.radius, self.spacer);
         half_space(p, s, n)

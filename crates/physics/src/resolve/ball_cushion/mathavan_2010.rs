@@ -3,8 +3,9 @@
 //! ball-cushion dynamics under cushion impacts", Proc. IMechE C 224:1863, 2010; pooltool's
 //! `Mathavan2010Linear/Circular`).
 
-use super::{BallCushionLaw, Velocities};
+use super::{kissed_circular_normal, BallCushionLaw, Velocities};
 use crate::resolve::law::BuiltIn;
+use crate::resolve::spacer;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec2, Vec3};
@@ -31,12 +32,17 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 /// restitution until the work of the normal force at I, |v_y| cos theta dP summed, reaches
 /// e_c^2 times the compression's (the last step cut to the remaining work). Valid, the paper
 /// says, for normal speeds below about 2.5 m/s (a rigid cushion). Reads `e_c`, `f_c`, `mu_s`.
+/// Parameter `spacer` (m, default 0; [`BallCushionLaw::spacer`]): at a circular cushion the
+/// normal on the cloth is taken with the ball moved that far off, as pooltool's `make_kiss`
+/// leaves it ([`kissed_circular_normal`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mathavan2010 {
     /// Most steps per phase before the step grows (pooltool's `max_steps`).
     pub max_steps: u32,
     /// Smallest impulse step (N s) (pooltool's `delta_p`).
     pub delta_p: f64,
+    /// pooltool's gap (m) between the ball and the cushion when the law runs.
+    pub spacer: f64,
 }
 
 impl Default for Mathavan2010 {
@@ -44,6 +50,7 @@ impl Default for Mathavan2010 {
         Mathavan2010 {
             max_steps: 1000,
             delta_p: 0.001,
+            spacer: 0.0,
         }
     }
 }
@@ -52,10 +59,11 @@ impl BuiltIn for Mathavan2010 {
     const NAME: &'static str = "mathavan_2010";
 
     fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["max_steps", "delta_p"])?;
+        spec.only(&["max_steps", "delta_p", "spacer"])?;
         Ok(Mathavan2010 {
             max_steps: spec.count_or("max_steps", 1000, 10_000_000)?,
             delta_p: spec.positive_or("delta_p", 0.001)?,
+            spacer: spacer::from_spec(spec, 0.0)?,
         })
     }
 }
@@ -66,10 +74,12 @@ impl Law for Mathavan2010 {
     }
 
     fn params(&self) -> Vec<(String, Param)> {
-        vec![
+        let mut out = vec![
             ("max_steps".into(), Param::Number(f64::from(self.max_steps))),
             ("delta_p".into(), Param::Number(self.delta_p)),
-        ]
+        ];
+        out.extend(spacer::param(self.spacer, 0.0));
+        out
     }
 
     fn ball_params(&self) -> &'static [&'static str] {
@@ -109,6 +119,22 @@ impl BallCushionLaw for Mathavan2010 {
         let v = nx * vx + ny * vy;
         let w = nx * wx + ny * wy + Vec3::z() * wz;
         (Vec3::new(v.x, v.y, 0.0), w)
+    }
+
+    fn resolve_circular(
+        &self,
+        p: &BallParams,
+        s: &BallState,
+        normal: Vec2,
+        height: f64,
+        arc_radius: f64,
+    ) -> Velocities {
+        let normal = kissed_circular_normal(s, normal, p.radius, arc_radius, self.spacer);
+        self.resolve(p, s, normal, height)
+    }
+
+    fn spacer(&self) -> f64 {
+        self.spacer
     }
 }
 

@@ -68,6 +68,16 @@ pub trait BallCushionLaw: Law {
         }
     }
 
+    /// pooltool 0.6.0's contact spacer (m) for this law, its parameter `spacer` where it has
+    /// one: [`crate::Model`] moves the ball that far off the cushion as pooltool's `make_kiss`
+    /// does before the law runs ([`crate::resolve::spacer::kissed_at_line`],
+    /// [`crate::resolve::spacer::kissed_at_circle`]), and the ball leaves from there; the law
+    /// itself reads the normal it implies from the state it is given. The default 0 resolves the
+    /// collision where the ball touches.
+    fn spacer(&self) -> f64 {
+        0.0
+    }
+
     /// Its sustained partner, for a ball in contact closing slowly: the new (v, w), or `None`
     /// to leave the ball as it is. The default is [`sustained_wall`] with this law's own
     /// resolution.
@@ -139,6 +149,34 @@ impl BallCushionModel {
         each_law!(self, l => l.check_height(height, radius))
     }
 
+    /// See [`BallCushionLaw::spacer`].
+    pub fn spacer(&self) -> f64 {
+        each_law!(self, l => l.spacer())
+    }
+
+    /// Whether this law takes pooltool's contact spacer (a `spacer` parameter).
+    pub fn takes_spacer(&self) -> bool {
+        matches!(
+            self,
+            BallCushionModel::StrongeCompliant(_) | BallCushionModel::ImpulseFrictionalInelastic(_) | BallCushionModel::Han2005(_) | BallCushionModel::Mathavan2010(_)
+        )
+    }
+
+    /// This law with its `spacer` (m) set, for the built-in laws that pooltool resolves after
+    /// its `make_kiss` (`stronge_compliant`, `impulse_frictional_inelastic`, `han_2005`,
+    /// `mathavan_2010`); any other law as it is.
+    pub fn with_spacer(&self, spacer: f64) -> Self {
+        let mut out = self.clone();
+        match &mut out {
+            BallCushionModel::StrongeCompliant(l) => l.spacer = spacer,
+            BallCushionModel::ImpulseFrictionalInelastic(l) => l.spacer = spacer,
+            BallCushionModel::Han2005(l) => l.spacer = spacer,
+            BallCushionModel::Mathavan2010(l) => l.spacer = spacer,
+            _ => {}
+        }
+        out
+    }
+
     /// See [`BallCushionLaw::sustained`].
     pub fn sustained(
         &self,
@@ -169,37 +207,7 @@ pub fn spaced_contact_normal(normal: Vec2, height: f64, radius: f64, spacer: f64
     Vec3::new(-d * normal.x, -d * normal.y, radius - height).normalize()
 }
 
-/// pooltool 0.6.0's gap between a ball and a cushion when its laws read the contact's geometry
-/// (`pooltool.constants.MIN_DIST`, m): its `make_kiss` moves the ball back along its velocity
-/// until its center is R + 1e-6 m from the cushion (R + r + 1e-6 m from a circular one's
-/// center) before calling the law. The default of the laws' `spacer` parameter.
-pub const POOLTOOL_SPACER: f64 = 1e-6;
-
-/// The `spacer` parameter (m) of the laws that read the contact's normal in space
-/// (`stronge_compliant`, `impulse_frictional_inelastic`): how far from touching the ball is
-/// when the law takes the normal. pooltool's [`POOLTOOL_SPACER`] by default; 0 takes it at the
-/// contact itself (our correction: the spacer tilts the normal by about (h - R) / R^2 x spacer,
-/// 1e-5 rad for pool balls, and rotates it at a circular cushion, moving the rebound by a few
-/// parts per million). Errors unless a number in [0, 1e-3].
-pub(crate) fn spacer_from_spec(spec: &super::spec::LawSpec) -> Result<f64, super::spec::LawError> {
-    let x = spec.number_or("spacer", POOLTOOL_SPACER)?;
-    if (0.0..=1e-3).contains(&x) {
-        Ok(x)
-    } else {
-        Err(super::spec::LawError {
-            param: "spacer".into(),
-            value: x.to_string(),
-            why: "must be in [0, 1e-3] m: the gap between ball and cushion when the law reads \
-                  the contact's normal"
-                .into(),
-        })
-    }
-}
-
-/// The `spacer` parameter as a law's spec writes it: only when it is not pooltool's.
-pub(crate) fn spacer_param(spacer: f64) -> Option<(String, super::spec::Param)> {
-    (spacer != POOLTOOL_SPACER).then(|| ("spacer".into(), super::spec::Param::Number(spacer)))
-}
+pub use crate::resolve::spacer::POOLTOOL_SPACER;
 
 /// The unit vector on the cloth from a ball toward a circular cushion's center (radius
 /// `arc_radius`, m) once the ball, touching it along `normal` (same sense), is moved back along
@@ -216,32 +224,13 @@ pub fn kissed_circular_normal(
     spacer: f64,
 ) -> Vec2 {
     let touch = radius + arc_radius;
-    let target = touch + spacer;
-    let v = s.v.xy();
-    let diff = -normal * touch;
-    let alpha = v.norm_squared();
-    let beta = 2.0 * diff.dot(&v);
-    let gamma = (touch - target) * (touch + target);
-    let disc = beta * beta - 4.0 * alpha * gamma;
-    if spacer == 0.0 || alpha == 0.0 || disc < 0.0 {
-        return normal;
-    }
-    let q = -0.5 * (beta + beta.signum() * disc.sqrt());
-    let t = if q == 0.0 {
-        (-gamma / alpha).sqrt()
-    } else {
-        let (t1, t2) = (q / alpha, gamma / q);
-        if t1.abs() < t2.abs() {
-            t1
-        } else {
-            t2
+    match crate::resolve::spacer::circular_kiss_time(s, normal, touch, spacer) {
+        Some(t) => {
+            let to_center = -(-normal * touch + s.v.xy() * t);
+            to_center / to_center.norm()
         }
-    };
-    if (s.v * t).norm() > 5.0 * spacer {
-        return normal;
+        None => normal,
     }
-    let to_center = -(diff + v * t);
-    to_center / to_center.norm()
 }
 
 choice_param! {

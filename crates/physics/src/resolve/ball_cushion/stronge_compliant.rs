@@ -6,10 +6,11 @@
 use std::f64::consts::FRAC_PI_2;
 
 use super::{
-    spaced_contact_normal, spacer_from_spec, spacer_param, BallCushionLaw, CircularNormal,
+    spaced_contact_normal, BallCushionLaw, CircularNormal,
     Velocities, POOLTOOL_SPACER,
 };
 use crate::resolve::law::BuiltIn;
+use crate::resolve::spacer;
 use crate::resolve::spec::{LawError, LawSpec, Param};
 use crate::resolve::Law;
 use crate::{BallParams, BallState, Vec2, Vec3};
@@ -94,7 +95,7 @@ impl BuiltIn for StrongeCompliant {
         Ok(StrongeCompliant {
             omega_ratio,
             circular_normal: CircularNormal::from_spec(spec)?,
-            spacer: spacer_from_spec(spec)?,
+            spacer: spacer::from_spec(spec, POOLTOOL_SPACER)?,
         })
     }
 }
@@ -107,7 +108,7 @@ impl Law for StrongeCompliant {
     fn params(&self) -> Vec<(String, Param)> {
         let mut out = vec![("omega_ratio".into(), Param::Number(self.omega_ratio))];
         out.extend(self.circular_normal.param());
-        out.extend(spacer_param(self.spacer));
+        out.extend(spacer::param(self.spacer, POOLTOOL_SPACER));
         out
     }
 
@@ -117,6 +118,10 @@ impl Law for StrongeCompliant {
 }
 
 impl BallCushionLaw for StrongeCompliant {
+    fn spacer(&self) -> f64 {
+        self.spacer
+    }
+
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
         let n = spaced_contact_normal(normal, height, p.radius, self.spacer);
         self.along(p, s, n)

@@ -58,7 +58,21 @@ impl Figure for Grid {
         if self.rows.is_empty() || self.columns.is_empty() {
             return super::common::draw_note(&body, "no answers");
         }
-        let legend_h = 34;
+        // The legend's entries, wrapped into rows that fit the width (swatch, gap, label, gap).
+        let entry_w = |label: &str| 24 + super::common::text_width(&body, label, LEGEND) + 18;
+        let mut legend_rows: Vec<Vec<usize>> = vec![vec![]];
+        let mut used = 8;
+        for (k, (label, _)) in self.legend.iter().enumerate() {
+            let wide = entry_w(label);
+            if used + wide > w && !legend_rows.last().is_some_and(Vec::is_empty) {
+                legend_rows.push(vec![]);
+                used = 8;
+            }
+            used += wide;
+            legend_rows.last_mut().expect("one row at least").push(k);
+        }
+        let legend_line = 26;
+        let legend_h = legend_line * legend_rows.len() as i32 + 8;
         let name_w = (w / 5).min(230);
         let col_w = (w - name_w - 16) / self.columns.len() as i32;
         let head_h = 34;
@@ -103,21 +117,23 @@ impl Figure for Grid {
                 }
             }
         }
-        // The legend, one row along the bottom.
-        let y = h - legend_h / 2;
-        let mut x = 8;
-        for (label, (rr, gg, bb)) in &self.legend {
-            body.draw(&Rectangle::new(
-                [(x, y - 9), (x + 18, y + 9)],
-                RGBColor(*rr, *gg, *bb).filled(),
-            ))?;
-            body.draw(&Rectangle::new(
-                [(x, y - 9), (x + 18, y + 9)],
-                INK.stroke_width(1),
-            ))?;
-            x += 24;
-            body.draw_text(label, &text_at(LEGEND, HPos::Left, VPos::Center), (x, y))?;
-            x += super::common::text_width(&body, label, LEGEND) + 18;
+        // The legend, right under the grid, in as many rows as it needs.
+        let top = head_h + self.rows.len() as i32 * row_h + 8;
+        for (r, row) in legend_rows.iter().enumerate() {
+            let y = top + legend_line * r as i32 + legend_line / 2;
+            let mut x = 8;
+            for &k in row {
+                let (label, (rr, gg, bb)) = &self.legend[k];
+                let swatch = [(x, y - 9), (x + 18, y + 9)];
+                body.draw(&Rectangle::new(swatch, RGBColor(*rr, *gg, *bb).filled()))?;
+                body.draw(&Rectangle::new(swatch, INK.stroke_width(1)))?;
+                body.draw_text(
+                    label,
+                    &text_at(LEGEND, HPos::Left, VPos::Center),
+                    (x + 24, y),
+                )?;
+                x += entry_w(label);
+            }
         }
         Ok(())
     }

@@ -534,3 +534,49 @@ fn shot_diagram_marks_every_kind_and_survives_bad_marks() {
     check_files(&dir.join("bad_marks"), &["x (m)"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
+    use super::{answer_grid, Grid, GridCell};
+    let legend: Vec<(String, (u8, u8, u8))> = [
+        "keeps the game (same shot by shot)",
+        "same in distribution",
+        "changes shots",
+        "differs",
+        "changes it at every dt tried",
+        "undecided",
+        "not played",
+        "failed",
+    ]
+    .iter()
+    .map(|l| (l.to_string(), (200, 200, 200)))
+    .collect();
+    let cell = GridCell {
+        lines: vec!["undecided".into(), "n = 100".into()],
+        fill: (200, 200, 200),
+    };
+    let grid = Grid {
+        title: "Does it change the game?".into(),
+        subtitle: "largest dt that keeps the game".into(),
+        columns: vec!["cut (seven_foot)".into(), "bank (seven_foot)".into()],
+        rows: vec![("end_of_step".into(), vec![Some(cell.clone()), Some(cell)])],
+        legend,
+    };
+    let dir = temp_dir("grid");
+    let stem = dir.join("answer_grid");
+    answer_grid(&grid, &stem).unwrap();
+    check_files(&stem, &["failed", "not played"]);
+    // Every label is drawn whole, on more than one line: the text elements of the legend sit
+    // at two heights at least.
+    let svg = std::fs::read_to_string(super::with_suffix(&stem, "svg")).unwrap();
+    let heights: std::collections::BTreeSet<String> = (grid.legend.iter())
+        .map(|(label, _)| {
+            // The legend is drawn last: a label's last occurrence is its entry.
+            let at = svg.rfind(&format!("\n{label}\n")).expect("label drawn");
+            let open = svg[..at].rfind("<text").unwrap();
+            let y = svg[open..at].split("y=\"").nth(1).unwrap();
+            y.split('"').next().unwrap().to_string()
+        })
+        .collect();
+    assert!(heights.len() >= 2, "one legend row: {heights:?}");
+}

@@ -66,7 +66,7 @@ impl AnswerClass {
             AnswerClass::SameInDistribution => (180, 220, 160),
             AnswerClass::ChangesShots => (245, 190, 110),
             AnswerClass::Differs => (225, 110, 100),
-            AnswerClass::BelowLimit => (225, 110, 100),
+            AnswerClass::BelowLimit => (175, 65, 60),
             AnswerClass::Undecided => (205, 205, 205),
             AnswerClass::NotPlayed => (245, 245, 245),
             AnswerClass::FloorNotNeutral => (190, 160, 220),

@@ -176,3 +176,38 @@ macro_rules! parameterless_law {
 }
 
 pub(crate) use parameterless_law;
+
+/// [`BuiltIn`] and [`Law`] for a law whose only parameter is pooltool's contact spacer: a
+/// struct with a `spacer: f64` field (m, default 0; [`crate::resolve::spacer`]).
+macro_rules! spacer_only_law {
+    ($ty:ident, $name:literal $(, reads [$($p:literal),* $(,)?])?) => {
+        impl $crate::resolve::BuiltIn for $ty {
+            const NAME: &'static str = $name;
+
+            fn from_spec(
+                spec: &$crate::resolve::LawSpec,
+            ) -> Result<Self, $crate::resolve::LawError> {
+                spec.only(&["spacer"])?;
+                Ok($ty {
+                    spacer: $crate::resolve::spacer::from_spec(spec, 0.0)?,
+                })
+            }
+        }
+
+        impl $crate::resolve::Law for $ty {
+            fn name(&self) -> &str {
+                $name
+            }
+
+            fn params(&self) -> Vec<(String, $crate::resolve::Param)> {
+                $crate::resolve::spacer::param(self.spacer, 0.0).into_iter().collect()
+            }
+
+            fn ball_params(&self) -> &'static [&'static str] {
+                &[$($($p),*)?]
+            }
+        }
+    };
+}
+
+pub(crate) use spacer_only_law;

@@ -2,10 +2,7 @@
 //! balls (seed 004, Section II, for equal masses; pooltool's `FrictionlessElastic`).
 
 use super::{BallBallLaw, Velocities};
-use crate::resolve::law::BuiltIn;
-use crate::resolve::spacer;
-use crate::resolve::spec::{LawError, LawSpec, Param};
-use crate::resolve::Law;
+use crate::resolve::law::spacer_only_law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// Seed 004, Section II: in the frame of ball B, A's velocity splits into its component along
@@ -23,26 +20,7 @@ pub struct FrictionlessElastic {
     pub spacer: f64,
 }
 
-impl BuiltIn for FrictionlessElastic {
-    const NAME: &'static str = "frictionless_elastic";
-
-    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["spacer"])?;
-        Ok(FrictionlessElastic {
-            spacer: spacer::from_spec(spec, 0.0)?,
-        })
-    }
-}
-
-impl Law for FrictionlessElastic {
-    fn name(&self) -> &str {
-        Self::NAME
-    }
-
-    fn params(&self) -> Vec<(String, Param)> {
-        spacer::param(self.spacer, 0.0).into_iter().collect()
-    }
-}
+spacer_only_law!(FrictionlessElastic, "frictionless_elastic");
 
 impl BallBallLaw for FrictionlessElastic {
     fn resolve(

@@ -1,18 +1,16 @@
 //! `han_2005`: Han (2005) ball–cushion collision, as seed 004 (Section III) gives it and
 //! pooltool's `Han2005Linear` / `Han2005Circular` apply it at the contact normal.
 
-use super::{kissed_circular_normal, BallCushionLaw, Velocities};
+use super::{BallCushionLaw, Velocities};
 use crate::hypot::hypot;
-use crate::resolve::law::BuiltIn;
-use crate::resolve::spacer;
-use crate::resolve::spec::{LawError, LawSpec, Param};
-use crate::resolve::Law;
+use crate::resolve::law::spacer_only_law;
 use crate::{BallParams, BallState, Vec2, Vec3};
 
 /// Han (2005), with the corrections of docs/physics.md (the stick test includes f_c, the second
 /// angular line is w_y). Reads the balls' `e_c` and `f_c`. Parameter `spacer` (m, default 0;
 /// [`BallCushionLaw::spacer`]): at a circular cushion the normal on the cloth is taken with the
-/// ball moved that far off, as pooltool's `make_kiss` leaves it ([`kissed_circular_normal`]);
+/// ball moved that far off, as pooltool's `make_kiss` leaves it
+/// ([`super::kissed_circular_normal`], the trait's `resolve_circular`);
 /// at a straight one the move does not turn the normal.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Han2005 {
@@ -20,45 +18,10 @@ pub struct Han2005 {
     pub spacer: f64,
 }
 
-impl BuiltIn for Han2005 {
-    const NAME: &'static str = "han_2005";
-
-    fn from_spec(spec: &LawSpec) -> Result<Self, LawError> {
-        spec.only(&["spacer"])?;
-        Ok(Han2005 {
-            spacer: spacer::from_spec(spec, 0.0)?,
-        })
-    }
-}
-
-impl Law for Han2005 {
-    fn name(&self) -> &str {
-        Self::NAME
-    }
-
-    fn params(&self) -> Vec<(String, Param)> {
-        spacer::param(self.spacer, 0.0).into_iter().collect()
-    }
-
-    fn ball_params(&self) -> &'static [&'static str] {
-        &["e_c", "f_c"]
-    }
-}
+spacer_only_law!(Han2005, "han_2005", reads ["e_c", "f_c"]);
 
 impl BallCushionLaw for Han2005 {
     fn resolve(&self, p: &BallParams, s: &BallState, normal: Vec2, height: f64) -> Velocities {
-        han2005_cushion(s, normal, height, p)
-    }
-
-    fn resolve_circular(
-        &self,
-        p: &BallParams,
-        s: &BallState,
-        normal: Vec2,
-        height: f64,
-        arc_radius: f64,
-    ) -> Velocities {
-        let normal = kissed_circular_normal(s, normal, p.radius, arc_radius, self.spacer);
         han2005_cushion(s, normal, height, p)
     }
 

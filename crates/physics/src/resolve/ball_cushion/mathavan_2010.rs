@@ -3,7 +3,7 @@
 //! ball-cushion dynamics under cushion impacts", Proc. IMechE C 224:1863, 2010; pooltool's
 //! `Mathavan2010Linear/Circular`).
 
-use super::{kissed_circular_normal, BallCushionLaw, Velocities};
+use super::{BallCushionLaw, Velocities};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spacer;
 use crate::resolve::spec::{LawError, LawSpec, Param};
@@ -34,7 +34,7 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 /// says, for normal speeds below about 2.5 m/s (a rigid cushion). Reads `e_c`, `f_c`, `mu_s`.
 /// Parameter `spacer` (m, default 0; [`BallCushionLaw::spacer`]): at a circular cushion the
 /// normal on the cloth is taken with the ball moved that far off, as pooltool's `make_kiss`
-/// leaves it ([`kissed_circular_normal`]).
+/// leaves it ([`super::kissed_circular_normal`], the trait's `resolve_circular`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Mathavan2010 {
     /// Most steps per phase before the step grows (pooltool's `max_steps`).
@@ -119,18 +119,6 @@ impl BallCushionLaw for Mathavan2010 {
         let v = nx * vx + ny * vy;
         let w = nx * wx + ny * wy + Vec3::z() * wz;
         (Vec3::new(v.x, v.y, 0.0), w)
-    }
-
-    fn resolve_circular(
-        &self,
-        p: &BallParams,
-        s: &BallState,
-        normal: Vec2,
-        height: f64,
-        arc_radius: f64,
-    ) -> Velocities {
-        let normal = kissed_circular_normal(s, normal, p.radius, arc_radius, self.spacer);
-        self.resolve(p, s, normal, height)
     }
 
     fn spacer(&self) -> f64 {

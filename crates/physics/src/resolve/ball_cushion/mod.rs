@@ -36,8 +36,10 @@ pub trait BallCushionLaw: Law {
     /// The ball's new (v, w) at a circular cushion (a rounded jaw) of radius `arc_radius` (m):
     /// `normal` is the unit vector on the cloth from the ball's center toward the circle's
     /// center, `height` the cushion's contact height (m). The default is the straight
-    /// cushion's law at that normal; the laws that take the contact's normal in space choose
-    /// it by their `circular_normal` ([`CircularNormal`]).
+    /// cushion's law at that normal, turned as the ball's move by the law's
+    /// [`BallCushionLaw::spacer`] turns it ([`kissed_circular_normal`]; unturned at spacer 0);
+    /// the laws that take the contact's normal in space choose it by their `circular_normal`
+    /// ([`CircularNormal`]).
     fn resolve_circular(
         &self,
         p: &BallParams,
@@ -46,7 +48,7 @@ pub trait BallCushionLaw: Law {
         height: f64,
         arc_radius: f64,
     ) -> Velocities {
-        let _ = arc_radius;
+        let normal = kissed_circular_normal(s, normal, p.radius, arc_radius, self.spacer());
         self.resolve(p, s, normal, height)
     }
 

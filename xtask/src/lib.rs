@@ -295,6 +295,11 @@ where
         Command::Merge(args) => merge::run(args),
         Command::Replays(args) => replays_cmd::run(args),
     };
+    // A signal is ending the process: what the command met meanwhile (its programs killed
+    // under it) is not its answer; the signal's thread ends the process.
+    if pool_exec::interrupted() {
+        pool_exec::end_all();
+    }
     match result {
         Ok(()) => 0,
         Err(CliError::BrokenPipe) => 1,

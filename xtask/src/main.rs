@@ -4,7 +4,11 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     // Exec sessions kill their program's whole group when they end; adopting the orphans lets
-    // them reap what a program left running too (PID 1 may not).
+    // them reap what a program left running too (PID 1 may not). SIGINT, SIGTERM and SIGHUP
+    // end every program with this process, and so does its end.
     pool_exec::adopt_orphans();
-    ExitCode::from(xtask::run_cli(std::env::args_os()))
+    pool_exec::end_on_signals();
+    let code = xtask::run_cli(std::env::args_os());
+    pool_exec::end_all();
+    ExitCode::from(code)
 }

@@ -10,7 +10,8 @@
 //! moves, an event after `t_end`), or does not answer within the timeout gives an
 //! [`EngineError`] whose message names the shot and the field, followed by the end of the
 //! program's stderr (control and non-UTF-8 bytes escaped). The program runs in a process group
-//! of its own, killed as a whole when its session ends, however it ends.
+//! of its own, killed as a whole when its session ends, however it ends, and with this process
+//! ([`end_on_signals`], [`end_all`]; a parent-death signal on Linux).
 //!
 //! A session lasts one batch ([`Engine::try_run_all`]) unless the engine keeps its sessions
 //! ([`ExecEngine::with_kept_sessions`]): the program then stays running between batches, idle
@@ -22,6 +23,7 @@ mod process;
 mod request;
 mod response;
 mod serve;
+mod supervise;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -32,6 +34,7 @@ pub use process::{MAX_BLANK_LINES, MAX_LINE};
 pub use request::request;
 pub use response::{escape_bytes, parse_answer, REST_SPEED, T_END_SLACK};
 pub use serve::{answer_of, max_events_of_request, setup_of_request};
+pub use supervise::{end_all, end_on_signals, interrupted};
 
 /// The protocol's name and version, sent in every request's `protocol` field.
 pub const PROTOCOL: &str = "pool-harness-engine/1";

@@ -594,7 +594,8 @@ fn join_within(handle: JoinHandle<()>, grace: Duration) {
 }
 
 /// `sh -c command` (`cmd /C` on Windows) with piped stdio, in a process group of its own so
-/// that ending the session kills what it started too.
+/// that ending the session kills what it started too, and (on Linux) killed if this process
+/// dies ([`crate::supervise`]).
 fn spawn(command: &str) -> std::io::Result<Child> {
     #[cfg(unix)]
     let mut cmd = {
@@ -611,8 +612,9 @@ fn spawn(command: &str) -> std::io::Result<Child> {
     };
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stderr(Stdio::piped());
+    // From the spawning thread, with a parent-death signal, its group recorded until it ends.
+    crate::supervise::spawn(cmd)
 }
 
 /// Writes each batch of request lines as it comes, and closes stdin (drops it) when the session
@@ -745,11 +747,16 @@ impl Program {
             unsafe {
                 libc::kill(-pgid, libc::SIGKILL);
             }
+            // Dead (or dying) and not yet reaped: its id cannot be reused until the wait.
+            crate::supervise::forget(pgid);
             let _ = self.child.wait();
             reap_group(pgid);
             return;
         }
         let _ = self.child.kill();
+        if let Ok(pgid) = i32::try_from(self.child.id()) {
+            crate::supervise::forget(pgid);
+        }
         let _ = self.child.wait();
     }
 }

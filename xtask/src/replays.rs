@@ -73,6 +73,11 @@ pub struct StudyRecord {
     /// `--outcome-budget` as it was spent (`none` for one look).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<String>,
+    /// The engines the study judged (specs; a dt search plays the same engines at other dt):
+    /// `replays` refuses a row of `outcomes/shots.csv` naming any other. Absent in runs made
+    /// before they were recorded: a program (`exec:`) such a run names is then never run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engines: Option<Vec<String>>,
 }
 
 impl StudyRecord {
@@ -101,7 +106,26 @@ impl StudyRecord {
             margins: Some(plan.margins),
             search: Some(plan.search),
             budget: Some(budget.map_or("none".into(), ToString::to_string)),
+            engines: Some(plan.engines.iter().map(ToString::to_string).collect()),
         }
+    }
+
+    /// The recorded engines, parsed (`None` when the run records none).
+    ///
+    /// # Errors
+    /// A recorded engine that is none (exit 2, naming `source`).
+    fn engine_specs(&self, source: &str) -> Result<Option<Vec<EngineSpec>>, CliError> {
+        let Some(list) = &self.engines else {
+            return Ok(None);
+        };
+        list.iter()
+            .map(|e| {
+                e.parse::<EngineSpec>().map_err(|why| {
+                    CliError::Input(format!("{source}: engines: {:?}: {why}", shorten(e)))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Some)
     }
 
     /// The checked rack model and perturbation.
@@ -142,6 +166,34 @@ impl StudyRecord {
     }
 }
 
+/// Whether a row may name `spec`: one of `recorded` (the study's engines) or the same engine
+/// at another dt (a dt search's candidate); when the run records no engines, any engine but a
+/// program (`exec:`), which a run directory alone never gets run.
+fn recorded_engine(spec: &EngineSpec, recorded: Option<&[EngineSpec]>) -> bool {
+    let Some(recorded) = recorded else {
+        return !matches!(spec, EngineSpec::Exec { .. });
+    };
+    recorded.iter().any(|r| {
+        r == spec
+            || (r.dt().is_some()
+                && spec.dt().is_some()
+                && r.family() == spec.family()
+                && r.variant() == spec.variant())
+    })
+}
+
+/// `s` as a message shows it: at most 300 bytes (then `...`), control and non-UTF-8 bytes
+/// escaped, so that a line stays one short line whatever a file holds.
+fn shorten(s: &str) -> String {
+    const ECHO_BYTES: usize = 300;
+    let mut end = s.len().min(ECHO_BYTES);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    let more = if end < s.len() { "..." } else { "" };
+    format!("{}{more}", pool_exec::escape_bytes(&s.as_bytes()[..end]))
+}
+
 /// The rows of `outcomes/shots.csv` (`text`, read from `file`), grouped by shot in the order
 /// the file first names them, and the engine of every run named (but the reference and the
 /// floor).
@@ -153,6 +205,8 @@ impl StudyRecord {
 fn read_shots(
     text: &[u8],
     file: &Path,
+    recorded: Option<&[EngineSpec]>,
+    source: &str,
 ) -> Result<(Vec<pool_harness::ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
     let mut specs: BTreeMap<String, EngineSpec> = BTreeMap::new();
     let mut reader = csv::Reader::from_reader(text);
@@ -196,6 +250,24 @@ fn read_shots(
                     n + 1
                 ))
             })?;
+            if !recorded_engine(&spec, recorded) {
+                let named = match recorded {
+                    Some(list) if !list.is_empty() => list
+                        .iter()
+                        .map(|e| format!("`{}`", shorten(&e.to_string())))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    Some(_) => "none".into(),
+                    None => "no engines: a program it names is never run".into(),
+                };
+                return Err(CliError::Input(format!(
+                    "{}: row {} (line {line}): field run = {:?}: not an engine of this run \
+                     ({source} records {named}); nothing replayed",
+                    file.display(),
+                    n + 1,
+                    shorten(&row.run),
+                )));
+            }
             specs.insert(row.run.clone(), spec);
         }
         let key = (row.family.clone(), row.table.clone(), row.index);
@@ -252,7 +324,8 @@ pub fn make(
 ) -> Result<Replays, CliError> {
     crate::args::in_range("--replays", max_shots, 0, MAX_REPLAYS)?;
     let (rack, perturbation) = record.check(source)?;
-    let (shots, parsed) = read_shots(shots_csv, file)?;
+    let recorded = record.engine_specs(source)?;
+    let (shots, parsed) = read_shots(shots_csv, file, recorded.as_deref(), source)?;
     let disagreeing = shots
         .iter()
         .flat_map(|s| &s.rows)

@@ -84,6 +84,7 @@ fn study_options(args: &ReplaysArgs) -> Result<(StudyRecord, String), CliError> 
             margins: None,
             search: None,
             budget: None,
+            engines: None,
         };
         return Ok((
             record,

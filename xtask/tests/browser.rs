@@ -401,6 +401,17 @@ fn play(tab: &Tab, page: &Path, dir: &Path, strict: bool) -> Played {
         report_img.h
     );
 
+    // Hash routes naming Object.prototype's names (issue 41): the page still gets ready
+    // (`load` asserts it), and opens no replay.
+    for name in ["constructor", "__proto__", "toString"] {
+        load(tab, &format!("{url}#replay={name}"));
+        assert_eq!(
+            count(tab, "section#replay:not([hidden])"),
+            0,
+            "#replay={name} opened a replay"
+        );
+    }
+
     // A measurement (REPORT_HTML): three loads more, the first's cold caches aside.
     if !strict {
         let again: Vec<(f64, f64)> = (0..3).map(|_| load(tab, &url)).collect();

@@ -91,3 +91,121 @@ fn replays_runs_no_command_a_shots_file_names() {
     let (code, err) = run(&["replays", "--replays", "3"], &run_dir);
     assert_eq!(code, 0, "{err}");
 }
+
+/// A copy of the whole run directory `from` at `to` (files and directories only).
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let t = e.file_type().unwrap();
+        if t.is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else if t.is_file() {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_page_links_only_the_runs_own_files_and_writes_through_no_link() {
+    let dir = temp_dir("runs-html");
+    let run_dir = study(&dir, "run");
+    // File names that would be a script, a fetch and a file the run did not write.
+    for name in [
+        "javascript:document.title='PWNED';a={csv:1};a.csv",
+        "https:tracker.invalid.png",
+        "planted.csv",
+    ] {
+        std::fs::write(run_dir.join(name), "x").unwrap();
+    }
+    // A link at the temporary name the page was written through.
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    std::os::unix::fs::symlink(&victim, run_dir.join(".report.html.tmp")).unwrap();
+    let (code, err) = run(&["html"], &run_dir);
+    assert_eq!(code, 0, "{err}");
+    let page = std::fs::read_to_string(run_dir.join("report.html")).unwrap();
+    for bad in ["PWNED", "tracker.invalid", "planted.csv"] {
+        assert!(!page.contains(bad), "the page names {bad:?}");
+    }
+    assert!(
+        page.contains("outcome_answer.csv"),
+        "the run's own files are linked"
+    );
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    let meta = std::fs::symlink_metadata(run_dir.join("report.html")).unwrap();
+    assert!(meta.file_type().is_file(), "report.html is {meta:?}");
+}
+
+/// `xtask html <dir>`, killed after 20 s: exit code (None when killed) and stderr.
+fn html_within(dir: &Path) -> (Option<i32>, String) {
+    let mut child = xtask()
+        .arg("html")
+        .arg(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let code = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s.code();
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (code, err)
+}
+
+#[test]
+fn a_runs_files_are_read_capped_and_only_when_regular() {
+    let dir = temp_dir("runs-read");
+    let run_dir = study(&dir, "run");
+    let replays = "outcomes/replays.json";
+    // 100 MB of valid replays (the page would inline them all).
+    let big = dir.join("big");
+    copy_dir(&run_dir, &big);
+    let mut text = String::from("{\"version\": 2, \"replays\": [], \"pad\": \"");
+    text.push_str(&"a".repeat(100 << 20));
+    text.push_str("\"}");
+    std::fs::write(big.join(replays), text).unwrap();
+    // A FIFO: nobody ever writes it.
+    let fifo = dir.join("fifo");
+    copy_dir(&run_dir, &fifo);
+    std::fs::remove_file(fifo.join(replays)).unwrap();
+    let c = std::ffi::CString::new(fifo.join(replays).to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    // A link to a file elsewhere.
+    let link = dir.join("link");
+    copy_dir(&run_dir, &link);
+    std::fs::rename(link.join("summary.csv"), dir.join("elsewhere.csv")).ok();
+    std::fs::rename(
+        link.join("outcomes.csv"),
+        dir.join("outcomes-elsewhere.csv"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        dir.join("outcomes-elsewhere.csv"),
+        link.join("outcomes.csv"),
+    )
+    .unwrap();
+    for (d, names) in [
+        (&big, vec!["replays.json", "more than the 13 MiB"]),
+        (&fifo, vec!["replays.json", "a FIFO"]),
+        (&link, vec!["outcomes.csv", "a symbolic link"]),
+    ] {
+        let (code, err) = html_within(d);
+        assert_eq!(code, Some(2), "{}: {err}", d.display());
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for n in names {
+            assert!(err.contains(n), "{}: {n:?} not in {err}", d.display());
+        }
+    }
+}

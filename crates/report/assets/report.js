@@ -37,6 +37,18 @@
     return e;
   }
 
+  // A file of the run as a link: a relative path ("./" first, each part encoded), which can
+  // carry no scheme (javascript:, https:) whatever the file is called.
+  function local(name) {
+    return './' + String(name).split('/').map(encodeURIComponent).join('/');
+  }
+
+  // Whether a map made from data has `key` as its own entry, never a name of
+  // Object.prototype (constructor, __proto__, toString).
+  function own(map, key) {
+    return Object.prototype.hasOwnProperty.call(map, key);
+  }
+
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) {
       return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c];
@@ -133,7 +145,7 @@
   const files = el('p', { class: 'files' }, ['Files: ']);
   data.files.forEach(function (f, i) {
     if (i) files.appendChild(document.createTextNode(' · '));
-    files.appendChild(el('a', { href: f, text: f }));
+    files.appendChild(el('a', { href: local(f), text: f }));
   });
   header.appendChild(files);
   for (const n of data.notes || []) header.appendChild(el('p', { class: 'note', text: n }));
@@ -166,7 +178,7 @@
   for (const c of data.charts) for (const s of c.series) noteAttrs({ name: s.name, engine: s.engine });
   if (data.grid) for (const c of data.grid.columns) familyNames.add(c.family);
 
-  const filters = {};
+  const filters = Object.create(null);
   const filterBar = el('div', { class: 'filters', id: 'filters' }, [el('span', { text: 'Show only: ' })]);
   {
     const sel = el('select', { id: 'filter-engine', 'aria-label': 'engine' }, [el('option', { value: '', text: 'every engine' })]);
@@ -302,7 +314,7 @@
   const palette = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2',
     '#17becf', '#bcbd22', '#7f7f7f', '#393b79', '#ad494a', '#637939', '#e7ba52', '#7b4173',
     '#3182bd', '#31a354', '#756bb1', '#636363', '#e6550d'];
-  const colourOf = {};
+  const colourOf = Object.create(null);
   let nextColour = 0;
   function colour(key) {
     if (key === 'floor|isolator' || key.indexOf('floor') === 0) return '#000000';
@@ -392,7 +404,7 @@
   // ---- drill-down ----------------------------------------------------------------------
 
   const shots = data.shots;
-  const replays = {};
+  const replays = Object.create(null);
   if (replayData && replayData.replays) {
     for (const r of replayData.replays) replays[r.key] = r;
   }
@@ -875,7 +887,7 @@
     const grid = el('div', { class: 'figures' });
     for (const img of data.images) {
       grid.appendChild(el('figure', null, [
-        el('a', { href: img }, [el('img', { src: img, loading: 'lazy', alt: img })]),
+        el('a', { href: local(img) }, [el('img', { src: local(img), loading: 'lazy', alt: img })]),
         el('figcaption', { text: img }),
       ]));
     }
@@ -886,7 +898,8 @@
   // A link straight to a replay: report.html#replay=<family/table/index>&run=<run>&t=<ms>.
   (function () {
     const h = new URLSearchParams(location.hash.slice(1));
-    const rp = h.get('replay') && replays[h.get('replay')];
+    const key = h.get('replay');
+    const rp = key && own(replays, key) ? replays[key] : null;
     if (!rp) return;
     openReplay(rp, null, h.get('run'));
     if (h.get('t')) api.setTime(+h.get('t'));

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod compare;
+pub mod files;
 pub mod html;
 pub mod plots;
 pub mod roots;

@@ -11,6 +11,7 @@ use serde::de::DeserializeOwned;
 use super::shots::ShotRow;
 use super::HtmlError;
 use crate::compare::{OutcomeStudy, SlopeRow};
+use crate::files;
 
 /// What the page shows of a run, as read from its directory.
 pub(super) struct RunFiles {
@@ -36,14 +37,16 @@ pub(super) struct RunFiles {
     pub notes: Vec<String>,
 }
 
-/// The rows of the CSV file `dir/name`, or `None` when it does not exist.
+/// The rows of the CSV file `dir/name`, or `None` when it does not exist. A file that is not
+/// regular (a FIFO, a link) or larger than [`files::MAX_CSV_BYTES`] is an error.
 fn csv_rows<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<Vec<T>>, HtmlError> {
     let path = dir.join(name);
-    if !path.is_file() {
+    if !files::exists(&path) {
         return Ok(None);
     }
-    let mut reader = csv::Reader::from_path(&path)
+    let bytes = files::read_capped(&path, files::MAX_CSV_BYTES)
         .map_err(|e| HtmlError::at(&path, format!("cannot read: {e}")))?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let mut rows = Vec::new();
     for (k, row) in reader.deserialize().enumerate() {
         rows.push(
@@ -53,16 +56,62 @@ fn csv_rows<T: DeserializeOwned>(dir: &Path, name: &str) -> Result<Option<Vec<T>
     Ok(Some(rows))
 }
 
-fn json_file(dir: &Path, name: &str) -> Result<Option<serde_json::Value>, HtmlError> {
+/// The JSON file `dir/name` of at most `cap` bytes, or `None` when it does not exist.
+fn json_file(dir: &Path, name: &str, cap: u64) -> Result<Option<serde_json::Value>, HtmlError> {
     let path = dir.join(name);
-    if !path.is_file() {
+    if !files::exists(&path) {
         return Ok(None);
     }
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| HtmlError::at(&path, format!("cannot read: {e}")))?;
-    serde_json::from_str(&text)
+    let bytes = files::read_capped(&path, cap).map_err(|e| {
+        let remake = if name == REPLAYS { REMAKE } else { "" };
+        HtmlError::at(&path, format!("cannot read: {e}{remake}"))
+    })?;
+    serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|e| HtmlError::at(&path, format!("not JSON: {e}")))
+}
+
+/// `outcomes/replays.json`.
+const REPLAYS: &str = "outcomes/replays.json";
+/// How to get a replays file the page can read.
+const REMAKE: &str = " (`cargo xtask replays <run dir>` remakes it)";
+
+/// The data files a run writes that the page links to, in the order it lists them: only
+/// these names, so that no file someone added to the directory becomes a link.
+const DATA_FILES: [&str; 18] = [
+    "chaos.csv",
+    "distribution_answer.csv",
+    "distributions.csv",
+    "errors.csv",
+    "one_step.csv",
+    "ops.csv",
+    "outcome_answer.csv",
+    "outcomes.csv",
+    "report.md",
+    "residuals.csv",
+    "run.json",
+    "scaling.csv",
+    "slopes.csv",
+    "summary.csv",
+    "throw.csv",
+    "outcomes/shots.csv",
+    "outcomes/wall.csv",
+    REPLAYS,
+];
+
+/// Whether `name` is a plot's file name as a run writes them: `.png`, not hidden, of letters,
+/// digits and `_ . @ + -` only (no scheme, no path, nothing to escape).
+fn plot_name(name: &str) -> bool {
+    name.ends_with(".png")
+        && !name.starts_with('.')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"_.@+-".contains(&b))
+}
+
+/// Whether `path` is a regular file (not a link, a FIFO or a directory).
+fn regular(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file())
 }
 
 /// Shots with a replay in a `replays.json` value.
@@ -159,7 +208,7 @@ impl RunFiles {
             None => None,
         };
         let shots = csv_rows::<ShotRow>(dir, "outcomes/shots.csv")?;
-        let run_json = json_file(dir, "run.json")?;
+        let run_json = json_file(dir, "run.json", files::MAX_JSON_BYTES)?;
         if let Some(st) = study.as_mut() {
             options_of(st, run_json.as_ref(), &mut notes);
             if let Some(rows) = &shots {
@@ -169,7 +218,7 @@ impl RunFiles {
         if study.is_some() && shots.is_none() {
             notes.push("no outcomes/shots.csv: the outcome tables link to no shots".into());
         }
-        let replays = json_file(dir, "outcomes/replays.json")?;
+        let replays = json_file(dir, REPLAYS, files::MAX_REPLAYS_BYTES)?;
         if let Some(v) = &replays {
             // Version 2: integer, delta-coded tracks (docs/report-html.md).
             let want = u64::from(pool_harness::REPLAY_VERSION);
@@ -186,28 +235,20 @@ impl RunFiles {
             notes.push("no outcomes/replays.json: the shots have no replays".into());
         }
         let mut images = Vec::new();
-        let mut files = Vec::new();
         if let Ok(entries) = std::fs::read_dir(dir) {
             for e in entries.flatten() {
                 let name = e.file_name().to_string_lossy().into_owned();
-                if name.ends_with(".png") {
+                if plot_name(&name) && e.file_type().is_ok_and(|t| t.is_file()) {
                     images.push(name);
-                } else if name.ends_with(".csv") || name == "report.md" || name == "run.json" {
-                    files.push(name);
                 }
             }
         }
         images.sort();
-        files.sort();
-        for extra in [
-            "outcomes/shots.csv",
-            "outcomes/wall.csv",
-            "outcomes/replays.json",
-        ] {
-            if dir.join(extra).is_file() {
-                files.push(extra.into());
-            }
-        }
+        let files: Vec<String> = DATA_FILES
+            .iter()
+            .filter(|f| regular(&dir.join(f)))
+            .map(|f| (*f).to_string())
+            .collect();
         Ok(RunFiles {
             run_json,
             summary: summary.unwrap_or_default(),

@@ -17,7 +17,6 @@ mod shots;
 mod tables;
 
 use std::fmt;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::Serialize;
@@ -206,8 +205,9 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
     Ok((html, replays, notes))
 }
 
-/// Writes `<dir>/report.html` for the run in `dir` (titled `title`), whole or not at all (a temporary file
-/// renamed over it once written and synced).
+/// Writes `<dir>/report.html` for the run in `dir` (titled `title`), whole or not at all (a
+/// temporary file created exclusively under a unique name, synced, then renamed over it: a
+/// link at `report.html` or at any temporary name is never written through).
 ///
 /// # Errors
 /// As [`report_html`]; the page cannot be written (disk full, no permission), with the file
@@ -215,17 +215,8 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
 pub fn write_report_html(dir: &Path, title: &str) -> Result<PageInfo, HtmlError> {
     let (html, replays, notes) = report_html(dir, title)?;
     let path = dir.join("report.html");
-    let tmp = dir.join(".report.html.tmp");
-    let write = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(html.as_bytes())?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(HtmlError::at(&path, format!("cannot write: {e}")));
-    }
+    crate::files::write_replacing(&path, html.as_bytes())
+        .map_err(|e| HtmlError::at(&path, format!("cannot write: {e}")))?;
     Ok(PageInfo {
         path,
         bytes: html.len() as u64,

@@ -46,7 +46,8 @@ struct Tag {
 /// The tagged figures of `text`.
 ///
 /// # Errors
-/// A tag that is not closed, or a key with characters other than `[a-z0-9_:.@-]`.
+/// A tag that is not closed, a tag inside another's text, or a key with characters other than
+/// `[a-z0-9_:.@-]`.
 fn tags(text: &str) -> Result<Vec<Tag>, String> {
     let mut out = Vec::new();
     let mut at = 0;
@@ -73,6 +74,14 @@ fn tags(text: &str) -> Result<Vec<Tag>, String> {
             .find(CLOSE)
             .map(|j| body + j)
             .ok_or_else(|| format!("line {line}: fig:{key} is not closed by {CLOSE}"))?;
+        // A tag inside another's text would be replaced with it by --write: refused.
+        if let Some(j) = text[body..end].find(OPEN) {
+            let inner = line + text[start..body + j].matches('\n').count();
+            return Err(format!(
+                "line {inner}: a fig tag inside the text of fig:{key} (line {line}): tags do \
+                 not nest; close fig:{key} first"
+            ));
+        }
         out.push(Tag {
             key: key.to_string(),
             text: body..end,
@@ -751,11 +760,17 @@ pub fn run(args: FiguresArgs) -> Result<(), CliError> {
     } else {
         args.files.clone()
     };
-    let mut run = Run::new(
-        args.run
-            .clone()
-            .unwrap_or_else(|| root.join("reports/example")),
-    );
+    let run_dir = args
+        .run
+        .clone()
+        .unwrap_or_else(|| root.join("reports/example"));
+    if !run_dir.is_dir() {
+        return Err(CliError::Input(format!(
+            "--run {}: no such run directory",
+            run_dir.display()
+        )));
+    }
+    let mut run = Run::new(run_dir);
     let (mut checked, mut wrong, mut rewritten) = (0, Vec::new(), Vec::new());
     for file in &files {
         let text = std::fs::read_to_string(file)
@@ -868,5 +883,10 @@ mod tests {
         assert!(tags("<!--fig:A B-->1<!--/fig-->")
             .unwrap_err()
             .contains("fig key"));
+        let nested = tags("<!--fig:a-->1\n<!--fig:b-->2<!--/fig--><!--/fig-->").unwrap_err();
+        assert!(
+            nested.contains("line 2: a fig tag inside the text of fig:a"),
+            "{nested}"
+        );
     }
 }

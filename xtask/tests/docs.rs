@@ -73,6 +73,51 @@ fn a_figure_changed_by_hand_fails_naming_it() {
 }
 
 #[test]
+fn nested_tags_and_a_missing_run_are_bad_input() {
+    let dir = temp_dir("figures-bad");
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    // The first tagged figure, with another tag inside its text: --write would delete it.
+    let open = readme.find("<!--fig:").unwrap();
+    let key_end = open + readme[open..].find("-->").unwrap();
+    let body = key_end + 3;
+    let nested = format!(
+        "{}<!--fig:x-->1<!--/fig-->{}",
+        &readme[..body],
+        &readme[body..]
+    );
+    let file = dir.join("README.md");
+    std::fs::write(&file, &nested).unwrap();
+    let line = readme[..open].matches('\n').count() + 1;
+    for write in [false, true] {
+        let mut c = xtask();
+        c.arg("figures").arg(&file);
+        if write {
+            c.arg("--write");
+        }
+        let out = c.output().unwrap();
+        let (_, se) = texts(&out);
+        assert_eq!(out.status.code(), Some(2), "--write {write}: {se}");
+        assert!(
+            se.contains(&format!("line {line}: a fig tag inside the text of fig:")),
+            "{se}"
+        );
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), nested);
+    }
+    // A run that is not there, as the help says: exit 2 naming it.
+    let missing = dir.join("no-such-run");
+    let out = xtask()
+        .arg("figures")
+        .arg("--run")
+        .arg(&missing)
+        .output()
+        .unwrap();
+    let (_, se) = texts(&out);
+    assert_eq!(out.status.code(), Some(2), "{se}");
+    assert!(se.contains(&missing.display().to_string()), "{se}");
+    assert_eq!(se.lines().count(), 1, "{se}");
+}
+
+#[test]
 fn the_readme_is_a_five_minute_read() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let lines = readme.lines().count();

@@ -195,24 +195,15 @@ fn process_alive(pid: u32) -> bool {
     }
 }
 
-/// Writes `path` whole: to a temporary name beside it, then renamed over it, so that a reader
-/// sees the old file or the new one, never a part.
+/// Writes `path` whole: to a temporary file beside it (created exclusively under a random
+/// name, never through a link), then renamed over it, so that a reader sees the old file or
+/// the new one, never a part, and a link at `path` is replaced, never written through.
 ///
 /// # Errors
 /// A write or rename that fails (the temporary file is removed).
 pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let tmp = dir.join(format!(
-        ".{}.{PARTIAL}-{}",
-        path.file_name()
-            .map_or("file".into(), |n| n.to_string_lossy()),
-        std::process::id()
-    ));
-    let r = fs::write(&tmp, bytes).and_then(|()| fs::rename(&tmp, path));
-    if r.is_err() {
-        fs::remove_file(&tmp).ok();
-    }
-    r.map_err(|e| CliError::Run(format!("cannot write {}: {e}", path.display())))
+    pool_report::files::write_replacing(path, bytes)
+        .map_err(|e| CliError::Run(format!("cannot write {}: {e}", path.display())))
 }
 
 /// Where a command writes its run: the options every writing command shares.

@@ -56,22 +56,16 @@ pub fn run(args: ImportArgs) -> Result<(), CliError> {
 }
 
 /// Writes `bytes` to `path` through a temporary file renamed into place: never half a file,
-/// never over an existing one.
+/// never over an existing one, even when another import writes the same path at once.
 fn write_new(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
-    if path.exists() {
-        return Err(CliError::Input(format!(
-            "--out {}: the file exists already (never overwritten)",
-            path.display()
-        )));
-    }
-    let name = path
-        .file_name()
-        .map_or_else(|| "shot".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.partial-{}", std::process::id()));
-    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(CliError::Run(format!("writing {}: {e}", path.display())));
-    }
-    Ok(())
+    pool_report::files::write_new(path, bytes).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            CliError::Input(format!(
+                "--out {}: the file exists already (never overwritten)",
+                path.display()
+            ))
+        } else {
+            CliError::Run(format!("writing {}: {e}", path.display()))
+        }
+    })
 }

@@ -53,10 +53,12 @@ pub struct ReplaysArgs {
 fn study_options(args: &ReplaysArgs) -> Result<(StudyRecord, String), CliError> {
     let path = args.dir.join("run.json");
     let recorded =
-        match std::fs::read(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(CliError::Input(format!("{}: {e}", path.display()))),
-            Ok(bytes) => {
+        match pool_report::files::exists(&path)
+            .then(|| pool_report::files::read_capped(&path, pool_report::files::MAX_JSON_BYTES))
+        {
+            None => None,
+            Some(Err(e)) => return Err(CliError::Input(format!("{}: {e}", path.display()))),
+            Some(Ok(bytes)) => {
                 let v: serde_json::Value = serde_json::from_slice(&bytes)
                     .map_err(|e| CliError::Input(format!("{}: not JSON: {e}", path.display())))?;
                 match v.get("outcome_options") {
@@ -144,12 +146,14 @@ pub fn run(args: ReplaysArgs) -> Result<(), CliError> {
         )));
     }
     let shots = args.dir.join("outcomes/shots.csv");
-    let text = std::fs::read(&shots).map_err(|e| {
-        CliError::Input(format!(
-            "{}: {e} (a compare or outcomes run with its outcome study holds it)",
-            shots.display()
-        ))
-    })?;
+    let text = pool_report::files::read_capped(&shots, pool_report::files::MAX_CSV_BYTES).map_err(
+        |e| {
+            CliError::Input(format!(
+                "{}: {e} (a compare or outcomes run with its outcome study holds it)",
+                shots.display()
+            ))
+        },
+    )?;
     let (record, source) = study_options(&args)?;
     let pool = crate::args::thread_pool(args.jobs)?;
     errln!(

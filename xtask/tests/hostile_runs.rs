@@ -87,9 +87,24 @@ fn replays_runs_no_command_a_shots_file_names() {
             "{name}: replays written"
         );
     }
-    // The untouched run replays as before.
+    // The untouched run replays as before, and rewrites its page through no planted link.
+    let victim = dir.join("victim");
+    std::fs::write(&victim, "keep").unwrap();
+    std::os::unix::fs::symlink(&victim, run_dir.join(".report.html.tmp")).unwrap();
     let (code, err) = run(&["replays", "--replays", "3"], &run_dir);
     assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+    // A FIFO as the shots file is one line, not a wait.
+    let fifo = dir.join("fifo");
+    copy_run(&run_dir, &fifo);
+    let shots = fifo.join("outcomes/shots.csv");
+    std::fs::remove_file(&shots).unwrap();
+    let c = std::ffi::CString::new(shots.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let (code, err) = within(&["replays"], &fifo);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("shots.csv") && err.contains("a FIFO"), "{err}");
 }
 
 /// A copy of the whole run directory `from` at `to` (files and directories only).
@@ -137,10 +152,10 @@ fn the_page_links_only_the_runs_own_files_and_writes_through_no_link() {
     assert!(meta.file_type().is_file(), "report.html is {meta:?}");
 }
 
-/// `xtask html <dir>`, killed after 20 s: exit code (None when killed) and stderr.
-fn html_within(dir: &Path) -> (Option<i32>, String) {
+/// `xtask <args> <dir>`, killed after 20 s: exit code (None when killed) and stderr.
+fn within(args: &[&str], dir: &Path) -> (Option<i32>, String) {
     let mut child = xtask()
-        .arg("html")
+        .args(args)
         .arg(dir)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
@@ -201,7 +216,7 @@ fn a_runs_files_are_read_capped_and_only_when_regular() {
         (&fifo, vec!["replays.json", "a FIFO"]),
         (&link, vec!["outcomes.csv", "a symbolic link"]),
     ] {
-        let (code, err) = html_within(d);
+        let (code, err) = within(&["html"], d);
         assert_eq!(code, Some(2), "{}: {err}", d.display());
         assert_eq!(err.lines().count(), 1, "{err}");
         for n in names {

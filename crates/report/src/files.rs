@@ -1,7 +1,8 @@
 //! A run directory is data (issue 41): its files are read only as regular files, never
 //! through a symbolic link, each up to a cap; a file written beside them goes through a
 //! temporary file created exclusively under a unique name (never through a link someone
-//! planted), then renamed into place, replacing the old file (never writing through it).
+//! planted), then renamed into place, replacing the old file (never writing through it) or,
+//! for a file that must never be overwritten, only where nothing exists.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Read, Write};
@@ -130,6 +131,32 @@ pub fn human(bytes: u64) -> String {
 /// # Errors
 /// The system's (the temporary file is removed).
 pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    temp_beside(path, bytes)?
+        .persist(path)
+        .map(drop)
+        .map_err(|e| e.error)
+}
+
+/// Writes `path` whole where nothing exists yet, never over anything, a race with another
+/// writer included (the temporary file of [`write_replacing`], renamed only if nothing is at
+/// `path`: `renameat2(RENAME_NOREPLACE)` on Linux, or a hard link).
+///
+/// # Errors
+/// `AlreadyExists` when something is at `path`; the system's otherwise (the temporary file is
+/// removed).
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if exists(path) {
+        return Err(io::Error::from(io::ErrorKind::AlreadyExists));
+    }
+    temp_beside(path, bytes)?
+        .persist_noclobber(path)
+        .map(drop)
+        .map_err(|e| e.error)
+}
+
+/// `bytes` in a temporary file beside `path` (`.<name>.<random>.tmp`, created exclusively),
+/// synced; removed when dropped unless persisted.
+fn temp_beside(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -143,7 +170,7 @@ pub fn write_replacing(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
-    tmp.persist(path).map(drop).map_err(|e| e.error)
+    Ok(tmp)
 }
 
 #[cfg(test)]
@@ -202,6 +229,17 @@ mod tests {
             .unwrap()
             .file_type()
             .is_symlink());
+        // A new file is never written over anything, however many writers race.
+        let new = &d.join("new.toml");
+        let wrote: Vec<bool> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..8u8)
+                .map(|k| s.spawn(move || write_new(new, &[b'0' + k]).is_ok()))
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert_eq!(wrote.iter().filter(|w| **w).count(), 1, "{wrote:?}");
+        let e = write_new(&d.join("new.toml"), b"again").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
         // Nothing left behind.
         let left: Vec<_> = fs::read_dir(&d)
             .unwrap()

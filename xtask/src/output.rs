@@ -1,8 +1,11 @@
 //! Writing a run's files without losing or half-writing anything.
 //!
 //! Everything goes to a hidden staging directory next to the destination; only when all files
-//! are written is it renamed into place. A destination that already exists is never touched.
-//! Staging directories of killed runs are removed by the next run in the same place.
+//! are written (and the directory is checked to be still this run's) is it renamed into place.
+//! A destination that already exists is never touched. A live run holds a lock (`flock` on
+//! `.lock` in its staging directory) that a run in any process, PID namespace or container
+//! sharing the file system sees: only unlocked staging directories are stale, and the next
+//! run in the same place removes them.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,7 +16,10 @@ use crate::CliError;
 /// A staging directory that becomes the run directory `<root>/<name>` on [`Staging::commit`]
 /// and is removed if dropped uncommitted (e.g. on an error).
 pub struct Staging {
+    /// `<root>/.<name>.partial-<pid>-<nonce>`.
     dir: PathBuf,
+    /// The open, locked `.lock` file of `dir`: the lock lasts as long as it is open.
+    lock: fs::File,
     root: PathBuf,
     name: String,
     /// Whether the name is the default one, which gains a suffix (`-2`, `-3`, ...) instead of
@@ -22,8 +28,80 @@ pub struct Staging {
     committed: bool,
 }
 
-/// The marker in the names of staging directories: `.<name>.partial-<pid>`.
+/// The marker in the names of staging directories: `.<name>.partial-<pid>-<nonce>`
+/// (`.<name>.partial-<pid>` in older versions).
 const PARTIAL: &str = "partial";
+
+/// The lock file inside a staging directory.
+const LOCK: &str = ".lock";
+
+/// A staging directory without a lock file (one being made) is left alone for this long after
+/// its last change (s).
+const YOUNG_S: u64 = 60;
+
+/// A number no other staging directory of this process uses (with the process id, unique).
+fn nonce() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    u64::from(nanos) ^ (COUNT.fetch_add(1, Ordering::Relaxed) << 32)
+}
+
+/// Takes the exclusive lock of `f` without waiting: `false` when another process holds it.
+fn try_lock(f: &fs::File) -> std::io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on our own open descriptor.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(true);
+        }
+        let e = std::io::Error::last_os_error();
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            return Ok(false);
+        }
+        Err(e)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = f;
+        Ok(true)
+    }
+}
+
+/// Opens the lock file `path` (never through a link, never waiting on a FIFO; created when
+/// `create`).
+fn open_lock(path: &Path, create: bool) -> std::io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true).write(true).create_new(create);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let f = options.open(path)?;
+    if f.metadata()?.is_file() {
+        Ok(f)
+    } else {
+        Err(std::io::Error::other("not a regular file"))
+    }
+}
+
+/// Whether `a` and `b` are the same file (device and inode).
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a.dev() == b.dev() && a.ino() == b.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a, b);
+        true
+    }
+}
 
 impl Staging {
     /// Creates `<root>/.<name>.partial-<pid>`, first removing the staging directories that
@@ -43,14 +121,36 @@ impl Staging {
         fs::create_dir_all(root)
             .map_err(|e| CliError::Run(format!("cannot create {}: {e}", root.display())))?;
         clean_stale(root, PARTIAL);
-        let dir = root.join(format!(".{name}.{PARTIAL}-{}", std::process::id()));
-        if dir.exists() {
-            fs::remove_dir_all(&dir).ok();
-        }
-        fs::create_dir_all(&dir)
-            .map_err(|e| CliError::Run(format!("cannot create {}: {e}", dir.display())))?;
+        // A name of its own (never another run's, whatever its PID namespace), then locked.
+        let dir = loop {
+            let dir = root.join(format!(
+                ".{name}.{PARTIAL}-{}-{:x}",
+                std::process::id(),
+                nonce()
+            ));
+            match fs::create_dir(&dir) {
+                Ok(()) => break dir,
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    return Err(CliError::Run(format!(
+                        "cannot create {}: {e}",
+                        dir.display()
+                    )))
+                }
+            }
+        };
+        let lock = open_lock(&dir.join(LOCK), true)
+            .and_then(|f| match try_lock(&f)? {
+                true => Ok(f),
+                false => Err(std::io::Error::other("locked by another process")),
+            })
+            .map_err(|e| {
+                fs::remove_dir_all(&dir).ok();
+                CliError::Run(format!("cannot lock {}: {e}", dir.join(LOCK).display()))
+            })?;
         Ok(Staging {
             dir,
+            lock,
             root: root.to_path_buf(),
             name: name.to_string(),
             default_name,
@@ -98,6 +198,17 @@ impl Staging {
     /// # Errors
     /// A given name another run took meanwhile, or a rename the filesystem refuses.
     pub fn commit(mut self) -> Result<PathBuf, CliError> {
+        // Still this run's directory: another process (an older version, or one that did not
+        // see the lock) may have removed it, or put another in its place.
+        let ours = self.lock.metadata().ok();
+        let there = fs::symlink_metadata(self.dir.join(LOCK)).ok();
+        if !matches!((&ours, &there), (Some(a), Some(b)) if same_file(a, b)) {
+            return Err(CliError::Run(format!(
+                "{}: this run's staging directory was removed or replaced by another process \
+                 while it ran; nothing committed",
+                self.dir.display()
+            )));
+        }
         for k in 1u32.. {
             let dest = match k {
                 1 => self.destination(),
@@ -116,6 +227,7 @@ impl Staging {
             match fs::rename(&self.dir, &dest) {
                 Ok(()) => {
                     self.committed = true;
+                    fs::remove_file(dest.join(LOCK)).ok();
                     return Ok(dest);
                 }
                 Err(_) if dest.exists() => continue,
@@ -140,9 +252,29 @@ impl Drop for Staging {
     }
 }
 
-/// Removes the directories `.<name>.<marker>-<pid>` in `dir` whose process is gone (a run
-/// killed before it could clean up), and says how many it removed. Those of live processes,
-/// and every other entry, are left alone.
+/// Whether the staging directory `dir` (named `...<needle><rest>`) is a killed run's: its
+/// lock file can be locked (no live run holds it, in any PID namespace); without one, a
+/// `<rest>` that is a process id (older versions, `--bless`) of a process gone here, or a
+/// directory unchanged for [`YOUNG_S`] (one killed while being made).
+fn stale(dir: &Path, rest: &str) -> bool {
+    match open_lock(&dir.join(LOCK), false) {
+        Ok(f) => return try_lock(&f).unwrap_or(false),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return false,
+        Err(_) => {}
+    }
+    if let Ok(pid) = rest.parse::<u32>() {
+        return pid != std::process::id() && !process_alive(pid);
+    }
+    fs::symlink_metadata(dir)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .is_some_and(|age| age.as_secs() > YOUNG_S)
+}
+
+/// Removes the directories `.<name>.<marker>-...` in `dir` that no live run holds (a run killed
+/// before it could clean up: [`stale`]), and says how many it removed. Those of live runs, and
+/// every other entry, are left alone.
 pub fn clean_stale(dir: &Path, marker: &str) -> usize {
     let Ok(entries) = fs::read_dir(dir) else {
         return 0;
@@ -151,16 +283,11 @@ pub fn clean_stale(dir: &Path, marker: &str) -> usize {
     let mut removed = 0;
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some(pid) = name
-            .strip_prefix('.')
-            .and_then(|n| n.rsplit_once(&needle))
-            .and_then(|(_, pid)| pid.parse::<u32>().ok())
-        else {
+        let Some((_, rest)) = name.strip_prefix('.').and_then(|n| n.rsplit_once(&needle)) else {
             continue;
         };
-        if pid != std::process::id()
-            && !process_alive(pid)
-            && e.file_type().is_ok_and(|t| t.is_dir())
+        if e.file_type().is_ok_and(|t| t.is_dir())
+            && stale(&e.path(), rest)
             && fs::remove_dir_all(e.path()).is_ok()
         {
             removed += 1;

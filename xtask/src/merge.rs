@@ -206,10 +206,18 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
                 column(&header, "events", &file)?,
                 column(&header, "failures", &file)?,
             );
-            let shot = column(&header, "shot", &file)?;
+            let (shot, name) = (
+                column(&header, "shot", &file)?,
+                column(&header, "name", &file)?,
+            );
+            // The shots that failed: each may have its file in failures/, and only they.
+            let mut failing: std::collections::BTreeSet<String> = Default::default();
             for rec in reader.records() {
                 let rec = rec.map_err(bad_row)?;
                 coverage.row(format!("shot {}", &rec[shot]))?;
+                if !rec[failures].is_empty() {
+                    failing.insert(format!("{}.toml", &rec[name]));
+                }
                 let n: usize = rec[events].parse().map_err(|_| {
                     CliError::Input(format!("{}: events = {:?}", file.display(), &rec[events]))
                 })?;
@@ -227,13 +235,22 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
                     .collect();
                 files.sort();
                 for f in files {
-                    let bytes = std::fs::read(&f)
+                    let name = f
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    if !failing.contains(&name) {
+                        return Err(CliError::Input(format!(
+                            "{}: not the file of a failing shot of {} (a failing shot's file is \
+                             failures/<shot>.toml); nothing merged",
+                            f.display(),
+                            file.display()
+                        )));
+                    }
+                    // A regular file of a shot file's size at most: never a link, never a FIFO.
+                    let bytes = pool_report::files::read_capped(&f, pool_shots::MAX_FILE_BYTES)
                         .map_err(|e| CliError::Input(format!("{}: {e}", f.display())))?;
-                    let name = f.file_name().map(|n| n.to_string_lossy().into_owned());
-                    staging.write(
-                        &format!("stress/failures/{}", name.unwrap_or_default()),
-                        &bytes,
-                    )?;
+                    staging.write(&format!("stress/failures/{name}"), &bytes)?;
                 }
             }
         } else {
@@ -385,10 +402,11 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             }
         }
         let wall_file = dir.join("outcomes/wall.csv");
-        let text = std::fs::read(&wall_file)
+        let text = pool_report::files::read_capped(&wall_file, pool_report::files::MAX_CSV_BYTES)
             .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
         for w in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::WallRow>() {
             let w = w.map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
+            check_times(&w, &wall_file)?;
             match wall
                 .iter_mut()
                 .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
@@ -504,6 +522,28 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             "{failed} engine run(s) failed (see {})",
             dir.join(table).display()
         )));
+    }
+    Ok(())
+}
+
+/// Most seconds a timing of `wall.csv` may hold: a year of one run's shots.
+const MAX_SECONDS: f64 = 3.2e7;
+
+/// A shard's timing row: its times finite, non-negative and below [`MAX_SECONDS`].
+///
+/// # Errors
+/// A time out of range (exit 2, naming the file, the row's run and the field).
+fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
+    for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
+        if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
+            return Err(CliError::Input(format!(
+                "{}: {}/{}/{}: {field} = {v:?}: a time must be a number of seconds in [0, {MAX_SECONDS:e}]",
+                file.display(),
+                w.family,
+                w.table,
+                w.run
+            )));
+        }
     }
     Ok(())
 }

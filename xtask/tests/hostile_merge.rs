@@ -1,0 +1,141 @@
+//! `merge` checks what it merges (issue 41): a shard's failure files are those of its failing
+//! shots and regular files (a link to /etc/hostname was copied into the merged run, a FIFO
+//! hung it), and its timings are finite, non-negative seconds (-1e300 was printed as a
+//! 300-digit wall time).
+
+#![cfg(unix)]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{temp_dir, texts, xtask};
+
+/// `xtask <args> --shard k/n --out <out> --run-name <name>` for each k: the shards.
+fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let run = format!("{name}{k}");
+            let o = xtask()
+                .args(args)
+                .args(["--shard", &format!("{k}/{n}"), "--run-name", &run])
+                .arg("--out")
+                .arg(out)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+            out.join(run)
+        })
+        .collect()
+}
+
+/// `xtask merge <dirs> --out <out> --run-name <name>`: exit code and stderr, within 20 s.
+fn merge(dirs: &[PathBuf], out: &Path, name: &str) -> (Option<i32>, String) {
+    let mut child = xtask()
+        .arg("merge")
+        .args(dirs)
+        .arg("--out")
+        .arg(out)
+        .args(["--run-name", name])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let code = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s.code();
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    (code, err)
+}
+
+#[test]
+fn failure_files_are_a_failing_shots_and_regular() {
+    let dir = temp_dir("merge-failures");
+    let parts = shards(&["stress", "--shots", "20", "--jobs", "1"], 2, &dir, "s");
+    let failures = parts[0].join("stress/failures");
+    std::fs::create_dir_all(&failures).unwrap();
+    let leak = failures.join("leak.toml");
+    std::os::unix::fs::symlink("/etc/hostname", &leak).unwrap();
+    let (code, err) = merge(&parts, &dir, "m1");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("leak.toml") && err.contains("not the file of a failing shot"),
+        "{err}"
+    );
+    assert!(!dir.join("m1").exists());
+    // A FIFO there: refused, not waited on.
+    std::fs::remove_file(&leak).unwrap();
+    let c = std::ffi::CString::new(leak.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let (code, err) = merge(&parts, &dir, "m2");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("leak.toml"), "{err}");
+    // Without it, the shards merge.
+    std::fs::remove_file(&leak).unwrap();
+    let (code, err) = merge(&parts, &dir, "m3");
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn timings_are_finite_non_negative_seconds() {
+    let dir = temp_dir("merge-wall");
+    let args = [
+        "outcomes",
+        "--outcome-families",
+        "cut",
+        "--outcome-tables",
+        "seven_foot",
+        "--outcome-shots",
+        "6",
+        "--outcome-dt",
+        "1e-2",
+        "--schemes",
+        "end_of_step",
+        "--outcome-budget",
+        "none",
+        "--chaos-shots",
+        "0",
+        "--replays",
+        "0",
+    ];
+    let parts = shards(&args, 2, &dir, "o");
+    let wall = parts[1].join("outcomes/wall.csv");
+    let text = std::fs::read_to_string(&wall).unwrap();
+    let edit = |row: &str| {
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        lines[1] = row.to_string();
+        std::fs::write(&wall, lines.join("\n") + "\n").unwrap();
+    };
+    for (k, (row, field)) in [
+        ("cut,seven_foot,reference,3,-1e300,", "wall_s = -1e300"),
+        ("cut,seven_foot,reference,3,0.1,NaN", "engine_s = NaN"),
+        ("cut,seven_foot,reference,3,inf,", "wall_s = inf"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        edit(row);
+        let (code, err) = merge(&parts, &dir, &format!("m{k}"));
+        assert_eq!(code, Some(2), "{row}: {err}");
+        assert!(
+            err.contains("wall.csv") && err.contains(field),
+            "{row}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    std::fs::write(&wall, &text).unwrap();
+    let (code, err) = merge(&parts, &dir, "ok");
+    assert_eq!(code, Some(0), "{err}");
+}

@@ -116,6 +116,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     )?;
     if args.shard.is_some() {
         let manifest = Manifest {
+            version: crate::shard::version(),
             command: "outcomes".into(),
             options: crate::study::manifest_options(&plan),
             engine: "event".into(),
@@ -124,6 +125,7 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
             total,
             lo,
             hi,
+            inputs: Vec::new(),
         };
         staging.write(
             &format!("outcomes/{MANIFEST}"),

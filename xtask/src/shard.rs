@@ -68,9 +68,64 @@ impl Shard {
     }
 }
 
+/// The harness that makes a shard: its version and the commit it was built from (`build.rs`).
+pub fn version() -> String {
+    format!(
+        "{} (commit {})",
+        env!("CARGO_PKG_VERSION"),
+        env!("XTASK_COMMIT")
+    )
+}
+
+/// An input file a shard's rows depend on: its path as given and the SHA-256 of its bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Input {
+    /// The path as given on the command line (or inside a given directory).
+    pub path: String,
+    /// SHA-256 of the file's bytes, hexadecimal.
+    pub sha256: String,
+}
+
+impl Input {
+    /// The input `path` (a shot file the run has loaded), hashed.
+    ///
+    /// # Errors
+    /// A file that cannot be read, or larger than a shot file may be (exit 2).
+    pub fn of(path: &Path) -> Result<Self, CliError> {
+        use sha2::Digest;
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| {
+                std::io::Read::read_to_end(
+                    &mut std::io::Read::take(f, pool_shots::MAX_FILE_BYTES + 1),
+                    &mut bytes,
+                )
+            })
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        let digest = sha2::Sha256::digest(&bytes);
+        Ok(Input {
+            path: path.display().to_string(),
+            sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+        })
+    }
+
+    /// The file's name (the last part of its path): two shards given the same file from
+    /// different places are of one run.
+    fn name(&self) -> &str {
+        Path::new(&self.path)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&self.path)
+    }
+}
+
 /// What a shard was: written as `<command>/shard.json`, read back by `merge`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
+    /// The harness that made it ([`version`]; empty in older versions' manifests): the shards
+    /// of one run come from one build.
+    #[serde(default)]
+    pub version: String,
     /// The command (`stress`, `sweep`, `outcomes`).
     pub command: String,
     /// The options that decide the rows, as `--name value` pairs in a fixed order (not the
@@ -88,6 +143,10 @@ pub struct Manifest {
     pub lo: u64,
     /// One past its last job.
     pub hi: u64,
+    /// Every input file its rows depend on (a sweep's base shot, `--replay`'s shot files),
+    /// hashed: the shards of one run read the same files.
+    #[serde(default)]
+    pub inputs: Vec<Input>,
 }
 
 impl Manifest {
@@ -138,6 +197,7 @@ pub fn in_order<T>(mut shards: Vec<(Manifest, T)>) -> Result<Vec<(Manifest, T)>,
     };
     let first = first.clone();
     for (m, _) in &shards {
+        check_build_and_inputs(m, &first)?;
         let same = m.command == first.command
             && m.options == first.options
             && m.engine == first.engine
@@ -193,6 +253,54 @@ pub fn in_order<T>(mut shards: Vec<(Manifest, T)>) -> Result<Vec<(Manifest, T)>,
     Ok(shards)
 }
 
+/// Shard `m` was made by the build that made `first`, from the same input files (by name and
+/// hash).
+///
+/// # Errors
+/// Another build, or another file (exit 2, naming both shards and the first difference).
+fn check_build_and_inputs(m: &Manifest, first: &Manifest) -> Result<(), CliError> {
+    let short = |s: &str| s.chars().take(120).collect::<String>();
+    if m.version != first.version {
+        return Err(CliError::Input(format!(
+            "merge: shard {}/{} was made by the harness {:?}, shard {}/{} by {:?}: the shards of \
+             one run come from one build",
+            m.k,
+            m.n,
+            short(&m.version),
+            first.k,
+            first.n,
+            short(&first.version)
+        )));
+    }
+    let inputs = |m: &Manifest| -> Vec<(String, String)> {
+        m.inputs
+            .iter()
+            .map(|i| (i.name().to_string(), i.sha256.clone()))
+            .collect()
+    };
+    let (a, b) = (inputs(m), inputs(first));
+    if a != b {
+        let which = a.iter().zip(&b).find(|(x, y)| x != y).map_or_else(
+            || format!("{} input files against {}", a.len(), b.len()),
+            |(x, y)| {
+                format!(
+                    "{} (sha256 {}) against {} (sha256 {})",
+                    short(&x.0),
+                    short(&x.1[..x.1.len().min(12)]),
+                    short(&y.0),
+                    short(&y.1[..y.1.len().min(12)])
+                )
+            },
+        );
+        return Err(CliError::Input(format!(
+            "merge: shard {}/{} read other input files than shard {}/{}: {which}; the shards of \
+             one run read the same files",
+            m.k, m.n, first.k, first.n
+        )));
+    }
+    Ok(())
+}
+
 fn describe(options: &[(String, String)]) -> String {
     options
         .iter()
@@ -235,6 +343,8 @@ mod tests {
     fn manifest(k: u64, n: u64, total: u64) -> Manifest {
         let (lo, hi) = Shard { k, n }.range(total);
         Manifest {
+            version: version(),
+            inputs: Vec::new(),
             command: "stress".into(),
             options: vec![("--seed".into(), "1".into())],
             engine: "event".into(),
@@ -267,5 +377,23 @@ mod tests {
         other.options[0].1 = "2".into();
         let mixed = in_order(vec![(manifest(1, 2, 10), ()), (other, ())]);
         assert!(matches!(mixed, Err(CliError::Input(m)) if m.contains("not of the same run")));
+        let mut older = manifest(2, 2, 10);
+        older.version = "0.0.9 (commit x)".into();
+        let built = in_order(vec![(manifest(1, 2, 10), ()), (older, ())]);
+        assert!(matches!(built, Err(CliError::Input(m)) if m.contains("one build")));
+        let mut edited = manifest(2, 2, 10);
+        edited.inputs.push(Input {
+            path: "a/cut.toml".into(),
+            sha256: "1".into(),
+        });
+        let mut first = manifest(1, 2, 10);
+        first.inputs.push(Input {
+            path: "b/cut.toml".into(),
+            sha256: "2".into(),
+        });
+        let read = in_order(vec![(first.clone(), ()), (edited.clone(), ())]);
+        assert!(matches!(read, Err(CliError::Input(m)) if m.contains("other input files")));
+        edited.inputs[0].sha256 = "2".into();
+        assert!(in_order(vec![(first, ()), (edited, ())]).is_ok());
     }
 }

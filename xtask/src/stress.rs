@@ -502,6 +502,14 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     }
     let rack = rack_model(&args.rack)?;
     let (racks, source) = source(&args, &spec, &rack)?;
+    // A shard's input files: every shot file of --replay (all shards read the same list).
+    let inputs = match (&source, args.shard.is_some()) {
+        (Source::Files(files), true) => files
+            .iter()
+            .map(|f| crate::shard::Input::of(f))
+            .collect::<Result<Vec<_>, _>>()?,
+        _ => Vec::new(),
+    };
     let total = source.len();
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let (lo, hi) = shard.range(total);
@@ -555,6 +563,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
     staging.write("stress/summary.txt", format!("{summary}\n").as_bytes())?;
     if args.shard.is_some() {
         let manifest = Manifest {
+            version: crate::shard::version(),
             command: "stress".into(),
             options: manifest_options(&args, &spec, &rack),
             engine,
@@ -563,6 +572,7 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             total,
             lo,
             hi,
+            inputs,
         };
         staging.write(&format!("stress/{MANIFEST}"), manifest.to_json().as_bytes())?;
     }

@@ -213,6 +213,7 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
     staging.write("sweep/summary.txt", format!("{summary}\n").as_bytes())?;
     if args.shard.is_some() {
         let manifest = Manifest {
+            version: crate::shard::version(),
             command: "sweep".into(),
             options: manifest_options(&args, &base, &spec, rack.as_ref()),
             engine,
@@ -221,6 +222,7 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
             total,
             lo,
             hi,
+            inputs: vec![crate::shard::Input::of(&path)?],
         };
         staging.write(&format!("sweep/{MANIFEST}"), manifest.to_json().as_bytes())?;
     }

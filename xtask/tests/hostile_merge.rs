@@ -139,3 +139,57 @@ fn timings_are_finite_non_negative_seconds() {
     let (code, err) = merge(&parts, &dir, "ok");
     assert_eq!(code, Some(0), "{err}");
 }
+
+#[test]
+fn shards_of_other_input_files_or_another_build_are_refused() {
+    let dir = temp_dir("merge-inputs");
+    let base = common::root().join("data/sweeps/break_9ball_cue.toml");
+    let text = std::fs::read_to_string(&base).unwrap();
+    // The same shot file's name, one of them edited (a comment: the same rows, another file).
+    let (a, b) = (dir.join("a"), dir.join("b"));
+    for (d, extra) in [(&a, ""), (&b, "\n# edited\n")] {
+        std::fs::create_dir_all(d).unwrap();
+        std::fs::write(d.join("cue.toml"), format!("{text}{extra}")).unwrap();
+    }
+    let sweep = |shot: &Path, k: u32, name: &str| -> PathBuf {
+        let o = xtask()
+            .arg("sweep")
+            .arg(shot)
+            .args(["--param", "V0=2:6:3", "--shard", &format!("{k}/2")])
+            .args(["--run-name", name])
+            .arg("--out")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+        dir.join(name)
+    };
+    let one = sweep(&a.join("cue.toml"), 1, "one");
+    let two = sweep(&b.join("cue.toml"), 2, "two");
+    let (code, err) = merge(&[one.clone(), two], &dir, "m1");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("read other input files") && err.contains("cue.toml"),
+        "{err}"
+    );
+    // The same file elsewhere is the same input.
+    let c = dir.join("c");
+    std::fs::create_dir_all(&c).unwrap();
+    std::fs::copy(a.join("cue.toml"), c.join("cue.toml")).unwrap();
+    let three = sweep(&c.join("cue.toml"), 2, "three");
+    let (code, err) = merge(&[one.clone(), three.clone()], &dir, "m2");
+    assert_eq!(code, Some(0), "{err}");
+    // A manifest of another build.
+    let manifest = three.join("sweep/shard.json");
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    assert!(
+        m["version"].as_str().is_some_and(|v| v.contains("commit")),
+        "{m}"
+    );
+    m["version"] = "0.0.9 (commit 0123)".into();
+    std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    let (code, err) = merge(&[one, three], &dir, "m3");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("one build") && err.contains("0.0.9"), "{err}");
+}

@@ -132,7 +132,7 @@ impl Answers<'_> {
                         k,
                         format!(
                             "id = {}: not the id of a request of {of} (expected {})",
-                            escape_bytes(id.to_string().as_bytes()),
+                            crate::response::shown(id),
                             self.id0 + k
                         ),
                     );

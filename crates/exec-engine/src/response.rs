@@ -11,6 +11,10 @@ use serde_json::{Map, Value};
 /// the process's life, as counter names are `&'static str`).
 const MAX_OP_NAMES: usize = 256;
 
+/// Longest operation-counter name a program may report (bytes): names are kept for the
+/// process's life, so their memory stays bounded whatever a program says.
+pub const MAX_OP_NAME_BYTES: usize = 64;
+
 /// The outcome an answer line describes, for `setup` (the request's set-up).
 ///
 /// # Errors
@@ -125,7 +129,54 @@ fn engine_s(v: Option<&Value>) -> Result<Option<f64>, EngineError> {
 }
 
 fn bad(field: &str, value: &Value, why: &str) -> EngineError {
-    EngineError::failed(format!("{field} = {}: {why}", shorten(&value.to_string())))
+    EngineError::failed(format!("{field} = {}: {why}", shown(value)))
+}
+
+/// A value of the answer as an error line shows it: its JSON, at most 200 characters
+/// ([`shorten`]), however long the value.
+pub(crate) fn shown(value: &Value) -> String {
+    match value {
+        // Only the start of a long string is written out.
+        Value::String(s) if s.len() > 400 => {
+            let mut end = 400;
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            shorten(&format!("{:?}", &s[..end]))
+        }
+        Value::Array(a) if a.len() > 8 || value_is_long(value) => {
+            let items: Vec<String> = a.iter().take(8).map(shown).collect();
+            shorten(&format!(
+                "[{}{}]",
+                items.join(","),
+                if a.len() > 8 { ",..." } else { "" }
+            ))
+        }
+        Value::Object(_) if value_is_long(value) => "{...}".to_string(),
+        other => shorten(&other.to_string()),
+    }
+}
+
+/// Whether a value holds a string longer than 400 bytes or more than 64 items anywhere
+/// (its JSON is then not written out whole).
+fn value_is_long(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.len() > 400,
+        Value::Array(a) => a.len() > 64 || a.iter().any(value_is_long),
+        Value::Object(m) => {
+            m.len() > 64 || m.iter().any(|(k, v)| k.len() > 400 || value_is_long(v))
+        }
+        _ => false,
+    }
+}
+
+/// An id as an error line shows it: quoted, escaped, at most 200 characters.
+fn quoted(id: &str) -> String {
+    let mut end = id.len().min(400);
+    while !id.is_char_boundary(end) {
+        end -= 1;
+    }
+    shorten(&format!("{:?}", &id[..end]))
 }
 
 /// At most 200 characters of `s`, for error lines, escaped ([`escape_bytes`]).
@@ -274,8 +325,14 @@ fn check_consistency(o: &Outcome, setup: &Setup, skip: usize) -> Result<(), Engi
 
 fn text(v: &Value) -> String {
     match v {
-        Value::String(s) => shorten(s),
-        other => shorten(&other.to_string()),
+        Value::String(s) => {
+            let mut end = s.len().min(400);
+            while !s.is_char_boundary(end) {
+                end -= 1;
+            }
+            shorten(&s[..end])
+        }
+        other => shown(other),
     }
 }
 
@@ -297,11 +354,12 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
     let t = field("time")?;
     let time = number(t)
         .filter(|t| *t >= 0.0)
-        .ok_or_else(|| format!("time = {t}: must be a finite time >= 0 (s)"))?;
+        .ok_or_else(|| format!("time = {}: must be a finite time >= 0 (s)", shown(t)))?;
     let k = field("kind")?;
     let kind: EventKind = serde_json::from_value(k.clone()).map_err(|_| {
         format!(
-            "kind = {k}: unknown event kind; valid: {}",
+            "kind = {}: unknown event kind; valid: {}",
+            shown(k),
             EventKind::ALL.map(|k| k.name()).join(", ")
         )
     })?;
@@ -309,14 +367,14 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
     let ids: Vec<&str> = a
         .as_array()
         .and_then(|v| v.iter().map(Value::as_str).collect())
-        .ok_or_else(|| format!("agents = {a}: must be an array of ids"))?;
-    let wrong = |why: String| format!("agents = {a}: {why}");
+        .ok_or_else(|| format!("agents = {}: must be an array of ids", shown(a)))?;
+    let wrong = |why: String| format!("agents = {}: {why}", shown(a));
     let ball = |id: &str| {
         setup
             .balls
             .iter()
             .position(|b| b.id == id)
-            .ok_or_else(|| wrong(format!("no ball {id:?}")))
+            .ok_or_else(|| wrong(format!("no ball {}", quoted(id))))
     };
     let agents = match (kind, ids.as_slice()) {
         (EventKind::BallBall, [x, y]) => {
@@ -333,13 +391,13 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
                 .cushions
                 .iter()
                 .position(|k| k.id == *c)
-                .ok_or_else(|| wrong(format!("no cushion {c:?}")))?,
+                .ok_or_else(|| wrong(format!("no cushion {}", quoted(c))))?,
         },
         (EventKind::BallCircularCushion, [b, c]) => Agents::BallCircularCushion {
             ball: ball(b)?,
             cushion: (setup.table.circular_cushions.iter())
                 .position(|k| k.id == *c)
-                .ok_or_else(|| wrong(format!("no circular cushion {c:?}")))?,
+                .ok_or_else(|| wrong(format!("no circular cushion {}", quoted(c))))?,
         },
         (EventKind::BallPocket, [b, p]) => Agents::BallPocket {
             ball: ball(b)?,
@@ -348,7 +406,7 @@ fn event(e: &Value, setup: &Setup) -> Result<Event, String> {
                 .pockets
                 .iter()
                 .position(|k| k.id == *p)
-                .ok_or_else(|| wrong(format!("no pocket {p:?}")))?,
+                .ok_or_else(|| wrong(format!("no pocket {}", quoted(p))))?,
         },
         (k, [b]) if !k.is_collision() => Agents::Ball { ball: ball(b)? },
         (k, _) => {
@@ -445,9 +503,15 @@ fn ops(m: &Map<String, Value>) -> Result<OpCounts, EngineError> {
     let mut names = OP_NAMES.lock().unwrap_or_else(|p| p.into_inner());
     let mut counts = Vec::with_capacity(m.len());
     for (name, count) in m {
+        if name.len() > MAX_OP_NAME_BYTES {
+            return Err(EngineError::failed(format!(
+                "ops.{}: a counter name longer than {MAX_OP_NAME_BYTES} bytes",
+                quoted(name)
+            )));
+        }
         let count = count.as_u64().ok_or_else(|| {
             bad(
-                &format!("ops.{}", shorten(name)),
+                &format!("ops.{}", quoted(name)),
                 count,
                 "must be a count >= 0",
             )
@@ -462,7 +526,7 @@ fn ops(m: &Map<String, Value>) -> Result<OpCounts, EngineError> {
             None => {
                 return Err(EngineError::failed(format!(
                     "ops.{}: more than {MAX_OP_NAMES} distinct counter names",
-                    shorten(name)
+                    quoted(name)
                 )))
             }
         };

@@ -253,6 +253,29 @@ impl Builder<'_> {
                         self.finite(&format!("table.pockets[{i}].depth"), &[d])?;
                     }
                 }
+                let lists: [(&str, Vec<&String>); 3] = [
+                    ("cushions", t.cushions.iter().map(|c| &c.id).collect()),
+                    (
+                        "circular_cushions",
+                        t.circular_cushions.iter().map(|c| &c.id).collect(),
+                    ),
+                    ("pockets", t.pockets.iter().map(|p| &p.id).collect()),
+                ];
+                for (list, ids) in lists {
+                    if let Some((i, id)) =
+                        (ids.iter().enumerate()).find(|(_, id)| id.len() > crate::MAX_ID_BYTES)
+                    {
+                        return Err(self.err(
+                            format!("table.{list}[{i}].id"),
+                            format!("{id:?}"),
+                            format!(
+                                "an id of {} bytes: ids are at most {} bytes",
+                                id.len(),
+                                crate::MAX_ID_BYTES
+                            ),
+                        ));
+                    }
+                }
                 if let Err(TableError::Invalid { field, value, why }) = t.validate() {
                     return Err(self.err(format!("table.{field}"), value, why));
                 }
@@ -273,6 +296,18 @@ impl Builder<'_> {
             let path = |k: &str| format!("balls[{i}].{k}");
             if b.id.is_empty() {
                 return Err(self.err(path("id"), "\"\"", "ball ids must be non-empty"));
+            }
+            if b.id.len() > crate::MAX_ID_BYTES {
+                return Err(self.err(
+                    path("id"),
+                    format!("{:?}", b.id),
+                    format!(
+                        "an id of {} bytes: ids are at most {} bytes (every event and row \
+                         carries them)",
+                        b.id.len(),
+                        crate::MAX_ID_BYTES
+                    ),
+                ));
             }
             if let Some(j) = seen.insert(b.id.as_str(), i) {
                 return Err(self.err(

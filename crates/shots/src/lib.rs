@@ -171,6 +171,10 @@ pub use write::{to_toml, toml_f64};
 /// Largest shot file accepted, in bytes (10 MiB). Larger files are refused before reading.
 pub const MAX_FILE_BYTES: u64 = 10 * 1024 * 1024;
 
+/// Longest id (bytes) of a ball, cushion, circular cushion or pocket: every event, row and
+/// report carries ids, so a long one would multiply through all of them.
+pub const MAX_ID_BYTES: usize = 64;
+
 /// Largest number of balls accepted in one shot.
 pub const MAX_BALLS: usize = 10_000;
 

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use pool_report::html::{write_report_html, PageInfo};
+use pool_report::html::{report_html_with, write_page, write_report_html, HtmlError, PageInfo};
 
 use crate::console::outln;
 use crate::output::Staging;
@@ -53,15 +53,56 @@ pub fn stage_page(staging: &Staging) -> Result<impl Fn(&Path) -> String, CliErro
 /// A directory that is not a run's, or a file of it that does not parse: exit 2, naming the
 /// file; the page cannot be written: exit 1.
 pub fn rewrite(dir: &Path) -> Result<String, CliError> {
+    let info = write_report_html(dir, &title_of(dir)).map_err(cli_error)?;
+    Ok(line(&info, &info.path))
+}
+
+/// A page made but not yet written ([`make_page`]).
+pub struct Page {
+    html: String,
+    replays: usize,
+    notes: Vec<String>,
+}
+
+/// The page of the run directory `dir`, titled with the directory's name, with `replays`
+/// (the bytes of the `outcomes/replays.json` about to be written) in place of the file: made
+/// before anything is written, so that a run whose page cannot be made keeps its old files.
+///
+/// # Errors
+/// As [`rewrite`].
+pub fn make_page(dir: &Path, replays: &[u8]) -> Result<Page, CliError> {
+    let (html, replays, notes) =
+        report_html_with(dir, &title_of(dir), Some(replays)).map_err(cli_error)?;
+    Ok(Page {
+        html,
+        replays,
+        notes,
+    })
+}
+
+/// Writes a page [`make_page`] made as `dir`'s `report.html`; returns the line to print.
+///
+/// # Errors
+/// The page cannot be written: exit 1.
+pub fn write_made(dir: &Path, page: Page) -> Result<String, CliError> {
+    let info = write_page(dir, page.html, page.replays, page.notes).map_err(cli_error)?;
+    Ok(line(&info, &info.path))
+}
+
+/// The run's name: its directory's.
+fn title_of(dir: &Path) -> String {
     let full = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let title = full
-        .file_name()
-        .map_or("run".into(), |n| n.to_string_lossy().into_owned());
-    let info = write_report_html(dir, &title).map_err(|e| match e.file {
+    full.file_name()
+        .map_or("run".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A file of the run that does not parse is bad input (exit 2); a page that cannot be
+/// written, a run failure (exit 1).
+fn cli_error(e: HtmlError) -> CliError {
+    match e.file {
         Some(_) if !e.message.starts_with("cannot write") => CliError::Input(format!("html: {e}")),
         _ => CliError::Run(format!("html: {e}")),
-    })?;
-    Ok(line(&info, &info.path))
+    }
 }
 
 /// `cargo xtask html DIR`.

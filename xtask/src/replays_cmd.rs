@@ -163,20 +163,25 @@ pub fn run(args: ReplaysArgs) -> Result<(), CliError> {
     );
     let made = crate::replays::make(&text, &shots, &record, &source, args.replays, &pool)?;
     let out = args.dir.join(REPLAYS_FILE);
-    crate::output::write_file_atomically(&out, &made.bytes)?;
-    outln!("{}", made.note)?;
-    // The page inlines the replays: rewrite it (a directory that holds only the study's
-    // shots, not a whole run, has no page to rewrite).
-    if ["summary.csv", "outcomes.csv"]
+    // The page inlines the replays: it is made first, from the new replays, so that a run
+    // whose page cannot be made (exit 2) keeps its old replays and page, whole. A directory
+    // that holds only the study's shots, not a whole run, has no page to rewrite.
+    let page = if ["summary.csv", "outcomes.csv"]
         .iter()
         .any(|f| args.dir.join(f).is_file())
     {
-        outln!("{}", crate::html::rewrite(&args.dir)?)?;
+        Some(crate::html::make_page(&args.dir, &made.bytes)?)
     } else {
-        errln!(
+        None
+    };
+    crate::output::write_file_atomically(&out, &made.bytes)?;
+    outln!("{}", made.note)?;
+    match page {
+        Some(page) => outln!("{}", crate::html::write_made(&args.dir, page)?)?,
+        None => errln!(
             "replays: {} has no summary.csv nor outcomes.csv: no report.html to rewrite",
             args.dir.display()
-        );
+        ),
     }
     errln!(
         "replays: {} in {:.1} s",

@@ -224,3 +224,36 @@ fn a_runs_files_are_read_capped_and_only_when_regular() {
         }
     }
 }
+
+#[test]
+fn replays_whose_page_cannot_be_made_leave_the_run_as_it_was() {
+    let dir = temp_dir("runs-stale");
+    let run_dir = study(&dir, "run");
+    // A shot without its reference row: the page cannot be made from these shots.
+    let shots = run_dir.join("outcomes/shots.csv");
+    let text = std::fs::read_to_string(&shots).unwrap();
+    let mut seen = 0;
+    let kept: Vec<&str> = text
+        .lines()
+        .filter(|l| {
+            let reference = l.contains(",reference,");
+            seen += usize::from(reference);
+            !(reference && seen == 4)
+        })
+        .collect();
+    assert_eq!(seen, 8, "{text}");
+    std::fs::write(&shots, kept.join("\n") + "\n").unwrap();
+    let before: Vec<Vec<u8>> = ["outcomes/replays.json", "report.html"]
+        .iter()
+        .map(|f| std::fs::read(run_dir.join(f)).unwrap())
+        .collect();
+    let (code, err) = run(&["replays", "--replays", "3"], &run_dir);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no reference row"), "{err}");
+    for (f, old) in ["outcomes/replays.json", "report.html"].iter().zip(before) {
+        assert!(
+            std::fs::read(run_dir.join(f)).unwrap() == old,
+            "{f} changed"
+        );
+    }
+}

@@ -180,7 +180,9 @@ fn failures_of(st: &mut OutcomeStudy, rows: &[ShotRow]) {
 }
 
 impl RunFiles {
-    pub(super) fn load(dir: &Path) -> Result<Self, HtmlError> {
+    /// The run's files; `replays` (the bytes of an `outcomes/replays.json` not yet written)
+    /// in place of that file when given.
+    pub(super) fn load(dir: &Path, replays: Option<&[u8]>) -> Result<Self, HtmlError> {
         if !dir.is_dir() {
             return Err(HtmlError::at(dir, "not a directory"));
         }
@@ -218,7 +220,15 @@ impl RunFiles {
         if study.is_some() && shots.is_none() {
             notes.push("no outcomes/shots.csv: the outcome tables link to no shots".into());
         }
-        let replays = json_file(dir, REPLAYS, files::MAX_REPLAYS_BYTES)?;
+        // Replays about to be written are the file's: the page lists it.
+        let replays_given = replays.is_some();
+        let replays = match replays {
+            Some(bytes) => Some(
+                serde_json::from_slice(bytes)
+                    .map_err(|e| HtmlError::at(&dir.join(REPLAYS), format!("not JSON: {e}")))?,
+            ),
+            None => json_file(dir, REPLAYS, files::MAX_REPLAYS_BYTES)?,
+        };
         if let Some(v) = &replays {
             // Version 2: integer, delta-coded tracks (docs/report-html.md).
             let want = u64::from(pool_harness::REPLAY_VERSION);
@@ -246,7 +256,7 @@ impl RunFiles {
         images.sort();
         let files: Vec<String> = DATA_FILES
             .iter()
-            .filter(|f| regular(&dir.join(f)))
+            .filter(|f| regular(&dir.join(f)) || (**f == REPLAYS && replays_given))
             .map(|f| (*f).to_string())
             .collect();
         Ok(RunFiles {

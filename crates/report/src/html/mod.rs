@@ -107,7 +107,21 @@ struct PageData {
 /// A file the run wrote that cannot be read or parsed (named, with the line or field); a run
 /// directory with no `summary.csv` and no `outcomes.csv` (nothing to show).
 pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String>), HtmlError> {
-    let run = data::RunFiles::load(dir)?;
+    report_html_with(dir, title, None)
+}
+
+/// [`report_html`], with `replays` (the bytes of an `outcomes/replays.json` about to be
+/// written) in place of the run's file when given: the page is made before anything is
+/// written, so that a run whose page cannot be made keeps its old files, page included.
+///
+/// # Errors
+/// As [`report_html`].
+pub fn report_html_with(
+    dir: &Path,
+    title: &str,
+    replays: Option<&[u8]>,
+) -> Result<(String, usize, Vec<String>), HtmlError> {
+    let run = data::RunFiles::load(dir, replays)?;
     // Parts left out (returned, for the console) and, on the page only, what the replays
     // capped (the run printed that line already).
     let notes = run.notes.clone();
@@ -214,6 +228,20 @@ pub fn report_html(dir: &Path, title: &str) -> Result<(String, usize, Vec<String
 /// named.
 pub fn write_report_html(dir: &Path, title: &str) -> Result<PageInfo, HtmlError> {
     let (html, replays, notes) = report_html(dir, title)?;
+    write_page(dir, html, replays, notes)
+}
+
+/// Writes a page made by [`report_html_with`] as `<dir>/report.html`, as [`write_report_html`]
+/// does.
+///
+/// # Errors
+/// The page cannot be written, with the file named.
+pub fn write_page(
+    dir: &Path,
+    html: String,
+    replays: usize,
+    notes: Vec<String>,
+) -> Result<PageInfo, HtmlError> {
     let path = dir.join("report.html");
     crate::files::write_replacing(&path, html.as_bytes())
         .map_err(|e| HtmlError::at(&path, format!("cannot write: {e}")))?;

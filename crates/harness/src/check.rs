@@ -19,6 +19,9 @@ pub struct InvariantReport {
     /// Largest overlap between two balls (D - |d|, D their contact distance) seen at any sample,
     /// 0 if none.
     pub max_overlap_m: f64,
+    /// The overlap [`violations`] allows (m): [`CONTACT_TOL_M`], plus [`SPACER_OVERLAPS`] times
+    /// the largest contact spacer of the run's collision laws.
+    pub overlap_allowance_m: f64,
     /// Largest penetration of a ball into a cushion, straight or circular (R - distance), at
     /// any sample, 0 if none.
     pub max_cushion_penetration_m: f64,
@@ -54,7 +57,13 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
     // The residual of a contact at distance `d` that should be `touch`, or `touch + spacer`
     // when the law moved the bodies apart first.
     let off = |d: f64, touch: f64, spacer: f64| (d - touch).abs().min((d - touch - spacer).abs());
-    let mut rep = InvariantReport::default();
+    let spacer = (laws.ball_ball.spacer())
+        .max(laws.ball_linear_cushion.spacer())
+        .max(laws.ball_circular_cushion.spacer());
+    let mut rep = InvariantReport {
+        overlap_allowance_m: CONTACT_TOL_M + SPACER_OVERLAPS * spacer,
+        ..InvariantReport::default()
+    };
     let snaps = &outcome.snapshots;
     for (k, e) in outcome.events.iter().enumerate() {
         if k > 0 && e.time < outcome.events[k - 1].time {
@@ -149,9 +158,17 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
 /// Overlap, cushion penetration and contact residual (m) beyond which a run breaks an invariant.
 pub const CONTACT_TOL_M: f64 = 1e-9;
 
+/// How many contact spacers two balls may overlap under laws with one (pooltool's `make_kiss`,
+/// `pool_physics::resolve::spacer`): moving a pair back along its paths, or apart, before the
+/// law can press either ball into a third it touches, as in pooltool. Over 10,000 random
+/// `pooltool_default` breaks (`stress --seed 1`) the largest overlap was 15.5 spacers (1.55e-5
+/// m; median 2.3 among the 5,427 shots with any).
+pub const SPACER_OVERLAPS: f64 = 20.0;
+
 /// Names of the invariants a run broke (empty when it kept them all): `no_end` (event or step
-/// budget), `nan`, `engine_failed`, `time_reversed`, and, given its [`InvariantReport`], `overlap`,
-/// `cushion_penetration` (beyond [`CONTACT_TOL_M`]), `off_table`, `energy_rise`.
+/// budget), `nan`, `engine_failed`, `time_reversed`, and, given its [`InvariantReport`], `overlap`
+/// (beyond its allowance), `cushion_penetration` (beyond [`CONTACT_TOL_M`]), `off_table`,
+/// `energy_rise`.
 pub fn violations(o: &Outcome, rep: Option<&InvariantReport>) -> Vec<&'static str> {
     let mut out = Vec::new();
     match o.termination {
@@ -168,7 +185,10 @@ pub fn violations(o: &Outcome, rep: Option<&InvariantReport>) -> Vec<&'static st
     }
     if let Some(rep) = rep {
         let checks = [
-            ("overlap", rep.max_overlap_m > CONTACT_TOL_M),
+            (
+                "overlap",
+                rep.max_overlap_m > rep.overlap_allowance_m.max(CONTACT_TOL_M),
+            ),
             (
                 "cushion_penetration",
                 rep.max_cushion_penetration_m > CONTACT_TOL_M,

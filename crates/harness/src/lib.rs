@@ -32,7 +32,9 @@ pub use baseline::{
     diff_discrete, diff_shot, is_event_kind, shot_baseline, Difference, DiscreteLine, EventLine,
     FinalLine, ShotBaseline, Tolerances, BASELINE_DTS,
 };
-pub use check::{check_outcome, energy_rises, violations, InvariantReport, CONTACT_TOL_M};
+pub use check::{
+    check_outcome, energy_rises, violations, InvariantReport, CONTACT_TOL_M, SPACER_OVERLAPS,
+};
 pub use cost::{lg_discrete_ops, lg_event_ops, loglog_slope};
 pub use end::{num, EndCheck};
 pub use frames::{advance, advance_state, latest_event, BallFrame, Frames};

@@ -142,8 +142,11 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     outln!("{}", page(&dir))?;
     if study.failed > 0 {
         return Err(CliError::Run(format!(
-            "{} engine run(s) failed (report.md lists the first); every other result is written",
-            study.failed
+            "{} engine run(s) failed (report.md lists the first {}); every other result is \
+             written. The first: {}",
+            study.failed,
+            study.failures.len(),
+            study.failures.first().map_or("", String::as_str)
         )));
     }
     Ok(())

@@ -866,3 +866,43 @@ fn an_order_over_few_matched_events_says_so() {
         }
     }
 }
+
+#[test]
+fn a_study_of_a_missing_program_says_why_it_failed() {
+    // A new user's first `outcomes` with a mistyped program: the terminal and report.md carry
+    // the program's own stderr, not only its exit status.
+    let dir = temp_dir("missing-program");
+    let out_dir = dir.join("reports");
+    let program = format!("exec:python3 {}", dir.join("no_such_engine.py").display());
+    let out = xtask()
+        .args([
+            "outcomes",
+            "--schemes",
+            "none",
+            "--engines",
+            &program,
+            "--outcome-families",
+            "cut",
+            "--outcome-tables",
+            "seven_foot",
+            "--outcome-shots",
+            "4",
+            "--outcome-budget",
+            "4",
+            "--chaos-shots",
+            "4",
+            "--out",
+            &out_dir.display().to_string(),
+            "--run-name",
+            "study",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("The first: "), "{stderr}");
+    assert!(stderr.contains("no_such_engine.py"), "{stderr}");
+    assert!(stderr.contains("stderr: "), "{stderr}");
+    let report = std::fs::read_to_string(out_dir.join("study/report.md")).unwrap();
+    assert!(report.contains("without answering | stderr: "), "{report}");
+}

@@ -188,7 +188,7 @@ impl<'a> Runner<'a> {
                                 shot.setup.name,
                                 shot.kind.name(),
                                 shot.table,
-                                err.message.lines().next().unwrap_or("failed")
+                                one_line(&err.message)
                             ));
                         }
                     }
@@ -388,5 +388,41 @@ fn add_wall(
     if let Some(e) = engine_s {
         w.engine_shots += 1;
         w.engine_s += e;
+    }
+}
+
+/// Most characters of a failure's line in the study ([`one_line`]).
+const FAILURE_CHARS: usize = 600;
+
+/// An engine's error as one line: its lines trimmed and joined by " | " (a program's error
+/// ends with the end of its stderr, which says why it failed), cut to [`FAILURE_CHARS`].
+fn one_line(message: &str) -> String {
+    let joined = (message.lines().map(str::trim))
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if joined.chars().count() <= FAILURE_CHARS {
+        return if joined.is_empty() { "failed".into() } else { joined };
+    }
+    let cut: String = joined.chars().take(FAILURE_CHARS).collect();
+    format!("{cut}...")
+}
+
+#[cfg(test)]
+mod failure_line_tests {
+    use super::one_line;
+
+    #[test]
+    fn a_programs_stderr_stays_in_its_failure_line() {
+        let m = "exec `python3 e.py`: shot \"cut\": the program exited (exit status: 2) without \
+                 answering\n  stderr: python3: can't open file 'e.py'";
+        assert_eq!(
+            one_line(m),
+            "exec `python3 e.py`: shot \"cut\": the program exited (exit status: 2) without \
+             answering | stderr: python3: can't open file 'e.py'"
+        );
+        assert_eq!(one_line(""), "failed");
+        let long = "x".repeat(2000);
+        assert_eq!(one_line(&long).chars().count(), 603);
     }
 }

@@ -85,8 +85,11 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                 let p = snap.states[ball].r.xy();
                 let radius = physics.radius(&snap.states[ball]);
                 let spacer = laws.ball_linear_cushion.spacer();
-                let mut best = off((p - c.start).norm(), radius, spacer)
-                    .min(off((p - c.end).norm(), radius, spacer));
+                let mut best = off((p - c.start).norm(), radius, spacer).min(off(
+                    (p - c.end).norm(),
+                    radius,
+                    spacer,
+                ));
                 if (0.0..=1.0).contains(&c.parameter(p)) {
                     best = best.min(off(c.signed_distance(p), radius, spacer));
                 }
@@ -98,7 +101,8 @@ pub fn check_outcome(setup: &Setup, outcome: &Outcome, samples: usize) -> Invari
                 let gap = table.circular_segments()[cushion].gap(s.r.xy());
                 let radius = physics.radius(s);
                 let spacer = laws.ball_circular_cushion.spacer();
-                rep.max_cushion_residual_m = rep.max_cushion_residual_m.max(off(gap, radius, spacer));
+                rep.max_cushion_residual_m =
+                    rep.max_cushion_residual_m.max(off(gap, radius, spacer));
             }
             _ => {}
         }

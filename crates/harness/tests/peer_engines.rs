@@ -295,7 +295,10 @@ fn fastfiz_and_ours_take_the_earlier_ball_first_in_either_file_order() {
     let parted = (times[0].iter().zip(&times[1]))
         .take(15)
         .any(|(a, b)| (a - b).abs() > 1e-9);
-    assert!(parted, "the two file orders gave the same first 15 event times");
+    assert!(
+        parted,
+        "the two file orders gave the same first 15 event times"
+    );
 }
 
 #[test]

@@ -245,7 +245,10 @@ fn ball_ball_differences(law: &str, spec: &LawSpec) -> (Vec<f64>, f64, usize) {
 
 #[test]
 fn ball_ball_laws_in_whole_runs_agree_with_pooltool() {
-    for (law, tol) in [("frictional_inelastic", 1e-11), ("frictional_mathavan", 1e-11)] {
+    for (law, tol) in [
+        ("frictional_inelastic", 1e-11),
+        ("frictional_mathavan", 1e-11),
+    ] {
         let spacer = |x: f64| LawSpec::named(law).with("spacer", Param::Number(x));
         let (d, moved, theirs) = ball_ball_differences(law, &spacer(1e-6));
         let n = d.len();

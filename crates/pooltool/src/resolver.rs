@@ -20,10 +20,12 @@ pub fn resolver_out(r: &Resolver) -> Value {
     for (key, mut spec) in r.specs() {
         let spacer = match key {
             "ball_ball" => (r.ball_ball.takes_spacer()).then(|| r.ball_ball.spacer()),
-            "ball_linear_cushion" => (r.ball_linear_cushion.takes_spacer())
-                .then(|| r.ball_linear_cushion.spacer()),
-            "ball_circular_cushion" => (r.ball_circular_cushion.takes_spacer())
-                .then(|| r.ball_circular_cushion.spacer()),
+            "ball_linear_cushion" => {
+                (r.ball_linear_cushion.takes_spacer()).then(|| r.ball_linear_cushion.spacer())
+            }
+            "ball_circular_cushion" => {
+                (r.ball_circular_cushion.takes_spacer()).then(|| r.ball_circular_cushion.spacer())
+            }
             _ => None,
         };
         if let (Some(x), None) = (spacer, spec.get("spacer")) {

@@ -402,7 +402,11 @@ fn one_line(message: &str) -> String {
         .collect::<Vec<_>>()
         .join(" | ");
     if joined.chars().count() <= FAILURE_CHARS {
-        return if joined.is_empty() { "failed".into() } else { joined };
+        return if joined.is_empty() {
+            "failed".into()
+        } else {
+            joined
+        };
     }
     let cut: String = joined.chars().take(FAILURE_CHARS).collect();
     format!("{cut}...")

@@ -146,7 +146,9 @@ impl BallBallModel {
     pub fn takes_spacer(&self) -> bool {
         matches!(
             self,
-            BallBallModel::FrictionlessElastic(_) | BallBallModel::FrictionalInelastic(_) | BallBallModel::FrictionalMathavan(_)
+            BallBallModel::FrictionlessElastic(_)
+                | BallBallModel::FrictionalInelastic(_)
+                | BallBallModel::FrictionalMathavan(_)
         )
     }
 

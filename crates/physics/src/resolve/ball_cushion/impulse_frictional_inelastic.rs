@@ -1,10 +1,7 @@
 //! `impulse_frictional_inelastic`: a sphere hitting a rigid half-space, instantaneously, with
 //! restitution and Coulomb friction (pooltool's `ImpulseFrictionalInelasticLinear/Circular`).
 
-use super::{
-    spaced_contact_normal, BallCushionLaw, CircularNormal,
-    Velocities, POOLTOOL_SPACER,
-};
+use super::{spaced_contact_normal, BallCushionLaw, CircularNormal, Velocities, POOLTOOL_SPACER};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spacer;
 use crate::resolve::spec::{LawError, LawSpec, Param};

@@ -160,7 +160,10 @@ impl BallCushionModel {
     pub fn takes_spacer(&self) -> bool {
         matches!(
             self,
-            BallCushionModel::StrongeCompliant(_) | BallCushionModel::ImpulseFrictionalInelastic(_) | BallCushionModel::Han2005(_) | BallCushionModel::Mathavan2010(_)
+            BallCushionModel::StrongeCompliant(_)
+                | BallCushionModel::ImpulseFrictionalInelastic(_)
+                | BallCushionModel::Han2005(_)
+                | BallCushionModel::Mathavan2010(_)
         )
     }
 

@@ -5,10 +5,7 @@
 
 use std::f64::consts::FRAC_PI_2;
 
-use super::{
-    spaced_contact_normal, BallCushionLaw, CircularNormal,
-    Velocities, POOLTOOL_SPACER,
-};
+use super::{spaced_contact_normal, BallCushionLaw, CircularNormal, Velocities, POOLTOOL_SPACER};
 use crate::resolve::law::BuiltIn;
 use crate::resolve::spacer;
 use crate::resolve::spec::{LawError, LawSpec, Param};

@@ -225,9 +225,8 @@ fn bad_answers_name_the_field() {
 fn a_program_that_stops_on_one_shot_is_started_again_for_the_rest() {
     // Hangs on the second request of each process: the first shot of every session is
     // answered, the second times out, and a new process takes the shots after it.
-    let dir = std::env::temp_dir().join(format!("exec-restart-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let script = dir.join("hang_second.sh");
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("hang_second.sh");
     std::fs::write(
         &script,
         "n=0\nwhile read -r line; do\n  n=$((n + 1))\n  if [ \"$n\" = 2 ]; then sleep 30; fi\n  \

@@ -242,7 +242,7 @@ fn predictions(c: &mut Criterion) {
         let mut ops = EventOps::default();
         b.iter(|| {
             for s in &singles {
-                for k in table.pocket_circles() {
+                for k in table.pocket_zones() {
                     std::hint::black_box(p.ball_pocket(s, k, &mut ops)).ok();
                 }
             }

@@ -3,8 +3,8 @@
 //! The table's bounding box (cushions and pockets, plus a margin) is cut into square cells. A
 //! cushion (a straight segment, or a circular one: see [`TableCells::cushions_near`]) is listed
 //! in a cell when the cell meets the cushion's bounding box grown by R + [`SLACK`]; a pocket
-//! when the cell meets the pocket circle's bounding box grown by
-//! [`SLACK`]. A ball whose path over a step (start and end) stays in one cell can touch only the
+//! when the cell meets its capture zone's bounding box (its circle's, or its capture line's)
+//! grown by [`SLACK`]. A ball whose path over a step (start and end) stays in one cell can touch only the
 //! cushions listed there: the cushion test needs the contact point (on the path) within R of
 //! the segment, and every point of the cell is farther than R + SLACK from the unlisted ones.
 //! Lists keep the table's order, so the first contact found is the one the full scan finds.
@@ -34,6 +34,9 @@ pub(crate) struct TableCells {
     pocket_idx: Vec<u16>,
     all_cushions: Vec<u16>,
     all_pockets: Vec<u16>,
+    /// Whether any pocket captures by a line: a center captured by a line may end its step
+    /// far behind it, so its pockets are looked up by the step's path, not by its end.
+    capture_lines: bool,
     /// A box meeting no cushion's or pocket's reach box, grown by SLACK: the open middle of
     /// the table, where a ball needs no cell lookup (see [`TableCells::in_clear_zone`]).
     clear_zone: Aabb,
@@ -56,7 +59,7 @@ impl TableCells {
             .chain(table.circular_segments().iter().map(|a| a.bbox))
             .map(|b| corners(b.grown(reach)))
             .collect();
-        let pocket_boxes: Vec<Aabb> = (table.pocket_circles().iter())
+        let pocket_boxes: Vec<Aabb> = (table.pocket_zones().iter())
             .map(|p| corners(p.reach(SLACK)))
             .collect();
         let mut bounds: Aabb = [0.0, 0.0, table.length, table.width];
@@ -110,6 +113,7 @@ impl TableCells {
             clear_zone,
             all_cushions: (0..cushion_boxes.len() as u16).collect(),
             all_pockets: (0..table.pockets.len() as u16).collect(),
+            capture_lines: table.pocket_zones().iter().any(|z| z.line.is_some()),
             origin,
             nx,
             ny,
@@ -163,15 +167,33 @@ impl TableCells {
         }
     }
 
-    /// The pockets whose circle may hold the point `p`, in table order.
+    /// The pockets that may capture a ball moving from `r0` to `r1` during a step, in table
+    /// order: those whose circle may hold `r1`, or on a table with capture lines, the cell's
+    /// list when both ends are in one cell, otherwise every pocket.
     #[inline]
-    pub fn pockets_near(&self, p: Vec2) -> &[u16] {
-        match self.cell(p) {
+    pub fn pockets_near(&self, r0: Vec2, r1: Vec2) -> &[u16] {
+        let cell = if self.capture_lines {
+            match (self.cell(r0), self.cell(r1)) {
+                (Some(a), Some(b)) if a == b => Some(a),
+                _ => None,
+            }
+        } else {
+            self.cell(r1)
+        };
+        match cell {
             Some(a) => {
                 &self.pocket_idx[self.pocket_start[a] as usize..self.pocket_start[a + 1] as usize]
             }
             None => &self.all_pockets,
         }
+    }
+
+    /// Whether a step from `r0` (in the clear zone: `clear_before`) to `r1` (`clear_after`)
+    /// can be captured by no pocket: its end is in the clear zone, and on a table with capture
+    /// lines its start too (the zone is a box, so the whole path is in it).
+    #[inline]
+    pub fn no_pocket_on_path(&self, clear_before: bool, clear_after: bool) -> bool {
+        clear_after && (clear_before || !self.capture_lines)
     }
 
     /// Every cushion (straight, then circular), in table order.
@@ -246,7 +268,7 @@ mod tests {
                         assert!(near.contains(&(k as u16)), "cushion {k} missing at {p:?}");
                     }
                 }
-                let pockets = cells.pockets_near(p);
+                let pockets = cells.pockets_near(p, p);
                 for (k, pk) in table.pockets.iter().enumerate() {
                     if (p - pk.center_vec()).norm() <= pk.radius {
                         assert!(pockets.contains(&(k as u16)), "pocket {k} missing at {p:?}");
@@ -278,7 +300,35 @@ mod tests {
         // The middle of the table is clear of every cushion and pocket.
         let mid = Vec2::new(table.length / 2.0 + 0.2, table.width / 2.0);
         assert!(cells.cushions_near(mid, mid).is_empty());
-        assert!(cells.pockets_near(mid).is_empty());
+        assert!(cells.pockets_near(mid, mid).is_empty());
+    }
+
+    #[test]
+    fn a_path_across_a_capture_line_gets_its_pocket_wherever_it_ends() {
+        // The `fastfiz` table captures on lines: a ball crossing one in a long step may end
+        // far behind it, in another cell or off the grid, and must still be tested.
+        let table = PreparedTable::from(Table::fastfiz());
+        let cells = TableCells::new(&table, R);
+        assert!(!cells.no_pocket_on_path(false, true));
+        let side = 1; // cb: the line y = R across the bottom side mouth
+        let zone = &table.pocket_zones()[side];
+        let x = table.length / 2.0;
+        for (from, to) in [
+            (Vec2::new(x, 0.05), Vec2::new(x, 0.02)),
+            (Vec2::new(x, 0.3), Vec2::new(x + 0.01, -0.2)),
+            (Vec2::new(x, 0.04), Vec2::new(x, -30.0)),
+        ] {
+            assert!(zone.captures(from, to), "{from:?} -> {to:?}");
+            let near = cells.pockets_near(from, to);
+            assert!(
+                near.contains(&(side as u16)),
+                "{from:?} -> {to:?}: {near:?}"
+            );
+        }
+        // Crossing beside the mouth (onto the rail's line), or from behind, is no capture.
+        assert!(!zone.captures(Vec2::new(0.5, 0.05), Vec2::new(0.5, 0.02)));
+        assert!(!zone.captures(Vec2::new(x, 0.02), Vec2::new(x, 0.05)));
+        assert!(!zone.captures(Vec2::new(x, 0.02), Vec2::new(x, 0.01)));
     }
 
     #[test]

@@ -206,20 +206,22 @@ impl Engine for DiscreteEngine {
                 stale |= !sweep.holds(k, p.x, p.y);
                 *clear = cells.in_clear_zone(p);
 
-                // Pockets: a center inside the circle.
-                if !before.motion.is_translating() || (culled && *clear) {
+                // Pockets: a center inside the circle, or across the capture line.
+                if !before.motion.is_translating()
+                    || (culled && cells.no_pocket_on_path(*clear_was, *clear))
+                {
                     continue;
                 }
+                let p0 = before.r.xy();
                 let near = if culled {
-                    cells.pockets_near(p)
+                    cells.pockets_near(p0, p)
                 } else {
                     cells.all_pockets()
                 };
                 for &q in near {
                     let q = q as usize;
-                    let circle = &table.pocket_circles()[q];
                     ops.bump(DiscreteOp::PocketTest);
-                    if (p - circle.center).norm_squared() < circle.radius * circle.radius {
+                    if table.pocket_zones()[q].captures(p0, p) {
                         ops.bump(DiscreteOp::Resolve);
                         let captured = physics.resolve_ball_pocket(slot, &table.pockets[q]);
                         position_written(slot, &captured, &cells, &mut stale, clear);

@@ -28,8 +28,9 @@ fn run(setup: &Setup, dt: f64, scheme: Scheme) -> Outcome {
 
 /// The shots whose events do not depend chaotically on their timing (no rack, no many-ball
 /// ideal shot), and the 9-ball breaks, which the located scheme follows too (on pooltool's
-/// table, with two ball_circular_cushion events on its rounded jaws).
-const FOLLOWED: [&str; 8] = [
+/// table, with two ball_circular_cushion events on its rounded jaws). `cut_fastfiz` ends in a
+/// pocket of FastFiz's table, whose pockets capture on a line.
+const FOLLOWED: [&str; 10] = [
     "straight",
     "cut",
     "bank",
@@ -38,6 +39,8 @@ const FOLLOWED: [&str; 8] = [
     "carom_three_rail",
     "break_9ball",
     "break_9ball_pooltool",
+    "cut_fastfiz",
+    "bank_fastfiz",
 ];
 
 #[test]
@@ -82,6 +85,55 @@ fn located_events_are_the_event_engines_at_every_dt() {
             let evaluations = o.ops.get(LocatedOp::LocateEvaluation.name());
             assert!(locates >= o.events.len() as u64 / 2, "{what}: {locates}");
             assert!(evaluations <= 40 * locates.max(1), "{what}: {evaluations}");
+        }
+    }
+}
+
+#[test]
+fn every_scheme_pockets_a_ball_at_the_step_that_crosses_a_capture_line() {
+    // The `fastfiz` table's pockets take a ball when its center crosses a line: the end-of-step
+    // schemes notice it at the end of the step that crossed it, `located` when it crosses.
+    use pool_physics::{BallParams, BallState, Model, Table, Vec3};
+    let params = BallParams::pool();
+    let r = params.radius;
+    let table = Table::fastfiz();
+    for (x, y, v, pocket) in [
+        // Into the side mouth, off its middle; along the diagonal into a corner.
+        (table.length / 2.0 + 0.03, 0.4, Vec3::new(0.0, -1.2, 0.0), 1),
+        (0.3, 0.3, Vec3::new(-0.85, -0.85, 0.0), 0),
+    ] {
+        let w = Vec3::new(-v.y / r, v.x / r, 0.0);
+        let setup = Setup {
+            name: "into_a_pocket".into(),
+            physics: Model::pool(params),
+            table: table.clone().into(),
+            balls: vec![pool_sim::Ball {
+                id: "cue".into(),
+                state: BallState::new(Vec3::new(x, y, r), v, w, r),
+            }],
+            t_end: None,
+            strike: None,
+        };
+        setup.validate().unwrap();
+        let refo = reference(&setup);
+        let at = |o: &Outcome| {
+            let e = (o.events.iter())
+                .find(|e| e.kind == EventKind::BallPocket)
+                .expect("the ball is pocketed");
+            assert_eq!(e.agents, pool_sim::Agents::BallPocket { ball: 0, pocket });
+            e.time
+        };
+        let want = at(&refo);
+        for dt in [1e-2, 1e-3, 1e-4] {
+            for scheme in [Scheme::EndOfStep, Scheme::Euler] {
+                let late = at(&run(&setup, dt, scheme)) - want;
+                assert!(
+                    (0.0..=dt * 1.01).contains(&late),
+                    "{scheme:?} dt={dt:e}: {late:e} s late"
+                );
+            }
+            let late = at(&run(&setup, dt, Scheme::Located)) - want;
+            assert!(late.abs() <= 1e-9, "located dt={dt:e}: {late:e} s");
         }
     }
 }

@@ -209,7 +209,7 @@ impl<'a> Loop<'a> {
             arc_box: (table.circular_segments().iter())
                 .map(|a| a.bbox.grown(reach))
                 .collect(),
-            pocket_box: (table.pocket_circles().iter())
+            pocket_box: (table.pocket_zones().iter())
                 .map(|p| p.reach(BOX_SLACK))
                 .collect(),
             failed: false,
@@ -613,7 +613,7 @@ impl<'a> Loop<'a> {
         let own = self.transition[i].time.min(self.cushion[i].time);
         let mut path = path_box(own - now);
         let mut best = Candidate::NONE;
-        for (k, pocket) in table.pocket_circles().iter().enumerate() {
+        for (k, pocket) in table.pocket_zones().iter().enumerate() {
             if apart(&path, &self.pocket_box[k]) {
                 self.ops.bump(EventOp::PredictBallPocket);
                 continue;

@@ -2,7 +2,7 @@
 
 use crate::ops::{EventOp, EventOps};
 use pool_physics::{
-    BallState, CircularSegment, LinearSegment, Model, Physics, PocketCircle, Trajectory, Vec2,
+    BallState, CircularSegment, LinearSegment, Model, Physics, PocketZone, Trajectory, Vec2,
 };
 use pool_roots::{earliest_entry, RootList, RootSolver};
 
@@ -287,7 +287,7 @@ impl<'a> Predictor<'a> {
     pub fn ball_pocket(
         &mut self,
         s: &BallState,
-        pocket: &PocketCircle,
+        pocket: &PocketZone,
         ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         let t = self.physics.trajectory(s);
@@ -300,12 +300,15 @@ impl<'a> Predictor<'a> {
         &mut self,
         s: &BallState,
         t: &Trajectory,
-        pocket: &PocketCircle,
+        pocket: &PocketZone,
         limit: f64,
         ops: &mut EventOps,
     ) -> Result<Option<f64>, PredictError> {
         if !self.moving(s, EventOp::PredictBallPocket, ops) {
             return Ok(None);
+        }
+        if let Some(line) = &pocket.line {
+            return Ok(self.line_crossing(t, line, limit, ops));
         }
         if self.cull {
             let gap = t.c.xy() - pocket.center;
@@ -321,6 +324,38 @@ impl<'a> Predictor<'a> {
         ));
         let c = distance_quartic(t, &at, pocket.radius);
         self.solve(&c, t.valid_for, ops)
+    }
+
+    /// Time from now (s) until the ball's center crosses a pocket's capture line from its
+    /// playing side, inside the segment: the signed distance reaches 0, a quadratic (FastFiz's
+    /// `Shot::addBoundaryEvents` solves the same one), the crossing point checked against the
+    /// segment's ends. A center behind the line (beside the segment, within rounding of a
+    /// rail's contact line) must come back in front of it first ([`reentry`]).
+    fn line_crossing(
+        &mut self,
+        t: &Trajectory,
+        line: &LinearSegment,
+        limit: f64,
+        ops: &mut EventOps,
+    ) -> Option<f64> {
+        let n = line.normal;
+        let side = n.dot(&(t.c.xy() - line.start));
+        let (nb, na) = (n.x * t.b.x + n.y * t.b.y, n.x * t.a.x + n.y * t.a.y);
+        let h = cull::horizon(t.valid_for, limit);
+        if self.cull && side > 0.0 && cull::scalar_clear(na, nb, side, h, 0.0) {
+            return None;
+        }
+        ops.bump(EventOp::root_solve(2));
+        let tau = if side < 0.0 {
+            reentry(side, nb, na)
+        } else {
+            crossing(side, nb, na)
+        }
+        .filter(|&tau| tau <= t.valid_for)?;
+        let r = t.position(tau);
+        (0.0..=1.0)
+            .contains(&line.parameter(Vec2::new(r.x, r.y)))
+            .then_some(tau)
     }
 
     /// Time from now (s) until the ball touches the segment's face (its vertical plane) from the
@@ -498,6 +533,30 @@ fn reentry(c0: f64, c1: f64, c2: f64) -> Option<f64> {
     }
     // Larger root of a concave quadratic, without cancellation: (-c1 - sqrt(disc)) / (2 c2).
     Some((-c1 - disc.sqrt()) / (2.0 * c2))
+}
+
+/// The first t >= 0 at which p(t) = c0 + c1 t + c2 t^2, with p(0) = c0 >= 0, reaches 0 while
+/// falling (a center on the playing side of a line crossing it); `None` if it never does. A p
+/// at 0 now counts when it falls (c1 < 0, or c1 = 0 and c2 < 0).
+fn crossing(c0: f64, c1: f64, c2: f64) -> Option<f64> {
+    if c0 == 0.0 {
+        return (c1 < 0.0 || (c1 == 0.0 && c2 < 0.0)).then_some(0.0);
+    }
+    if c2 == 0.0 {
+        return (c1 < 0.0).then(|| -c0 / c1);
+    }
+    let disc = c1 * c1 - 4.0 * c2 * c0;
+    if disc < 0.0 {
+        return None;
+    }
+    // The two roots without cancellation: q = -(c1 + sign(c1) sqrt(disc)) / 2, then q / c2 and
+    // c0 / q. p falls through 0 at the smaller non-negative one.
+    let q = -0.5 * (c1 + c1.signum() * disc.sqrt());
+    let roots = [q / c2, if q != 0.0 { c0 / q } else { f64::NAN }];
+    roots
+        .into_iter()
+        .filter(|&r| r >= 0.0)
+        .min_by(f64::total_cmp)
 }
 
 /// Ascending coefficients of |d(t)|^2 - dist^2 for d(t) = x_a(t) - x_b(t) on the cloth plane:

@@ -36,6 +36,73 @@ fn rolling(v: Vec3) -> Vec3 {
     Vec3::new(-v.y / R, v.x / R, 0.0)
 }
 
+/// The time a ball rolling straight at `v0` (m/s) covers `d` (m), decelerated by mu_r g.
+fn rolling_time(params: BallParams, v0: f64, d: f64) -> f64 {
+    let decel = params.mu_r * params.g;
+    2.0 * d / (v0 + (v0 * v0 - 2.0 * decel * d).sqrt())
+}
+
+#[test]
+fn a_ball_is_pocketed_when_its_center_crosses_a_capture_line() {
+    // The `fastfiz` table's pockets capture on FastFiz's lines (Pocket::capture_line): the
+    // side mouth's at y = R between its ends, the corner's on x + y = 0.11 / sqrt 2 + R.
+    let params = BallParams::pool();
+    let table = Table::fastfiz();
+    let (l, v0) = (table.length, 1.2);
+    let run = |x: f64, y: f64, v: Vec3| {
+        let s = setup(
+            Model::pool(params),
+            table.clone(),
+            vec![(x, y, v, rolling(v))],
+            None,
+        );
+        EventEngine::default().run(&s).events
+    };
+    // Into the side mouth, 3 cm off its middle.
+    let down = Vec3::new(0.0, -v0, 0.0);
+    let events = run(l / 2.0 + 0.03, 0.4, down);
+    let pocket = events
+        .iter()
+        .find(|e| e.kind == EventKind::BallPocket)
+        .unwrap();
+    assert_eq!(pocket.agents, Agents::BallPocket { ball: 0, pocket: 1 });
+    let want = rolling_time(params, v0, 0.4 - R);
+    assert!(
+        (pocket.time - want).abs() < 1e-12,
+        "{} vs {want}",
+        pocket.time
+    );
+    // Beside the mouth (its end is 6 cm from the middle), the rail, not the pocket.
+    let events = run(l / 2.0 + 0.07, 0.4, down);
+    assert_eq!(
+        events
+            .iter()
+            .find(|e| e.kind != EventKind::SlidingRolling)
+            .map(|e| e.kind),
+        Some(EventKind::BallLinearCushion)
+    );
+    let first = events
+        .iter()
+        .find(|e| e.kind == EventKind::BallLinearCushion)
+        .unwrap();
+    assert!((first.time - want).abs() < 1e-12);
+    // Along the diagonal into the bottom-left corner.
+    let c = 0.11 / std::f64::consts::SQRT_2 + R;
+    let u = v0 / std::f64::consts::SQRT_2;
+    let events = run(0.3, 0.3, Vec3::new(-u, -u, 0.0));
+    let pocket = events
+        .iter()
+        .find(|e| e.kind == EventKind::BallPocket)
+        .unwrap();
+    assert_eq!(pocket.agents, Agents::BallPocket { ball: 0, pocket: 0 });
+    let want = rolling_time(params, v0, (0.6 - c) / std::f64::consts::SQRT_2);
+    assert!(
+        (pocket.time - want).abs() < 1e-12,
+        "{} vs {want}",
+        pocket.time
+    );
+}
+
 #[test]
 fn straight_shot_collision_time_matches_rolling_kinematics() {
     let params = BallParams::pool();

@@ -123,7 +123,9 @@ proptest! {
             let within = culled.ball_point_within(&s, &t, q, limit, &mut ops).unwrap();
             prop_assert!(agrees(within, want, limit));
         }
-        for k in table.pocket_circles() {
+        // FastFiz's table captures on lines (Pocket::capture_line).
+        let fastfiz = PreparedTable::from(Table::fastfiz());
+        for k in table.pocket_zones().iter().chain(fastfiz.pocket_zones()) {
             let want = plain.ball_pocket(&s, k, &mut ops).unwrap();
             prop_assert_eq!(culled.ball_pocket(&s, k, &mut ops).unwrap(), want);
             let within = culled.ball_pocket_within(&s, &t, k, limit, &mut ops).unwrap();

@@ -53,7 +53,12 @@ pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
     let pockets: Vec<Value> = table
         .pockets
         .iter()
-        .map(|p| json!({ "id": p.id, "center": p.center, "radius": p.radius }))
+        .map(|p| match p.capture_line {
+            Some(line) => {
+                json!({ "id": p.id, "center": p.center, "radius": p.radius, "capture_line": line })
+            }
+            None => json!({ "id": p.id, "center": p.center, "radius": p.radius }),
+        })
         .collect();
     let (states, _) = setup.initial_states();
     let balls: Vec<Value> = setup

@@ -41,6 +41,13 @@ fn pair(v: &Value, field: &str) -> Result<[f64; 2], String> {
     }
 }
 
+fn capture_line(v: &Value, field: &str) -> Result<[[f64; 2]; 2], String> {
+    match v.as_array().map(Vec::as_slice) {
+        Some([a, b]) => Ok([pair(a, field)?, pair(b, field)?]),
+        _ => Err(bad(field, v, "must be 2 points [[x, y], [x, y]]")),
+    }
+}
+
 fn vec3(v: &Value, field: &str) -> Result<Vec3, String> {
     match v.as_array().map(Vec::as_slice) {
         Some([x, y, z]) => Ok(Vec3::new(
@@ -158,6 +165,10 @@ fn table(t: &Value) -> Result<Table, String> {
                 center: pair(get(p, "center", &at(""))?, &at("center"))?,
                 radius: number(get(p, "radius", &at(""))?, &at("radius"))?,
                 depth: None,
+                capture_line: match p.get("capture_line") {
+                    None | Some(Value::Null) => None,
+                    Some(v) => Some(capture_line(v, &at("capture_line"))?),
+                },
             })
         })
         .collect::<Result<Vec<_>, String>>()?;

@@ -49,8 +49,8 @@ pub use resolve::ball_pocket::pocket_capture;
 pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_cushion};
 pub use table::{
     cushion_id_from_pooltool, pocket_id_from_pooltool, CircularCushion, CircularSegment, Cushion,
-    EndPoint, Escape, LinearSegment, Pocket, PocketCircle, PocketTableSpecs, PreparedTable, Table,
-    TableError, FASTFIZ_POCKET_RADIUS, POOLTOOL_TABLES,
+    EndPoint, Escape, LinearSegment, Pocket, PocketTableSpecs, PocketZone, PreparedTable, Table,
+    TableError, POOLTOOL_TABLES,
 };
 pub use trajectory::Trajectory;
 

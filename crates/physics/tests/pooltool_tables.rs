@@ -239,15 +239,13 @@ fn pocket_ids_name_the_same_corner_or_side_on_every_built_in_table() {
                 _ => t.length,
             };
             let across = if p.id.ends_with('b') { 0.0 } else { t.width };
-            // The pocket's circle passes near its corner or side (FastFiz's circles are large
-            // and centered far behind their mouths).
-            let d = (p.center_vec() - Vec2::new(along, across)).norm();
-            assert!(
-                (d - p.radius).abs() < 0.1,
-                "{name}: pocket {} at {:?}",
-                p.id,
-                p.center
-            );
+            // The pocket's circle passes near its corner or side, or its capture line does.
+            let at = Vec2::new(along, across);
+            let d = match p.capture_line {
+                Some(_) => (p.aim() - at).norm(),
+                None => ((p.center_vec() - at).norm() - p.radius).abs(),
+            };
+            assert!(d < 0.1, "{name}: pocket {} at {:?}", p.id, p.center);
         }
     }
     assert_eq!(

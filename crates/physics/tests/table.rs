@@ -38,11 +38,20 @@ fn the_prepared_table_lists_every_element_of_its_description_in_order() {
         }
         let points: Vec<(Vec2, usize)> = p.end_points().iter().map(|e| (e.p, e.segment)).collect();
         assert_eq!(points, t.exposed_points());
-        assert_eq!(p.pocket_circles().len(), t.pockets.len());
-        for (c, k) in p.pocket_circles().iter().zip(&t.pockets) {
+        assert_eq!(p.pocket_zones().len(), t.pockets.len());
+        for (c, k) in p.pocket_zones().iter().zip(&t.pockets) {
             assert_eq!((c.center, c.radius), (k.center_vec(), k.radius));
             let b = c.reach(0.0);
-            assert!(b.min.x <= c.center.x - c.radius && b.max.y >= c.center.y + c.radius);
+            match (&c.line, k.capture_line) {
+                (Some(line), Some([p1, p2])) => {
+                    assert_eq!((line.start, line.end), (Vec2::from(p1), Vec2::from(p2)));
+                    assert_eq!(b, line.bbox);
+                }
+                (None, None) => {
+                    assert!(b.min.x <= c.center.x - c.radius && b.max.y >= c.center.y + c.radius)
+                }
+                _ => panic!("{}: capture line {:?}", k.id, k.capture_line),
+            }
         }
     }
 }
@@ -72,7 +81,7 @@ fn playable(t: &PreparedTable, radius: f64) -> Vec<Vec2> {
             let p = Vec2::new(f64::from(ix) * 0.01, f64::from(iy) * 0.01);
             let clear = t.cushion_overlap(p, radius, 0.0).is_none();
             let outside = t
-                .pocket_circles()
+                .pocket_zones()
                 .iter()
                 .all(|c| (p - c.center).norm() >= c.radius);
             if clear && outside {
@@ -96,6 +105,16 @@ fn every_built_in_table_encloses_its_whole_playing_area() {
             0.02619375,
             0.001,
         ] {
+            if name == "fastfiz" && radius < BallParams::pool().radius {
+                // FastFiz's side capture lines run R = 0.028575 m (its ball's radius) from the
+                // rails: a smaller ball can run along a rail below one, beside it, into the
+                // mouth's throat. The table is FastFiz's, for FastFiz's ball.
+                assert!(matches!(
+                    t.escape(Vec2::new(0.01, 0.11), 0.001),
+                    Some(pool_physics::Escape::Open(_))
+                ));
+                continue;
+            }
             if name == "pooltool_snooker" && radius < 0.002 {
                 // pooltool's snooker side jaws (tip radius 63.5 mm, deeper than the 39.4 mm
                 // cushion width) leave a channel between each tip's arc and the side pocket's

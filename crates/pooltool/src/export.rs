@@ -377,18 +377,24 @@ fn extras(system: &mut Map<String, Value>, setup: &Setup) {
         .filter(|p| p.depth.is_none())
         .map(|p| pocket_id_from_pooltool(&p.id))
         .collect();
-    system.insert(
-        "harness".into(),
-        json!({
-            "table": t.name,
-            "length": t.length,
-            "width": t.width,
-            "no_depth": no_depth,
-            "motion": setup.physics.motion().name(),
-            "t_end": setup.t_end,
-            "params": params_out(setup.physics.params()),
-        }),
-    );
+    let mut harness = json!({
+        "table": t.name,
+        "length": t.length,
+        "width": t.width,
+        "no_depth": no_depth,
+        "motion": setup.physics.motion().name(),
+        "t_end": setup.t_end,
+        "params": params_out(setup.physics.params()),
+    });
+    // pooltool's pockets are circles: a capture line (ours, in our frame) rides along here so
+    // that the file reads back as the same table.
+    let lines: Map<String, Value> = (t.pockets.iter())
+        .filter_map(|p| Some((pocket_id_from_pooltool(&p.id), json!(p.capture_line?))))
+        .collect();
+    if !lines.is_empty() {
+        harness["capture_lines"] = Value::Object(lines);
+    }
+    system.insert("harness".into(), harness);
 }
 
 /// `v`, or an error if a number in it could not be written (serde_json makes NaN and

@@ -296,11 +296,30 @@ impl Reader<'_> {
                     None => None,
                     Some(d) => Some(self.number(d, &format!("{here}.depth"))?),
                 };
+                let capture_line = match harness.get("capture_lines").and_then(|l| l.get(theirs)) {
+                    None => None,
+                    Some(line) => {
+                        let at = format!("harness.capture_lines.{theirs}");
+                        let point = |v: Option<&Value>| -> Result<[f64; 2], PooltoolError> {
+                            let v = v.and_then(Value::as_array).filter(|a| a.len() == 2);
+                            let v = v.ok_or_else(|| {
+                                self.bad(&at, short(line), "must be [[x, y], [x, y]] (m)")
+                            })?;
+                            Ok([self.number(&v[0], &at)?, self.number(&v[1], &at)?])
+                        };
+                        let ends = line.as_array().filter(|a| a.len() == 2);
+                        let ends = ends.ok_or_else(|| {
+                            self.bad(&at, short(line), "must be [[x, y], [x, y]] (m)")
+                        })?;
+                        Some([point(ends.first())?, point(ends.get(1))?])
+                    }
+                };
                 pockets.push(Pocket {
                     id,
                     center: [c.x, c.y],
                     radius: self.field_number(p, "radius", &here)?,
                     depth,
+                    capture_line,
                 });
             }
         }

@@ -387,12 +387,9 @@ impl Engine for RapierEngine {
                 if !s.motion.is_translating() {
                     continue;
                 }
-                let center = s.r.xy();
-                if let Some(q) = setup
-                    .table
-                    .pocket_circles()
-                    .iter()
-                    .position(|c| (center - c.center).norm_squared() < c.radius * c.radius)
+                let (from, center) = (before[k].r.xy(), s.r.xy());
+                if let Some(q) =
+                    (setup.table.pocket_zones().iter()).position(|z| z.captures(from, center))
                 {
                     ops.bump(RapierOp::Resolve);
                     *s = physics.resolve_ball_pocket(s, &setup.table.pockets[q]);

@@ -159,6 +159,7 @@ fn to_toml_round_trips_an_explicit_table_and_odd_values() {
             center: [0.0, 0.0],
             radius: 0.07,
             depth: Some(0.081_234_5),
+            capture_line: None,
         }],
     };
     let setup = Setup {

@@ -70,8 +70,11 @@ impl<P: Physics + ?Sized> World<'_, P> {
                 Self::dist(states[ball].r.xy(), a.center) - (self.radii[ball] + a.radius)
             }
             Contact::Pocket { ball, pocket } => {
-                let circle = &self.table.pocket_circles()[pocket];
-                Self::dist(states[ball].r.xy(), circle.center) - circle.radius
+                let zone = &self.table.pocket_zones()[pocket];
+                match &zone.line {
+                    Some(line) => line.signed_distance(states[ball].r.xy()),
+                    None => Self::dist(states[ball].r.xy(), zone.center) - zone.radius,
+                }
             }
             Contact::Transition { ball } => {
                 self.physics.transition_margin(&start[ball], &states[ball])
@@ -122,13 +125,18 @@ impl<P: Physics + ?Sized> World<'_, P> {
     }
 
     /// Whether a located contact is a real one: a face contact's point must lie on the segment
-    /// (past its ends the end point or the next segment is hit).
+    /// (past its ends the end point or the next segment is hit), and so must a capture line's
+    /// crossing.
     pub fn valid(&self, c: Contact, states: &[BallState]) -> bool {
         match c {
             Contact::Face { ball, segment } => {
                 let p = self.table.segments()[segment].parameter(states[ball].r.xy());
                 (0.0..=1.0).contains(&p)
             }
+            Contact::Pocket { ball, pocket } => match &self.table.pocket_zones()[pocket].line {
+                Some(line) => (0.0..=1.0).contains(&line.parameter(states[ball].r.xy())),
+                None => true,
+            },
             _ => true,
         }
     }
@@ -181,9 +189,13 @@ impl<P: Physics + ?Sized> World<'_, P> {
                 )
             }
             Contact::Pocket { ball, pocket } => {
-                let circle = &self.table.pocket_circles()[pocket];
-                let c = circle.center;
-                (x[ball].r.xy() - c, y[ball].r.xy() - c, circle.radius)
+                let zone = &self.table.pocket_zones()[pocket];
+                if zone.line.is_some() {
+                    // A line crossed within the interval ends it behind the line: g1 <= 0.
+                    return None;
+                }
+                let c = zone.center;
+                (x[ball].r.xy() - c, y[ball].r.xy() - c, zone.radius)
             }
             Contact::Face { .. } | Contact::Transition { .. } => return None,
         };

@@ -375,8 +375,10 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                 continue;
             }
             let meets = |b: &Aabb| !culled || !span.apart_from(b);
-            for pocket in 0..table.pocket_circles().len() {
-                if meets(&self.reach.pockets[pocket]) {
+            for (pocket, zone) in table.pocket_zones().iter().enumerate() {
+                // A capture line is crossed from its playing side only.
+                let in_front = zone.line.is_none_or(|l| l.signed_distance(s.r.xy()) >= 0.0);
+                if meets(&self.reach.pockets[pocket]) && in_front {
                     self.ops.bump(LocatedOp::PocketTest);
                     offer(self, Contact::Pocket { ball, pocket });
                 }
@@ -588,13 +590,12 @@ impl<P: Physics + ?Sized> Run<'_, P> {
                 continue;
             }
             let span = self.spans[k];
-            for (q, circle) in table.pocket_circles().iter().enumerate() {
+            for (q, zone) in table.pocket_zones().iter().enumerate() {
                 if culled && span.apart_from(&self.reach.pockets[q]) {
                     continue;
                 }
                 self.ops.bump(LocatedOp::PocketTest);
-                let p = y[k].r.xy();
-                if (p - circle.center).norm_squared() < circle.radius * circle.radius {
+                if zone.captures(x[k].r.xy(), y[k].r.xy()) {
                     self.ops.bump(LocatedOp::Resolve);
                     y[k] = physics.resolve_ball_pocket(&y[k], &table.pockets[q]);
                     let agents = Agents::BallPocket { ball: k, pocket: q };
@@ -676,7 +677,7 @@ impl Reach {
             arcs: (table.circular_segments().iter())
                 .map(|a| a.bbox.grown(reach))
                 .collect(),
-            pockets: (table.pocket_circles().iter())
+            pockets: (table.pocket_zones().iter())
                 .map(|c| c.reach(crate::cells::SLACK))
                 .collect(),
             cells: crate::cells::TableCells::new(table, radius),

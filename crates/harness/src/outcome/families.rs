@@ -167,23 +167,6 @@ fn turn(u: Vec2, angle: f64) -> Vec2 {
     Vec2::new(c * u.x - s * u.y, s * u.x + c * u.y)
 }
 
-/// Pocket circles larger than this (m) stand for a straight capture line (FastFiz's, on the
-/// `fastfiz` table, are 1 m circles centered far behind their mouths): they are aimed at
-/// their mouth.
-const LINE_POCKET_RADIUS: f64 = 0.25;
-
-/// The point a shot at `pocket` sends the object ball's center at: the pocket's center, or for
-/// a circle standing for a capture line ([`LINE_POCKET_RADIUS`]) the circle's point nearest the
-/// table's middle (the middle of its mouth).
-fn aim_point(table: &Table, pocket: &pool_physics::Pocket) -> Vec2 {
-    let center = pocket.center_vec();
-    if pocket.radius <= LINE_POCKET_RADIUS {
-        return center;
-    }
-    let middle = Vec2::new(table.length / 2.0, table.width / 2.0);
-    center + (middle - center).normalize() * pocket.radius
-}
-
 /// The direction from a pocket into the table along its axis: the diagonal for a corner
 /// pocket, across the table for a side pocket (by where its center is on the rectangle).
 fn pocket_axis(table: &Table, center: Vec2) -> Vec2 {
@@ -269,7 +252,7 @@ fn aimed_shot(kind: FamilyKind, base: &Setup, rng: &mut SplitMix) -> Option<Aime
         return None;
     }
     let deg = PI / 180.0;
-    let pocket = aim_point(table, &table.pockets[rng.index(table.pockets.len())]);
+    let pocket = table.pockets[rng.index(table.pockets.len())].aim();
     // The object ball, and the point its center is sent at (the pocket, or its mirror image).
     let (object, target) = if kind != FamilyKind::Bank {
         let dir = turn(
@@ -297,7 +280,7 @@ fn aimed_shot(kind: FamilyKind, base: &Setup, rng: &mut SplitMix) -> Option<Aime
         let clear_of_pockets = table
             .pockets
             .iter()
-            .all(|k| (aim_point(table, k) - at_rail).norm() >= 0.15);
+            .all(|k| (k.aim() - at_rail).norm() >= 0.15);
         let on_rail = at_rail.x > 0.0 && at_rail.x < table.length;
         if !((object.y - line).abs() >= 0.1 && steep && clear_of_pockets && on_rail) {
             return None;

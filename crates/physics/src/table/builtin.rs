@@ -3,10 +3,6 @@
 
 use super::{Cushion, Pocket, Table, POOL_CUSHION_HEIGHT};
 
-/// The radius (m) of the `fastfiz` table's pocket circles ([`Table::fastfiz`]): large, so that
-/// each circle's arc stays within 1.8 mm of the straight line FastFiz captures balls on.
-pub const FASTFIZ_POCKET_RADIUS: f64 = 1.0;
-
 /// A straight cushion `id` from `p1` to `p2` (m) at contact height `height` (m).
 fn cushion(id: &str, p1: [f64; 2], p2: [f64; 2], height: f64) -> Cushion {
     Cushion {
@@ -107,6 +103,7 @@ impl Table {
             center,
             radius,
             depth: None,
+            capture_line: None,
         };
         let (rc, rs) = (0.062, 0.0645);
         Table {
@@ -134,19 +131,17 @@ impl Table {
     ///
     /// The four rails are straight cushions along the playing area's sides, the side rails
     /// broken by the side mouths (FastFiz's rails are infinite lines; its corners are cut off
-    /// by the pockets before a ball reaches a rail's end). FastFiz pockets a ball when its
-    /// center crosses a line (`Shot::addBoundaryEvents`): the corner line x + y = d + R across
-    /// each corner, d = 0.11 / sqrt 2, and the rail's contact line (the center R from the rail)
-    /// within a side mouth. Our pockets are circles: each is the circle of radius
-    /// [`FASTFIZ_POCKET_RADIUS`] through the two ends of its capture line's mouth (where the line
-    /// meets the rails' contact lines), centered behind it, so a ball is captured on the line at
-    /// the mouth's ends and up to the circle's sagitta (1.8 mm at a side mouth's middle, 0.6 mm
-    /// at a corner's) before it elsewhere; no ball reaches a rail's end inside a mouth. R is
-    /// FastFiz's ball radius, 0.028575 m. docs/fastfiz.md.
+    /// by the pockets before a ball reaches a rail's end). The pockets capture as FastFiz does
+    /// ([`Pocket::capture_line`], `Shot::addBoundaryEvents`): across each corner the line
+    /// x + y = d + R (d = 0.11 / sqrt 2, R = 0.028575 m, FastFiz's ball radius), drawn from rail
+    /// face to rail face; at each side mouth the rails' contact line, the center R from the
+    /// rail, between the mouth's ends. Each pocket's circle only draws it and holds its
+    /// captured balls: a corner's is centered on the corner through the line's ends, a side's
+    /// on the rail's line through the rails' ends. The side lines are drawn for FastFiz's ball:
+    /// a smaller one can run along a rail below one into the mouth's throat. docs/fastfiz.md.
     pub fn fastfiz() -> Self {
         let (l, w, h) = (2.236, 1.116, 0.040005);
         let r = 0.028575;
-        let rho = FASTFIZ_POCKET_RADIUS;
         let s = 0.12 / 2.0;
         let c = 0.11 / std::f64::consts::SQRT_2 + r;
         let mut cushions = Vec::with_capacity(6);
@@ -158,18 +153,13 @@ impl Table {
         push("rail_t2", [l, w], [l / 2.0 + s, w]);
         push("rail_t1", [l / 2.0 - s, w], [0.0, w]);
         push("rail_l", [0.0, w], [0.0, 0.0]);
-        // A side mouth's capture line runs 2s long at R from the rail: the circle through its
-        // ends has its center sqrt(rho^2 - s^2) behind the line's middle.
-        let side_back = (rho * rho - s * s).sqrt();
-        // A corner's runs from (R, c - R) to (c - R, R): half its length is (c - 2R) / sqrt 2.
-        let half = (c - 2.0 * r) / std::f64::consts::SQRT_2;
-        let corner_back = (rho * rho - half * half).sqrt() / std::f64::consts::SQRT_2;
-        let (mx, my) = (c / 2.0, c / 2.0);
-        let pocket = |id: &str, center: [f64; 2]| Pocket {
+        // Each line runs with the table on its left, as a cushion does.
+        let pocket = |id: &str, center: [f64; 2], radius: f64, line: [[f64; 2]; 2]| Pocket {
             id: id.to_string(),
             center,
-            radius: rho,
+            radius,
             depth: None,
+            capture_line: Some(line),
         };
         Table {
             name: "fastfiz".to_string(),
@@ -178,12 +168,22 @@ impl Table {
             cushions,
             circular_cushions: Vec::new(),
             pockets: vec![
-                pocket("lb", [mx - corner_back, my - corner_back]),
-                pocket("cb", [l / 2.0, r - side_back]),
-                pocket("rb", [l - mx + corner_back, my - corner_back]),
-                pocket("rt", [l - mx + corner_back, w - my + corner_back]),
-                pocket("ct", [l / 2.0, w - r + side_back]),
-                pocket("lt", [mx - corner_back, w - my + corner_back]),
+                pocket("lb", [0.0, 0.0], c, [[0.0, c], [c, 0.0]]),
+                pocket(
+                    "cb",
+                    [l / 2.0, 0.0],
+                    s,
+                    [[l / 2.0 - s, r], [l / 2.0 + s, r]],
+                ),
+                pocket("rb", [l, 0.0], c, [[l - c, 0.0], [l, c]]),
+                pocket("rt", [l, w], c, [[l, w - c], [l - c, w]]),
+                pocket(
+                    "ct",
+                    [l / 2.0, w],
+                    s,
+                    [[l / 2.0 + s, w - r], [l / 2.0 - s, w - r]],
+                ),
+                pocket("lt", [0.0, w], c, [[c, w], [0.0, w - c]]),
             ],
         }
     }

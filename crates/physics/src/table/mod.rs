@@ -3,7 +3,6 @@
 //! engines use.
 
 mod builtin;
-pub use builtin::FASTFIZ_POCKET_RADIUS;
 mod grid;
 mod pooltool;
 mod prepared;
@@ -11,7 +10,7 @@ mod prepared;
 pub use pooltool::{
     cushion_id_from_pooltool, pocket_id_from_pooltool, PocketTableSpecs, POOLTOOL_TABLES,
 };
-pub use prepared::{CircularSegment, EndPoint, Escape, LinearSegment, PocketCircle, PreparedTable};
+pub use prepared::{CircularSegment, EndPoint, Escape, LinearSegment, PocketZone, PreparedTable};
 
 use serde::{Deserialize, Serialize};
 
@@ -102,7 +101,8 @@ impl CircularCushion {
     }
 }
 
-/// A pocket: a ball whose center enters the circle is captured.
+/// A pocket: a ball whose center enters the circle is captured, or, when the pocket has a
+/// [`Pocket::capture_line`], whose center crosses that line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pocket {
@@ -116,12 +116,30 @@ pub struct Pocket {
     /// table gives it. Carried and reported; the `canonical` capture law does not read it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub depth: Option<f64>,
+    /// The mouth's capture line [p1, p2] (m), when the pocket captures by a line instead of its
+    /// circle: a ball is captured when its center crosses the segment from its playing side
+    /// (the left of p1 -> p2, as for a [`Cushion`]). This is FastFiz's rule
+    /// (`Shot::addBoundaryEvents`, FastFiz.cpp lines 2248-2320 of fastfiz 2c1c920): a side
+    /// pocket takes a ball whose center reaches the rail's contact line within the mouth, a
+    /// corner one whose center reaches the line across the corner. The circle then only draws
+    /// the pocket and says where the table's mouths are ([`Table::contains`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_line: Option<[[f64; 2]; 2]>,
 }
 
 impl Pocket {
     /// Center as a vector (m).
     pub fn center_vec(&self) -> Vec2 {
         Vec2::new(self.center[0], self.center[1])
+    }
+
+    /// The point a shot at this pocket aims at (m): the middle of its capture line, or its
+    /// center.
+    pub fn aim(&self) -> Vec2 {
+        match self.capture_line {
+            Some([a, b]) => Vec2::new(a[0] + b[0], a[1] + b[1]) * 0.5,
+            None => self.center_vec(),
+        }
     }
 }
 
@@ -257,6 +275,22 @@ impl Table {
                     format!("center {:?}, radius {}", p.center, p.radius),
                     "center must be finite and radius positive (m)",
                 );
+            }
+            if let Some([a, b]) = p.capture_line {
+                if ![a[0], a[1], b[0], b[1]].iter().all(|x| x.is_finite()) {
+                    return bad(
+                        format!("pockets[{i}].capture_line (id {:?})", p.id),
+                        format!("{:?}", [a, b]),
+                        "end points must be finite (m)",
+                    );
+                }
+                if (a[0] - b[0]).hypot(a[1] - b[1]) < 1e-9 {
+                    return bad(
+                        format!("pockets[{i}].capture_line (id {:?})", p.id),
+                        format!("{:?}", [a, b]),
+                        "line has zero length (p1 == p2)",
+                    );
+                }
             }
             if let Some(d) = p.depth {
                 if !(d.is_finite() && d >= 0.0) {

@@ -324,6 +324,7 @@ fn assemble(
                 center: swap(c),
                 radius,
                 depth: Some(depth),
+                capture_line: None,
             })
             .collect(),
     }

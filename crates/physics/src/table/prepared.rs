@@ -1,7 +1,7 @@
 //! The table the engines, the checks and the plots use: the description plus every element's
 //! geometry computed once, bit for bit as the description's methods compute it.
 
-use super::{CircularCushion, Cushion, Table};
+use super::{CircularCushion, Cushion, Pocket, Table};
 use crate::{Aabb, Vec2};
 
 /// A straight cushion segment (pooltool's `LinearCushionSegment`) with what every contact test
@@ -60,6 +60,21 @@ impl LinearSegment {
     pub fn outward_normal(&self) -> Vec2 {
         -self.normal
     }
+
+    /// Where the chord from `p0` to `p1` crosses the segment from its playing side: the
+    /// fraction of the chord (in [0, 1)), when `p0` is on the playing side or on the line,
+    /// `p1` strictly behind it, and the crossing point inside the segment (0 <= s <= 1).
+    #[inline]
+    pub fn crossed(&self, p0: Vec2, p1: Vec2) -> Option<f64> {
+        let (d0, d1) = (self.signed_distance(p0), self.signed_distance(p1));
+        if !(d0 >= 0.0 && d1 < 0.0) {
+            return None;
+        }
+        let sigma = d0 / (d0 - d1);
+        (0.0..=1.0)
+            .contains(&self.parameter(p0 + (p1 - p0) * sigma))
+            .then_some(sigma)
+    }
 }
 
 /// A circular cushion segment (pooltool's `CircularCushionSegment`): a ball touches it when its
@@ -111,19 +126,65 @@ pub struct EndPoint {
     pub segment: usize,
 }
 
-/// A pocket's capture circle.
+/// Where a pocket captures: inside its circle, or (with a [`Pocket::capture_line`]) across
+/// its line.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PocketCircle {
-    /// Center (m).
+pub struct PocketZone {
+    /// The circle's center (m).
     pub center: Vec2,
-    /// Radius (m).
+    /// The circle's radius (m).
     pub radius: f64,
+    /// The capture line, crossed from its playing side (its left), when the pocket has one;
+    /// then the circle captures nothing.
+    pub line: Option<LinearSegment>,
 }
 
-impl PocketCircle {
-    /// The box of the circle grown by `extra` (m): the center's box grown by radius + extra.
+impl PocketZone {
+    /// The zone of a pocket.
+    pub fn new(p: &Pocket) -> Self {
+        PocketZone {
+            center: p.center_vec(),
+            radius: p.radius,
+            line: p.capture_line.map(|[a, b]| {
+                LinearSegment::new(&Cushion {
+                    id: String::new(),
+                    p1: a,
+                    p2: b,
+                    height: 0.0,
+                })
+            }),
+        }
+    }
+
+    /// The box a captured center enters it through, grown by `extra` (m): the circle's box,
+    /// or the line's.
     pub fn reach(&self, extra: f64) -> Aabb {
-        Aabb::of(&[self.center]).grown(self.radius + extra)
+        match &self.line {
+            Some(line) => line.bbox.grown(extra),
+            None => Aabb::of(&[self.center]).grown(self.radius + extra),
+        }
+    }
+
+    /// Whether a center that moved from `p0` to `p1` (m, a step's chord) is captured at `p1`:
+    /// for a circle, `p1` is inside it; for a line, the chord crosses the segment from the
+    /// playing side (`p0` on it or on the line, `p1` behind it).
+    #[inline]
+    pub fn captures(&self, p0: Vec2, p1: Vec2) -> bool {
+        match &self.line {
+            None => (p1 - self.center).norm_squared() < self.radius * self.radius,
+            Some(line) => line.crossed(p0, p1).is_some(),
+        }
+    }
+
+    /// How far a center at `p` is from capture (m): negative once captured. Its distance
+    /// outside the circle, or its signed distance from the capture line's line (the segment's
+    /// extent is the caller's to check, as for a cushion's face).
+    #[inline]
+    pub fn gap(&self, p: Vec2) -> f64 {
+        match &self.line {
+            None => (p - self.center).norm() - self.radius,
+            Some(line) => line.signed_distance(p),
+        }
     }
 }
 
@@ -141,7 +202,7 @@ pub struct PreparedTable {
     linear: Vec<LinearSegment>,
     exposed: Vec<EndPoint>,
     circular: Vec<CircularSegment>,
-    circles: Vec<PocketCircle>,
+    zones: Vec<PocketZone>,
 }
 
 impl PreparedTable {
@@ -157,14 +218,7 @@ impl PreparedTable {
             circular: (table.circular_cushions.iter())
                 .map(CircularSegment::new)
                 .collect(),
-            circles: table
-                .pockets
-                .iter()
-                .map(|p| PocketCircle {
-                    center: p.center_vec(),
-                    radius: p.radius,
-                })
-                .collect(),
+            zones: table.pockets.iter().map(PocketZone::new).collect(),
             built_in: Table::by_name(&table.name).is_some_and(|t| t == table),
             description: table,
         }
@@ -195,9 +249,9 @@ impl PreparedTable {
         &self.circular
     }
 
-    /// Every pocket's circle, in `pockets` order.
-    pub fn pocket_circles(&self) -> &[PocketCircle] {
-        &self.circles
+    /// Every pocket's capture zone, in `pockets` order.
+    pub fn pocket_zones(&self) -> &[PocketZone] {
+        &self.zones
     }
 }
 
@@ -251,8 +305,14 @@ impl PreparedTable {
         for a in &self.circular {
             tangents(a.center, a.radius + radius);
         }
-        for c in &self.circles {
-            tangents(c.center, c.radius);
+        for c in &self.zones {
+            match &c.line {
+                Some(line) => {
+                    tangents(line.start, 0.0);
+                    tangents(line.end, 0.0);
+                }
+                None => tangents(c.center, c.radius),
+            }
         }
         // Every obstacle's reach (the box a ball center within R of it lies in), a little
         // grown so that rounding never leaves one out: a path's first hit is among those whose
@@ -265,7 +325,7 @@ impl PreparedTable {
             (self.circular.iter()).map(|a| Aabb::of(&[a.center]).grown(a.radius + radius + margin)),
         );
         let circular = boxes.len();
-        boxes.extend((self.circles.iter()).map(|c| c.reach(margin)));
+        boxes.extend((self.zones.iter()).map(|c| c.reach(margin)));
         let grid = super::grid::Grid::new(&boxes);
         let mut stamp = vec![usize::MAX; boxes.len()];
         // A direction already tried gives the same answer again (joined segments share their
@@ -431,8 +491,17 @@ impl PreparedTable {
                 offer(t, None);
             }
         }
-        for c in circles.map(|k| &self.circles[k]) {
-            if let Some(t) = circle_entry(p, d, c.center, c.radius) {
+        for c in circles.map(|k| &self.zones[k]) {
+            let entry = match &c.line {
+                // A capture line met from either side holds the ball as a circle would.
+                Some(line) => {
+                    let (s0, sd) = (line.signed_distance(p), line.normal.dot(&d));
+                    let t = if s0 == 0.0 { 0.0 } else { -s0 / sd };
+                    (t >= 0.0 && (0.0..=1.0).contains(&line.parameter(p + d * t))).then_some(t)
+                }
+                None => circle_entry(p, d, c.center, c.radius),
+            };
+            if let Some(t) = entry {
                 offer(t, None);
             }
         }

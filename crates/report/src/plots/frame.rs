@@ -297,12 +297,21 @@ impl Scene<'_> {
         }
         root.draw(&Polygon::new(cloth, CLOTH.filled()))?;
         for k in &t.pockets {
-            let r = to.len(k.radius).round().max(1.0) as u32;
-            root.draw(&Circle::new(
-                to.pt(k.center[0], k.center[1]),
-                r,
-                POCKET.filled(),
-            ))?;
+            if k.capture_line.is_none() {
+                let r = to.len(k.radius).round().max(1.0) as u32;
+                root.draw(&Circle::new(
+                    to.pt(k.center[0], k.center[1]),
+                    r,
+                    POCKET.filled(),
+                ))?;
+                continue;
+            }
+            let shape: Vec<_> = (super::outline::pocket_shape(k).into_iter())
+                .map(|(x, y)| to.pt(x, y))
+                .collect();
+            if shape.len() >= 3 {
+                root.draw(&Polygon::new(shape, POCKET.filled()))?;
+            }
         }
         let cushion_w = to.len(0.01).round().clamp(2.0, 10.0) as u32;
         for c in &t.cushions {

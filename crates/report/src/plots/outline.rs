@@ -1,6 +1,30 @@
-//! The cloth's outline, shared by the shot diagram and the animation frames.
+//! The cloth's outline and the pockets' shapes, shared by the shot diagram and the animation
+//! frames.
 
-use pool_physics::Table;
+use pool_physics::{Pocket, Table};
+
+/// A pocket's shape on the cloth (m), a polygon: its circle, or for a pocket with a capture
+/// line the part of its circle behind the line (the line is where the ball leaves the cloth).
+/// Empty for a circle that is not finite and positive.
+pub(super) fn pocket_shape(k: &Pocket) -> Vec<(f64, f64)> {
+    const N: usize = 48;
+    let (c, r) = (k.center, k.radius);
+    if !(c[0].is_finite() && c[1].is_finite() && r.is_finite() && r > 0.0) {
+        return Vec::new();
+    }
+    let behind = |x: f64, y: f64| match k.capture_line {
+        // The playing side is on the line's left.
+        Some([a, b]) => (b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]) <= 0.0,
+        None => true,
+    };
+    (0..=N)
+        .map(|i| {
+            let a = std::f64::consts::TAU * i as f64 / N as f64;
+            (c[0] + r * a.cos(), c[1] + r * a.sin())
+        })
+        .filter(|&(x, y)| behind(x, y))
+        .collect()
+}
 
 /// The table's straight cushions in the order they run around the cloth: each next segment is
 /// the unused one whose start is nearest the current one's end (ties to the lower index),

@@ -475,12 +475,9 @@ where
         chart.draw_series(std::iter::once(Polygon::new(cloth, CLOTH.filled())))?;
     }
     for k in &t.pockets {
-        let c = (k.center[0], k.center[1]);
-        if c.0.is_finite() && c.1.is_finite() && k.radius.is_finite() && k.radius > 0.0 {
-            chart.draw_series(std::iter::once(Polygon::new(
-                circle(c, k.radius),
-                POCKET.filled(),
-            )))?;
+        let shape = super::outline::pocket_shape(k);
+        if shape.len() >= 3 {
+            chart.draw_series(std::iter::once(Polygon::new(shape, POCKET.filled())))?;
         }
     }
     for c in &t.cushions {

@@ -53,8 +53,8 @@ pub use outcome::{
     SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
 };
 pub use outcome::{
-    cell_levels, cell_state, fmt_dt, Decision, FloorVerdict, MarginError, MarginName, OptionError,
-    Scale, SearchEnd, SearchOptions, StudyOption, Verdict, SHOT_BY_SHOT_SHARE,
+    cell_levels, cell_state, fmt_dt, series_share, Decision, FloorVerdict, MarginError, MarginName,
+    OptionError, Scale, SearchEnd, SearchOptions, StudyOption, Verdict, SHOT_BY_SHOT_SHARE,
 };
 pub use outcome::{
     decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,

@@ -309,3 +309,134 @@ fn a_real_shift_is_found() {
         "above {above}, differs {differs}"
     );
 }
+
+/// One study of a dt search on a cut-like family: the engine changes outcomes beyond the floor
+/// margin at every dt above `boundary` (there "within" and "same shot by shot" are false) and
+/// exactly as the floor does at and below it (there "above" and every "differs" are false).
+/// The grid 1e-2, 1e-3, 1e-4 s is played first, then the search's candidates
+/// ([`pool_harness::search::next_step`]), each cell doubling its shots from 100 to 3200 while
+/// the search asks for it, as `outcomes` does. Whether any claim of any dt, at any look, was
+/// false, and how many dt were played.
+fn search_study(rng: &mut Rng, boundary: f64) -> (bool, usize) {
+    use pool_harness::search::{next_step, SearchOptions, Step};
+    let (f, margins) = (CUT, Margins::default());
+    let options = SearchOptions::default();
+    let run = |dt: f64| format!("s@{dt:e}");
+    let world = |dt: f64| {
+        if dt > boundary {
+            World::BeyondFloorMargin
+        } else {
+            World::Null
+        }
+    };
+    // (dt, shots, looks) of each cell, in the order played.
+    let mut cells: Vec<(f64, u64, u32)> = vec![(1e-2, 0, 0), (1e-3, 0, 0), (1e-4, 0, 0)];
+    let mut want: Vec<(usize, u64)> = (0..cells.len()).map(|c| (c, 100)).collect();
+    // The reference's and the floor's rows of every shot played, and their look count.
+    let mut shared: Vec<[OutcomeShotRow; 2]> = Vec::new();
+    let mut floor_looks = 0;
+    let mut tally = DistributionTally::default();
+    let mut wrong = false;
+    loop {
+        let to = want.iter().map(|w| w.1).max().unwrap_or(0);
+        for k in 0..to {
+            let new = k as usize >= shared.len();
+            let mut rows: Vec<OutcomeShotRow> = Vec::new();
+            for &(c, target) in &want {
+                let (dt, shots, _) = cells[c];
+                if k >= shots && k < target {
+                    // The engine's row: the shot's reference and floor come from the first
+                    // draw of this shot index, its own game and change from this world.
+                    let [reference, floor, mut engine] = shot(rng, f, world(dt), &margins);
+                    if new && rows.is_empty() {
+                        shared.push([reference, floor]);
+                    }
+                    engine.run = run(dt);
+                    engine.engine = "s".into();
+                    engine.scheme = "x".into();
+                    engine.dt_s = Some(dt);
+                    rows.push(engine);
+                }
+            }
+            if rows.is_empty() && !new {
+                continue;
+            }
+            if new && shared.len() <= k as usize {
+                let [reference, floor, _] = shot(rng, f, World::Null, &margins);
+                shared.push([reference, floor]);
+            }
+            let mut all = shared[k as usize].to_vec();
+            all.extend(rows);
+            tally.add_shot_counting(&all, new);
+        }
+        for &(c, target) in &want {
+            cells[c].1 = target;
+            cells[c].2 += 1;
+            tally.set_looks("sim", "t", &run(cells[c].0), cells[c].2);
+        }
+        if to as usize >= shared.len() && to > 0 {
+            floor_looks += 1;
+            tally.set_looks("sim", "t", FLOOR, floor_looks);
+        }
+        let (rows, verdicts) = tally.evaluate(&margins, false, 1);
+        for r in rows.iter().filter(|r| r.engine != FLOOR) {
+            let dt = r.dt_s.expect("a series' row has its dt");
+            wrong |= false_claim(world(dt), &r.statistic, r.decision);
+        }
+        let states: Vec<_> = (cells.iter())
+            .filter_map(|&(dt, shots, _)| {
+                let v = verdicts.iter().find(|v| v.dt_s == Some(dt))?;
+                Some((dt, pool_harness::cell_state(v, shots < 3200)))
+            })
+            .collect();
+        want.clear();
+        match next_step(&states, &options) {
+            Step::Sample(dt) => {
+                let c = cells
+                    .iter()
+                    .position(|x| x.0 == dt)
+                    .expect("a cell sampled exists");
+                want.push((c, (cells[c].1 * 2).min(3200)));
+            }
+            Step::Probe(dt) => {
+                cells.push((dt, 0, 0));
+                want.push((cells.len() - 1, 100));
+            }
+            Step::Done(_) => return (wrong, cells.len()),
+        }
+    }
+}
+
+#[test]
+fn a_dt_search_keeps_the_error_rate_over_every_dt_it_plays() {
+    // The search plays the grid and then up to several candidates, each a cell of its own: the
+    // answer rests on the claims of two or more of them, so the series' rate is shared among
+    // its dt (pool_harness::series_share). Boundaries where the engine's change sits in the
+    // bracket the search bisects, so that several candidates are played.
+    let studies: u64 = std::env::var("CALIBRATION_STUDIES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(60);
+    for (boundary, seed) in [(3e-4, 0x5EA1), (2e-5, 0x5EA2)] {
+        let mut rng = Rng::new(seed);
+        let (mut wrong, mut played) = (0, 0);
+        for _ in 0..studies {
+            let (w, n) = search_study(&mut rng, boundary);
+            wrong += u64::from(w);
+            played += n;
+        }
+        let (lo, hi) = pool_harness::wilson_interval(wrong, studies);
+        println!(
+            "dt search, the game changing above {boundary:e} s: false claims in {wrong} of \
+             {studies} studies ({:.1} % [{:.1}, {:.1}]), {:.1} dt played a study",
+            100.0 * wrong as f64 / studies as f64,
+            100.0 * lo,
+            100.0 * hi,
+            played as f64 / studies as f64
+        );
+        assert!(
+            (wrong as f64) <= 0.05 * studies as f64,
+            "{boundary:e}: {wrong}"
+        );
+    }
+}

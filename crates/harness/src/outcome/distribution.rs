@@ -465,6 +465,9 @@ struct Pair {
     versus_floor: ShotCounts,
     /// Sequential looks taken so far (1 for a study of a fixed size).
     looks: u32,
+    /// The share of the cell's error rate this run may spend: 1, or for the k-th dt of a
+    /// series (an engine with a time step on one family) [`series_share`] of k.
+    share: f64,
     /// The energy test (statistic, p-value) once its [`ENERGY_PAIRS`] points are in: they
     /// never change after, so it is taken once.
     energy: std::sync::OnceLock<(f64, f64)>,
@@ -484,6 +487,7 @@ impl Pair {
             points: Vec::new(),
             versus_floor: ShotCounts::default(),
             looks: 1,
+            share: 1.0,
             energy: std::sync::OnceLock::new(),
         }
     }
@@ -508,16 +512,32 @@ impl Pair {
     /// The two-sided levels of this pair's intervals at its look: (each entry of
     /// [`STATISTICS`], the shot-by-shot comparison's).
     fn levels(&self) -> (f64, f64) {
-        cell_levels(self.looks, !self.is_floor())
+        cell_levels(self.looks, !self.is_floor(), self.share)
     }
 }
 
-/// The two-sided levels of a cell's intervals at look `looks`: (each entry of [`STATISTICS`]'s,
-/// split further among a categorical entry's categories; the shot-by-shot comparison's). The
-/// floor (`shot_by_shot` false) gives the statistics the whole look (weighted Bonferroni: the
-/// shares sum to the look's level, whatever the number of categories).
-pub fn cell_levels(looks: u32, shot_by_shot: bool) -> (f64, f64) {
-    let intervals = STUDY_ALPHA * INTERVAL_SHARE;
+/// The share of a series' error rate its `k`-th dt (1-based) spends: 1 / (k (k + 1)), so that
+/// the shares of every dt the series ever plays sum to at most 1 (the sum telescopes to
+/// 1 - 1 / (k + 1)) however many the dt search adds. With the grid's dt first, the search's
+/// answer, which rests on the claims at two or more of its dt, is wrong with probability at most
+/// the cell's rate (union bound), not that rate once per dt tried. 1 for `k` = 0 (an engine
+/// without a time step).
+pub fn series_share(k: u32) -> f64 {
+    if k == 0 {
+        return 1.0;
+    }
+    let k = f64::from(k);
+    1.0 / (k * (k + 1.0))
+}
+
+/// The two-sided levels of a cell's intervals at look `looks`, the cell spending `share` of
+/// the study's rate ([`series_share`]; 1 for a cell of its own): (each entry of
+/// [`STATISTICS`]'s, split further among a categorical entry's categories; the shot-by-shot
+/// comparison's). The floor (`shot_by_shot` false) gives the statistics the whole look
+/// (weighted Bonferroni: the shares sum to the look's level, whatever the number of
+/// categories).
+pub fn cell_levels(looks: u32, shot_by_shot: bool, share: f64) -> (f64, f64) {
+    let intervals = STUDY_ALPHA * INTERVAL_SHARE * share;
     let entries = STATISTICS.len() as u32;
     if shot_by_shot {
         (
@@ -659,15 +679,52 @@ impl DistributionTally {
             return;
         };
         let (ref_stats, floor_stats) = (ShotStats::of(reference), ShotStats::of(floor));
-        for row in rows
-            .iter()
-            .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
-        {
+        let runs = || {
+            rows.iter()
+                .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
+        };
+        // The dt of a series take their place in it when first seen, those first seen on the
+        // same shot (a grid) largest first, whatever the rows' order.
+        let mut new: Vec<&OutcomeShotRow> = runs()
+            .filter(|r| {
+                let key = (r.family.clone(), r.table.clone(), r.run.clone());
+                !self.pairs.contains_key(&key)
+            })
+            .collect();
+        new.sort_by(|a, b| {
+            b.dt_s
+                .unwrap_or(f64::INFINITY)
+                .total_cmp(&a.dt_s.unwrap_or(f64::INFINITY))
+        });
+        let mut pending = Vec::new();
+        for row in new {
             let key = (row.family.clone(), row.table.clone(), row.run.clone());
-            let pair = self.pairs.entry(key.clone()).or_insert_with(|| {
-                self.order.push(key.clone());
-                Pair::new(row)
-            });
+            if self.pairs.contains_key(&key) {
+                continue;
+            }
+            pending.push(key.clone());
+            let mut pair = Pair::new(row);
+            if pair.dt_s.is_some() && !pair.is_floor() {
+                let k = (self.pairs.iter())
+                    .filter(|((f, t, _), p)| {
+                        (f, t) == (&key.0, &key.1)
+                            && p.dt_s.is_some()
+                            && (&p.engine, &p.scheme) == (&pair.engine, &pair.scheme)
+                    })
+                    .count();
+                pair.share = series_share(k as u32 + 1);
+            }
+            self.pairs.insert(key.clone(), pair);
+        }
+        for row in runs() {
+            let key = (row.family.clone(), row.table.clone(), row.run.clone());
+            if let Some(at) = pending.iter().position(|k| k == &key) {
+                self.order.push(pending.swap_remove(at));
+            }
+            let pair = self
+                .pairs
+                .get_mut(&key)
+                .expect("every run's pair is made above");
             if row.failure.is_empty() {
                 pair.add(&ShotStats::of(row), &ref_stats, &floor_stats);
             }
@@ -882,7 +939,7 @@ fn judge_pair(
         &template,
         points.len(),
         energy,
-        floor,
+        (floor, pair.share),
         &mut found,
     ));
     // Shot by shot against the floor (engines only).
@@ -926,15 +983,16 @@ fn judge_pair(
     (rows, v)
 }
 
-/// The energy test's row: `energy` is its (statistic, p-value) when taken.
+/// The energy test's row: `energy` is its (statistic, p-value) when taken; `(floor, share)`:
+/// whether the run is the floor, and its share of the cell's rate ([`series_share`]).
 fn energy_row(
     template: &DistributionRow,
     points: usize,
     energy: Option<(f64, f64)>,
-    floor: bool,
+    (floor, share): (bool, f64),
     found: &mut Findings,
 ) -> DistributionRow {
-    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE);
+    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE) * share;
     let mut r = DistributionRow {
         statistic: "cue_position".into(),
         n: points as u64,
@@ -1237,7 +1295,7 @@ pub fn compare_independent(
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
     let (sa, sb) = (Sample::of(a), Sample::of(b));
     let n = sa.n.min(sb.n);
-    let (alpha, _) = cell_levels(1, false);
+    let (alpha, _) = cell_levels(1, false, 1.0);
     let template = DistributionRow {
         family: family.to_string(),
         table: table.to_string(),
@@ -1276,7 +1334,7 @@ pub fn compare_independent(
         &template,
         ca.len().min(cb.len()),
         Some((t.statistic, t.p_value)),
-        false,
+        (false, 1.0),
         &mut found,
     ));
     let (verdict, detail, shots) = verdict_of(n, false, None, None, found);

@@ -30,9 +30,9 @@ mod verdict;
 pub use agreement::{Agreement, Field};
 pub use answer::{answers, cell_state, fmt_dt, AnswerRow};
 pub use distribution::{
-    cell_levels, compare_independent, summarize_games, DistributionRow, DistributionTally,
-    DistributionVerdict, MarginError, MarginName, Margins, Scale, SummaryStat, ENERGY_PAIRS,
-    ENERGY_PERMUTATIONS, INTERVAL_SHARE, SHOT_BY_SHOT_SHARE, STUDY_ALPHA,
+    cell_levels, compare_independent, series_share, summarize_games, DistributionRow,
+    DistributionTally, DistributionVerdict, MarginError, MarginName, Margins, Scale, SummaryStat,
+    ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, SHOT_BY_SHOT_SHARE, STUDY_ALPHA,
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};

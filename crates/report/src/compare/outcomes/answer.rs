@@ -145,8 +145,8 @@ pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
         "Beside each answer: the shots it rests on, its rate of changed outcomes against the \
          floor's on the same shots, and what a shot costs there (engine time on one core, its \
          ratio to the event engine's; a program that reports its engine time has its whole wall \
-         time *with adapter* beside it). Every claim of a cell together is wrong at most 5 % of \
-         the time, whenever the study stops.\n"
+         time *with adapter* beside it). Every claim of a cell together, at every dt its search \
+         played, is wrong at most 5 % of the time, whenever the study stops.\n"
     );
 }
 

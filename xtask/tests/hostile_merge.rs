@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{temp_dir, texts, xtask};
+use common::{run_within, temp_dir, texts, xtask};
 
 /// `xtask <args> --shard k/n --out <out> --run-name <name>` for each k: the shards.
 fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
@@ -31,30 +31,15 @@ fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
 
 /// `xtask merge <dirs> --out <out> --run-name <name>`: exit code and stderr, within 20 s.
 fn merge(dirs: &[PathBuf], out: &Path, name: &str) -> (Option<i32>, String) {
-    let mut child = xtask()
-        .arg("merge")
-        .args(dirs)
-        .arg("--out")
-        .arg(out)
-        .args(["--run-name", name])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let code = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s.code();
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let (code, err) = run_within(
+        xtask()
+            .arg("merge")
+            .args(dirs)
+            .arg("--out")
+            .arg(out)
+            .args(["--run-name", name]),
+        std::time::Duration::from_secs(20),
+    );
     assert!(!err.contains("panicked"), "{err}");
     (code, err)
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{temp_dir, texts, xtask};
+use common::{run_within, temp_dir, texts, xtask};
 
 /// A small study (cut shots, the end-of-step and Euler schemes at 1e-2 s, which change
 /// outcomes often) into `out/<name>`: the run's directory.
@@ -154,28 +154,10 @@ fn the_page_links_only_the_runs_own_files_and_writes_through_no_link() {
 
 /// `xtask <args> <dir>`, killed after 20 s: exit code (None when killed) and stderr.
 fn within(args: &[&str], dir: &Path) -> (Option<i32>, String) {
-    let mut child = xtask()
-        .args(args)
-        .arg(dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let code = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s.code();
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    (code, err)
+    run_within(
+        xtask().args(args).arg(dir),
+        std::time::Duration::from_secs(20),
+    )
 }
 
 #[test]

@@ -828,6 +828,48 @@ fn a_garbage_baseline_file_is_bad_input_not_an_empty_log() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_baseline_file_that_is_not_a_regular_file_is_refused_not_waited_on() {
+    let dir = temp_dir("baseline-fifo");
+    let base = scratch_baselines(&dir);
+    let events = base.join("straight.events.csv");
+    std::fs::remove_file(&events).unwrap();
+    let c = std::ffi::CString::new(events.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let mut check = xtask();
+    check
+        .args(["compare", shots().join("straight.toml").to_str().unwrap()])
+        .args(["--quick", "--no-scaling", "--physics", "none", "--check"])
+        .arg("--baselines")
+        .arg(&base)
+        .arg("--out")
+        .arg(dir.join("r"));
+    let t = std::time::Instant::now();
+    let (code, err) = common::run_within(&mut check, std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(2), "after {:?}: {err}", t.elapsed());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("straight.events.csv") && err.contains("a FIFO"),
+        "{err}"
+    );
+    // A link to a file elsewhere is not read either.
+    std::fs::remove_file(&events).unwrap();
+    std::fs::copy(
+        root().join("data/baselines/straight.events.csv"),
+        dir.join("elsewhere.csv"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.join("elsewhere.csv"), &events).unwrap();
+    let (code, err) = common::run_within(&mut check, std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("straight.events.csv") && err.contains("a symbolic link"),
+        "{err}"
+    );
+}
+
 /// A process id no process has: a child that has exited and been reaped.
 fn dead_pid() -> u32 {
     let mut c = Command::new("true").spawn().unwrap();

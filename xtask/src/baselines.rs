@@ -82,6 +82,25 @@ fn read_csv<T: serde::de::DeserializeOwned>(
     Ok(Some(rows))
 }
 
+/// The baseline directory `dir`, a symbolic link at its last component followed once, here: a
+/// bless then swaps the directory the link names (its stage beside that directory), and the
+/// link keeps naming it. Swapping at the link's own place would replace the link with a
+/// directory and leave the real files as they were.
+///
+/// # Errors
+/// A link that leads nowhere (exit 2).
+pub fn resolve(dir: &Path) -> Result<PathBuf, CliError> {
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(dir).map_err(|e| {
+            CliError::Input(format!(
+                "{}: a symbolic link that leads nowhere: {e}",
+                dir.display()
+            ))
+        }),
+        _ => Ok(dir.to_path_buf()),
+    }
+}
+
 /// Reads a shot's baseline; `None` when it has none yet.
 pub fn read_shot(dir: &Path, shot: &str) -> Result<Option<ShotBaseline>, CliError> {
     let events_path = dir.join(format!("{shot}.events.csv"));

@@ -870,6 +870,47 @@ fn a_baseline_file_that_is_not_a_regular_file_is_refused_not_waited_on() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn bless_through_a_linked_baselines_directory_writes_the_real_one() {
+    let dir = temp_dir("bless-link");
+    let real = scratch_baselines(&dir);
+    let events = real.join("straight.events.csv");
+    let blessed = std::fs::read(&events).unwrap();
+    std::fs::write(&events, "index,time_s,kind,agent_1,agent_2\n").unwrap();
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = xtask()
+        .args(["compare", shots().join("straight.toml").to_str().unwrap()])
+        .args(["--quick", "--no-scaling", "--physics", "none", "--bless"])
+        .arg("--baselines")
+        .arg(&link)
+        .arg("--out")
+        .arg(dir.join("r"))
+        .output()
+        .unwrap();
+    assert_exit(&out, 0, &[], "bless through a link");
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(
+        meta.file_type().is_symlink(),
+        "the link was replaced: {meta:?}"
+    );
+    assert_eq!(
+        std::fs::read(&events).unwrap(),
+        blessed,
+        "the real file unchanged"
+    );
+    assert_eq!(
+        std::fs::read(link.join("straight.events.csv")).unwrap(),
+        blessed
+    );
+    assert!(
+        hidden_entries(&dir).is_empty(),
+        "{:?}",
+        hidden_entries(&dir)
+    );
+}
+
 /// A process id no process has: a child that has exited and been reaped.
 fn dead_pid() -> u32 {
     let mut c = Command::new("true").spawn().unwrap();

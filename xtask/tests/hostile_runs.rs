@@ -107,6 +107,62 @@ fn replays_runs_no_command_a_shots_file_names() {
     assert!(err.contains("shots.csv") && err.contains("a FIFO"), "{err}");
 }
 
+#[test]
+fn replays_start_a_program_a_run_names_only_when_the_user_allows_it() {
+    let dir = temp_dir("runs-allow-exec");
+    let run_dir = study(&dir, "run");
+    let pwned = dir.join("PWNED");
+    let command = format!(
+        "touch {}; exec python3 benches/peers/ideal_engine.py",
+        pwned.display()
+    );
+    // A received run that names a program in both its run.json and its shots.
+    let d = dir.join("received");
+    copy_run(&run_dir, &d);
+    let p = d.join("run.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    let engines = v["outcome_options"]["engines"].as_array_mut().unwrap();
+    let at = engines
+        .iter()
+        .position(|e| e == "discrete:1e-2:euler")
+        .unwrap();
+    engines[at] = format!("exec:{command}").into();
+    std::fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let p = d.join("outcomes/shots.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(
+        &p,
+        text.replace(",discrete:1e-2:euler,", &format!(",exec:{command},")),
+    )
+    .unwrap();
+    for allow in [
+        vec![],
+        vec!["--allow-exec", "touch"],
+        vec!["--allow-exec", &command[1..]],
+    ] {
+        let mut args = vec!["replays", "--replays", "3"];
+        args.extend(&allow);
+        let (code, err) = run(&args, &d);
+        assert_eq!(code, 2, "{allow:?}: {err}");
+        assert!(!pwned.exists(), "{allow:?}: the program ran: {err}");
+        let line = err.lines().find(|l| l.starts_with("error:")).unwrap();
+        for n in [
+            "shots.csv",
+            "exec:touch",
+            "--allow-exec",
+            "nothing replayed",
+        ] {
+            assert!(line.contains(n), "{allow:?}: {n:?} not in {line}");
+        }
+        assert!(!d.join("outcomes/replays.json").exists(), "{allow:?}");
+    }
+    // Named exactly, it runs (and answers unsupported: an ideal-physics program).
+    let (code, err) = run(&["replays", "--replays", "3", "--allow-exec", &command], &d);
+    assert_eq!(code, 0, "{err}");
+    assert!(pwned.exists(), "{err}");
+    assert!(d.join("outcomes/replays.json").is_file(), "{err}");
+}
+
 /// A copy of the whole run directory `from` at `to` (files and directories only).
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

@@ -701,7 +701,7 @@ impl Verify {
         let run_col = header.iter().position(|c| c == "run").unwrap_or(0);
         let span = m.hi - m.lo;
         let mut jobs = std::collections::BTreeSet::new();
-        let mut rng = pool_sim::SplitMix::new(m.k ^ (m.n << 32) ^ 0x5EED_0F_7E11);
+        let mut rng = pool_sim::SplitMix::new(m.k ^ (m.n << 32) ^ 0x5EED_0F7E);
         while (jobs.len() as u64) < self.count.min(span) {
             jobs.insert(m.lo + rng.index(usize::try_from(span).unwrap_or(usize::MAX)) as u64);
         }

@@ -39,20 +39,26 @@ pub const DISCRETE_COLUMNS: [&str; 11] = [
     "ops_total",
 ];
 
+/// Most bytes of a baseline table (the committed ones are a few kB).
+const MAX_BASELINE_BYTES: u64 = 64 << 20;
+
 /// Reads a baseline table whose header must be `columns` (a file of any other shape, garbage
-/// included, is an error, never an empty log); `None` when the file does not exist.
+/// included, is an error, never an empty log); `None` when nothing is at `path`. Only a
+/// regular file is read: a FIFO would block `--check` forever, a link would read (and a bless
+/// would drop) a file elsewhere.
 fn read_csv<T: serde::de::DeserializeOwned>(
     path: &Path,
     columns: &[&str],
 ) -> Result<Option<Vec<T>>, CliError> {
-    if !path.exists() {
+    if !pool_report::files::exists(path) {
         return Ok(None);
     }
     let bad = |what: String| CliError::Input(format!("{}: {what}", path.display()));
-    let mut r = csv::Reader::from_path(path).map_err(|e| bad(e.to_string()))?;
+    let bytes = pool_report::files::read_capped(path, MAX_BASELINE_BYTES).map_err(bad)?;
+    let mut r = csv::Reader::from_reader(bytes.as_slice());
     let header = r.headers().map_err(|e| bad(e.to_string()))?;
     // An empty file is an empty table (a table of no rows is written without a header).
-    if header.is_empty() && fs::metadata(path).is_ok_and(|m| m.len() == 0) {
+    if header.is_empty() && bytes.is_empty() {
         return Ok(Some(Vec::new()));
     }
     if header.iter().ne(columns.iter().copied()) {
@@ -74,6 +80,25 @@ fn read_csv<T: serde::de::DeserializeOwned>(
         .map(|(i, row)| row.map_err(|e| bad(format!("row {}: {e}", i + 2))))
         .collect::<Result<Vec<T>, _>>()?;
     Ok(Some(rows))
+}
+
+/// The baseline directory `dir`, a symbolic link at its last component followed once, here: a
+/// bless then swaps the directory the link names (its stage beside that directory), and the
+/// link keeps naming it. Swapping at the link's own place would replace the link with a
+/// directory and leave the real files as they were.
+///
+/// # Errors
+/// A link that leads nowhere (exit 2).
+pub fn resolve(dir: &Path) -> Result<PathBuf, CliError> {
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(dir).map_err(|e| {
+            CliError::Input(format!(
+                "{}: a symbolic link that leads nowhere: {e}",
+                dir.display()
+            ))
+        }),
+        _ => Ok(dir.to_path_buf()),
+    }
 }
 
 /// Reads a shot's baseline; `None` when it has none yet.

@@ -918,13 +918,13 @@ struct Baselines {
 }
 
 impl Baselines {
-    /// Reads `--baselines` (default `data/baselines`), first putting back a directory a killed
-    /// bless left mid-swap.
+    /// Reads `--baselines` (default `data/baselines`; a link there followed), first putting
+    /// back a directory a killed bless left mid-swap.
     fn read(args: &CompareArgs, setups: &[Setup]) -> Result<Self, CliError> {
-        let dir = match &args.baselines {
+        let dir = crate::baselines::resolve(&match &args.baselines {
             Some(d) => d.clone(),
             None => crate::baselines::default_dir()?,
-        };
+        })?;
         crate::baselines::recover(&dir)?;
         let shots = setups
             .iter()

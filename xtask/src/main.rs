@@ -3,6 +3,9 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // First, while this process has one thread: a guardian process that kills every program's
+    // group if this process is killed (SIGKILL), what the programs started included.
+    pool_exec::start_guardian();
     // Exec sessions kill their program's whole group when they end; adopting the orphans lets
     // them reap what a program left running too (PID 1 may not). SIGINT, SIGTERM and SIGHUP
     // end every program with this process, and so does its end.

@@ -23,9 +23,25 @@ pub struct MergeArgs {
     /// any order; every shard of the run exactly once
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
+    /// Play K shots of each outcomes shard again (chosen by a generator seeded by the shard's
+    /// place, the same every time), with its manifest's engines and options, and refuse a
+    /// shard whose rows differ (exit 2, naming the shard, the shot and the field); 0 to 1000
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    pub verify: u64,
+    /// With --verify: start the program engine `exec:COMMAND` a shard's manifest names,
+    /// COMMAND exactly as written there; repeat for each. A shard is data: without this, a
+    /// program it names is never started (exit 2, naming it)
+    #[arg(long, value_name = "COMMAND")]
+    pub allow_exec: Vec<String>,
+    /// Worker threads of --verify, 1 to 256 [default: all cores]
+    #[arg(long)]
+    pub jobs: Option<usize>,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
 }
+
+/// Most shots `--verify` plays again per shard.
+const MAX_VERIFY: u64 = 1000;
 
 /// A shard's table: its header and its rows, as text.
 fn read_table(dir: &Path, file: &str) -> Result<(String, String), CliError> {
@@ -167,8 +183,16 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
         .collect::<Result<Vec<_>, _>>()?;
     let shards = in_order(shards)?;
     let command = shards[0].0.command.clone();
+    crate::args::in_range("--verify", args.verify, 0, MAX_VERIFY)?;
     if command == "outcomes" {
         return merge_outcomes(&args, &shards);
+    }
+    if args.verify > 0 {
+        return Err(CliError::Input(format!(
+            "--verify {}: only the shards of an outcomes study are played again; these are \
+             {command} shards",
+            args.verify
+        )));
     }
     let engine = shards[0].0.engine.clone();
     let (table, summary_file) = match command.as_str() {
@@ -374,23 +398,33 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     let mut wall: Vec<pool_harness::WallRow> = Vec::new();
     let (mut failed, mut declined, mut failures) = (0u64, Vec::new(), Vec::new());
     let mut no_last = None;
+    let verify = match args.verify {
+        0 => None,
+        _ => Some(Verify::new(args, &shards[0])?),
+    };
     for (m, dir) in shards {
         let (header, rows) = append_table(&mut out, &mut header0, dir, table)?;
         let file = dir.join(table);
         let text = format!("{header}\n{rows}");
         let mut coverage = Coverage::new(&file, m, Some(outcome_keys(m)?), &mut no_last);
         let mut reader = csv::Reader::from_reader(text.as_bytes());
-        let columns = ["family", "table", "index", "run"].map(|c| column(&header, c, &file));
-        let [family, on, index, run] = columns;
-        let (family, on, index, run) = (family?, on?, index?, run?);
+        let columns =
+            ["family", "table", "index", "run", "shot"].map(|c| column(&header, c, &file));
+        let [family, on, index, run, shot] = columns;
+        let (family, on, index, run, shot) = (family?, on?, index?, run?, shot?);
+        let seed = outcome_seed(m)?;
         for rec in reader.records() {
             let rec = rec.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
             coverage.row(format!(
                 "{} on {} shot {} ({})",
                 &rec[family], &rec[on], &rec[index], &rec[run]
             ))?;
+            check_shot_name(&rec, [family, on, index, shot], seed, &file)?;
         }
         coverage.end()?;
+        if let Some(v) = &verify {
+            v.shard(m, &file, &text)?;
+        }
         for row in crate::study::tally_rows(&mut tally, text.as_bytes(), &file)? {
             if let Some(reason) = row.failure.strip_prefix(pool_harness::DECLINED) {
                 pool_report::compare::Decline::note(&mut declined, &row.run, reason);
@@ -546,4 +580,197 @@ fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+/// A shard's `--outcome-seed`.
+///
+/// # Errors
+/// None, or not a seed (exit 2).
+fn outcome_seed(m: &Manifest) -> Result<u64, CliError> {
+    let v = m
+        .options
+        .iter()
+        .find(|(k, _)| k == "--outcome-seed")
+        .map(|(_, v)| v.as_str());
+    v.and_then(|v| v.parse().ok()).ok_or_else(|| {
+        CliError::Input(format!(
+            "outcomes shard {}/{}: manifest --outcome-seed = {:?}: not a seed",
+            m.k,
+            m.n,
+            v.unwrap_or("(none)")
+        ))
+    })
+}
+
+/// A row's shot is the one its family, table and index make under the manifest's seed: its
+/// name holds the shot's seed (`cut_<seed>`, `break_9ball_random_<seed>_floor`:
+/// [`pool_harness::FamilyKind::shot_seed`]), so a manifest whose seed was edited does not pass
+/// for the run that made the rows.
+///
+/// # Errors
+/// Another seed, or an unknown family or index (exit 2, naming the file, the row and field).
+fn check_shot_name(
+    rec: &csv::StringRecord,
+    [family, table, index, shot]: [usize; 4],
+    seed: u64,
+    file: &Path,
+) -> Result<(), CliError> {
+    let expected = pool_harness::FamilyKind::from_name(&rec[family])
+        .zip(rec[index].parse::<u64>().ok())
+        .map(|(kind, k)| kind.shot_seed(&rec[table], seed, k).to_string());
+    if let Some(e) = &expected {
+        if rec[shot].split('_').any(|part| part == e) {
+            return Ok(());
+        }
+    }
+    Err(CliError::Input(format!(
+        "{}: {} on {} shot {}: field shot = {:?}, but --outcome-seed {seed} of the shard's \
+         manifest makes {}: the manifest is not the one these rows were made with; nothing \
+         merged",
+        file.display(),
+        &rec[family],
+        &rec[table],
+        &rec[index],
+        pool_exec::escape_bytes(rec[shot].as_bytes()),
+        expected.map_or_else(
+            || "no such shot".to_string(),
+            |e| format!("the shot of seed {e}")
+        )
+    )))
+}
+
+/// `merge --verify`: the study the shards' manifests record, and the worker threads.
+struct Verify {
+    plan: pool_harness::StudyPlan,
+    count: u64,
+    pool: rayon::ThreadPool,
+}
+
+impl Verify {
+    /// The plan of the shards (all of one run: `in_order` checked it), its programs allowed.
+    ///
+    /// # Errors
+    /// A manifest that does not make a plan, or a program not named with `--allow-exec`
+    /// (exit 2).
+    fn new(args: &MergeArgs, (m, dir): &(Manifest, PathBuf)) -> Result<Self, CliError> {
+        let source = dir.join("outcomes").join(crate::shard::MANIFEST);
+        let source = source.display().to_string();
+        let mut plan = crate::study::plan_of_manifest(&m.options, &source)?;
+        for spec in &plan.engines {
+            if let pool_engines::EngineSpec::Exec { command, .. } = spec {
+                if !args.allow_exec.iter().any(|a| a == command) {
+                    return Err(CliError::Input(format!(
+                        "{source}: engine {:?} is a program named only by the shard; nothing \
+                         merged: to play it again, give --allow-exec {:?} (exactly its command)",
+                        pool_exec::escape_bytes(spec.to_string().as_bytes()),
+                        pool_exec::escape_bytes(command.as_bytes())
+                    )));
+                }
+            }
+        }
+        // An engine not installed here (pooltool, a peer) is not played again: its rows are
+        // taken as they are.
+        plan.engines.retain(|spec| match spec.unavailable() {
+            None => true,
+            Some(why) => {
+                crate::console::errln!("merge: --verify does not play {spec} again: {why}");
+                false
+            }
+        });
+        Ok(Verify {
+            plan,
+            count: args.verify,
+            pool: crate::args::thread_pool(args.jobs)?,
+        })
+    }
+
+    /// Plays `count` jobs of shard `m` again, chosen by a generator seeded by its place, and
+    /// compares their rows with the shard's (`text`, the rows of `file` under their header).
+    ///
+    /// # Errors
+    /// A row that differs (exit 2, naming the file, the shot, the run and the field); a run
+    /// that cannot be made again (exit 1).
+    fn shard(&self, m: &Manifest, file: &Path, text: &str) -> Result<(), CliError> {
+        let bad_csv = |e: csv::Error| CliError::Input(format!("{}: {e}", file.display()));
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header = reader.headers().map_err(bad_csv)?.clone();
+        let rows: Vec<csv::StringRecord> = reader
+            .records()
+            .collect::<Result<_, _>>()
+            .map_err(bad_csv)?;
+        let run_col = header.iter().position(|c| c == "run").unwrap_or(0);
+        let span = m.hi - m.lo;
+        let mut jobs = std::collections::BTreeSet::new();
+        let mut rng = pool_sim::SplitMix::new(m.k ^ (m.n << 32) ^ 0x5EED_0F7E);
+        while (jobs.len() as u64) < self.count.min(span) {
+            jobs.insert(m.lo + rng.index(usize::try_from(span).unwrap_or(usize::MAX)) as u64);
+        }
+        let per_job = usize::try_from(2 + m_engines(m)).unwrap_or(usize::MAX);
+        for job in jobs {
+            let mut played = Vec::new();
+            self.plan
+                .run(
+                    job,
+                    job + 1,
+                    &self.pool,
+                    &mut |r| {
+                        played.push(r.clone());
+                        Ok(())
+                    },
+                    &|_| {},
+                )
+                .map_err(|e| {
+                    CliError::Run(format!("merge --verify, playing job {job} again: {e}"))
+                })?;
+            let bytes = crate::output::csv_bytes(&played)?;
+            let mut again = csv::Reader::from_reader(bytes.as_slice());
+            let again_header = again.headers().map_err(bad_csv)?.clone();
+            if again_header != header {
+                return Err(CliError::Input(format!(
+                    "{}: its columns are not those of this version's rows (merge --verify)",
+                    file.display()
+                )));
+            }
+            let at = usize::try_from(job - m.lo).unwrap_or(usize::MAX) * per_job;
+            let theirs = rows.get(at..at + per_job).unwrap_or_default();
+            for rec in again.records() {
+                let rec = rec.map_err(bad_csv)?;
+                let Some(row) = theirs.iter().find(|r| r.get(run_col) == rec.get(run_col)) else {
+                    continue;
+                };
+                let differs = again_header
+                    .iter()
+                    .zip(rec.iter().zip(row.iter()))
+                    .find(|(_, (a, b))| a != b);
+                if let Some((field, (ours, shards))) = differs {
+                    return Err(CliError::Input(format!(
+                        "{}: shard {}/{}, shot {} ({} on {}, index {}), run {}: field {field} = \
+                         {:?}, played again {:?}: the shard's rows are not what its manifest \
+                         gives (merge --verify); nothing merged",
+                        file.display(),
+                        m.k,
+                        m.n,
+                        &rec[3],
+                        &rec[0],
+                        &rec[1],
+                        &rec[2],
+                        pool_exec::escape_bytes(rec[run_col].as_bytes()),
+                        pool_exec::escape_bytes(shards.as_bytes()),
+                        pool_exec::escape_bytes(ours.as_bytes()),
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The number of engines a shard's manifest names (besides the reference and the floor).
+fn m_engines(m: &Manifest) -> u64 {
+    m.options
+        .iter()
+        .find(|(k, _)| k == "--engines")
+        .map_or(0, |(_, v)| {
+            v.split(',').filter(|x| !x.is_empty()).count() as u64
+        })
 }

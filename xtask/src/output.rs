@@ -89,6 +89,46 @@ fn open_lock(path: &Path, create: bool) -> std::io::Result<fs::File> {
     }
 }
 
+/// The directory `dir` open and locked (`flock`, waiting for another run choosing a name
+/// there); `None` where it cannot be (a file system without locks: the name is then chosen
+/// unlocked, and [`Staging::commit`] still never overwrites a run).
+fn lock_dir(dir: &Path) -> Option<fs::File> {
+    let f = fs::File::open(dir).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: flock on our own open descriptor.
+        if unsafe { libc::flock(f.as_raw_fd(), libc::LOCK_EX) } != 0 {
+            return None;
+        }
+    }
+    Some(f)
+}
+
+/// The first of `base`, `base-2`, `base-3`, ... that neither names an entry of `root` nor is
+/// being made there (a staging directory `.<name>.partial-...`).
+fn free_name(root: &Path, base: &str) -> String {
+    let needle = format!(".{PARTIAL}-");
+    let staged: std::collections::HashSet<String> = fs::read_dir(root)
+        .map(|rd| {
+            rd.flatten()
+                .filter_map(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    let (name, _) = n.strip_prefix('.')?.rsplit_once(&needle)?;
+                    Some(name.to_string())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    (1u32..)
+        .map(|k| match k {
+            1 => base.to_string(),
+            _ => format!("{base}-{k}"),
+        })
+        .find(|n| !staged.contains(n) && !pool_report::files::exists(&root.join(n)))
+        .unwrap_or_else(|| unreachable!("the names are endless"))
+}
+
 /// Whether `a` and `b` are the same file (device and inode).
 fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
     #[cfg(unix)]
@@ -104,9 +144,9 @@ fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
 }
 
 impl Staging {
-    /// Creates `<root>/.<name>.partial-<pid>`, first removing the staging directories that
-    /// killed runs left in `root`. A `name` given by the user must not exist yet; a default one
-    /// is made unique.
+    /// Creates `<root>/.<name>.partial-<pid>-<nonce>`, first removing the staging directories
+    /// that killed runs left in `root`. A `name` given by the user must not exist yet; a default
+    /// one is made unique here (`-2`, `-3`, ...: [`free_name`]).
     ///
     /// # Errors
     /// A given name that exists (exit 2), or a directory that cannot be created (exit 1).
@@ -121,6 +161,15 @@ impl Staging {
         fs::create_dir_all(root)
             .map_err(|e| CliError::Run(format!("cannot create {}: {e}", root.display())))?;
         clean_stale(root, PARTIAL);
+        // A default name is chosen, and its staging directory made, while `root` is locked:
+        // runs started in one second each take a name of their own from the start, so that
+        // their pages and lines name their own directories.
+        let _choosing = default_name.then(|| lock_dir(root)).flatten();
+        let name = if default_name {
+            free_name(root, name)
+        } else {
+            name.to_string()
+        };
         // A name of its own (never another run's, whatever its PID namespace), then locked.
         let dir = loop {
             let dir = root.join(format!(
@@ -152,7 +201,7 @@ impl Staging {
             dir,
             lock,
             root: root.to_path_buf(),
-            name: name.to_string(),
+            name,
             default_name,
             committed: false,
         })

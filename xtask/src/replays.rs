@@ -166,12 +166,34 @@ impl StudyRecord {
     }
 }
 
+/// Which programs (`exec:` engines) a replay may start.
+#[derive(Clone, Copy, Debug)]
+pub enum Programs<'a> {
+    /// Those of the study just run: the user named them on this command line.
+    OfThisRun,
+    /// Those whose command is one of these (`replays --allow-exec`), exactly: a run directory
+    /// is data, and a program it names is never started on its word alone.
+    Allowed(&'a [String]),
+}
+
+impl Programs<'_> {
+    /// Whether `spec` may be started: any engine but a program not allowed.
+    fn allow(self, spec: &EngineSpec) -> bool {
+        match (self, spec) {
+            (Programs::Allowed(list), EngineSpec::Exec { command, .. }) => {
+                list.iter().any(|a| a == command)
+            }
+            _ => true,
+        }
+    }
+}
+
 /// Whether a row may name `spec`: one of `recorded` (the study's engines) or the same engine
 /// at another dt (a dt search's candidate); when the run records no engines, any engine but a
-/// program (`exec:`), which a run directory alone never gets run.
-fn recorded_engine(spec: &EngineSpec, recorded: Option<&[EngineSpec]>) -> bool {
+/// program (`exec:`) not in `programs`, which a run directory alone never gets run.
+fn recorded_engine(spec: &EngineSpec, recorded: Option<&[EngineSpec]>, programs: Programs) -> bool {
     let Some(recorded) = recorded else {
-        return !matches!(spec, EngineSpec::Exec { .. });
+        return !matches!(spec, EngineSpec::Exec { .. }) || programs.allow(spec);
     };
     recorded.iter().any(|r| {
         r == spec
@@ -206,6 +228,7 @@ fn read_shots(
     text: &[u8],
     file: &Path,
     recorded: Option<&[EngineSpec]>,
+    programs: Programs,
     source: &str,
 ) -> Result<(Vec<pool_harness::ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
     let mut specs: BTreeMap<String, EngineSpec> = BTreeMap::new();
@@ -250,7 +273,7 @@ fn read_shots(
                     n + 1
                 ))
             })?;
-            if !recorded_engine(&spec, recorded) {
+            if !recorded_engine(&spec, recorded, programs) {
                 let named = match recorded {
                     Some(list) if !list.is_empty() => list
                         .iter()
@@ -258,7 +281,7 @@ fn read_shots(
                         .collect::<Vec<_>>()
                         .join(", "),
                     Some(_) => "none".into(),
-                    None => "no engines: a program it names is never run".into(),
+                    None => "no engines: a program it names runs only with --allow-exec".into(),
                 };
                 return Err(CliError::Input(format!(
                     "{}: row {} (line {line}): field run = {:?}: not an engine of this run \
@@ -309,23 +332,25 @@ pub struct Replays {
 /// Selects the shots of `shots_csv` (the text of `file`, a study's `outcomes/shots.csv`) to
 /// replay, at most `max_shots`, replays them under `record` on `pool`, and returns the file
 /// and its note. Engines not installed here (pooltool, the peers) are skipped with one line
-/// each on stderr.
+/// each on stderr; a program not in `programs` is refused before anything runs.
 ///
 /// # Errors
-/// A row that does not parse, an unknown family, table or engine, or options out of range
-/// (exit 2, naming the file or option); a shot the family cannot make again (exit 1).
+/// A row that does not parse, an unknown family, table or engine, a program not allowed, or
+/// options out of range (exit 2, naming the file or option); a shot the family cannot make
+/// again (exit 1).
 pub fn make(
     shots_csv: &[u8],
     file: &Path,
     record: &StudyRecord,
     source: &str,
+    programs: Programs,
     max_shots: u64,
     pool: &rayon::ThreadPool,
 ) -> Result<Replays, CliError> {
     crate::args::in_range("--replays", max_shots, 0, MAX_REPLAYS)?;
     let (rack, perturbation) = record.check(source)?;
     let recorded = record.engine_specs(source)?;
-    let (shots, parsed) = read_shots(shots_csv, file, recorded.as_deref(), source)?;
+    let (shots, parsed) = read_shots(shots_csv, file, recorded.as_deref(), programs, source)?;
     let disagreeing = shots
         .iter()
         .flat_map(|s| &s.rows)
@@ -347,6 +372,15 @@ pub fn make(
             continue;
         }
         let spec = parsed[&row.run].clone();
+        if let (EngineSpec::Exec { command, .. }, false) = (&spec, programs.allow(&spec)) {
+            return Err(CliError::Input(format!(
+                "{}: engine {:?} is a program named only by the run directory ({source}); \
+                 nothing replayed: to run it, give --allow-exec {:?} (exactly its command)",
+                file.display(),
+                shorten(&row.run),
+                shorten(command)
+            )));
+        }
         let usable = match spec.unavailable() {
             Some(why) => {
                 errln!("replays: skipping the runs of {}: {why}", row.run);
@@ -553,6 +587,7 @@ pub fn write_staged(
         Path::new(name),
         &StudyRecord::of(plan, None),
         "the study's options",
+        Programs::OfThisRun,
         max_shots,
         pool,
     )?;

@@ -46,6 +46,12 @@ pub struct ReplaysArgs {
     /// Worker threads, 1 to 256 [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// Start the program engine `exec:COMMAND` (or `exec:timeout=<s>:COMMAND`) that the run
+    /// names, if its replays need it: COMMAND exactly as the run writes it. Repeat for each
+    /// program. A run directory is data: without this, a program it names is never started
+    /// (exit 2, naming it)
+    #[arg(long, value_name = "COMMAND")]
+    pub allow_exec: Vec<String>,
 }
 
 /// The study's options: `run.json`'s `outcome_options` when it has them (a flag given too must
@@ -161,7 +167,15 @@ pub fn run(args: ReplaysArgs) -> Result<(), CliError> {
         shots.display(),
         pool.current_num_threads()
     );
-    let made = crate::replays::make(&text, &shots, &record, &source, args.replays, &pool)?;
+    let made = crate::replays::make(
+        &text,
+        &shots,
+        &record,
+        &source,
+        crate::replays::Programs::Allowed(&args.allow_exec),
+        args.replays,
+        &pool,
+    )?;
     let out = args.dir.join(REPLAYS_FILE);
     // The page inlines the replays: it is made first, from the new replays, so that a run
     // whose page cannot be made (exit 2) keeps its old replays and page, whole. A directory

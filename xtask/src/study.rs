@@ -340,6 +340,103 @@ impl OutcomeArgs {
     }
 }
 
+/// The plan a shard's manifest records ([`manifest_options`] read back), to play its shots
+/// again (`merge --verify`): the same families on the same tables, shots, seed, engines and
+/// options. `source` names the manifest in messages.
+///
+/// # Errors
+/// An option missing or out of range, or families and tables that are not a study's (exit 2).
+pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<StudyPlan, CliError> {
+    use StudyOption as O;
+    let bad = |o: StudyOption, why: &str| CliError::Input(format!("{source}: {} {why}", flag(o)));
+    let get = |o: StudyOption| -> Result<&str, CliError> {
+        options
+            .iter()
+            .find(|(k, _)| k == flag(o))
+            .map(|(_, v)| v.as_str())
+            .ok_or_else(|| bad(o, "is missing (made by an older version?)"))
+    };
+    let number = |o: StudyOption| -> Result<f64, CliError> {
+        let v = get(o)?;
+        v.parse::<f64>()
+            .map_err(|_| bad(o, &format!("= {v:?}: not a number")))
+    };
+    let count = |o: StudyOption| -> Result<u64, CliError> {
+        let v = get(o)?;
+        v.parse::<u64>()
+            .map_err(|_| bad(o, &format!("= {v:?}: not a count")))
+    };
+    let list = |o: StudyOption| -> Result<Vec<String>, CliError> {
+        Ok(get(o)?
+            .split(',')
+            .filter(|x| !x.is_empty())
+            .map(String::from)
+            .collect())
+    };
+    let (kinds, tables) = (list(O::Families)?, list(O::Tables)?);
+    let pairs: Vec<(String, String)> = kinds.iter().cloned().zip(tables.iter().cloned()).collect();
+    let unique = |v: &[String]| {
+        let mut u: Vec<String> = Vec::new();
+        for x in v {
+            if !u.contains(x) {
+                u.push(x.clone());
+            }
+        }
+        u
+    };
+    let engines = list(O::Engines)?
+        .iter()
+        .map(|e| {
+            e.parse::<EngineSpec>()
+                .map_err(|why| bad(O::Engines, &format!("{e:?}: {why}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let study = StudyOptions {
+        families: unique(&kinds),
+        tables: unique(&tables),
+        shots: count(O::Shots)?,
+        seed: count(O::Seed)?,
+        dts: Vec::new(),
+        schemes: Vec::new(),
+        engines,
+        perturbation: Perturbation {
+            position_m: number(O::PerturbPosition)?,
+            speed_rel: number(O::PerturbSpeed)?,
+        },
+        position_tol_m: number(O::PositionTol)?,
+        max_events: usize::try_from(count(O::MaxEvents)?).unwrap_or(usize::MAX),
+        rack: get(O::Rack)?
+            .parse::<pool_harness::RackModel>()
+            .map_err(|e| bad(O::Rack, &e.to_string()))?,
+        chaos_shots: count(O::ChaosShots)?,
+        margins: pool_harness::Margins {
+            rate: number(O::MarginRate)?,
+            balls: number(O::MarginBalls)?,
+            position_m: number(O::MarginPosition)?,
+            floor: number(O::MarginFloor)?,
+            floor_relative: number(O::MarginFloorRelative)?,
+        },
+        search: SearchOptions::default(),
+    };
+    let racks = |table: &str| {
+        crate::racks::racks("--outcome-tables", Some(table)).map_err(|e| e.to_string())
+    };
+    let plan = StudyPlan::new(&study, &racks)
+        .map_err(|e| CliError::Input(format!("{source}: {} {}", flag(e.option), e.message)))?;
+    let made: Vec<(String, String)> = plan
+        .families
+        .iter()
+        .map(|(k, t)| (k.name().to_string(), t.clone()))
+        .collect();
+    if made != pairs {
+        return Err(bad(
+            O::Families,
+            "and --outcome-tables are not the families of a study (each family on each table)",
+        ));
+    }
+    Ok(plan)
+}
+
 /// The options that decide a shard's rows and verdicts, for its manifest (in a fixed order,
 /// spelled as the command line spells them).
 pub fn manifest_options(plan: &StudyPlan) -> Vec<(String, String)> {

@@ -828,6 +828,89 @@ fn a_garbage_baseline_file_is_bad_input_not_an_empty_log() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_baseline_file_that_is_not_a_regular_file_is_refused_not_waited_on() {
+    let dir = temp_dir("baseline-fifo");
+    let base = scratch_baselines(&dir);
+    let events = base.join("straight.events.csv");
+    std::fs::remove_file(&events).unwrap();
+    let c = std::ffi::CString::new(events.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a valid path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let mut check = xtask();
+    check
+        .args(["compare", shots().join("straight.toml").to_str().unwrap()])
+        .args(["--quick", "--no-scaling", "--physics", "none", "--check"])
+        .arg("--baselines")
+        .arg(&base)
+        .arg("--out")
+        .arg(dir.join("r"));
+    let t = std::time::Instant::now();
+    let (code, err) = common::run_within(&mut check, std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(2), "after {:?}: {err}", t.elapsed());
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("straight.events.csv") && err.contains("a FIFO"),
+        "{err}"
+    );
+    // A link to a file elsewhere is not read either.
+    std::fs::remove_file(&events).unwrap();
+    std::fs::copy(
+        root().join("data/baselines/straight.events.csv"),
+        dir.join("elsewhere.csv"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(dir.join("elsewhere.csv"), &events).unwrap();
+    let (code, err) = common::run_within(&mut check, std::time::Duration::from_secs(20));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("straight.events.csv") && err.contains("a symbolic link"),
+        "{err}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn bless_through_a_linked_baselines_directory_writes_the_real_one() {
+    let dir = temp_dir("bless-link");
+    let real = scratch_baselines(&dir);
+    let events = real.join("straight.events.csv");
+    let blessed = std::fs::read(&events).unwrap();
+    std::fs::write(&events, "index,time_s,kind,agent_1,agent_2\n").unwrap();
+    let link = dir.join("link");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let out = xtask()
+        .args(["compare", shots().join("straight.toml").to_str().unwrap()])
+        .args(["--quick", "--no-scaling", "--physics", "none", "--bless"])
+        .arg("--baselines")
+        .arg(&link)
+        .arg("--out")
+        .arg(dir.join("r"))
+        .output()
+        .unwrap();
+    assert_exit(&out, 0, &[], "bless through a link");
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(
+        meta.file_type().is_symlink(),
+        "the link was replaced: {meta:?}"
+    );
+    assert_eq!(
+        std::fs::read(&events).unwrap(),
+        blessed,
+        "the real file unchanged"
+    );
+    assert_eq!(
+        std::fs::read(link.join("straight.events.csv")).unwrap(),
+        blessed
+    );
+    assert!(
+        hidden_entries(&dir).is_empty(),
+        "{:?}",
+        hidden_entries(&dir)
+    );
+}
+
 /// A process id no process has: a child that has exited and been reaped.
 fn dead_pid() -> u32 {
     let mut c = Command::new("true").spawn().unwrap();

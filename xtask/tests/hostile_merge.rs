@@ -9,7 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{temp_dir, texts, xtask};
+use common::{run_within, temp_dir, texts, xtask};
 
 /// `xtask <args> --shard k/n --out <out> --run-name <name>` for each k: the shards.
 fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
@@ -31,30 +31,15 @@ fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
 
 /// `xtask merge <dirs> --out <out> --run-name <name>`: exit code and stderr, within 20 s.
 fn merge(dirs: &[PathBuf], out: &Path, name: &str) -> (Option<i32>, String) {
-    let mut child = xtask()
-        .arg("merge")
-        .args(dirs)
-        .arg("--out")
-        .arg(out)
-        .args(["--run-name", name])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let code = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s.code();
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let (code, err) = run_within(
+        xtask()
+            .arg("merge")
+            .args(dirs)
+            .arg("--out")
+            .arg(out)
+            .args(["--run-name", name]),
+        std::time::Duration::from_secs(20),
+    );
     assert!(!err.contains("panicked"), "{err}");
     (code, err)
 }
@@ -192,4 +177,101 @@ fn shards_of_other_input_files_or_another_build_are_refused() {
     let (code, err) = merge(&[one, three], &dir, "m3");
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("one build") && err.contains("0.0.9"), "{err}");
+}
+
+/// The arguments of a small outcomes study (seed 2), sharded by `shards`.
+const STUDY: [&str; 19] = [
+    "outcomes",
+    "--outcome-families",
+    "cut",
+    "--outcome-tables",
+    "seven_foot",
+    "--outcome-shots",
+    "6",
+    "--outcome-dt",
+    "1e-2",
+    "--schemes",
+    "end_of_step",
+    "--outcome-budget",
+    "none",
+    "--chaos-shots",
+    "0",
+    "--replays",
+    "0",
+    "--outcome-seed",
+    "2",
+];
+
+/// `xtask merge <dirs> --verify <k> --out <out> --run-name <name>`: exit code and stderr.
+fn merge_verified(dirs: &[PathBuf], k: &str, out: &Path, name: &str) -> (Option<i32>, String) {
+    let (code, err) = run_within(
+        xtask()
+            .arg("merge")
+            .args(dirs)
+            .args(["--verify", k, "--run-name", name])
+            .arg("--out")
+            .arg(out),
+        std::time::Duration::from_secs(20),
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    (code, err)
+}
+
+#[test]
+fn verify_plays_shots_again_and_refuses_rows_they_do_not_give() {
+    let dir = temp_dir("merge-verify");
+    let parts = shards(&STUDY, 2, &dir, "v");
+    let (code, err) = merge_verified(&parts, "3", &dir, "ok");
+    assert_eq!(code, Some(0), "{err}");
+    // Three engine rows of shard 2 with their outcome flipped (each of its 3 shots played).
+    let file = parts[1].join("outcomes/shots.csv");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let at = lines[0].split(',').position(|c| c == "d_outcome").unwrap();
+    for line in lines
+        .iter_mut()
+        .skip(1)
+        .filter(|l| !l.contains(",reference,"))
+        .take(3)
+    {
+        let mut f: Vec<String> = line.split(',').map(str::to_string).collect();
+        f[at] = if f[at] == "0" { "1".into() } else { "0".into() };
+        *line = f.join(",");
+    }
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let (code, err) = merge_verified(&parts, "3", &dir, "edited");
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    for n in ["shots.csv", "shard 2/2", "shot cut_", "field d_outcome"] {
+        assert!(err.contains(n), "{n:?} not in {err}");
+    }
+    assert!(!dir.join("edited").exists());
+    // Without --verify the rows are taken as they are (the check is the option's).
+    let (code, err) = merge(&parts, &dir, "unverified");
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn a_manifest_whose_seed_is_not_its_shots_is_refused() {
+    let dir = temp_dir("merge-seed");
+    let parts = shards(&STUDY, 2, &dir, "s");
+    for p in &parts {
+        let manifest = p.join("outcomes/shard.json");
+        let mut m: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+        for o in m["options"].as_array_mut().unwrap() {
+            if o[0] == "--outcome-seed" {
+                assert_eq!(o[1], "2");
+                o[1] = "1".into();
+            }
+        }
+        std::fs::write(&manifest, serde_json::to_vec_pretty(&m).unwrap()).unwrap();
+    }
+    let (code, err) = merge(&parts, &dir, "m");
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    for n in ["shots.csv", "field shot", "--outcome-seed 1"] {
+        assert!(err.contains(n), "{n:?} not in {err}");
+    }
+    assert!(!dir.join("m").exists());
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{temp_dir, texts, xtask};
+use common::{run_within, temp_dir, texts, xtask};
 
 /// A small study (cut shots, the end-of-step and Euler schemes at 1e-2 s, which change
 /// outcomes often) into `out/<name>`: the run's directory.
@@ -107,6 +107,62 @@ fn replays_runs_no_command_a_shots_file_names() {
     assert!(err.contains("shots.csv") && err.contains("a FIFO"), "{err}");
 }
 
+#[test]
+fn replays_start_a_program_a_run_names_only_when_the_user_allows_it() {
+    let dir = temp_dir("runs-allow-exec");
+    let run_dir = study(&dir, "run");
+    let pwned = dir.join("PWNED");
+    let command = format!(
+        "touch {}; exec python3 benches/peers/ideal_engine.py",
+        pwned.display()
+    );
+    // A received run that names a program in both its run.json and its shots.
+    let d = dir.join("received");
+    copy_run(&run_dir, &d);
+    let p = d.join("run.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    let engines = v["outcome_options"]["engines"].as_array_mut().unwrap();
+    let at = engines
+        .iter()
+        .position(|e| e == "discrete:1e-2:euler")
+        .unwrap();
+    engines[at] = format!("exec:{command}").into();
+    std::fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let p = d.join("outcomes/shots.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(
+        &p,
+        text.replace(",discrete:1e-2:euler,", &format!(",exec:{command},")),
+    )
+    .unwrap();
+    for allow in [
+        vec![],
+        vec!["--allow-exec", "touch"],
+        vec!["--allow-exec", &command[1..]],
+    ] {
+        let mut args = vec!["replays", "--replays", "3"];
+        args.extend(&allow);
+        let (code, err) = run(&args, &d);
+        assert_eq!(code, 2, "{allow:?}: {err}");
+        assert!(!pwned.exists(), "{allow:?}: the program ran: {err}");
+        let line = err.lines().find(|l| l.starts_with("error:")).unwrap();
+        for n in [
+            "shots.csv",
+            "exec:touch",
+            "--allow-exec",
+            "nothing replayed",
+        ] {
+            assert!(line.contains(n), "{allow:?}: {n:?} not in {line}");
+        }
+        assert!(!d.join("outcomes/replays.json").exists(), "{allow:?}");
+    }
+    // Named exactly, it runs (and answers unsupported: an ideal-physics program).
+    let (code, err) = run(&["replays", "--replays", "3", "--allow-exec", &command], &d);
+    assert_eq!(code, 0, "{err}");
+    assert!(pwned.exists(), "{err}");
+    assert!(d.join("outcomes/replays.json").is_file(), "{err}");
+}
+
 /// A copy of the whole run directory `from` at `to` (files and directories only).
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
@@ -154,28 +210,10 @@ fn the_page_links_only_the_runs_own_files_and_writes_through_no_link() {
 
 /// `xtask <args> <dir>`, killed after 20 s: exit code (None when killed) and stderr.
 fn within(args: &[&str], dir: &Path) -> (Option<i32>, String) {
-    let mut child = xtask()
-        .args(args)
-        .arg(dir)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    let code = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s.code();
-        }
-        if std::time::Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    (code, err)
+    run_within(
+        xtask().args(args).arg(dir),
+        std::time::Duration::from_secs(20),
+    )
 }
 
 #[test]

@@ -116,3 +116,62 @@ fn a_run_whose_staging_directory_was_replaced_never_exits_0() {
     );
     assert!(!dir.join("r").exists(), "{err}");
 }
+
+/// The `<title>` of a run's page.
+fn title(run: &Path) -> String {
+    let page = std::fs::read_to_string(run.join("report.html")).unwrap();
+    let start = page.find("<title>").unwrap() + "<title>".len();
+    page[start..].split(" · ").next().unwrap().to_string()
+}
+
+#[test]
+fn default_named_runs_of_one_second_each_get_a_name_of_their_own() {
+    let dir = temp_dir("shared-names");
+    // Three runs started together usually share their second; try again when they did not.
+    for attempt in 0..5 {
+        let out = dir.join(format!("a{attempt}"));
+        let children: Vec<_> = (0..3)
+            .map(|_| {
+                xtask()
+                    .args(["compare", "data/shots/straight.toml", "--quick"])
+                    .args(["--no-scaling", "--physics", "none", "--no-outcomes"])
+                    .args(["--no-one-step", "--jobs", "1"])
+                    .arg("--out")
+                    .arg(&out)
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let mut announced = Vec::new();
+        for c in children {
+            let o = c.wait_with_output().unwrap();
+            let (_, err) = texts(&o);
+            assert_eq!(o.status.code(), Some(0), "{err}");
+            // `compare: ... -> <run directory>`, printed as the run starts.
+            let line = err.lines().find(|l| l.contains(" -> ")).unwrap();
+            announced.push(PathBuf::from(line.rsplit_once(" -> ").unwrap().1));
+        }
+        let mut runs: Vec<PathBuf> = std::fs::read_dir(&out)
+            .unwrap()
+            .flatten()
+            .filter(|e| e.file_type().unwrap().is_dir())
+            .map(|e| e.path())
+            .collect();
+        runs.sort();
+        assert_eq!(runs.len(), 3, "{runs:?}");
+        let second = |p: &PathBuf| p.file_name().unwrap().to_string_lossy()[..23].to_string();
+        if runs.iter().any(|r| second(r) != second(&runs[0])) {
+            continue;
+        }
+        // Each run's page and first line name its own directory.
+        announced.sort();
+        assert_eq!(announced, runs, "the runs announced other directories");
+        for r in &runs {
+            assert_eq!(title(r), r.file_name().unwrap().to_string_lossy(), "{r:?}");
+        }
+        return;
+    }
+    panic!("five tries, and never three runs in one second");
+}

@@ -191,3 +191,41 @@ fn every_program_and_its_children_end_with_xtask_on_each_signal() {
         eprintln!("{}", t.join().unwrap());
     }
 }
+
+#[test]
+fn a_programs_children_end_when_xtask_is_killed() {
+    let dir = temp_dir("signals-kill");
+    let marker = format!("4322.{}", std::process::id() % 100_000);
+    // `sh -c 'sleep <marker>1 & exec sleep <marker>2'`: the program, and a child of its own.
+    let mut child = start("simulate", &marker, &dir);
+    assert!(
+        wait_for(30, || sleeps(&marker) >= 2),
+        "the program never started: {:?}",
+        processes(&marker)
+    );
+    let before = processes(&marker);
+    // SAFETY: kill(2) of our own child: SIGKILL, which nothing can catch.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGKILL);
+    }
+    child.wait().unwrap();
+    let t = Instant::now();
+    let gone = wait_for(2, || sleeps(&marker) == 0);
+    let after = processes(&marker);
+    for p in &after {
+        let pid: i32 = p.split(' ').next().unwrap().parse().unwrap();
+        // SAFETY: kill(2) of a test program's leftover, so that a failure leaves nothing.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    assert!(
+        gone,
+        "still running 2 s after xtask was killed: {after:#?}\nbefore: {before:#?}"
+    );
+    eprintln!(
+        "SIGKILL: {} processes before {before:?}; none left after {:.3} s",
+        before.len(),
+        t.elapsed().as_secs_f64()
+    );
+}

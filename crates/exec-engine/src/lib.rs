@@ -34,7 +34,7 @@ pub use process::{MAX_BLANK_LINES, MAX_LINE};
 pub use request::request;
 pub use response::{escape_bytes, parse_answer, REST_SPEED, T_END_SLACK};
 pub use serve::{answer_of, max_events_of_request, setup_of_request};
-pub use supervise::{end_all, end_on_signals, interrupted};
+pub use supervise::{end_all, end_on_signals, interrupted, start_guardian};
 
 /// The protocol's name and version, sent in every request's `protocol` field.
 pub const PROTOCOL: &str = "pool-harness-engine/1";

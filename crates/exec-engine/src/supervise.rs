@@ -10,15 +10,34 @@
 //! - a command-line program calls [`end_on_signals`] at its start: SIGINT, SIGTERM and SIGHUP
 //!   (through `signal-hook`) kill and reap every program's group and every orphan this process
 //!   adopted, then end the process by the same signal;
-//! - [`end_all`], called as the process exits, does the same killing and reaping.
+//! - [`end_all`], called as the process exits, does the same killing and reaping;
+//! - SIGKILL ends none of that: the program (its group's leader) gets its parent-death signal,
+//!   but what it started (`sleep 600 &` in a script) does not inherit one. So a command-line
+//!   program starts a guardian first ([`start_guardian`]): a process forked from it before it
+//!   has any thread, which learns each program's group through a pipe and, when the pipe's
+//!   last writer (this process) is gone, however it ended, kills every group still recorded.
 //!
-//! A library embedded in someone else's process (the Python module) calls neither: only the
-//! parent-death signal and the group kill at a session's end apply there.
+//! Why this design: the kernel kills a process, never its group, on its parent's death, so
+//! something that outlives this process has to do it. A supervisor per program (a process
+//! between this one and the program, or the group's leader waiting on it) would be another
+//! copy of this process's memory per session, or a hidden command of a binary the Python
+//! module does not have; a shell wrapper (`trap ... EXIT`) can be fooled by the program, and
+//! sees no SIGKILL. One guardian per process, forked while the process is still one thread
+//! (so it may run ordinary code), costs one small process and a 5-byte message per program;
+//! the end of file on its pipe cannot be missed, and a program never holds the pipe (it is
+//! close-on-exec). A group's id is recorded by the program itself before it runs (no window
+//! where it could start a child unrecorded) and forgotten once killed and before its leader is
+//! reaped (so the guardian never kills an id the system has given to someone else).
+//! Not covered: a process that left its program's group (`setsid`), which only this process's
+//! subreaper ([`crate::adopt_orphans`]) and [`end_all`] reach.
+//!
+//! A library embedded in someone else's process (the Python module) calls none of these: only
+//! the parent-death signal and the group kill at a session's end apply there.
 
 use std::collections::BTreeSet;
 use std::io;
 use std::process::{Child, Command};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc;
 use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
@@ -48,6 +67,134 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// The write end of the guardian's pipe ([`start_guardian`]); -1 without a guardian.
+static GUARDIAN: AtomicI32 = AtomicI32::new(-1);
+
+/// A message to the guardian: `+` (a group to kill if this process dies) or `-` (a group
+/// killed and about to be reaped), then the group's id; one `write` of 5 bytes, atomic on a
+/// pipe. Async-signal-safe (it runs in a forked child before `exec`).
+fn tell_guardian(op: u8, pgid: i32) {
+    #[cfg(target_os = "linux")]
+    {
+        let fd = GUARDIAN.load(Ordering::Relaxed);
+        if fd >= 0 {
+            let b = pgid.to_ne_bytes();
+            let msg = [op, b[0], b[1], b[2], b[3]];
+            // SAFETY: write(2) of a local buffer to our own pipe, SIGPIPE ignored meanwhile
+            // (a forked child about to `exec` has it at its default): a guardian that is gone
+            // (EPIPE) changes nothing here.
+            unsafe {
+                let old = libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+                libc::write(fd, msg.as_ptr().cast(), msg.len());
+                libc::signal(libc::SIGPIPE, old);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (op, pgid);
+}
+
+/// Starts the guardian (Linux; elsewhere a no-op): a process that, once this one has ended
+/// however it ended (SIGKILL included), kills the whole group of every program still running,
+/// what the programs started with it. Called once, first thing in `main`, while the process
+/// has one thread: the guardian is a fork that runs on without `exec`. Pair it with
+/// [`end_all`], which ends the guardian too.
+pub fn start_guardian() {
+    #[cfg(target_os = "linux")]
+    {
+        let mut fds = [0i32; 2];
+        // SAFETY: pipe2 fills the array; the ends are close-on-exec, so no program holds them.
+        if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+            return;
+        }
+        let [read, write] = fds;
+        // SAFETY: fork while the process has one thread (the caller's promise): the child may
+        // run any code. It never returns from `guard`.
+        match unsafe { libc::fork() } {
+            0 => {
+                // SAFETY: our own descriptor.
+                unsafe { libc::close(write) };
+                guard(read)
+            }
+            pid if pid > 0 => {
+                // SAFETY: our own descriptor.
+                unsafe { libc::close(read) };
+                GUARDIAN.store(write, Ordering::Relaxed);
+            }
+            _ => {
+                // SAFETY: our own descriptors.
+                unsafe {
+                    libc::close(read);
+                    libc::close(write);
+                }
+            }
+        }
+    }
+}
+
+/// The guardian's life: reads the groups to kill from `read` until end of file (the process
+/// that started it is gone), then kills each one still recorded and exits.
+#[cfg(target_os = "linux")]
+fn guard(read: i32) -> ! {
+    // SAFETY: signal dispositions and descriptors of this process alone. A terminal's Ctrl-C
+    // or a job's SIGTERM reaches this process too (it is in the harness's group): it stays,
+    // and does its work when the harness has ended.
+    unsafe {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGQUIT] {
+            libc::signal(sig, libc::SIG_IGN);
+        }
+        // Holding none of the harness's standard streams: a reader of its output sees the
+        // end of it when the harness ends.
+        let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
+        if null >= 0 {
+            for fd in 0..3 {
+                libc::dup2(null, fd);
+            }
+            if null > 2 {
+                libc::close(null);
+            }
+        }
+    }
+    let mut groups = BTreeSet::new();
+    let mut pending: Vec<u8> = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        // SAFETY: read(2) into a local buffer.
+        let n = unsafe { libc::read(read, buf.as_mut_ptr().cast(), buf.len()) };
+        if n == 0 {
+            break;
+        }
+        if n < 0 {
+            if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            break;
+        }
+        pending.extend_from_slice(&buf[..n as usize]);
+        let whole = pending.len() - pending.len() % 5;
+        for msg in pending[..whole].chunks_exact(5) {
+            let pgid = i32::from_ne_bytes([msg[1], msg[2], msg[3], msg[4]]);
+            if msg[0] == b'+' {
+                groups.insert(pgid);
+            } else {
+                groups.remove(&pgid);
+            }
+        }
+        pending.drain(..whole);
+    }
+    for g in groups {
+        if g > 1 {
+            // SAFETY: kill(2) of a group a program of the harness leads (never reaped yet by
+            // the harness: it would have said `-` first).
+            unsafe {
+                libc::kill(-g, libc::SIGKILL);
+            }
+        }
+    }
+    // SAFETY: ends this process without running the harness's exit handlers.
+    unsafe { libc::_exit(0) }
+}
+
 /// Starts `cmd` (which puts itself in a process group of its own) from the spawning thread,
 /// with the parent-death signal set (Linux), and records its group; refused once the process
 /// is ending.
@@ -73,6 +220,11 @@ pub(crate) fn spawn(mut cmd: Command) -> io::Result<Child> {
                         "the harness ended before the program started",
                     ));
                 }
+                // This process leads the program's group (`process_group(0)`, applied before
+                // this runs): the guardian records it before the program can start anything.
+                // (Should the `exec` then fail, the id stays recorded: the guardian would kill
+                // it only if the system gave it to another group before this process died.)
+                tell_guardian(b'+', libc::getpid());
                 Ok(())
             });
         }
@@ -95,6 +247,7 @@ pub(crate) fn spawn(mut cmd: Command) -> io::Result<Child> {
 /// Group `pgid` has been killed and is about to be reaped: it is no longer recorded.
 pub(crate) fn forget(pgid: i32) {
     registry().groups.remove(&pgid);
+    tell_guardian(b'-', pgid);
 }
 
 type Job = Box<dyn FnOnce() + Send>;

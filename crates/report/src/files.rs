@@ -58,7 +58,7 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
     if let Ok(m) = fs::symlink_metadata(path) {
         if !m.file_type().is_file() {
             return Err(format!(
-                "{}: a run's files are read only as regular files",
+                "{}: only a regular file is read",
                 kind_of(m.file_type())
             ));
         }
@@ -73,13 +73,13 @@ pub fn read_capped(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
     }
     let file = options.open(path).map_err(|e| match e.raw_os_error() {
         #[cfg(unix)]
-        Some(libc::ELOOP) => "a symbolic link: a run's files are read only as regular files".into(),
+        Some(libc::ELOOP) => "a symbolic link: only a regular file is read".into(),
         _ => e.to_string(),
     })?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.file_type().is_file() {
         return Err(format!(
-            "{}: a run's files are read only as regular files",
+            "{}: only a regular file is read",
             kind_of(meta.file_type())
         ));
     }

@@ -66,3 +66,29 @@ pub fn assert_names(out: &std::process::Output, code: i32, names: &[&str], what:
         assert!(stderr.contains(n), "{what}: expected {n:?} in {stderr}");
     }
 }
+
+/// Runs `cmd` with stdout discarded, killing it after `limit`: its exit code (`None` when it
+/// was killed, or ended by a signal) and its stderr. For a command that might wait forever (a
+/// FIFO among its inputs): the test fails instead of hanging.
+pub fn run_within(cmd: &mut Command, limit: std::time::Duration) -> (Option<i32>, String) {
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + limit;
+    let code = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s.code();
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (code, err)
+}

@@ -116,6 +116,18 @@ fn start(command: &str, marker: &str, dir: &Path) -> Child {
             .arg("--out")
             .arg(&out),
     };
+    // As a terminal starts a foreground job: these signals at their default. A test run from
+    // a script's background job inherits SIGINT ignored, and xtask rightly keeps an ignored
+    // signal ignored (`nohup`), so the case would test nothing.
+    // SAFETY: signal(2) between fork and exec, async-signal-safe.
+    unsafe {
+        c.pre_exec(|| {
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            Ok(())
+        });
+    }
     c.stdout(Stdio::null())
         .stderr(Stdio::piped())
         .process_group(0)

@@ -440,3 +440,46 @@ fn a_dt_search_keeps_the_error_rate_over_every_dt_it_plays() {
         );
     }
 }
+
+#[test]
+fn a_series_shares_its_rate_among_its_dt_smallest_first_whatever_the_rows_order() {
+    let shares: f64 = (1..=10_000).map(pool_harness::series_share).sum();
+    assert!(shares < 1.0 && shares > 0.9998, "{shares}");
+    assert_eq!(pool_harness::series_share(0), 1.0);
+    let margins = Margins::default();
+    for order in [[0usize, 1, 2], [2, 0, 1]] {
+        let mut rng = Rng::new(3);
+        let mut tally = DistributionTally::default();
+        for _ in 0..50 {
+            let [reference, floor, engine] = shot(&mut rng, CUT, World::Null, &margins);
+            let mut rows = vec![reference, floor];
+            for &k in &order {
+                let dt = [1e-2, 1e-3, 1e-4][k];
+                let mut r = engine.clone();
+                (r.run, r.engine, r.scheme, r.dt_s) =
+                    (format!("s@{dt}"), "s".into(), "x".into(), Some(dt));
+                rows.push(r);
+            }
+            let mut plain = engine.clone();
+            plain.run = "no_dt".into();
+            plain.engine = "no_dt".into();
+            rows.push(plain);
+            tally.add_shot(&rows);
+        }
+        let (rows, _) = tally.evaluate(&margins, false, 1);
+        let alpha = |dt: Option<f64>, run: &str| {
+            (rows.iter())
+                .find(|r| r.dt_s == dt && r.engine == run && r.statistic == "shot_by_shot")
+                .map(|r| r.alpha)
+                .unwrap()
+        };
+        let whole = alpha(None, "no_dt");
+        for (dt, share) in [(1e-4, 0.5), (1e-3, 1.0 / 6.0), (1e-2, 1.0 / 12.0)] {
+            let a = alpha(Some(dt), "s");
+            assert!(
+                (a / whole - share).abs() < 1e-12,
+                "{order:?} {dt}: {a} of {whole}"
+            );
+        }
+    }
+}

@@ -520,7 +520,8 @@ impl Pair {
 /// the shares of every dt the series ever plays sum to at most 1 (the sum telescopes to
 /// 1 - 1 / (k + 1)) however many the dt search adds. With the grid's dt first, the search's
 /// answer, which rests on the claims at two or more of its dt, is wrong with probability at most
-/// the cell's rate (union bound), not that rate once per dt tried. 1 for `k` = 0 (an engine
+/// the cell's rate (union bound), not that rate once per dt tried. The grid's dt come first,
+/// smallest first, then the search's candidates in the order played. 1 for `k` = 0 (an engine
 /// without a time step).
 pub fn series_share(k: u32) -> f64 {
     if k == 0 {
@@ -684,7 +685,9 @@ impl DistributionTally {
                 .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
         };
         // The dt of a series take their place in it when first seen, those first seen on the
-        // same shot (a grid) largest first, whatever the rows' order.
+        // same shot (a grid) smallest first, whatever the rows' order: a small dt is where an
+        // engine keeps the game, a claim of equivalence that needs the most shots, and a large
+        // one where it changes the game by far, which few shots show at any level.
         let mut new: Vec<&OutcomeShotRow> = runs()
             .filter(|r| {
                 let key = (r.family.clone(), r.table.clone(), r.run.clone());
@@ -692,9 +695,8 @@ impl DistributionTally {
             })
             .collect();
         new.sort_by(|a, b| {
-            b.dt_s
-                .unwrap_or(f64::INFINITY)
-                .total_cmp(&a.dt_s.unwrap_or(f64::INFINITY))
+            let dt = |r: &OutcomeShotRow| r.dt_s.unwrap_or(f64::INFINITY);
+            dt(a).total_cmp(&dt(b))
         });
         let mut pending = Vec::new();
         for row in new {

@@ -346,8 +346,8 @@ fn fastfiz_pockets_a_ball_when_ours_does() {
     let Some(spec) = installed(Peer::FastFiz, "fastfiz") else {
         return;
     };
-    // The `fastfiz` table captures on FastFiz's lines (Pocket::capture_line): pocket events
-    // agree to rounding, where 1 m circles standing for the lines had them up to 1.1e-3 s early.
+    // The `fastfiz` table captures on FastFiz's lines (Pocket::capture_line), so pocket events
+    // agree to rounding as the others do; a circle near a line would be up to millimetres off.
     for (name, events, within, pockets_within) in [
         ("cut_fastfiz", 7, 1e-9, 1e-9),
         ("break_15ball_fastfiz", 63, 2e-8, 1e-8),

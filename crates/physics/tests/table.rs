@@ -73,17 +73,18 @@ proptest! {
 }
 
 /// Points on a 1 cm lattice over the playing area, clear of every cushion (by R) and outside
-/// every pocket.
+/// every pocket (its circle, or behind its capture line).
 fn playable(t: &PreparedTable, radius: f64) -> Vec<Vec2> {
     let mut out = Vec::new();
     for ix in 1..(t.length * 100.0) as i32 {
         for iy in 1..(t.width * 100.0) as i32 {
             let p = Vec2::new(f64::from(ix) * 0.01, f64::from(iy) * 0.01);
             let clear = t.cushion_overlap(p, radius, 0.0).is_none();
-            let outside = t
-                .pocket_zones()
-                .iter()
-                .all(|c| (p - c.center).norm() >= c.radius);
+            let outside = t.pocket_zones().iter().all(|c| match &c.line {
+                // Behind a capture line, across its segment, a ball is captured.
+                Some(l) => l.signed_distance(p) >= 0.0 || !(0.0..=1.0).contains(&l.parameter(p)),
+                None => (p - c.center).norm() >= c.radius,
+            });
             if clear && outside {
                 out.push(p);
             }

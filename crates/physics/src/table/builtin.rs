@@ -136,9 +136,9 @@ impl Table {
     /// x + y = d + R (d = 0.11 / sqrt 2, R = 0.028575 m, FastFiz's ball radius), drawn from rail
     /// face to rail face; at each side mouth the rails' contact line, the center R from the
     /// rail, between the mouth's ends. Each pocket's circle only draws it and holds its
-    /// captured balls: a corner's is centered on the corner through the line's ends, a side's
-    /// on the rail's line through the rails' ends. The side lines are drawn for FastFiz's ball:
-    /// a smaller one can run along a rail below one into the mouth's throat. docs/fastfiz.md.
+    /// captured balls: it touches the line at its middle from behind, as wide as the mouth (a
+    /// corner's centered on the corner). The side lines are drawn for FastFiz's ball: a smaller
+    /// one can run along a rail below one into the mouth's throat. docs/fastfiz.md.
     pub fn fastfiz() -> Self {
         let (l, w, h) = (2.236, 1.116, 0.040005);
         let r = 0.028575;
@@ -153,6 +153,8 @@ impl Table {
         push("rail_t2", [l, w], [l / 2.0 + s, w]);
         push("rail_t1", [l / 2.0 - s, w], [0.0, w]);
         push("rail_l", [0.0, w], [0.0, 0.0]);
+        // The corners' circles: a corner's distance from its line.
+        let corner = c / std::f64::consts::SQRT_2;
         // Each line runs with the table on its left, as a cushion does.
         let pocket = |id: &str, center: [f64; 2], radius: f64, line: [[f64; 2]; 2]| Pocket {
             id: id.to_string(),
@@ -168,18 +170,18 @@ impl Table {
             cushions,
             circular_cushions: Vec::new(),
             pockets: vec![
-                pocket("lb", [0.0, 0.0], c, [[0.0, c], [c, 0.0]]),
+                pocket("lb", [0.0, 0.0], corner, [[0.0, c], [c, 0.0]]),
                 pocket(
                     "cb",
-                    [l / 2.0, 0.0],
+                    [l / 2.0, r - s],
                     s,
                     [[l / 2.0 - s, r], [l / 2.0 + s, r]],
                 ),
-                pocket("rb", [l, 0.0], c, [[l - c, 0.0], [l, c]]),
-                pocket("rt", [l, w], c, [[l, w - c], [l - c, w]]),
+                pocket("rb", [l, 0.0], corner, [[l - c, 0.0], [l, c]]),
+                pocket("rt", [l, w], corner, [[l, w - c], [l - c, w]]),
                 pocket(
                     "ct",
-                    [l / 2.0, w],
+                    [l / 2.0, w - r + s],
                     s,
                     [[l / 2.0 + s, w - r], [l / 2.0 - s, w - r]],
                 ),

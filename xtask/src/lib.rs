@@ -33,6 +33,7 @@ mod compare_pooltool;
 mod console;
 mod figures;
 mod html;
+mod looks;
 mod merge;
 mod outcomes;
 mod output;
@@ -262,7 +263,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let raw: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&raw) {
         Ok(cli) => cli,
         // --help and --version (exit 0 unless standard output fails), or a usage error (exit 2;
         // clap names the option).
@@ -289,7 +291,7 @@ where
         Command::ImportPooltool(args) => pooltool::run(args),
         Command::ComparePooltool(args) => compare_pooltool::run(args),
         Command::Sweep(args) => sweep::run(args),
-        Command::Outcomes(args) => outcomes::run(args),
+        Command::Outcomes(args) => outcomes::run(args, &raw),
         Command::Figures(args) => figures::run(args),
         Command::Html(args) => html::run(args),
         Command::Merge(args) => merge::run(args),

@@ -28,12 +28,23 @@ pub struct MergeArgs {
     /// shard whose rows differ (exit 2, naming the shard, the shot and the field); 0 to 1000
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub verify: u64,
-    /// With --verify: start the program engine `exec:COMMAND` a shard's manifest names,
+    /// With --verify (or --look's replays): start the program engine `exec:COMMAND` a shard's manifest names,
     /// COMMAND exactly as written there; repeat for each. A shard is data: without this, a
     /// program it names is never started (exit 2, naming it)
     #[arg(long, value_name = "COMMAND")]
     pub allow_exec: Vec<String>,
-    /// Worker threads of --verify, 1 to 256 [default: all cores]
+    /// Merge look K of a sequential outcome study (`outcomes --look K --shard i/N`): the
+    /// directory written holds every file the one-process `outcomes` writes had it stopped
+    /// after look K, and the state the next look resumes from (outcomes/looks.json); it
+    /// prints the cells that continue and the next look's commands, or that the study is
+    /// finished
+    #[arg(long, value_name = "K")]
+    pub look: Option<u32>,
+    /// With --look K > 1: the run directory `merge --look K-1` wrote (the shards must have
+    /// resumed from it)
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Worker threads of --verify (and of merge --look's replays), 1 to 256 [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
     #[command(flatten)]
@@ -176,6 +187,15 @@ fn column(header: &str, name: &str, file: &Path) -> Result<usize, CliError> {
 
 /// Runs `cargo xtask merge`.
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    if let Some(look) = args.look {
+        return crate::looks::merge(&args, look);
+    }
+    if let Some(dir) = &args.resume {
+        return Err(CliError::Input(format!(
+            "--resume {}: only with --look K (the merged look K-1 a look's shards resumed from)",
+            dir.display()
+        )));
+    }
     let shards = args
         .dirs
         .iter()
@@ -567,7 +587,7 @@ const MAX_SECONDS: f64 = 3.2e7;
 ///
 /// # Errors
 /// A time out of range (exit 2, naming the file, the row's run and the field).
-fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
+pub(crate) fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
     for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
         if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
             return Err(CliError::Input(format!(

@@ -14,7 +14,7 @@
 
 use std::ffi::OsString;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pool_harness::{
     Budget, OutcomeShotRow, ShotRowsTally, StudyPlan, StudyResult, StudyState, WallRow, FLOOR,
@@ -23,9 +23,9 @@ use pool_harness::{
 use serde::{Deserialize, Serialize};
 
 use crate::console::{errln, outln};
-use crate::merge::MergeArgs;
-use crate::outcomes::OutcomesArgs;
+use crate::output::RunArgs;
 use crate::shard::{in_order, Manifest, Shard, MANIFEST};
+use crate::study::OutcomeArgs;
 use crate::CliError;
 
 /// The state a merged look writes, in its run directory.
@@ -208,13 +208,12 @@ fn shell_word(s: &str) -> String {
 /// # Errors
 /// A budget of seconds (each shard's clock is its own), none, or one that does not parse
 /// (exit 2).
-fn shots_budget(args: &OutcomesArgs) -> Result<Budget, CliError> {
-    let text = args
-        .study
+fn shots_budget(study: &OutcomeArgs) -> Result<Budget, CliError> {
+    let text = study
         .outcome_budget
         .as_deref()
         .unwrap_or(crate::study::OUTCOMES_BUDGET);
-    match args.study.budget(Some(crate::study::OUTCOMES_BUDGET))? {
+    match study.budget(Some(crate::study::OUTCOMES_BUDGET))? {
         Some(b) if b.seconds.is_none() => Ok(b),
         Some(_) => Err(CliError::Input(format!(
             "--outcome-budget {text:?} with --look: a budget of seconds cannot be sharded (each \
@@ -228,22 +227,35 @@ fn shots_budget(args: &OutcomesArgs) -> Result<Budget, CliError> {
     }
 }
 
+/// What `outcomes --look K` was asked for.
+pub struct LookShard<'a> {
+    /// K.
+    pub look: u32,
+    /// Which part of the look (`--shard i/N`; the whole look by default).
+    pub shard: Shard,
+    /// The merged look K - 1 (`--resume`).
+    pub resume: Option<&'a Path>,
+    /// The study's options.
+    pub study: &'a OutcomeArgs,
+    /// `--jobs`.
+    pub jobs: Option<usize>,
+    /// Where the run directory goes.
+    pub run: &'a RunArgs,
+    /// The command line as given (for the next look's commands).
+    pub raw: &'a [OsString],
+}
+
 /// Runs `outcomes --look K --shard i/N`: shard i of look K of the study `plan`.
 ///
 /// # Errors
 /// Bad options or a state that is not this look's (exit 2); a run that failed or a file that
 /// cannot be written (exit 1).
-pub fn shard(
-    args: &OutcomesArgs,
-    plan: &StudyPlan,
-    look: u32,
-    raw: &[OsString],
-) -> Result<(), CliError> {
+pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
+    let (look, shard, raw) = (args.look, args.shard, args.raw);
     crate::args::in_range("--look", look, 1, 100_000)?;
-    let budget = shots_budget(args)?;
-    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let budget = shots_budget(args.study)?;
     let options = look_options(plan, &budget, args.study.replays);
-    let (mut state, sha) = match (look, &args.resume) {
+    let (mut state, sha) = match (look, args.resume) {
         (1, None) => (plan.first_state(&budget), None),
         (1, Some(dir)) => {
             return Err(CliError::Input(format!(
@@ -390,7 +402,7 @@ impl Failures {
 fn absorb_wall(wall: &mut Vec<WallRow>, path: &Path) -> Result<(), CliError> {
     let text = read_text(path)?;
     for w in parse_rows::<WallRow>(&text, path)? {
-        crate::merge::check_times(&w, path)?;
+        crate::shard::check_times(&w, path)?;
         match wall
             .iter_mut()
             .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
@@ -402,22 +414,32 @@ fn absorb_wall(wall: &mut Vec<WallRow>, path: &Path) -> Result<(), CliError> {
     Ok(())
 }
 
+/// What `merge --look K` was asked for.
+pub struct LookMerge<'a> {
+    /// K.
+    pub look: u32,
+    /// The look's shards.
+    pub dirs: &'a [PathBuf],
+    /// The merged look K - 1 (`--resume`).
+    pub resume: Option<&'a Path>,
+    /// Programs the replays may start (`--allow-exec`).
+    pub allow_exec: &'a [String],
+    /// `--jobs` (the replays').
+    pub jobs: Option<usize>,
+    /// Where the run directory goes.
+    pub run: &'a RunArgs,
+}
+
 /// Runs `merge --look K`: look K's shards (and, for K > 1, the merged look K - 1) into the run
 /// directory of the study after look K.
 ///
 /// # Errors
 /// Shards of another look, state, options or build, one missing or given twice, rows that are
 /// not the look's (exit 2, one line naming the file); a file that cannot be written (exit 1).
-pub fn merge(args: &MergeArgs, look: u32) -> Result<(), CliError> {
+pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
+    let look = args.look;
     crate::args::in_range("--look", look, 1, 100_000)?;
-    if args.verify > 0 {
-        return Err(CliError::Input(format!(
-            "--verify {} with --look: a look's shards are checked against the state they \
-             resumed from and the units it gives; --verify plays one-look shards again",
-            args.verify
-        )));
-    }
-    let previous = match (look, &args.resume) {
+    let previous = match (look, args.resume) {
         (1, None) => None,
         (1, Some(dir)) => {
             return Err(CliError::Input(format!(
@@ -431,7 +453,7 @@ pub fn merge(args: &MergeArgs, look: u32) -> Result<(), CliError> {
                 look - 1
             )))
         }
-        (_, Some(dir)) => Some((read_state(dir)?, dir.clone())),
+        (_, Some(dir)) => Some((read_state(dir)?, dir.to_path_buf())),
     };
     let shards = args
         .dirs
@@ -677,7 +699,7 @@ pub fn merge(args: &MergeArgs, look: u32) -> Result<(), CliError> {
         &plan,
         replays,
         &pool,
-        crate::replays::Programs::Allowed(&args.allow_exec),
+        crate::replays::Programs::Allowed(args.allow_exec),
     )?;
     staging.write(
         "report.md",

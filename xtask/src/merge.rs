@@ -188,7 +188,21 @@ fn column(header: &str, name: &str, file: &Path) -> Result<usize, CliError> {
 /// Runs `cargo xtask merge`.
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
     if let Some(look) = args.look {
-        return crate::looks::merge(&args, look);
+        if args.verify > 0 {
+            return Err(CliError::Input(format!(
+                "--verify {} with --look: a look's shards are checked against the state they \
+                 resumed from and the units it gives; --verify plays one-look shards again",
+                args.verify
+            )));
+        }
+        return crate::looks::merge(&crate::looks::LookMerge {
+            look,
+            dirs: &args.dirs,
+            resume: args.resume.as_deref(),
+            allow_exec: &args.allow_exec,
+            jobs: args.jobs,
+            run: &args.run,
+        });
     }
     if let Some(dir) = &args.resume {
         return Err(CliError::Input(format!(
@@ -460,7 +474,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
         for w in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::WallRow>() {
             let w = w.map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
-            check_times(&w, &wall_file)?;
+            crate::shard::check_times(&w, &wall_file)?;
             match wall
                 .iter_mut()
                 .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
@@ -576,28 +590,6 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             "{failed} engine run(s) failed (see {})",
             dir.join(table).display()
         )));
-    }
-    Ok(())
-}
-
-/// Most seconds a timing of `wall.csv` may hold: a year of one run's shots.
-const MAX_SECONDS: f64 = 3.2e7;
-
-/// A shard's timing row: its times finite, non-negative and below [`MAX_SECONDS`].
-///
-/// # Errors
-/// A time out of range (exit 2, naming the file, the row's run and the field).
-pub(crate) fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
-    for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
-        if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
-            return Err(CliError::Input(format!(
-                "{}: {}/{}/{}: {field} = {v:?}: a time must be a number of seconds in [0, {MAX_SECONDS:e}]",
-                file.display(),
-                w.family,
-                w.table,
-                w.run
-            )));
-        }
     }
     Ok(())
 }

@@ -68,7 +68,18 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     let extra = crate::args::extra_engines("--engines", &args.engines, &[])?;
     let plan = args.study.plan(false, &schemes, &extra, args.max_events)?;
     if let Some(look) = args.look {
-        return crate::looks::shard(&args, &plan, look, raw);
+        return crate::looks::shard(
+            &plan,
+            &crate::looks::LookShard {
+                look,
+                shard: args.shard.unwrap_or(Shard::WHOLE),
+                resume: args.resume.as_deref(),
+                study: &args.study,
+                jobs: args.jobs,
+                run: &args.run,
+                raw,
+            },
+        );
     }
     if let Some(dir) = &args.resume {
         return Err(CliError::Input(format!(

@@ -352,6 +352,28 @@ fn check_look(m: &Manifest, first: &Manifest) -> Result<(), CliError> {
     Ok(())
 }
 
+/// Most seconds a timing of `wall.csv` may hold: a year of one run's shots.
+const MAX_SECONDS: f64 = 3.2e7;
+
+/// A shard's timing row: its times finite, non-negative and below [`MAX_SECONDS`].
+///
+/// # Errors
+/// A time out of range (exit 2, naming the file, the row's run and the field).
+pub fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
+    for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
+        if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
+            return Err(CliError::Input(format!(
+                "{}: {}/{}/{}: {field} = {v:?}: a time must be a number of seconds in [0, {MAX_SECONDS:e}]",
+                file.display(),
+                w.family,
+                w.table,
+                w.run
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn describe(options: &[(String, String)]) -> String {
     options
         .iter()

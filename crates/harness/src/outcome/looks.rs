@@ -364,10 +364,9 @@ impl StudyPlan {
         }
         // Engines with one: each series (family and variant) is searched.
         let mut series: Vec<(String, String)> = Vec::new();
-        for e in 0..family.cells.len() {
-            let spec = &engines[e];
+        for (cell, spec) in family.cells.iter().zip(engines.iter()) {
             let key = (spec.family().to_string(), spec.variant());
-            if family.cells[e].member && spec.dt().is_some() && !series.contains(&key) {
+            if cell.member && spec.dt().is_some() && !series.contains(&key) {
                 series.push(key);
             }
         }

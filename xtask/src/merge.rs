@@ -19,8 +19,8 @@ use crate::CliError;
 /// Options of `cargo xtask merge`.
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {
-    /// The shards' run directories (each holding stress/shard.json or sweep/shard.json), in
-    /// any order; every shard of the run exactly once
+    /// The shards' run directories (each holding stress/, sweep/ or outcomes/shard.json), in
+    /// any order; every shard of the run (or, with --look, of the look) exactly once
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Play K shots of each outcomes shard again (chosen by a generator seeded by the shard's

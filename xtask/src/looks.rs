@@ -390,8 +390,12 @@ impl Failures {
             } else if !row.failure.is_empty() {
                 self.failed += 1;
                 if self.failures.len() < 10 {
-                    self.failures
-                        .push(format!("{} on {}: {}", row.run, row.shot, row.failure));
+                    // As the study words it, but for the message's first line only (the
+                    // row keeps no more).
+                    self.failures.push(format!(
+                        "{} on {} ({} on {}): {}",
+                        row.run, row.shot, row.family, row.table, row.failure
+                    ));
                 }
             }
         }

@@ -266,6 +266,16 @@ fn a_looks_shards_are_checked_and_replayable() {
     let manifest = std::fs::read_to_string(t2.join("outcomes/shard.json")).unwrap();
     let edited = manifest.replacen("\"version\": \"", "\"version\": \"0.0.0 ", 1);
     std::fs::write(built.join("outcomes/shard.json"), edited).unwrap();
+    // Rows tampered with: the last one removed.
+    let cut = dir.join("l2-2-cut");
+    std::fs::create_dir_all(cut.join("outcomes")).unwrap();
+    for f in ["outcomes/shard.json", "outcomes/wall.csv", "chaos.csv"] {
+        std::fs::copy(t2.join(f), cut.join(f)).unwrap();
+    }
+    let rows = std::fs::read_to_string(t2.join("outcomes/shots.csv")).unwrap();
+    let kept: Vec<&str> = rows.lines().collect();
+    let kept = kept[..kept.len() - 1].join("\n") + "\n";
+    std::fs::write(cut.join("outcomes/shots.csv"), kept).unwrap();
     // Other options: look 1's shard 2 of another seed.
     let mut a = strings(&["outcomes"]);
     a.extend(study());
@@ -302,6 +312,12 @@ fn a_looks_shards_are_checked_and_replayable() {
         (2, Some(&look1), vec![&t1, &s2], "not of look 2"),
         (1, None, vec![&s1, &seeded], "not of the same run"),
         (2, Some(&look1), vec![&t1, &built], "one build"),
+        (
+            2,
+            Some(&look1),
+            vec![&t1, &cut],
+            "is missing; nothing merged",
+        ),
         (2, None, vec![&t1, &t2], "needs --resume"),
         (3, Some(&look1), vec![&t1, &t2], "not of look 3"),
     ] {

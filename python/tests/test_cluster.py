@@ -1,6 +1,7 @@
 """Sharded runs: N shards merged are the unsharded run, byte for byte, locally and on Ray."""
 
 import filecmp
+import json
 import pathlib
 
 import pytest
@@ -62,3 +63,48 @@ def test_ray_shards_merge_into_the_unsharded_run(tmp_path):
         assert same_tree(tmp_path / "whole", tmp_path / "merged")
     finally:
         ray.shutdown()
+
+
+# A sequential study: a discrete scheme whose dt search adds a candidate a look, and a program
+# of the ideal model; several looks within 16 shots.
+LOOKS = [
+    "outcomes",
+    "--outcome-families", "cut",
+    "--outcome-tables", "seven_foot",
+    "--outcome-shots", "4",
+    "--outcome-budget", "16",
+    "--outcome-dt", "1e-2",
+    "--schemes", "exact",
+    "--engines",
+    "exec:python3 "
+    + str(pathlib.Path(__file__).resolve().parents[2] / "benches/peers/ideal_engine.py"),
+    "--chaos-shots", "2",
+    "--replays", "2",
+]
+
+# Files whose bytes hold times measured while the runs ran (xtask/tests/looks.rs compares what
+# in them is not a time).
+TIMED = {"outcomes/wall.csv", "report.md", "report.html"}
+
+
+def test_local_looks_merge_into_the_one_process_study(tmp_path):
+    assert bh.cli([*LOOKS, "--out", str(tmp_path), "--run-name", "whole"]) == 0
+    assert cluster.run_looks(LOOKS, 2, str(tmp_path), "merged", local=True) == 0
+    whole, merged = tmp_path / "whole", tmp_path / "merged"
+    files = sorted(str(p.relative_to(whole)) for p in whole.rglob("*") if p.is_file())
+    merged_files = sorted(str(p.relative_to(merged)) for p in merged.rglob("*") if p.is_file())
+    assert merged_files == sorted([*files, "outcomes/looks.json"])
+    for f in files:
+        if f not in TIMED:
+            assert filecmp.cmp(whole / f, merged / f, shallow=False), f
+    state = json.loads((merged / "outcomes/looks.json").read_text())
+    assert state["finished"] and state["look"] >= 3
+    # The looks' shards and merges leave nothing behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["merged", "whole"]
+
+
+def test_a_look_shard_rerun_gives_the_same_bytes():
+    first = cluster.run_look_shard(LOOKS, 1, None, 2, 3)
+    again = cluster.run_look_shard(LOOKS, 1, None, 2, 3)
+    for f in ["outcomes/shots.csv", "chaos.csv", "outcomes/shard.json"]:
+        assert first[f] == again[f], f

@@ -33,6 +33,7 @@ mod compare_pooltool;
 mod console;
 mod figures;
 mod html;
+mod looks;
 mod merge;
 mod outcomes;
 mod output;
@@ -201,6 +202,9 @@ chaos floor, margins, output) and the run's output. docs/report.md explains ever
                                                           one answer, more shots
   cargo xtask outcomes --outcome-budget 3200,3600s        within an hour
   cargo xtask outcomes --outcome-budget none --shard 2/8  one look, one piece (then merge)
+  cargo xtask outcomes --outcome-budget 3200 --look 1 --shard 2/8
+                                                          look 1 of the sequential study, one
+                                                          piece: `merge --look 1` prints look 2's
 
 The terminal leads with one line per family and engine; report.md lists the undecided answers
 with the command that decides each. docs/outcomes.md explains every word and number.")]
@@ -232,6 +236,11 @@ with the command that decides each. docs/outcomes.md explains every word and num
     /// name the same command, options and shard count, and every shard must be given once.
     /// Exit 1 when the merged run has failing shots (stress), points that did not end
     /// physically (sweep) or failed engine runs (outcomes).
+    ///
+    /// With --look K: the shards of look K of a sequential outcome study (`outcomes --look K
+    /// --shard i/N`), and with --resume the merged look K - 1 they resumed from, into the study
+    /// as the one-process `outcomes` writes it had it stopped after look K, plus its state
+    /// (outcomes/looks.json); shards of another look, state, build or options are refused.
     Merge(merge::MergeArgs),
     /// Remake the drill-down replays (outcomes/replays.json) of a finished compare or outcomes
     /// run from its outcomes/shots.csv.
@@ -262,7 +271,8 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let raw: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&raw) {
         Ok(cli) => cli,
         // --help and --version (exit 0 unless standard output fails), or a usage error (exit 2;
         // clap names the option).
@@ -289,7 +299,7 @@ where
         Command::ImportPooltool(args) => pooltool::run(args),
         Command::ComparePooltool(args) => compare_pooltool::run(args),
         Command::Sweep(args) => sweep::run(args),
-        Command::Outcomes(args) => outcomes::run(args),
+        Command::Outcomes(args) => outcomes::run(args, &raw),
         Command::Figures(args) => figures::run(args),
         Command::Html(args) => html::run(args),
         Command::Merge(args) => merge::run(args),

@@ -19,8 +19,8 @@ use crate::CliError;
 /// Options of `cargo xtask merge`.
 #[derive(clap::Args, Debug)]
 pub struct MergeArgs {
-    /// The shards' run directories (each holding stress/shard.json or sweep/shard.json), in
-    /// any order; every shard of the run exactly once
+    /// The shards' run directories (each holding stress/, sweep/ or outcomes/shard.json), in
+    /// any order; every shard of the run (or, with --look, of the look) exactly once
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Play K shots of each outcomes shard again (chosen by a generator seeded by the shard's
@@ -28,12 +28,23 @@ pub struct MergeArgs {
     /// shard whose rows differ (exit 2, naming the shard, the shot and the field); 0 to 1000
     #[arg(long, value_name = "K", default_value_t = 0)]
     pub verify: u64,
-    /// With --verify: start the program engine `exec:COMMAND` a shard's manifest names,
+    /// With --verify (or --look's replays): start the program engine `exec:COMMAND` a shard's manifest names,
     /// COMMAND exactly as written there; repeat for each. A shard is data: without this, a
     /// program it names is never started (exit 2, naming it)
     #[arg(long, value_name = "COMMAND")]
     pub allow_exec: Vec<String>,
-    /// Worker threads of --verify, 1 to 256 [default: all cores]
+    /// Merge look K of a sequential outcome study (`outcomes --look K --shard i/N`): the
+    /// directory written holds every file the one-process `outcomes` writes had it stopped
+    /// after look K, and the state the next look resumes from (outcomes/looks.json); it
+    /// prints the cells that continue and the next look's commands, or that the study is
+    /// finished
+    #[arg(long, value_name = "K")]
+    pub look: Option<u32>,
+    /// With --look K > 1: the run directory `merge --look K-1` wrote (the shards must have
+    /// resumed from it)
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Worker threads of --verify (and of merge --look's replays), 1 to 256 [default: all cores]
     #[arg(long)]
     pub jobs: Option<usize>,
     #[command(flatten)]
@@ -176,6 +187,29 @@ fn column(header: &str, name: &str, file: &Path) -> Result<usize, CliError> {
 
 /// Runs `cargo xtask merge`.
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    if let Some(look) = args.look {
+        if args.verify > 0 {
+            return Err(CliError::Input(format!(
+                "--verify {} with --look: a look's shards are checked against the state they \
+                 resumed from and the units it gives; --verify plays one-look shards again",
+                args.verify
+            )));
+        }
+        return crate::looks::merge(&crate::looks::LookMerge {
+            look,
+            dirs: &args.dirs,
+            resume: args.resume.as_deref(),
+            allow_exec: &args.allow_exec,
+            jobs: args.jobs,
+            run: &args.run,
+        });
+    }
+    if let Some(dir) = &args.resume {
+        return Err(CliError::Input(format!(
+            "--resume {}: only with --look K (the merged look K-1 a look's shards resumed from)",
+            dir.display()
+        )));
+    }
     let shards = args
         .dirs
         .iter()
@@ -440,7 +474,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
         for w in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::WallRow>() {
             let w = w.map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
-            check_times(&w, &wall_file)?;
+            crate::shard::check_times(&w, &wall_file)?;
             match wall
                 .iter_mut()
                 .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
@@ -556,28 +590,6 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             "{failed} engine run(s) failed (see {})",
             dir.join(table).display()
         )));
-    }
-    Ok(())
-}
-
-/// Most seconds a timing of `wall.csv` may hold: a year of one run's shots.
-const MAX_SECONDS: f64 = 3.2e7;
-
-/// A shard's timing row: its times finite, non-negative and below [`MAX_SECONDS`].
-///
-/// # Errors
-/// A time out of range (exit 2, naming the file, the row's run and the field).
-fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
-    for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
-        if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
-            return Err(CliError::Input(format!(
-                "{}: {}/{}/{}: {field} = {v:?}: a time must be a number of seconds in [0, {MAX_SECONDS:e}]",
-                file.display(),
-                w.family,
-                w.table,
-                w.run
-            )));
-        }
     }
     Ok(())
 }

@@ -37,6 +37,17 @@ pub struct OutcomesArgs {
     /// xtask merge` joins the N run directories into the unsharded run's files byte for byte
     #[arg(long, value_name = "K/N")]
     pub shard: Option<Shard>,
+    /// Play look K of the sequential study (--outcome-budget in shots; a budget of seconds
+    /// cannot be sharded): look K is the K-th round of the one-process study's looks over the
+    /// families. With --shard i/N, the i-th of N even parts of the look's (family, shot)
+    /// units; `cargo xtask merge --look K` joins them and prints the next look's commands.
+    /// Look 1 plays every family's first --outcome-shots with every engine
+    #[arg(long, value_name = "K", help_heading = "Looks in shards")]
+    pub look: Option<u32>,
+    /// With --look K > 1: the run directory `merge --look K-1` wrote; the look's wants are
+    /// computed from its state (outcomes/looks.json), whose hash the shard's manifest records
+    #[arg(long, value_name = "DIR", help_heading = "Looks in shards")]
+    pub resume: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub run: crate::output::RunArgs,
     /// Worker threads, 1 to 256 [default: all cores]
@@ -45,7 +56,7 @@ pub struct OutcomesArgs {
 }
 
 /// Runs `cargo xtask outcomes`.
-pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
+pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliError> {
     let start = std::time::Instant::now();
     crate::args::in_range(
         "--max-events",
@@ -56,13 +67,34 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
     let schemes = crate::args::schemes(&args.schemes)?;
     let extra = crate::args::extra_engines("--engines", &args.engines, &[])?;
     let plan = args.study.plan(false, &schemes, &extra, args.max_events)?;
+    if let Some(look) = args.look {
+        return crate::looks::shard(
+            &plan,
+            &crate::looks::LookShard {
+                look,
+                shard: args.shard.unwrap_or(Shard::WHOLE),
+                resume: args.resume.as_deref(),
+                study: &args.study,
+                jobs: args.jobs,
+                run: &args.run,
+                raw,
+            },
+        );
+    }
+    if let Some(dir) = &args.resume {
+        return Err(CliError::Input(format!(
+            "--resume {}: only with --look K (look K of a sequential study resumes from the \
+             merged look K-1)",
+            dir.display()
+        )));
+    }
     let shard = args.shard.unwrap_or(Shard::WHOLE);
     let budget = if args.shard.is_some() {
         if args.study.budget(None)?.is_some() {
             return Err(CliError::Input(format!(
                 "--outcome-budget {:?} with --shard: a sharded study plays one look of \
                  --outcome-shots (merge gives the one-process run with --outcome-budget none); \
-                 leave it out or give none",
+                 leave it out or give none, or play it look by look with --look K",
                 args.study.outcome_budget.as_deref().unwrap_or("")
             )));
         }
@@ -126,6 +158,9 @@ pub fn run(args: OutcomesArgs) -> Result<(), CliError> {
             lo,
             hi,
             inputs: Vec::new(),
+            look: None,
+            state_sha256: None,
+            args: Vec::new(),
         };
         staging.write(
             &format!("outcomes/{MANIFEST}"),

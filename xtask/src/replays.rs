@@ -578,6 +578,21 @@ pub fn write_staged(
     max_shots: u64,
     pool: &rayon::ThreadPool,
 ) -> Result<String, CliError> {
+    write_staged_with(staging, plan, max_shots, pool, Programs::OfThisRun)
+}
+
+/// [`write_staged`] starting only the `programs` allowed (a run directory's shards are data:
+/// `merge --look` starts a program only with `--allow-exec`).
+///
+/// # Errors
+/// As [`write_staged`].
+pub fn write_staged_with(
+    staging: &crate::output::Staging,
+    plan: &StudyPlan,
+    max_shots: u64,
+    pool: &rayon::ThreadPool,
+    programs: Programs,
+) -> Result<String, CliError> {
     let name = "outcomes/shots.csv";
     let path = staging.path(name);
     let text = std::fs::read(&path)
@@ -587,7 +602,7 @@ pub fn write_staged(
         Path::new(name),
         &StudyRecord::of(plan, None),
         "the study's options",
-        Programs::OfThisRun,
+        programs,
         max_shots,
         pool,
     )?;

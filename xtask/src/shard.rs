@@ -147,6 +147,16 @@ pub struct Manifest {
     /// hashed: the shards of one run read the same files.
     #[serde(default)]
     pub inputs: Vec<Input>,
+    /// The look of a sequential outcome study this shard plays (`outcomes --look K`); its
+    /// jobs are then the look's (family, shot) units.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<u32>,
+    /// SHA-256 of the state (`outcomes/looks.json`) a look after the first resumed from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_sha256: Option<String>,
+    /// The study's options as given on the command line (for the next look's command).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
 }
 
 impl Manifest {
@@ -198,6 +208,7 @@ pub fn in_order<T>(mut shards: Vec<(Manifest, T)>) -> Result<Vec<(Manifest, T)>,
     let first = first.clone();
     for (m, _) in &shards {
         check_build_and_inputs(m, &first)?;
+        check_look(m, &first)?;
         let same = m.command == first.command
             && m.options == first.options
             && m.engine == first.engine
@@ -301,6 +312,68 @@ fn check_build_and_inputs(m: &Manifest, first: &Manifest) -> Result<(), CliError
     Ok(())
 }
 
+/// Shard `m` plays the look `first` plays, resumed from the same state.
+///
+/// # Errors
+/// Another look, or another state (exit 2, naming both shards).
+fn check_look(m: &Manifest, first: &Manifest) -> Result<(), CliError> {
+    let look = |m: &Manifest| {
+        m.look
+            .map_or("one look".to_string(), |k| format!("look {k}"))
+    };
+    if m.look != first.look {
+        return Err(CliError::Input(format!(
+            "merge: shard {}/{} plays {} of its study, shard {}/{} {}: merge one look at a time",
+            m.k,
+            m.n,
+            look(m),
+            first.k,
+            first.n,
+            look(first)
+        )));
+    }
+    if m.state_sha256 != first.state_sha256 {
+        let sha = |m: &Manifest| {
+            m.state_sha256
+                .as_deref()
+                .map_or("none".to_string(), |s| s.chars().take(12).collect())
+        };
+        return Err(CliError::Input(format!(
+            "merge: shard {}/{} resumed from the state sha256 {}, shard {}/{} from {}: the \
+             shards of a look resume from one merged look",
+            m.k,
+            m.n,
+            sha(m),
+            first.k,
+            first.n,
+            sha(first)
+        )));
+    }
+    Ok(())
+}
+
+/// Most seconds a timing of `wall.csv` may hold: a year of one run's shots.
+const MAX_SECONDS: f64 = 3.2e7;
+
+/// A shard's timing row: its times finite, non-negative and below [`MAX_SECONDS`].
+///
+/// # Errors
+/// A time out of range (exit 2, naming the file, the row's run and the field).
+pub fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
+    for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
+        if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
+            return Err(CliError::Input(format!(
+                "{}: {}/{}/{}: {field} = {v:?}: a time must be a number of seconds in [0, {MAX_SECONDS:e}]",
+                file.display(),
+                w.family,
+                w.table,
+                w.run
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn describe(options: &[(String, String)]) -> String {
     options
         .iter()
@@ -345,6 +418,9 @@ mod tests {
         Manifest {
             version: version(),
             inputs: Vec::new(),
+            look: None,
+            state_sha256: None,
+            args: Vec::new(),
             command: "stress".into(),
             options: vec![("--seed".into(), "1".into())],
             engine: "event".into(),

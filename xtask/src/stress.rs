@@ -573,6 +573,9 @@ pub fn run(args: StressArgs) -> Result<(), CliError> {
             lo,
             hi,
             inputs,
+            look: None,
+            state_sha256: None,
+            args: Vec::new(),
         };
         staging.write(&format!("stress/{MANIFEST}"), manifest.to_json().as_bytes())?;
     }

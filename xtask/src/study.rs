@@ -373,6 +373,13 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
             .map(String::from)
             .collect())
     };
+    // Recorded by a sequential study's shards only (`outcomes --look`): else the defaults.
+    let number_or = |o: StudyOption, default: f64| -> Result<f64, CliError> {
+        match options.iter().any(|(k, _)| k == flag(o)) {
+            true => number(o),
+            false => Ok(default),
+        }
+    };
     let (kinds, tables) = (list(O::Families)?, list(O::Tables)?);
     let pairs: Vec<(String, String)> = kinds.iter().cloned().zip(tables.iter().cloned()).collect();
     let unique = |v: &[String]| {
@@ -416,7 +423,11 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
             floor: number(O::MarginFloor)?,
             floor_relative: number(O::MarginFloorRelative)?,
         },
-        search: SearchOptions::default(),
+        search: SearchOptions {
+            tolerance: number_or(O::SearchTolerance, SearchOptions::default().tolerance)?,
+            limit_s: number_or(O::SearchLimit, SearchOptions::default().limit_s)?,
+            max_shot_s: number_or(O::SearchMaxShot, SearchOptions::default().max_shot_s)?,
+        },
     };
     let racks = |table: &str| {
         crate::racks::racks("--outcome-tables", Some(table)).map_err(|e| e.to_string())
@@ -564,19 +575,25 @@ pub fn run_study(
         Some(b) => plan.run_sequential(b, pool, &mut sink, &|n| bar.inc(n)),
         None => plan.run(lo, hi, pool, &mut sink, &|n| bar.inc(n)),
     }
-    .map_err(|e| match e {
+    .map_err(study_error)?;
+    csv.into_inner()
+        .map_err(|e| CliError::Run(format!("writing outcomes/shots.csv: {}", e.error())))?
+        .flush()
+        .map_err(|e| CliError::Run(format!("writing outcomes/shots.csv: {e}")))?;
+    Ok(result)
+}
+
+/// A study's error as the command line reports it: bad input (exit 2) or a run that failed
+/// (exit 1).
+pub fn study_error(e: StudyError) -> CliError {
+    match e {
         StudyError::Perturbation(m) => {
             CliError::Input(format!("--perturb-position / --perturb-speed: {m}"))
         }
         StudyError::Run(m) => CliError::Run(format!("outcome study, {m}")),
         StudyError::Input(m) => CliError::Input(m),
         StudyError::Output(m) => CliError::Run(m),
-    })?;
-    csv.into_inner()
-        .map_err(|e| CliError::Run(format!("writing outcomes/shots.csv: {}", e.error())))?
-        .flush()
-        .map_err(|e| CliError::Run(format!("writing outcomes/shots.csv: {e}")))?;
-    Ok(result)
+    }
 }
 
 /// The study's files besides the streamed `outcomes/shots.csv`: `outcomes.csv`,

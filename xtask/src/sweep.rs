@@ -223,6 +223,9 @@ pub fn run(args: SweepArgs) -> Result<(), CliError> {
             lo,
             hi,
             inputs: vec![crate::shard::Input::of(&path)?],
+            look: None,
+            state_sha256: None,
+            args: Vec::new(),
         };
         staging.write(&format!("sweep/{MANIFEST}"), manifest.to_json().as_bytes())?;
     }

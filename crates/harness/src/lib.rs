@@ -64,6 +64,7 @@ pub use outcome::{
 };
 pub use outcome::{energy, interval, search, sequential, shot_by_shot};
 pub use outcome::{fit_within, pick_replays, ShotRows};
+pub use outcome::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{

@@ -16,11 +16,18 @@ On a Ray cluster, start it (``ray start --head`` on one machine, ``ray start
 or pass ``--address``. Without Ray, ``--local`` runs the shards one after another in this
 process, which is also what a Slurm or Kubernetes job array does with ``--shard`` (see
 README.md, "Sweeps on a cluster").
+
+``outcomes`` with a budget of shots (its default) is a sequential study: it runs look by look
+(:func:`run_looks`), the shards of look K as tasks (each given the state the merge of look K - 1
+wrote, ``outcomes/looks.json``), merged with ``xtask merge --look K``, until the merge says the
+study is finished; the last merged look is the one-process ``outcomes`` run's files, timings
+aside.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import pathlib
 import shutil
@@ -30,7 +37,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ._core import cli
 
-__all__ = ["run_shard", "run_sharded", "main"]
+__all__ = ["run_shard", "run_sharded", "run_look_shard", "run_looks", "main"]
 
 
 def run_shard(command: Sequence[str], k: int, n: int) -> Dict[str, bytes]:
@@ -111,10 +118,141 @@ def run_sharded(
             shutil.rmtree(shard_root, ignore_errors=True)
 
 
+def run_look_shard(
+    command: Sequence[str], look: int, state: Optional[bytes], k: int, n: int
+) -> Dict[str, bytes]:
+    """Runs shard k of n of look ``look`` of the sequential study ``command`` (``["outcomes",
+    ...]``), resuming from ``state`` (the bytes of the merged look's ``outcomes/looks.json``,
+    which is all a shard reads of it; None for look 1), and returns its files as
+    :func:`run_shard` does."""
+    with tempfile.TemporaryDirectory(prefix="bh-look-") as tmp:
+        extra = ["--look", str(look)]
+        if state is not None:
+            resume = pathlib.Path(tmp) / "resume"
+            (resume / "outcomes").mkdir(parents=True)
+            (resume / "outcomes" / "looks.json").write_bytes(state)
+            extra += ["--resume", str(resume)]
+        return run_shard([*command, *extra], k, n)
+
+
+def _programs(command: Sequence[str]) -> List[str]:
+    """The commands of the program engines (``exec:``) named by ``--engines`` in ``command``:
+    the user named them, so the merges' replays may start them."""
+    specs: List[str] = []
+    for i, word in enumerate(command):
+        if word == "--engines" and i + 1 < len(command):
+            specs += command[i + 1].split(",")
+        elif word.startswith("--engines="):
+            specs += word[len("--engines="):].split(",")
+    out = []
+    for spec in specs:
+        if spec.startswith("exec:"):
+            rest = spec[len("exec:"):]
+            if rest.startswith("timeout=") and ":" in rest:
+                rest = rest.split(":", 1)[1]
+            out.append(rest)
+    return out
+
+
+def run_looks(
+    command: Sequence[str],
+    shards: int,
+    out: str,
+    run_name: str,
+    *,
+    address: Optional[str] = None,
+    local: bool = False,
+    keep_shards: bool = False,
+    max_looks: int = 10_000,
+) -> int:
+    """Runs the sequential outcome study ``command`` (``["outcomes", ...]``, a budget of shots)
+    look by look: the ``shards`` shards of look K as Ray tasks (or one after another with
+    ``local``), merged with ``xtask merge --look K``, until the merge's state says the study is
+    finished; the last merged look becomes ``out/run_name``. Returns the last merge's exit code
+    (that of a failed command when one fails).
+
+    The driver keeps nothing but the merged looks: restarted after a crash (with
+    ``keep_shards``), a study can go on from its last merged look with the commands the merge
+    printed."""
+    if shards < 1:
+        raise ValueError(f"shards = {shards}: must be at least 1")
+    out_dir = pathlib.Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if (out_dir / run_name).exists():
+        print(f"{out_dir / run_name}: exists; give another --run-name", file=sys.stderr)
+        return 2
+    work = pathlib.Path(tempfile.mkdtemp(prefix=f".{run_name}.looks-", dir=out_dir))
+    allow = [w for c in _programs(command) for w in ("--allow-exec", c)]
+    task = None
+    if not local:
+        try:
+            import ray
+        except ImportError:
+            print("ray is not installed: pip install 'ray>=2.9' (or use --local)", file=sys.stderr)
+            return 2
+        if not ray.is_initialized():
+            ray.init(address=address or os.environ.get("RAY_ADDRESS"))
+        task = ray.remote(run_look_shard)
+    try:
+        state: Optional[bytes] = None
+        previous: Optional[pathlib.Path] = None
+        for look in range(1, max_looks + 1):
+            if task is None:
+                results = [
+                    run_look_shard(command, look, state, k, shards) for k in range(1, shards + 1)
+                ]
+            else:
+                import ray
+
+                # A task whose worker dies is retried: a shard depends only on (state, k, n).
+                futures = [
+                    task.options(max_retries=3).remote(list(command), look, state, k, shards)
+                    for k in range(1, shards + 1)
+                ]
+                results = ray.get(futures)
+            shard_root = work / f"look{look}-shards"
+            dirs = [_write_shard(shard_root, k, shards, f) for k, f in enumerate(results, 1)]
+            resume = ["--resume", str(previous)] if previous is not None else []
+            code = cli(
+                ["merge", "--look", str(look), *resume, *map(str, dirs), *allow,
+                 "--out", str(work), "--run-name", f"look{look}"]
+            )
+            merged = work / f"look{look}"
+            if not merged.is_dir():
+                return code
+            if not keep_shards:
+                shutil.rmtree(shard_root, ignore_errors=True)
+                if previous is not None:
+                    shutil.rmtree(previous, ignore_errors=True)
+            state = (merged / "outcomes" / "looks.json").read_bytes()
+            if json.loads(state)["finished"]:
+                os.rename(merged, out_dir / run_name)
+                print(f"the finished study (look {look} merged): {out_dir / run_name}")
+                return code
+            previous = merged
+        print(f"the study did not finish in {max_looks} looks", file=sys.stderr)
+        return 1
+    finally:
+        if not keep_shards:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _one_look(command: Sequence[str]) -> bool:
+    """Whether ``outcomes`` ``command`` plays one look (``--outcome-budget none``): sharded as
+    stress and sweep are, not look by look."""
+    for i, word in enumerate(command):
+        if word == "--outcome-budget" and i + 1 < len(command):
+            return command[i + 1] == "none"
+        if word == "--outcome-budget=none":
+            return True
+    return False
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m billiards_harness.cluster",
-        description="Run `xtask stress` or `xtask sweep` in shards on Ray and merge them.",
+        description="Run `xtask stress`, `sweep` or `outcomes` in shards on Ray and merge them "
+        "(a sequential outcomes study look by look).",
     )
     ap.add_argument("--shards", type=int, default=8, help="number of shards (Ray tasks)")
     ap.add_argument("--out", default="reports", help="directory receiving the merged run")
@@ -122,11 +260,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--address", help="Ray cluster address (default: $RAY_ADDRESS, else local)")
     ap.add_argument("--local", action="store_true", help="no Ray: run the shards in turn here")
     ap.add_argument("--keep-shards", action="store_true", help="keep the shards' directories")
-    ap.add_argument("command", nargs=argparse.REMAINDER, help="stress|sweep and its options")
+    ap.add_argument(
+        "command", nargs=argparse.REMAINDER, help="stress|sweep|outcomes and its options"
+    )
     args = ap.parse_args(argv)
-    if not args.command or args.command[0] not in ("stress", "sweep"):
-        ap.error("give the command to shard: stress ... or sweep ...")
-    return run_sharded(
+    if not args.command or args.command[0] not in ("stress", "sweep", "outcomes"):
+        ap.error("give the command to shard: stress ..., sweep ... or outcomes ...")
+    run = run_sharded
+    if args.command[0] == "outcomes" and not _one_look(args.command):
+        run = run_looks
+    return run(
         args.command,
         args.shards,
         args.out,

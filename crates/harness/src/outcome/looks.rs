@@ -6,10 +6,18 @@
 //! overrun the budget's seconds is not started (the cell says it was stopped by the time).
 //! Each cell's looks are counted on their own and spend its error rate as
 //! [`super::sequential`] says, so every claim holds whenever the study stops.
+//!
+//! A round of the loop (look K of every family, in family order) is what a study played in
+//! shards calls look K: [`StudyPlan::look_wants`] computes it from a [`StudyState`] (what every
+//! family and cell has played, and the last verdicts), for the loop here and for a shard that
+//! resumes from a state written after look K - 1 alike; [`StudyPlan::play_units`] plays a
+//! shard's share of it, and [`StudyPlan::record_look`] moves the state on after it.
 
+use std::collections::HashMap;
 use std::time::Instant;
 
 use pool_engines::EngineSpec;
+use serde::{Deserialize, Serialize};
 
 use super::answer::cell_state;
 use super::distribution::DistributionVerdict;
@@ -17,33 +25,133 @@ use super::runner::{in_process, Runner};
 use super::search::{next_step, CellState, Step};
 use super::shot::StudyError;
 use super::study::{Budget, StudyPlan, StudyResult};
-use super::tally::{OutcomeShotRow, FLOOR};
+use super::tally::{OutcomeShotRow, OutcomeTally, FLOOR, REFERENCE};
 
-/// One engine in one family: shots played, looks taken, whether the time budget stopped it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Cell {
+/// One engine in one family: whether it plays there, shots played, looks taken, and its wall
+/// time per shot there so far (s; what the dt search's `max_shot_s` reads).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LookCell {
     /// Whether the engine is played on this family (a search adds engines per family).
-    member: bool,
-    shots: u64,
-    looks: u32,
+    pub member: bool,
+    /// Shots played.
+    pub shots: u64,
+    /// Looks taken.
+    pub looks: u32,
+    /// Wall time per shot (s) so far, if it has played here.
+    pub cost_s: Option<f64>,
 }
 
 /// What one family has played.
-struct Family {
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FamilyLooks {
     /// Shots the reference and the floor have played.
-    played: u64,
+    pub played: u64,
     /// Looks the floor has taken (one per look that added shots).
-    floor_looks: u32,
-    /// Indexed by engine.
-    cells: Vec<Cell>,
+    pub floor_looks: u32,
+    /// Indexed by engine ([`StudyState::engines`]).
+    pub cells: Vec<LookCell>,
     /// The verdicts of its last look.
-    verdicts: Vec<DistributionVerdict>,
+    pub verdicts: Vec<DistributionVerdict>,
+}
+
+/// Where a sequential study stands between two looks: everything the next look's wants are
+/// computed from ([`StudyPlan::look_wants`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudyState {
+    /// Looks (rounds over the families) taken.
+    pub looks: u32,
+    /// Most shots per cell: the budget's, at least the first look's.
+    pub max_shots: u64,
+    /// Every engine by index: the plan's, then those the dt search added, as specs.
+    #[serde(with = "spec_strings")]
+    pub engines: Vec<EngineSpec>,
+    /// Indexed as the plan's families.
+    pub families: Vec<FamilyLooks>,
 }
 
 /// What a family plays in one look: engine `e` from its shots to `target`.
-type Wants = Vec<(usize, u64)>;
+pub type Wants = Vec<(usize, u64)>;
+
+/// What every family plays in one look, indexed by family (empty: the family plays nothing).
+pub type Look = Vec<Wants>;
+
+/// Engine specs as their strings (which parse back to the same specs).
+mod spec_strings {
+    use pool_engines::EngineSpec;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(specs: &[EngineSpec], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(specs.iter().map(ToString::to_string))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<EngineSpec>, D::Error> {
+        Vec::<String>::deserialize(d)?
+            .iter()
+            .map(|t| t.parse::<EngineSpec>().map_err(serde::de::Error::custom))
+            .collect()
+    }
+}
+
+impl StudyState {
+    /// Checks a state read back against `plan`: its families, its engines (the plan's first),
+    /// its cells and shots within range.
+    ///
+    /// # Errors
+    /// What does not fit, as a phrase naming the field.
+    pub fn check(&self, plan: &StudyPlan) -> Result<(), String> {
+        if self.families.len() != plan.families.len() {
+            return Err(format!(
+                "families: {} in the state, {} in the study",
+                self.families.len(),
+                plan.families.len()
+            ));
+        }
+        if self.engines.len() < plan.engines.len()
+            || self.engines[..plan.engines.len()] != plan.engines[..]
+        {
+            return Err("engines: not the study's engines first".into());
+        }
+        if self.max_shots < plan.shots || self.max_shots > super::study::MAX_SHOTS {
+            return Err(format!("max_shots = {}: out of range", self.max_shots));
+        }
+        for (f, family) in self.families.iter().enumerate() {
+            if family.cells.len() > self.engines.len() || family.played > self.max_shots {
+                return Err(format!(
+                    "families[{f}]: more cells or shots than the study has"
+                ));
+            }
+            if let Some(e) = family.cells.iter().position(|c| c.shots > family.played) {
+                return Err(format!(
+                    "families[{f}].cells[{e}]: more shots than the family's reference played"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
 
 impl StudyPlan {
+    /// The state before the first look: every engine of the plan a member of every family.
+    pub fn first_state(&self, budget: &Budget) -> StudyState {
+        let member = LookCell {
+            member: true,
+            ..LookCell::default()
+        };
+        StudyState {
+            looks: 0,
+            max_shots: budget.shots.max(self.shots),
+            engines: self.engines.clone(),
+            families: (0..self.families.len())
+                .map(|_| FamilyLooks {
+                    played: 0,
+                    floor_looks: 0,
+                    cells: vec![member; self.engines.len()],
+                    verdicts: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
     /// The whole study, sequentially: each family's first `shots` with every engine, then,
     /// while a cell needs shots and `budget` allows, looks of twice its shots, and the dt
     /// search's candidates (see the module docs). Rows go to `sink` look by look, each look's
@@ -60,41 +168,33 @@ impl StudyPlan {
     ) -> Result<StudyResult, StudyError> {
         let start = Instant::now();
         let mut runner = Runner::new(self, pool, progress)?;
-        let max = budget.shots.max(self.shots);
-        let engines = runner.specs.len();
-        let mut families: Vec<Family> = (0..self.families.len())
-            .map(|_| Family {
-                played: 0,
-                floor_looks: 0,
-                cells: vec![
-                    Cell {
-                        member: true,
-                        ..Cell::default()
-                    };
-                    engines
-                ],
-                verdicts: Vec::new(),
-            })
-            .collect();
+        let mut state = self.first_state(budget);
         let threads = pool.current_num_threads() as f64;
         loop {
+            for (f, family) in state.families.iter_mut().enumerate() {
+                for (e, cell) in family.cells.iter_mut().enumerate() {
+                    cell.cost_s = runner.cost_per_shot(f, e);
+                }
+            }
+            let look = self.look_wants(&mut state);
+            runner.build(&state.engines)?;
             let mut any = false;
-            for f in 0..self.families.len() {
-                let mut wants = self.wants(&mut runner, &mut families[f], f, max)?;
+            for (f, mut wants) in look.into_iter().enumerate() {
                 // A look that cannot end within the budget's seconds is not started (every
                 // family's first look is).
                 if let Some(limit) = budget.seconds {
                     let left = limit - start.elapsed().as_secs_f64();
+                    let family = &state.families[f];
                     wants.retain(|&(e, target)| {
-                        let cell = families[f].cells[e];
-                        if cell.shots == 0 && cell.looks == 0 && families[f].played == 0 {
+                        let cell = family.cells[e];
+                        if cell.shots == 0 && cell.looks == 0 && family.played == 0 {
                             return true;
                         }
                         let cost = runner
                             .cost_per_shot(f, e)
-                            .or_else(|| estimate_cost(&runner, f, e))
+                            .or_else(|| estimate_cost(&state.engines, family, e))
                             .unwrap_or(0.0);
-                        let parallel = if in_process(&runner.specs[e]) {
+                        let parallel = if in_process(&state.engines[e]) {
                             threads
                         } else {
                             threads.min(2.0)
@@ -106,24 +206,123 @@ impl StudyPlan {
                     continue;
                 }
                 any = true;
-                self.play_look(&mut runner, &mut families[f], f, &wants, sink)?;
+                self.play_look(&mut runner, &mut state, f, &wants, sink)?;
             }
             if !any {
                 break;
             }
+            state.looks += 1;
         }
         Ok(runner.finish())
     }
 
-    /// What family `f` plays next: its first look (every member), or the cells that need
-    /// shots and the dt search's next candidates; engines a search adds are built here.
-    fn wants(
+    /// The next look of every family from `state` (one round of [`StudyPlan::run_sequential`]):
+    /// a family's first look (every member), or the cells that need shots and the dt search's
+    /// next candidates. Engines a search adds join `state.engines` (and their family). Every
+    /// family's wants read only its own state, so a round's wants may be computed before any
+    /// of it is played.
+    pub fn look_wants(&self, state: &mut StudyState) -> Look {
+        (0..self.families.len())
+            .map(|f| self.family_wants(state, f))
+            .collect()
+    }
+
+    /// The (family, shot index) pairs `look` plays, family by family in shot order: the
+    /// units a sharded look splits.
+    pub fn look_units(&self, state: &StudyState, look: &Look) -> Vec<(usize, u64)> {
+        let mut units = Vec::new();
+        for (f, wants) in look.iter().enumerate() {
+            let (from, to, _) = span(&state.families[f], wants);
+            units.extend((from..to).map(|k| (f, k)));
+        }
+        units
+    }
+
+    /// Plays `units` of `look` (a contiguous part of [`StudyPlan::look_units`]) from `state`,
+    /// as [`StudyPlan::run_sequential`] plays them: the same rows, in the same order, to `sink`.
+    /// `state` is the one `look` was computed from (its engines include the search's new ones).
+    ///
+    /// # Errors
+    /// As [`StudyPlan::run`].
+    pub fn play_units(
         &self,
-        runner: &mut Runner<'_>,
-        family: &mut Family,
+        state: &StudyState,
+        look: &Look,
+        units: &[(usize, u64)],
+        pool: &rayon::ThreadPool,
+        sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<StudyResult, StudyError> {
+        let mut runner = Runner::new(self, pool, progress)?;
+        runner.build(&state.engines)?;
+        for part in units.chunk_by(|a, b| a.0 == b.0) {
+            let f = part[0].0;
+            let family = &state.families[f];
+            let (_, _, range) = span(family, &look[f]);
+            let plays =
+                |e: usize, k: u64| range.iter().any(|&(x, lo, hi)| x == e && k >= lo && k < hi);
+            let ks: Vec<u64> = part.iter().map(|u| u.1).collect();
+            runner.play(f, &ks, &plays, family.played, sink)?;
+        }
+        Ok(runner.finish())
+    }
+
+    /// The rows unit (`f`, `k`) of `look` writes, by run, in order: the reference's and the
+    /// floor's on a shot they have not played, then each engine's that plays it, in engine
+    /// order.
+    pub fn unit_runs(&self, state: &StudyState, look: &Look, (f, k): (usize, u64)) -> Vec<String> {
+        let family = &state.families[f];
+        let (_, _, range) = span(family, &look[f]);
+        let mut runs = Vec::new();
+        if k >= family.played {
+            runs.extend([REFERENCE.to_string(), FLOOR.to_string()]);
+        }
+        for (e, spec) in state.engines.iter().enumerate() {
+            if range.iter().any(|&(x, lo, hi)| x == e && k >= lo && k < hi) {
+                runs.push(spec.to_string());
+            }
+        }
+        runs
+    }
+
+    /// After family `f` has played `wants` (its rows in `tally`): its shots, its looks (in
+    /// `tally` too) and its verdicts.
+    pub fn record_look(
+        &self,
+        tally: &mut OutcomeTally,
+        state: &mut StudyState,
         f: usize,
-        max: u64,
-    ) -> Result<Wants, StudyError> {
+        wants: &Wants,
+    ) {
+        let to = wants.iter().map(|w| w.1).max().unwrap_or(0);
+        let (kind, table) = &self.families[f];
+        let family = &mut state.families[f];
+        let looks = tally.distribution_mut();
+        if to > family.played {
+            family.played = to;
+            family.floor_looks += 1;
+            looks.set_looks(kind.name(), table, FLOOR, family.floor_looks);
+        }
+        for &(e, target) in wants {
+            let cell = &mut family.cells[e];
+            cell.shots = target;
+            cell.looks += 1;
+            looks.set_looks(
+                kind.name(),
+                table,
+                &state.engines[e].to_string(),
+                cell.looks,
+            );
+        }
+        family.verdicts = tally
+            .distribution()
+            .evaluate_family(kind.name(), table, &self.margins, false, self.seed)
+            .1;
+    }
+
+    /// What family `f` plays next (see [`StudyPlan::look_wants`]).
+    fn family_wants(&self, state: &mut StudyState, f: usize) -> Wants {
+        let max = state.max_shots;
         let grow = |shots: u64| {
             if shots == 0 {
                 self.shots
@@ -131,11 +330,15 @@ impl StudyPlan {
                 (shots * 2).min(max)
             }
         };
+        let StudyState {
+            engines, families, ..
+        } = state;
+        let family = &mut families[f];
         if family.played == 0 {
-            return Ok((0..family.cells.len())
+            return (0..family.cells.len())
                 .filter(|&e| family.cells[e].member)
                 .map(|e| (e, self.shots))
-                .collect());
+                .collect();
         }
         let verdict_of = |e: usize, specs: &[EngineSpec], verdicts: &[DistributionVerdict]| {
             let spec = &specs[e];
@@ -150,10 +353,10 @@ impl StudyPlan {
         // Engines without a time step: sample while undecided.
         for e in 0..family.cells.len() {
             let cell = family.cells[e];
-            if !cell.member || runner.specs[e].dt().is_some() || cell.shots >= max {
+            if !cell.member || engines[e].dt().is_some() || cell.shots >= max {
                 continue;
             }
-            if verdict_of(e, &runner.specs, &family.verdicts)
+            if verdict_of(e, engines, &family.verdicts)
                 .is_some_and(|v| v.needs_shots() && worth_sampling(&v, max))
             {
                 wants.push((e, grow(cell.shots)));
@@ -161,48 +364,53 @@ impl StudyPlan {
         }
         // Engines with one: each series (family and variant) is searched.
         let mut series: Vec<(String, String)> = Vec::new();
-        for e in 0..family.cells.len() {
-            let spec = &runner.specs[e];
+        for (cell, spec) in family.cells.iter().zip(engines.iter()) {
             let key = (spec.family().to_string(), spec.variant());
-            if family.cells[e].member && spec.dt().is_some() && !series.contains(&key) {
+            if cell.member && spec.dt().is_some() && !series.contains(&key) {
                 series.push(key);
             }
         }
         for (engine, variant) in series {
             let members: Vec<usize> = (0..family.cells.len())
                 .filter(|&e| {
-                    let s = &runner.specs[e];
+                    let s = &engines[e];
                     family.cells[e].member && s.family() == engine && s.variant() == variant
                 })
                 .collect();
             let states: Vec<(f64, CellState)> = members
                 .iter()
                 .filter_map(|&e| {
-                    let v = verdict_of(e, &runner.specs, &family.verdicts)?;
+                    let v = verdict_of(e, engines, &family.verdicts)?;
                     let open = family.cells[e].shots < max && worth_sampling(&v, max);
-                    Some((runner.specs[e].dt()?, cell_state(&v, open)))
+                    Some((engines[e].dt()?, cell_state(&v, open)))
                 })
                 .collect();
             match next_step(&states, &self.search) {
                 Step::Sample(dt) => {
-                    if let Some(&e) = members.iter().find(|&&e| runner.specs[e].dt() == Some(dt)) {
+                    if let Some(&e) = members.iter().find(|&&e| engines[e].dt() == Some(dt)) {
                         wants.push((e, grow(family.cells[e].shots)));
                     }
                 }
                 Step::Probe(dt) => {
-                    let Some(spec) = runner.specs[members[0]].with_dt(dt) else {
+                    let Some(spec) = engines[members[0]].with_dt(dt) else {
                         continue;
                     };
                     // A candidate dearer than the search allows is not played: the series'
                     // answer stays where it is, naming the dt it would have tried.
-                    if series_cost(runner, f, &members, dt)
+                    if series_cost(engines, family, &members, dt)
                         .is_some_and(|c| c > self.search.max_shot_s)
                     {
                         continue;
                     }
-                    let e = runner.add_engine(spec)?;
+                    let e = match engines.iter().position(|s| *s == spec) {
+                        Some(e) => e,
+                        None => {
+                            engines.push(spec);
+                            engines.len() - 1
+                        }
+                    };
                     if family.cells.len() <= e {
-                        family.cells.resize(e + 1, Cell::default());
+                        family.cells.resize(e + 1, LookCell::default());
                     }
                     family.cells[e].member = true;
                     wants.push((e, grow(family.cells[e].shots)));
@@ -210,53 +418,110 @@ impl StudyPlan {
                 Step::Done(_) => {}
             }
         }
-        Ok(wants)
+        wants
     }
 
     /// Plays one look of family `f`: every engine of `wants` up to its target, the reference
-    /// and the floor on the shots beyond what they have played; then records the looks and
-    /// judges the family again.
+    /// and the floor on the shots beyond what they have played; then records it
+    /// ([`StudyPlan::record_look`]).
     fn play_look(
         &self,
         runner: &mut Runner<'_>,
-        family: &mut Family,
+        state: &mut StudyState,
         f: usize,
         wants: &Wants,
         sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
     ) -> Result<(), StudyError> {
-        let from = wants
-            .iter()
-            .map(|&(e, _)| family.cells.get(e).map_or(0, |c| c.shots))
-            .min()
-            .unwrap_or(0);
-        let to = wants.iter().map(|w| w.1).max().unwrap_or(0);
-        let range: Vec<(usize, u64, u64)> = wants
-            .iter()
-            .map(|&(e, target)| (e, family.cells[e].shots, target))
-            .collect();
+        let family = &state.families[f];
+        let (from, to, range) = span(family, wants);
         let plays = |e: usize, k: u64| range.iter().any(|&(x, lo, hi)| x == e && k >= lo && k < hi);
         let ks: Vec<u64> = (from..to).collect();
         runner.play(f, &ks, &plays, family.played, sink)?;
-        let (kind, table) = &self.families[f];
-        let tally = runner.result.tally.distribution_mut();
-        if to > family.played {
-            family.played = to;
-            family.floor_looks += 1;
-            tally.set_looks(kind.name(), table, FLOOR, family.floor_looks);
-        }
-        for &(e, target) in wants {
-            let cell = &mut family.cells[e];
-            cell.shots = target;
-            cell.looks += 1;
-            tally.set_looks(kind.name(), table, &runner.specs[e].to_string(), cell.looks);
-        }
-        family.verdicts = runner
-            .result
-            .tally
-            .distribution()
-            .evaluate_family(kind.name(), table, &self.margins, false, self.seed)
-            .1;
+        self.record_look(&mut runner.result.tally, state, f, wants);
         Ok(())
+    }
+}
+
+/// The shots a family's look plays, `[from, to)`, and each wanted engine's own range
+/// (engine, from, to).
+fn span(family: &FamilyLooks, wants: &Wants) -> (u64, u64, Vec<(usize, u64, u64)>) {
+    let from = wants
+        .iter()
+        .map(|&(e, _)| family.cells.get(e).map_or(0, |c| c.shots))
+        .min()
+        .unwrap_or(0);
+    let to = wants.iter().map(|w| w.1).max().unwrap_or(0);
+    let range = wants
+        .iter()
+        .map(|&(e, target)| (e, family.cells.get(e).map_or(0, |c| c.shots), target))
+        .collect();
+    (from, to, range)
+}
+
+/// A study's tallies made again from its `outcomes/shots.csv` rows, look by look, as the
+/// study made them while it played: a shot's rows that start with the reference's are new
+/// shots; the engines' rows of a shot played before are paired with its reference's and
+/// floor's rows of then, which are not counted again.
+#[derive(Default)]
+pub struct ShotRowsTally {
+    /// The tallies so far.
+    pub tally: OutcomeTally,
+    /// The reference's and the floor's rows of every shot seen, by (family, table, index).
+    firsts: HashMap<(String, String, u64), [OutcomeShotRow; 2]>,
+}
+
+impl ShotRowsTally {
+    /// Adds the rows one family wrote in one look, in their order.
+    ///
+    /// # Errors
+    /// A shot whose reference row has no floor row after it, or engines' rows of a shot
+    /// never played by the reference: the phrase names the shot.
+    pub fn add_look(&mut self, rows: &[OutcomeShotRow]) -> Result<(), String> {
+        let key = |r: &OutcomeShotRow| (r.family.clone(), r.table.clone(), r.index);
+        for shot in rows.chunk_by(|a, b| key(a) == key(b)) {
+            let k = key(&shot[0]);
+            let name = || format!("{} on {} shot {}", k.0, k.1, k.2);
+            if shot[0].run == REFERENCE {
+                if shot.get(1).is_none_or(|r| r.run != FLOOR) {
+                    return Err(format!(
+                        "{}: the reference's row without the floor's",
+                        name()
+                    ));
+                }
+                self.firsts
+                    .insert(k.clone(), [shot[0].clone(), shot[1].clone()]);
+                self.tally.add_shot_counting(shot, true);
+            } else {
+                let Some(first) = self.firsts.get(&k) else {
+                    return Err(format!("{}: engines' rows before the reference's", name()));
+                };
+                let mut all = first.to_vec();
+                all.extend_from_slice(shot);
+                self.tally.add_shot_counting(&all, false);
+            }
+        }
+        Ok(())
+    }
+
+    /// Records the looks `state` says each family and cell has taken (as
+    /// [`StudyPlan::record_look`] did after each).
+    pub fn set_looks(&mut self, plan: &StudyPlan, state: &StudyState) {
+        let looks = self.tally.distribution_mut();
+        for ((kind, table), family) in plan.families.iter().zip(&state.families) {
+            if family.floor_looks > 0 {
+                looks.set_looks(kind.name(), table, FLOOR, family.floor_looks);
+            }
+            for (e, cell) in family.cells.iter().enumerate() {
+                if cell.looks > 0 {
+                    looks.set_looks(
+                        kind.name(),
+                        table,
+                        &state.engines[e].to_string(),
+                        cell.looks,
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -277,28 +542,33 @@ fn worth_sampling(v: &DistributionVerdict, max: u64) -> bool {
         .is_none_or(|n| n <= max.saturating_mul(FUTILITY_SLACK))
 }
 
-/// A first estimate of engine `e`'s time per shot on family `f` before it has played there: a
+/// A first estimate of engine `e`'s time per shot on `family` before it has played there: a
 /// fixed-step engine's cost grows as 1/dt, so the nearest dt of its series that has played,
 /// scaled.
-fn estimate_cost(runner: &Runner<'_>, f: usize, e: usize) -> Option<f64> {
-    let spec = &runner.specs[e];
-    let members: Vec<usize> = (0..runner.specs.len())
+fn estimate_cost(specs: &[EngineSpec], family: &FamilyLooks, e: usize) -> Option<f64> {
+    let spec = &specs[e];
+    let members: Vec<usize> = (0..specs.len())
         .filter(|&x| {
-            let s = &runner.specs[x];
+            let s = &specs[x];
             x != e && s.family() == spec.family() && s.variant() == spec.variant()
         })
         .collect();
-    series_cost(runner, f, &members, spec.dt()?)
+    series_cost(specs, family, &members, spec.dt()?)
 }
 
-/// The time per shot (s) of a dt of the series `members` on family `f`, from its nearest dt
+/// The time per shot (s) of a dt of the series `members` on `family`, from its nearest dt
 /// that has played there, scaled as 1/dt.
-fn series_cost(runner: &Runner<'_>, f: usize, members: &[usize], dt: f64) -> Option<f64> {
+fn series_cost(
+    specs: &[EngineSpec],
+    family: &FamilyLooks,
+    members: &[usize],
+    dt: f64,
+) -> Option<f64> {
     members
         .iter()
         .filter_map(|&x| {
-            let cost = runner.cost_per_shot(f, x)?;
-            let other = runner.specs[x].dt()?;
+            let cost = family.cells.get(x)?.cost_s?;
+            let other = specs[x].dt()?;
             Some(((other / dt).ln().abs(), cost * other / dt))
         })
         .min_by(|a, b| a.0.total_cmp(&b.0))

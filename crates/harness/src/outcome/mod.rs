@@ -36,6 +36,7 @@ pub use distribution::{
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
+pub use looks::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use replay::{
     decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,

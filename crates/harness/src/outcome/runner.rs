@@ -83,6 +83,24 @@ impl<'a> Runner<'a> {
         Ok(self.specs.len() - 1)
     }
 
+    /// Builds the engines of `specs` beyond those built (a state's engines: the plan's, then
+    /// those a search added, in order).
+    ///
+    /// # Errors
+    /// [`StudyError::Input`] for an engine that cannot be built, or engines built that are not
+    /// the first of `specs`.
+    pub(crate) fn build(&mut self, specs: &[EngineSpec]) -> Result<(), StudyError> {
+        if specs.len() < self.specs.len() || specs[..self.specs.len()] != self.specs[..] {
+            return Err(StudyError::Input(
+                "a study state whose engines are not the study's".into(),
+            ));
+        }
+        for spec in &specs[self.specs.len()..] {
+            self.add_engine(spec.clone())?;
+        }
+        Ok(())
+    }
+
     /// Engine `e`'s wall time per shot (s) on family `f` so far, if it has played there.
     pub(crate) fn cost_per_shot(&self, f: usize, e: usize) -> Option<f64> {
         self.wall

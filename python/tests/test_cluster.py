@@ -103,6 +103,28 @@ def test_local_looks_merge_into_the_one_process_study(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["merged", "whole"]
 
 
+def test_a_stopped_driver_resumes_from_its_last_merged_look(tmp_path):
+    # The driver stops after two looks (as a crash would), keeping its last merged look; a new
+    # driver, with another shard count, goes on from it and plays nothing twice: the files are
+    # the one-process study's, timings aside.
+    assert bh.cli([*LOOKS, "--out", str(tmp_path), "--run-name", "whole"]) == 0
+    assert cluster.run_looks(LOOKS, 2, str(tmp_path), "merged", local=True, max_looks=2) == 1
+    kept = [p for p in tmp_path.iterdir() if p.name.startswith(".merged.looks-")]
+    assert len(kept) == 1 and (kept[0] / "look2" / "outcomes/looks.json").is_file()
+    assert not (kept[0] / "look1").exists()
+    resume = kept[0] / "look2"
+    assert cluster.run_looks(LOOKS, 3, str(tmp_path), "merged", local=True, resume=str(resume)) == 0
+    whole, merged = tmp_path / "whole", tmp_path / "merged"
+    for p in whole.rglob("*"):
+        f = str(p.relative_to(whole))
+        if p.is_file() and f not in TIMED:
+            assert filecmp.cmp(p, merged / f, shallow=False), f
+    # The directory resumed from is left as it was.
+    assert (resume / "outcomes/looks.json").is_file()
+    finished = json.loads((merged / "outcomes/looks.json").read_text())
+    assert finished["finished"] and finished["look"] > 2
+
+
 def test_a_look_shard_rerun_gives_the_same_bytes():
     first = cluster.run_look_shard(LOOKS, 1, None, 2, 3)
     again = cluster.run_look_shard(LOOKS, 1, None, 2, 3)

@@ -31,6 +31,7 @@ import json
 import os
 import pathlib
 import shutil
+import socket
 import sys
 import tempfile
 from typing import Dict, List, Optional, Sequence
@@ -52,15 +53,23 @@ def run_shard(command: Sequence[str], k: int, n: int) -> Dict[str, bytes]:
         code = cli([*command, "--shard", f"{k}/{n}", "--out", tmp, "--run-name", name])
         run_dir = pathlib.Path(tmp) / name
         if not run_dir.is_dir():
-            raise RuntimeError(f"shard {k}/{n} of {' '.join(command)!r} failed (exit {code})")
+            raise RuntimeError(
+                f"shard {k}/{n} of {' '.join(command)!r} failed on {_worker()} (exit {code})"
+            )
         files = {
             str(p.relative_to(run_dir)): p.read_bytes()
             for p in sorted(run_dir.rglob("*"))
             if p.is_file()
         }
         if code not in (0, 1):
-            raise RuntimeError(f"shard {k}/{n} of {' '.join(command)!r}: exit {code}")
+            raise RuntimeError(f"shard {k}/{n} of {' '.join(command)!r} on {_worker()}: exit {code}")
         return files
+
+
+def _worker() -> str:
+    """This worker, for an error line: its host name and process id (the command's own line,
+    naming the engine, is on the worker's stderr, which Ray forwards to the driver)."""
+    return f"worker {socket.gethostname()} (pid {os.getpid()})"
 
 
 def _write_shard(root: pathlib.Path, k: int, n: int, files: Dict[str, bytes]) -> pathlib.Path:
@@ -164,6 +173,7 @@ def run_looks(
     local: bool = False,
     keep_shards: bool = False,
     max_looks: int = 10_000,
+    resume: Optional[str] = None,
 ) -> int:
     """Runs the sequential outcome study ``command`` (``["outcomes", ...]``, a budget of shots)
     look by look: the ``shards`` shards of look K as Ray tasks (or one after another with
@@ -171,9 +181,10 @@ def run_looks(
     finished; the last merged look becomes ``out/run_name``. Returns the last merge's exit code
     (that of a failed command when one fails).
 
-    The driver keeps nothing but the merged looks: restarted after a crash (with
-    ``keep_shards``), a study can go on from its last merged look with the commands the merge
-    printed."""
+    The driver keeps nothing but the merged looks, each written whole or not at all. A driver
+    that stops before the study is finished (a crash, ``max_looks``) keeps its last merged look
+    and says where; ``resume`` (that directory) goes on from it, playing nothing twice: the
+    finished files are those of a run never stopped."""
     if shards < 1:
         raise ValueError(f"shards = {shards}: must be at least 1")
     out_dir = pathlib.Path(out)
@@ -193,10 +204,23 @@ def run_looks(
         if not ray.is_initialized():
             ray.init(address=address or os.environ.get("RAY_ADDRESS"))
         task = ray.remote(run_look_shard)
+    state: Optional[bytes] = None
+    previous: Optional[pathlib.Path] = None
+    first = 1
+    if resume is not None:
+        previous = pathlib.Path(resume)
+        try:
+            state = (previous / "outcomes" / "looks.json").read_bytes()
+            first = int(json.loads(state)["look"]) + 1
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"--resume {resume}: not a merged look ({e})", file=sys.stderr)
+            return 2
+        if json.loads(state).get("finished"):
+            print(f"--resume {resume}: the study is finished already", file=sys.stderr)
+            return 2
+    done = False
     try:
-        state: Optional[bytes] = None
-        previous: Optional[pathlib.Path] = None
-        for look in range(1, max_looks + 1):
+        for look in range(first, first + max_looks):
             if task is None:
                 results = [
                     run_look_shard(command, look, state, k, shards) for k in range(1, shards + 1)
@@ -222,19 +246,29 @@ def run_looks(
                 return code
             if not keep_shards:
                 shutil.rmtree(shard_root, ignore_errors=True)
-                if previous is not None:
+                # Only the driver's own looks: a directory resumed from is the user's.
+                if previous is not None and previous.parent == work:
                     shutil.rmtree(previous, ignore_errors=True)
             state = (merged / "outcomes" / "looks.json").read_bytes()
             if json.loads(state)["finished"]:
                 os.rename(merged, out_dir / run_name)
                 print(f"the finished study (look {look} merged): {out_dir / run_name}")
+                done = True
                 return code
             previous = merged
-        print(f"the study did not finish in {max_looks} looks", file=sys.stderr)
+        print(
+            f"the study did not finish in {max_looks} looks: go on with --resume {previous}",
+            file=sys.stderr,
+        )
         return 1
     finally:
-        if not keep_shards:
+        if done and not keep_shards:
             shutil.rmtree(work, ignore_errors=True)
+        elif not done:
+            if previous is not None and previous.parent == work:
+                print(f"merged looks kept: go on with --resume {previous}", file=sys.stderr)
+            else:
+                shutil.rmtree(work, ignore_errors=True)
 
 
 def _one_look(command: Sequence[str]) -> bool:
@@ -261,23 +295,23 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--local", action="store_true", help="no Ray: run the shards in turn here")
     ap.add_argument("--keep-shards", action="store_true", help="keep the shards' directories")
     ap.add_argument(
+        "--resume",
+        help="outcomes, look by look: go on from this merged look (the directory a stopped "
+        "driver named)",
+    )
+    ap.add_argument(
         "command", nargs=argparse.REMAINDER, help="stress|sweep|outcomes and its options"
     )
     args = ap.parse_args(argv)
     if not args.command or args.command[0] not in ("stress", "sweep", "outcomes"):
         ap.error("give the command to shard: stress ..., sweep ... or outcomes ...")
-    run = run_sharded
+    options = dict(address=args.address, local=args.local, keep_shards=args.keep_shards)
     if args.command[0] == "outcomes" and not _one_look(args.command):
-        run = run_looks
-    return run(
-        args.command,
-        args.shards,
-        args.out,
-        args.run_name,
-        address=args.address,
-        local=args.local,
-        keep_shards=args.keep_shards,
-    )
+        return run_looks(args.command, args.shards, args.out, args.run_name, **options,
+                         resume=args.resume)
+    if args.resume is not None:
+        ap.error("--resume goes with a sequential outcomes study (a budget of shots)")
+    return run_sharded(args.command, args.shards, args.out, args.run_name, **options)
 
 
 if __name__ == "__main__":

@@ -175,17 +175,6 @@ impl PocketZone {
             Some(line) => line.crossed(p0, p1).is_some(),
         }
     }
-
-    /// How far a center at `p` is from capture (m): negative once captured. Its distance
-    /// outside the circle, or its signed distance from the capture line's line (the segment's
-    /// extent is the caller's to check, as for a cushion's face).
-    #[inline]
-    pub fn gap(&self, p: Vec2) -> f64 {
-        match &self.line {
-            None => (p - self.center).norm() - self.radius,
-            Some(line) => line.signed_distance(p),
-        }
-    }
 }
 
 /// A [`Table`] with its elements' geometry computed once: linear segments (same indices as

@@ -402,6 +402,22 @@ impl Failures {
     }
 }
 
+/// A run directory's or a shard's wall times (checked, absorbed into `wall`) and chaos rows
+/// (appended to `chaos`).
+fn absorb_extras(
+    dir: &Path,
+    wall: &mut Vec<WallRow>,
+    chaos: &mut Vec<pool_harness::ChaosRow>,
+) -> Result<(), CliError> {
+    absorb_wall(wall, &dir.join("outcomes/wall.csv"))?;
+    let path = dir.join("chaos.csv");
+    chaos.extend(parse_rows::<pool_harness::ChaosRow>(
+        &read_text(&path)?,
+        &path,
+    )?);
+    Ok(())
+}
+
 /// The wall times of a run directory or a shard, checked, absorbed into `wall`.
 fn absorb_wall(wall: &mut Vec<WallRow>, path: &Path) -> Result<(), CliError> {
     let text = read_text(path)?;
@@ -580,12 +596,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
             at += n as usize;
         }
         failures.note(&rows);
-        absorb_wall(&mut wall, &dir.join("outcomes/wall.csv"))?;
-        let chaos_path = dir.join("chaos.csv");
-        chaos.extend(parse_rows::<pool_harness::ChaosRow>(
-            &read_text(&chaos_path)?,
-            &chaos_path,
-        )?);
+        absorb_extras(dir, &mut wall, &mut chaos)?;
     }
     tally.set_looks(&plan, &state);
     // This look: the wants the shards computed, from the same state.
@@ -634,12 +645,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
         )?;
         failures.note(&rows);
         look_rows.extend(rows);
-        absorb_wall(&mut wall, &dir.join("outcomes/wall.csv"))?;
-        let chaos_path = dir.join("chaos.csv");
-        chaos.extend(parse_rows::<pool_harness::ChaosRow>(
-            &read_text(&chaos_path)?,
-            &chaos_path,
-        )?);
+        absorb_extras(dir, &mut wall, &mut chaos)?;
     }
     out.flush().map_err(write_err)?;
     drop(out);

@@ -4,28 +4,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{root, temp_dir, texts, xtask};
-
-/// Every file under `dir`, by relative path, with its bytes.
-fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    fn walk(base: &Path, d: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-        for e in std::fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(base, &p, out);
-            } else {
-                out.push((
-                    p.strip_prefix(base).unwrap().into(),
-                    std::fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out.sort();
-    out
-}
+use common::{root, temp_dir, texts, tree, xtask};
 
 /// Runs `xtask <args> --out <out> --run-name <name>`; its exit code and texts.
 fn run(args: &[&str], out: &Path, name: &str) -> (i32, String, String) {

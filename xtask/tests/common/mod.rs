@@ -92,3 +92,24 @@ pub fn run_within(cmd: &mut Command, limit: std::time::Duration) -> (Option<i32>
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
     (code, err)
 }
+
+/// Every file under `dir`, by relative path, with its bytes.
+pub fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(base: &Path, d: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.push((
+                    p.strip_prefix(base).unwrap().into(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}

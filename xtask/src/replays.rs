@@ -20,7 +20,7 @@ use pool_harness::{
     ReplayEngine, ReplayFile, StudyError, StudyPlan, StudyRules, Units, FLOOR, REFERENCE,
     REPLAY_VERSION,
 };
-use pool_sim::{Engine, Setup};
+use pool_sim::Engine;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -394,7 +394,7 @@ pub fn make(
     let replayable = |run: &str| specs.get(run).is_some_and(Option::is_some);
     let selected = pool_harness::pick_replays(&shots, max_shots, &replayable);
     // Each selected shot's family, table (racks) and engine runs, checked before any runs.
-    let mut racks: BTreeMap<String, [Setup; 2]> = BTreeMap::new();
+    let mut racks: BTreeMap<String, pool_harness::Racks> = BTreeMap::new();
     let mut jobs: Vec<(usize, FamilyKind, Vec<String>)> = Vec::new();
     for &s in &selected {
         let shot = &shots[s];
@@ -413,7 +413,7 @@ pub fn make(
             let option = format!("{}: field table =", file.display());
             racks.insert(
                 shot.table.clone(),
-                crate::racks::racks(&option, Some(&shot.table))?,
+                crate::racks::study_racks(&option, &shot.table)?,
             );
         }
         let runs = shot

@@ -318,7 +318,7 @@ impl OutcomeArgs {
             },
         };
         let racks = |table: &str| {
-            crate::racks::racks("--outcome-tables", Some(table)).map_err(|e| e.to_string())
+            crate::racks::study_racks("--outcome-tables", table).map_err(|e| e.to_string())
         };
         StudyPlan::new(&options, &racks).map_err(|e| option_error(&e))
     }
@@ -430,7 +430,7 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
         },
     };
     let racks = |table: &str| {
-        crate::racks::racks("--outcome-tables", Some(table)).map_err(|e| e.to_string())
+        crate::racks::study_racks("--outcome-tables", table).map_err(|e| e.to_string())
     };
     let plan = StudyPlan::new(&study, &racks)
         .map_err(|e| CliError::Input(format!("{source}: {} {}", flag(e.option), e.message)))?;

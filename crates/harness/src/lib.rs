@@ -43,14 +43,14 @@ pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
 pub use outcome::{
     answers, compare_independent, cue_ball, family_shot, floor_shot, mcnemar_one_sided,
-    merge_chaos, perturb, summarize_games, tally_shot_rows, wilson_interval, Agreement, AnswerRow,
-    Budget, ChaosRow, CushionHit, CushionRef, Decline, DistributionRow, DistributionTally,
-    DistributionVerdict, FamilyKind, Fate, Field, GameOutcome, Margins, OutcomeRow, OutcomeShotRow,
-    OutcomeTally, Perturbation, RunLabel, StudyError, StudyOptions, StudyPlan, StudyResult,
-    StudyRules, StudySetups, StudyShot, SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED,
-    DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, INTERVAL_SHARE, MAX_DTS,
-    MAX_SHOTS, MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE,
-    SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
+    merge_chaos, perturb, pool_racks, summarize_games, tally_shot_rows, wilson_interval, Agreement,
+    AnswerRow, Budget, ChaosRow, CushionHit, CushionRef, Decline, DistributionRow,
+    DistributionTally, DistributionVerdict, FamilyKind, Fate, Field, GameOutcome, Margins,
+    OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel, ScoreEntry,
+    StudyError, StudyOptions, StudyPlan, StudyResult, StudyRules, StudySetups, StudyShot,
+    SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_PAIRS,
+    ENERGY_PERMUTATIONS, FLOOR, INTERVAL_SHARE, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS,
+    PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
 };
 pub use outcome::{
     cell_levels, cell_state, fmt_dt, series_share, Decision, FloorVerdict, MarginError, MarginName,

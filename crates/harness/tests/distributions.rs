@@ -4,25 +4,17 @@
 //! engine on another seed is "same in distribution"; a lattice rack's floor is not neutral
 //! and a jittered rack's is.
 
-use std::path::Path;
-
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
     compare_independent, Budget, Decision, DistributionVerdict, FloorVerdict, Margins,
-    OutcomeShotRow, Perturbation, SearchOptions, StudyOptions, StudyPlan, StudyResult, Verdict,
+    OutcomeShotRow, Perturbation, Racks, SearchOptions, StudyOptions, StudyPlan, StudyResult,
+    Verdict,
 };
 use pool_physics::Model;
 use pool_sim::{Engine, Outcome, RackModel, Setup, DEFAULT_RACK};
 
-fn racks(table: &str) -> Result<[Setup; 2], String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
-    let load = |name: &str| pool_shots::load(&dir.join(format!("{name}.toml"))).unwrap();
-    let t = pool_physics::Table::by_name(table).unwrap();
-    [load("break_9ball"), load("break_15ball")]
-        .map(|r| pool_harness::rack_on_table(&r, &t).map_err(|e| e.to_string()))
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()
-        .map(|v| [v[0].clone(), v[1].clone()])
+fn racks(table: &str) -> Result<Racks, String> {
+    Racks::on_table(table)
 }
 
 /// The event engine playing every shot with one ball parameter scaled by a factor

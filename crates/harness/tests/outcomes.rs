@@ -3,24 +3,18 @@
 //! at dt = 1e-2 s changes thin cuts far beyond the chaos floor; and the pieces the study is
 //! built of (game outcome, agreement, perturbation, families, tallies) on cases worked by hand.
 
-use std::path::Path;
-
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
     answers, family_shot, perturb, Agreement, FamilyKind, Fate, Field, FloorVerdict, GameOutcome,
-    Margins, OutcomeShotRow, OutcomeTally, Perturbation, SearchEnd, SearchOptions, StudyRules,
-    StudyShot, Verdict,
+    Margins, OutcomeShotRow, OutcomeTally, Perturbation, Racks, SearchEnd, SearchOptions,
+    StudyRules, StudyShot, Verdict,
 };
 use pool_physics::{MotionState, Physics};
-use pool_sim::{Setup, DEFAULT_RACK};
+use pool_sim::DEFAULT_RACK;
 
 /// The 9-ball and 15-ball racks on `table`.
-fn racks(table: &str) -> [Setup; 2] {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
-    let load = |name: &str| pool_shots::load(&dir.join(format!("{name}.toml"))).unwrap();
-    let t = pool_physics::Table::by_name(table).unwrap();
-    [load("break_9ball"), load("break_15ball")]
-        .map(|r| pool_harness::rack_on_table(&r, &t).unwrap())
+fn racks(table: &str) -> Racks {
+    Racks::on_table(table).unwrap()
 }
 
 /// `n` shots of (`kind`, `table`) through the reference, the floor and every engine of
@@ -272,7 +266,7 @@ fn the_perturbation_moves_every_ball_by_its_size_and_keeps_them_apart() {
     let racks = racks("seven_foot");
     let p = Perturbation::default();
     for seed in 0..30 {
-        let rack = pool_harness::random_break(&racks[1], seed);
+        let rack = pool_harness::random_break(racks.get("15ball").unwrap(), seed);
         let q = perturb(&rack, &p, seed).unwrap();
         assert_eq!(q, perturb(&rack, &p, seed).unwrap());
         q.validate().unwrap();
@@ -317,7 +311,7 @@ fn the_perturbation_moves_every_ball_by_its_size_and_keeps_them_apart() {
         position_m: 0.09,
         speed_rel: 0.0,
     };
-    let tight = pool_harness::random_break(&racks[1], 1);
+    let tight = pool_harness::random_break(racks.get("15ball").unwrap(), 1);
     let err = perturb(&tight, &huge, 1).err();
     assert!(err.is_none_or(|e| e.contains("no perturbation")));
     assert!(Perturbation {

@@ -6,8 +6,6 @@
 //! first and last samples and where a ball starts or stops are kept; a ball at rest adds no
 //! sample; the file has the contract's field names and units.
 
-use std::path::Path;
-
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
     decode_track, replay_options, replay_run, replay_shot, FamilyKind, Field, Frames,
@@ -17,13 +15,9 @@ use pool_harness::{
 use pool_physics::{MotionState, Vec3};
 use pool_sim::{Engine, Outcome, Setup, DEFAULT_RACK};
 
-/// The 9-ball and 15-ball racks on `table`.
-fn racks(table: &str) -> [Setup; 2] {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/shots");
-    let load = |name: &str| pool_shots::load(&dir.join(format!("{name}.toml"))).unwrap();
-    let t = pool_physics::Table::by_name(table).unwrap();
-    [load("break_9ball"), load("break_15ball")]
-        .map(|r| pool_harness::rack_on_table(&r, &t).unwrap())
+/// Every game's racks on `table`.
+fn racks(table: &str) -> pool_harness::Racks {
+    pool_harness::Racks::on_table(table).unwrap()
 }
 
 fn discrete(dt: f64, scheme: &str) -> EngineSpec {

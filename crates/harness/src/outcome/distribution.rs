@@ -8,7 +8,8 @@
 //! lattice rack perturbed by the size of its gaps does), and the family's verdicts say so
 //! instead of using it.
 //!
-//! The statistics are one table ([`STATISTICS`]: name, how a run's value is read, which margin);
+//! The statistics are one table per game ([`super::games::Game::statistics`]: name, how a
+//! run's value is read, which margin);
 //! the paired comparison ([`DistributionTally`]) and the comparison of independent samples
 //! ([`compare_independent`]) both estimate every entry of it and judge the estimates with the
 //! same rule.
@@ -29,6 +30,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::energy::{energy_test, energy_test_paired};
+use super::families::FamilyKind;
+use super::games::pool::STATISTICS as POOL_STATISTICS;
 use super::interval::z_two_sided;
 use super::interval::{mean_interval_moments, newcombe_independent, tango_paired, welch_moments};
 use super::sequential::{decide, look_alpha, rate_shots_to_decide, shots_to_decide};
@@ -161,22 +164,22 @@ impl Margins {
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ShotStats {
     /// Object balls pocketed (every pocketed ball but the cue ball).
-    objects: u32,
-    scratch: bool,
+    pub(crate) objects: u32,
+    pub(crate) scratch: bool,
     /// At least one object ball pocketed and no scratch.
-    success: bool,
+    pub(crate) success: bool,
     /// Pockets that received an object ball.
-    pockets: Vec<String>,
+    pub(crate) pockets: Vec<String>,
     /// The first ball the cue ball touched, `none` for none.
-    first_contact: String,
+    pub(crate) first_contact: String,
     /// The cue ball's final position, when it ends on the cloth.
-    cue: Option<[f64; 2]>,
+    pub(crate) cue: Option<[f64; 2]>,
     /// Whether it disagrees with the reference on `outcome`.
-    disagree: bool,
+    pub(crate) disagree: bool,
 }
 
 impl ShotStats {
-    fn of(row: &OutcomeShotRow) -> Self {
+    pub(crate) fn of(row: &OutcomeShotRow) -> Self {
         let objects = row.objects_pocketed;
         let pockets: Vec<String> = row
             .object_pockets
@@ -241,44 +244,29 @@ pub(crate) struct Statistic {
     pub(crate) scale: Scale,
 }
 
-/// The game's statistics, in table order. A new statistic is one entry.
-pub(crate) const STATISTICS: [Statistic; 7] = [
-    Statistic {
-        name: "balls_pocketed",
-        reading: Reading::Value(|s| Some(f64::from(s.objects))),
-        scale: Scale::Balls,
-    },
-    Statistic {
-        name: "scratch",
-        reading: Reading::Flag(|s| s.scratch),
-        scale: Scale::Rate,
-    },
-    Statistic {
-        name: "success",
-        reading: Reading::Flag(|s| s.success),
-        scale: Scale::Rate,
-    },
-    Statistic {
-        name: "pocket",
-        reading: Reading::Categories(|s| s.pockets.clone()),
-        scale: Scale::Rate,
-    },
-    Statistic {
-        name: "first_contact",
-        reading: Reading::Categories(|s| vec![s.first_contact.clone()]),
-        scale: Scale::Rate,
-    },
-    Statistic {
-        name: "cue_x",
-        reading: Reading::Value(|s| s.cue.map(|c| c[0])),
-        scale: Scale::Position,
-    },
-    Statistic {
-        name: "cue_y",
-        reading: Reading::Value(|s| s.cue.map(|c| c[1])),
-        scale: Scale::Position,
-    },
-];
+/// The statistics of the family named `family` ([`super::games::Game::statistics`]); pool's
+/// for a name that is no family (a Python batch's `batch`).
+pub(crate) fn statistics_of(family: &str) -> &'static [Statistic] {
+    FamilyKind::from_name(family).map_or(&POOL_STATISTICS[..], |k| k.game().statistics())
+}
+
+/// A game's statistics, compared by address: a pair's accumulators follow its list.
+#[derive(Clone, Copy)]
+struct Statistics(&'static [Statistic]);
+
+impl std::fmt::Debug for Statistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|s| s.name))
+            .finish()
+    }
+}
+
+impl PartialEq for Statistics {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
 
 /// Paired counts of a yes/no statistic: the run's and the reference's on the same shots.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -334,7 +322,7 @@ impl Moments {
     }
 }
 
-/// One entry of [`STATISTICS`] accumulated over paired shots.
+/// One statistic accumulated over paired shots.
 #[derive(Clone, Debug, PartialEq)]
 enum PairedAcc {
     Moments(Moments),
@@ -399,9 +387,14 @@ fn fraction(k: u64, n: u64) -> f64 {
     }
 }
 
-/// Paired estimates of every statistic, in table order: each entry of [`STATISTICS`] at level
+/// Paired estimates of every statistic, in table order: each entry of `statistics` at level
 /// `1 - alpha`, a categorical entry's share split among its categories.
-fn paired_estimates(accs: &[PairedAcc], n: u64, alpha: f64) -> Vec<Estimate> {
+fn paired_estimates(
+    statistics: &[Statistic],
+    accs: &[PairedAcc],
+    n: u64,
+    alpha: f64,
+) -> Vec<Estimate> {
     let mut out = Vec::new();
     let rate = |name: String, c: &Binary, alpha: f64| {
         let (low, high) = tango_paired(c.b, c.c, n, alpha);
@@ -417,7 +410,7 @@ fn paired_estimates(accs: &[PairedAcc], n: u64, alpha: f64) -> Vec<Estimate> {
             sigma: Some(fraction(c.b + c.c, n).sqrt()),
         }
     };
-    for (stat, acc) in STATISTICS.iter().zip(accs) {
+    for (stat, acc) in statistics.iter().zip(accs) {
         match acc {
             PairedAcc::Moments(m) => {
                 let mean = |s: f64| if m.n == 0 { f64::NAN } else { s / m.n as f64 };
@@ -456,7 +449,9 @@ struct Pair {
     dt_s: Option<f64>,
     /// Shots paired (the run played them).
     n: u64,
-    /// One accumulator per entry of [`STATISTICS`].
+    /// The family's game's statistics.
+    statistics: Statistics,
+    /// One accumulator per entry of `statistics`.
     accs: Vec<PairedAcc>,
     /// (run, reference) final cue positions of the first [`ENERGY_PAIRS`] shots with both on
     /// the cloth.
@@ -475,12 +470,14 @@ struct Pair {
 
 impl Pair {
     fn new(row: &OutcomeShotRow) -> Self {
+        let statistics = statistics_of(&row.family);
         Pair {
             engine: row.engine_label(),
             scheme: row.scheme.clone(),
             dt_s: row.dt_s,
             n: 0,
-            accs: STATISTICS
+            statistics: Statistics(statistics),
+            accs: statistics
                 .iter()
                 .map(|s| PairedAcc::new(s.reading))
                 .collect(),
@@ -494,7 +491,7 @@ impl Pair {
 
     fn add(&mut self, run: &ShotStats, reference: &ShotStats, floor: &ShotStats) {
         self.n += 1;
-        for (stat, acc) in STATISTICS.iter().zip(&mut self.accs) {
+        for (stat, acc) in self.statistics.0.iter().zip(&mut self.accs) {
             acc.add(stat.reading, run, reference);
         }
         if let (Some(a), Some(b)) = (run.cue, reference.cue) {
@@ -509,10 +506,15 @@ impl Pair {
         self.engine == FLOOR
     }
 
-    /// The two-sided levels of this pair's intervals at its look: (each entry of
-    /// [`STATISTICS`], the shot-by-shot comparison's).
+    /// The two-sided levels of this pair's intervals at its look: (each statistic's, the
+    /// shot-by-shot comparison's).
     fn levels(&self) -> (f64, f64) {
-        cell_levels(self.looks, !self.is_floor(), self.share)
+        cell_levels(
+            self.looks,
+            !self.is_floor(),
+            self.share,
+            self.statistics.0.len(),
+        )
     }
 }
 
@@ -532,14 +534,14 @@ pub fn series_share(k: u32) -> f64 {
 }
 
 /// The two-sided levels of a cell's intervals at look `looks`, the cell spending `share` of
-/// the study's rate ([`series_share`]; 1 for a cell of its own): (each entry of
-/// [`STATISTICS`]'s, split further among a categorical entry's categories; the shot-by-shot
-/// comparison's). The floor (`shot_by_shot` false) gives the statistics the whole look
-/// (weighted Bonferroni: the shares sum to the look's level, whatever the number of
-/// categories).
-pub fn cell_levels(looks: u32, shot_by_shot: bool, share: f64) -> (f64, f64) {
+/// the study's rate ([`series_share`]; 1 for a cell of its own), its game having `statistics`
+/// statistics (pool: 7): (each statistic's, split further among a categorical entry's
+/// categories; the shot-by-shot comparison's). The floor (`shot_by_shot` false) gives the
+/// statistics the whole look (weighted Bonferroni: the shares sum to the look's level,
+/// whatever the number of categories).
+pub fn cell_levels(looks: u32, shot_by_shot: bool, share: f64, statistics: usize) -> (f64, f64) {
     let intervals = STUDY_ALPHA * INTERVAL_SHARE * share;
-    let entries = STATISTICS.len() as u32;
+    let entries = statistics as u32;
     if shot_by_shot {
         (
             look_alpha(intervals * (1.0 - SHOT_BY_SHOT_SHARE), looks, entries),
@@ -914,7 +916,7 @@ fn judge_pair(
     let mut rows = Vec::new();
     let mut found = Findings::default();
     judge_estimates(
-        paired_estimates(&pair.accs, pair.n, alpha),
+        paired_estimates(pair.statistics.0, &pair.accs, pair.n, alpha),
         margins,
         floor,
         &template,
@@ -1133,7 +1135,7 @@ fn describe(name: &str, d: f64, lo: f64, hi: f64) -> String {
     format!("{name} {d:+.3} [{lo:+.3}, {hi:+.3}]")
 }
 
-/// One entry of [`STATISTICS`] accumulated over one sample of runs.
+/// One statistic accumulated over one sample of runs.
 #[derive(Clone, Debug)]
 enum SampleAcc {
     /// (n, mean, m2) of the values (Welford).
@@ -1181,10 +1183,11 @@ struct Sample {
 }
 
 impl Sample {
-    fn of(rows: &[&OutcomeShotRow]) -> Self {
+    /// The sample of `rows`, read by `statistics`.
+    fn of(rows: &[&OutcomeShotRow], statistics: &[Statistic]) -> Self {
         let mut s = Sample {
             n: 0,
-            accs: STATISTICS
+            accs: statistics
                 .iter()
                 .map(|st| SampleAcc::new(st.reading))
                 .collect(),
@@ -1193,7 +1196,7 @@ impl Sample {
         for row in rows.iter().filter(|r| r.failure.is_empty()) {
             let st = ShotStats::of(row);
             s.n += 1;
-            for (stat, acc) in STATISTICS.iter().zip(&mut s.accs) {
+            for (stat, acc) in statistics.iter().zip(&mut s.accs) {
                 acc.add(stat.reading, &st);
             }
             if let Some(c) = st.cue {
@@ -1206,7 +1209,12 @@ impl Sample {
 
 /// Estimates of `b - a` of every statistic for independent samples, at level `1 - alpha`:
 /// Newcombe's interval for rates, Welch's for means.
-fn independent_estimates(a: &Sample, b: &Sample, alpha: f64) -> Vec<Estimate> {
+fn independent_estimates(
+    statistics: &[Statistic],
+    a: &Sample,
+    b: &Sample,
+    alpha: f64,
+) -> Vec<Estimate> {
     let n = a.n.min(b.n);
     let mut out = Vec::new();
     let rate = |name: String, ka: u64, kb: u64, alpha: f64| {
@@ -1226,7 +1234,7 @@ fn independent_estimates(a: &Sample, b: &Sample, alpha: f64) -> Vec<Estimate> {
             },
         }
     };
-    for (stat, (x, y)) in STATISTICS.iter().zip(a.accs.iter().zip(&b.accs)) {
+    for (stat, (x, y)) in statistics.iter().zip(a.accs.iter().zip(&b.accs)) {
         match (x, y) {
             (&SampleAcc::Moments(na, ma, m2a), &SampleAcc::Moments(nb, mb, m2b)) => {
                 let var = |n: u64, m2: f64| {
@@ -1279,7 +1287,7 @@ fn independent_estimates(a: &Sample, b: &Sample, alpha: f64) -> Vec<Estimate> {
 }
 
 /// Two runs' game statistics on *different* shots (for example the event engine on two seeds
-/// of a family, or two batches of another user's shots): each statistic of [`STATISTICS`] as
+/// of a family, or two batches of another user's shots): each statistic of the family's game as
 /// a difference `b - a` of independent samples, with Newcombe's hybrid score interval for rates
 /// ([`super::interval::newcombe_independent`]), Welch's interval for means
 /// ([`super::interval::welch_moments`]) and the two-sample energy test for the final cue
@@ -1295,9 +1303,10 @@ pub fn compare_independent(
     margins: &Margins,
     seed: u64,
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
-    let (sa, sb) = (Sample::of(a), Sample::of(b));
+    let statistics = statistics_of(family);
+    let (sa, sb) = (Sample::of(a, statistics), Sample::of(b, statistics));
     let n = sa.n.min(sb.n);
-    let (alpha, _) = cell_levels(1, false, 1.0);
+    let (alpha, _) = cell_levels(1, false, 1.0, statistics.len());
     let template = DistributionRow {
         family: family.to_string(),
         table: table.to_string(),
@@ -1320,7 +1329,7 @@ pub fn compare_independent(
     let mut rows = Vec::new();
     let mut found = Findings::default();
     judge_estimates(
-        independent_estimates(&sa, &sb, alpha),
+        independent_estimates(statistics, &sa, &sb, alpha),
         margins,
         false,
         &template,
@@ -1373,11 +1382,14 @@ pub struct SummaryStat {
 }
 
 /// The game's statistics of one sample of runs (rows of `outcomes/shots.csv`, or a Python
-/// batch's), each with its 95 % interval, in [`STATISTICS`]' order (`pocket:<id>` and
+/// batch's), each with its 95 % interval, in the game's order of statistics (`pocket:<id>` and
 /// `first_contact:<id>` per category). Runs that failed are left out.
 pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
     use super::interval::{mean_interval_moments, wilson};
-    let s = Sample::of(rows);
+    let statistics = rows
+        .first()
+        .map_or(&POOL_STATISTICS[..], |r| statistics_of(&r.family));
+    let s = Sample::of(rows, statistics);
     let rate = |name: String, k: u64| {
         let (low, high) = wilson(k, s.n, STUDY_ALPHA);
         SummaryStat {
@@ -1389,7 +1401,7 @@ pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
         }
     };
     let mut out = Vec::new();
-    for (stat, acc) in STATISTICS.iter().zip(&s.accs) {
+    for (stat, acc) in statistics.iter().zip(&s.accs) {
         match acc {
             &SampleAcc::Moments(n, mean, m2) => {
                 let var = if n < 2 { f64::NAN } else { m2 / (n - 1) as f64 };

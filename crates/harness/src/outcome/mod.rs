@@ -12,6 +12,7 @@ mod distribution;
 pub mod energy;
 mod families;
 mod game;
+mod games;
 pub mod interval;
 mod looks;
 mod perturb;
@@ -36,6 +37,8 @@ pub use distribution::{
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
+pub use games::pool::pool_racks;
+pub use games::{Racks, ScoreEntry};
 pub use looks::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use replay::{

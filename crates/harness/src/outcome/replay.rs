@@ -22,6 +22,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::agreement::{Agreement, Field};
 use super::families::FamilyKind;
 use super::game::GameOutcome;
+use super::games::Racks;
 use super::shot::{StudyError, StudyRules, StudySetups};
 use super::tally::{OutcomeShotRow, FLOOR, REFERENCE};
 use crate::frames::advance_state;
@@ -323,7 +324,7 @@ pub fn geometry(setup: &Setup) -> Geometry {
 pub fn replay_shot(
     kind: FamilyKind,
     table: &str,
-    racks: &[Setup; 2],
+    racks: &Racks,
     index: u64,
     rules: &StudyRules<'_>,
     engines: &[ReplayEngine<'_>],

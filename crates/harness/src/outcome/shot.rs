@@ -9,6 +9,7 @@ use pool_sim::{Engine, EngineError, Outcome, RackModel, Setup};
 use super::agreement::Agreement;
 use super::families::{family_shot, floor_shot, FamilyKind};
 use super::game::GameOutcome;
+use super::games::Racks;
 use super::perturb::{perturb, Perturbation};
 use super::tally::{OutcomeShotRow, RunLabel, FLOOR, REFERENCE};
 use crate::EndCheck;
@@ -80,7 +81,7 @@ impl StudySetups {
     pub fn of(
         kind: FamilyKind,
         table: &str,
-        racks: &[Setup; 2],
+        racks: &Racks,
         index: u64,
         rules: &StudyRules<'_>,
     ) -> Result<Self, StudyError> {
@@ -150,7 +151,7 @@ impl StudyShot {
     pub fn play(
         kind: FamilyKind,
         table: &str,
-        racks: &[Setup; 2],
+        racks: &Racks,
         index: u64,
         rules: &StudyRules<'_>,
     ) -> Result<Self, StudyError> {

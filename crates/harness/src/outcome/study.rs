@@ -6,10 +6,11 @@
 
 use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
-use pool_sim::{RackModel, Setup};
+use pool_sim::RackModel;
 
 use super::distribution::{MarginName, Margins};
 use super::families::{family_shot, FamilyKind};
+use super::games::Racks;
 use super::perturb::Perturbation;
 use super::runner::Runner;
 use super::search::SearchOptions;
@@ -204,8 +205,8 @@ pub fn merge_chaos(rows: impl IntoIterator<Item = ChaosRow>) -> Vec<ChaosRow> {
 pub struct StudyPlan {
     /// (kind, table) of each family, in run order.
     pub families: Vec<(FamilyKind, String)>,
-    /// Each family's two racks (9-ball, 15-ball) on its table.
-    pub racks: Vec<[Setup; 2]>,
+    /// Each family's racks on its table (every game's there).
+    pub racks: Vec<Racks>,
     /// Shots per family.
     pub shots: u64,
     /// Seed of the shots.
@@ -289,8 +290,9 @@ pub struct StudyResult {
 }
 
 impl StudyPlan {
-    /// The checked plan of `options`; `racks(table)` gives the 9- and 15-ball racks on a
-    /// built-in table (or why there are none).
+    /// The checked plan of `options`; `racks(table)` gives every game's racks on a built-in
+    /// table ([`Racks::on_table`]), or why there are none. Each family is played on the
+    /// listed tables its game plays on, or else on its game's own table.
     ///
     /// # Errors
     /// The option ([`StudyOption`]) and what is wrong with its value: a count or a size out of
@@ -299,7 +301,7 @@ impl StudyPlan {
     /// too large to run.
     pub fn new(
         options: &StudyOptions,
-        racks: &dyn Fn(&str) -> Result<[Setup; 2], String>,
+        racks: &dyn Fn(&str) -> Result<Racks, String>,
     ) -> Result<StudyPlan, OptionError> {
         use StudyOption as O;
         let err = |option, message: String| OptionError { option, message };
@@ -404,31 +406,60 @@ impl StudyPlan {
             }
             kinds.push(kind);
         }
-        let mut families = Vec::new();
-        let mut on_tables = Vec::new();
+        // Each family on the listed tables its game plays on; a game's family that no listed
+        // table plays goes to its game's own table (snooker's families to the snooker table),
+        // after the listed ones.
+        let mut tables: Vec<(String, Racks)> = Vec::new();
+        let mut pairs: Vec<(FamilyKind, usize)> = Vec::new();
         for (k, table) in options.tables.iter().enumerate() {
             let table = table.trim();
             if options.tables[..k].iter().any(|t| t.trim() == table) {
                 return Err(err(O::Tables, format!(": {table:?} given twice")));
             }
             let on_table = racks(table).map_err(|e| err(O::Tables, format!(": {e}")))?;
-            for &kind in &kinds {
-                // One shot of each family now: a table it cannot be played on is bad input.
-                family_shot(
-                    kind,
-                    &on_table,
-                    &options.rack,
-                    kind.shot_seed(table, options.seed, 0),
+            tables.push((table.to_string(), on_table));
+            let t = tables.len() - 1;
+            pairs.extend(
+                kinds
+                    .iter()
+                    .filter(|k| k.game().plays_on(table))
+                    .map(|&k| (k, t)),
+            );
+        }
+        for &kind in &kinds {
+            let home = kind.game().home_table();
+            let Some(home) = home.filter(|_| !pairs.iter().any(|(k, _)| *k == kind)) else {
+                continue;
+            };
+            let t = match tables.iter().position(|(name, _)| name == home) {
+                Some(t) => t,
+                None => {
+                    let on_table = racks(home).map_err(|e| err(O::Tables, format!(": {e}")))?;
+                    tables.push((home.to_string(), on_table));
+                    tables.len() - 1
+                }
+            };
+            pairs.push((kind, t));
+        }
+        let mut families = Vec::new();
+        let mut on_tables = Vec::new();
+        for (kind, t) in pairs {
+            let (table, on_table) = &tables[t];
+            // One shot of each family now: a table it cannot be played on is bad input.
+            family_shot(
+                kind,
+                on_table,
+                &options.rack,
+                kind.shot_seed(table, options.seed, 0),
+            )
+            .map_err(|e| {
+                err(
+                    O::Tables,
+                    format!("{table} (racked by {}): {e}", options.rack),
                 )
-                .map_err(|e| {
-                    err(
-                        O::Tables,
-                        format!("{table} (racked by {}): {e}", options.rack),
-                    )
-                })?;
-                families.push((kind, table.to_string()));
-                on_tables.push(on_table.clone());
-            }
+            })?;
+            families.push((kind, table.clone()));
+            on_tables.push(on_table.clone());
         }
         if families.is_empty() {
             return Err(err(
@@ -477,11 +508,7 @@ impl StudyPlan {
         let balls: f64 = self
             .families
             .iter()
-            .map(|(kind, _)| match kind {
-                FamilyKind::Break9 => 10.0,
-                FamilyKind::Break15 => 16.0,
-                _ => 2.0,
-            })
+            .map(|(kind, _)| kind.game().balls(*kind))
             .sum();
         let work = per_shot * balls * self.shots as f64;
         if work > MAX_STUDY_BALL_STEPS {

@@ -248,6 +248,28 @@ impl BallParams {
         }
     }
 
+    /// Snooker ball, pooltool 0.6.0's `PrebuiltBallParams.SNOOKER_GENERIC`
+    /// (pooltool/objects/ball/params.py, `BALL_PARAMS`), the ball `BallParams.default` gives
+    /// `GameType.SNOOKER`: m = 0.140 kg, R = 0.02619375 m (2 1/16 in diameter), mu_s = 0.5,
+    /// mu_r = 0.01, mu_sp = u_sp_proportionality R with u_sp_proportionality = 10 * 2 / 5 / 9
+    /// (0.4444 per metre of radius; 0.0116417 here), f_c = 0.5, e_c = 0.85, g = 9.81 m/s^2, and
+    /// pooltool's class defaults for what it does not set: mu_b = 0.05 (`u_b`), e_b = 0.95.
+    pub fn snooker() -> Self {
+        BallParams {
+            m: 0.140,
+            radius: 0.02619375,
+            mu_s: 0.5,
+            mu_r: 0.01,
+            // pooltool's u_sp = u_sp_proportionality * R, evaluated in its order.
+            mu_sp: 10.0 * 2.0 / 5.0 / 9.0 * 0.02619375,
+            mu_b: 0.05,
+            e_b: 0.95,
+            e_c: 0.85,
+            f_c: 0.5,
+            g: 9.81,
+        }
+    }
+
     /// FastFiz's ball (FastFiz.h, P6-Pool/fastfiz 2c1c920): m = 0.16301 kg (`BALL_MASS`,
     /// 5.57 oz), R = 0.028575 m (`BALL_RADIUS`), mu_s = 0.2, mu_r = 0.015, mu_sp = 0.044
     /// (`Table::MU_SLIDING`, `MU_ROLLING`, `MU_SPINNING`), mu_b = 0.01 (`MU_BALL_BALL`),

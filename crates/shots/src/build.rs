@@ -131,6 +131,7 @@ impl Builder<'_> {
             None | Some("pool") => BallParams::pool(),
             Some("fastfiz") => BallParams::fastfiz(),
             Some("carom") => BallParams::carom(),
+            Some("snooker") => BallParams::snooker(),
             Some(other) => {
                 return Err(self.err(
                     "params.preset",

@@ -15,7 +15,7 @@
 //! t_end = 10.0          # optional time limit (s); required for model = "ideal"
 //!
 //! [params]              # optional
-//! preset = "pool"       # optional: "pool" (default), "carom" or "fastfiz"
+//! preset = "pool"       # optional: "pool" (default), "carom", "snooker" or "fastfiz"
 //! R = 0.028575          # optional overrides of the preset, field by field
 //!
 //! [[balls]]             # at least one, at most 10 000
@@ -44,6 +44,7 @@
 //!
 //! Starts from a preset and overrides fields one by one. `preset = "pool"` (the default) is
 //! [`pool_physics::BallParams::pool`], `preset = "carom"` is [`pool_physics::BallParams::carom`],
+//! `preset = "snooker"` is [`pool_physics::BallParams::snooker`] (pooltool's snooker ball),
 //! `preset = "fastfiz"` is [`pool_physics::BallParams::fastfiz`] (the default under
 //! `model = "fastfiz"`).
 //! Fields (all floats): `m` mass (kg), `R` radius (m), `mu_s` sliding friction, `mu_r` rolling
@@ -182,7 +183,7 @@ pub const MAX_BALLS: usize = 10_000;
 pub const MODELS: [&str; 7] = pool_physics::Model::PRESETS;
 
 /// Parameter presets accepted in `params.preset`.
-pub const PRESETS: [&str; 3] = ["pool", "carom", "fastfiz"];
+pub const PRESETS: [&str; 4] = ["pool", "carom", "snooker", "fastfiz"];
 
 /// Motion states accepted in a ball's `state` key (`pocketed` is not allowed in files).
 pub const FILE_STATES: [&str; 4] = ["stationary", "spinning", "sliding", "rolling"];

@@ -286,6 +286,30 @@ fn to_toml_round_trips_the_ideal_model() {
 }
 
 #[test]
+fn snooker_preset_is_pooltools_snooker_ball() {
+    // pooltool 0.6.0's PrebuiltBallParams.SNOOKER_GENERIC as its System JSON writes it
+    // (u_sp = u_sp_proportionality * R = 0.4444444444444444 * 0.02619375); u_b and e_b are
+    // its BallParams class defaults.
+    let text = "description = \"snooker\"\ntable = \"pooltool_snooker\"\n[params]\npreset = \"snooker\"\n[[balls]]\nid = \"white\"\nr = [0.7089, 1.0]\n";
+    let s = parse(text, "x", Path::new("x.toml")).unwrap();
+    let want = BallParams {
+        m: 0.14,
+        radius: 0.02619375,
+        mu_s: 0.5,
+        mu_r: 0.01,
+        mu_sp: 0.011641666666666665,
+        mu_b: 0.05,
+        e_b: 0.95,
+        e_c: 0.85,
+        f_c: 0.5,
+        g: 9.81,
+    };
+    assert_eq!(BallParams::snooker(), want);
+    assert_eq!(s.physics, Model::pool(want));
+    assert_eq!(s.balls[0].state.r.z, 0.02619375);
+}
+
+#[test]
 fn presets_and_overrides() {
     let text = "description = \"carom\"\ntable = \"carom\"\n[params]\npreset = \"carom\"\nmu_r = 0.02\n[[balls]]\nid = \"a\"\nr = [1.0, 1.0]\n";
     let s = parse(text, "x", Path::new("x.toml")).unwrap();

@@ -149,7 +149,7 @@ fn bad_inputs_name_the_field_and_value() {
         ("missing table field", edit(EXPLICIT, "width = 1.0", ""), "table.width", "(missing)", "required"),
         ("unknown model", edit(GOOD, "model = \"pool\"", "model = \"quantum\""), "model", "quantum", "pool, seed, pooltool_default, corrected, mathavan, ideal"),
         ("unknown table name", edit(GOOD, "table = \"seven_foot\"", "table = \"snooker\""), "table", "snooker", "seven_foot"),
-        ("unknown preset", format!("{GOOD}\n[params]\npreset = \"snooker\"\n"), "params.preset", "snooker", "pool, carom"),
+        ("unknown preset", format!("{GOOD}\n[params]\npreset = \"bumper\"\n"), "params.preset", "bumper", "pool, carom"),
         ("unknown state", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.4953]\nstate = \"flying\""), "balls[1].state", "flying", "rolling"),
         ("pocketed state", edit(GOOD, "r = [1.3, 0.4953]", "r = [1.3, 0.4953]\nstate = \"pocketed\""), "balls[1].state", "pocketed", "not allowed"),
         ("contradicting state", edit(GOOD, "w = [0.0, 52.493438320209975, 0.0]", "w = [0.0, 52.493438320209975, 0.0]\nstate = \"sliding\""), "balls[0].state", "sliding", "rolling"),

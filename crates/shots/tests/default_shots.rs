@@ -437,3 +437,94 @@ fn heavy_cue_is_a_bar_box_cue_ball_stunned_into_a_pool_ball() {
     assert!((2.0 * ma / (ma + mb) - 1.0771).abs() < 5e-5);
     assert!(((ma - mb) / (ma + mb) - 0.0771).abs() < 5e-5);
 }
+
+/// The game racks of `games/` (not default shots: `compare` and its baselines do not see them):
+/// they load, validate, keep clear of cushions and each other, and round-trip bit for bit.
+#[test]
+fn game_racks_load_validate_and_round_trip() {
+    let files = list_shots(&shots_dir().join("games")).unwrap();
+    let names: Vec<_> = files
+        .iter()
+        .map(|f| f.file_stem().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["snooker_rack", "three_cushion_rack"]);
+    for f in &files {
+        let s = load(f).unwrap_or_else(|e| panic!("{e}"));
+        s.validate().unwrap();
+        for (i, a) in s.balls.iter().enumerate() {
+            let radius = s.physics.radius(&a.state);
+            assert!(s
+                .table
+                .cushion_overlap(a.state.r.xy(), radius, 0.0)
+                .is_none());
+            assert_eq!(a.state.motion, MotionState::Stationary, "{}", a.id);
+            for b in &s.balls[i + 1..] {
+                assert!(dist(a, b) > s.physics.contact_distance(&a.state, &b.state));
+            }
+        }
+        let desc = description(f);
+        let text = to_toml(&s, &desc);
+        let back = parse(&text, &s.name, Path::new("roundtrip.toml")).unwrap();
+        assert_eq!(back, s, "{}", s.name);
+        for (a, b) in s.balls.iter().zip(&back.balls) {
+            assert_eq!(a.state.r.map(f64::to_bits), b.state.r.map(f64::to_bits));
+        }
+        let billiard = BallParams {
+            mu_sp: 0.013666666666666666,
+            f_c: 0.15,
+            ..BallParams::carom()
+        };
+        let (table, params) = match s.name.as_str() {
+            "snooker_rack" => (Table::pooltool_snooker(), BallParams::snooker()),
+            _ => (Table::pooltool_billiard(), billiard),
+        };
+        assert_eq!(*s.table, table, "{}", s.name);
+        assert_eq!(pool_params(&s), params, "{}", s.name);
+    }
+}
+
+#[test]
+fn snooker_rack_is_pooltools_lattice_and_spots() {
+    // pooltool 0.6.0's _get_snooker_rack without jitter (layouts.py): neighbours, and the apex
+    // red and the pink, 2R(1 + 1e-3) apart (its spacing_factor); the colours on its spots.
+    let s = shot("games/snooker_rack");
+    let (l, w) = (3.5445, 1.7465);
+    let r = BallParams::snooker().radius;
+    assert_eq!(s.balls.len(), 22);
+    assert_eq!(s.balls[0].id, "white");
+    let spacing = 2.0 * r * (1.0 + 1e-3);
+    let reds: Vec<_> = s
+        .balls
+        .iter()
+        .filter(|b| b.id.starts_with("red_"))
+        .collect();
+    assert_eq!(reds.len(), 15);
+    for a in &reds {
+        let nearest = (reds.iter().filter(|b| b.id != a.id))
+            .map(|b| dist(a, b))
+            .fold(f64::INFINITY, f64::min);
+        assert!((nearest - spacing).abs() < 1e-12, "{}: {nearest}", a.id);
+    }
+    assert!((dist(ball(&s, "red_01"), ball(&s, "pink")) - spacing).abs() < 1e-12);
+    for (id, fx, fy) in [
+        ("white", 0.2, 7.0 / 12.0),
+        ("yellow", 0.2, 0.333),
+        ("green", 0.2, 0.666),
+        ("brown", 0.2, 0.5),
+        ("blue", 0.5, 0.5),
+        ("pink", 0.75, 0.5),
+        ("black", 10.0 / 11.0, 0.5),
+    ] {
+        let p = ball(&s, id).state.r;
+        assert!(
+            (p.x - fx * l).abs() < 1e-12 && (p.y - fy * w).abs() < 1e-12,
+            "{id}"
+        );
+    }
+    let tc = shot("games/three_cushion_rack");
+    let at = |id: &str| ball(&tc, id).state.r.xy();
+    assert_eq!(
+        [at("white"), at("yellow"), at("red")].map(|p| (p.x, p.y)),
+        [(0.71, 0.8925), (0.71, 0.71), (2.13, 0.71)]
+    );
+}

@@ -24,10 +24,14 @@ pub struct OutcomeArgs {
     /// Shots per family of the first look, 1 to 1000000 [default: 100; compare --quick: 12]
     #[arg(long, value_name = "N", help_heading = "Outcome study: shots")]
     pub outcome_shots: Option<u64>,
-    /// Families of shots, comma-separated: cut (ghost-ball cut shots at a pocket over cut
-    /// angle 0-75 degrees, speed and spin), thin_cut (the same at 45-75 degrees), bank
+    /// Families of shots, comma-separated. Pool: cut (ghost-ball cut shots at a pocket over
+    /// cut angle 0-75 degrees, speed and spin), thin_cut (the same at 45-75 degrees), bank
     /// (one-rail banks into a pocket across the table), break9, break15 (random breaks),
-    /// straight (center-ball straight shots at a pocket: the known answer)
+    /// straight (center-ball straight shots at a pocket: the known answer). Snooker, on
+    /// pooltool_snooker: snooker_break (from the D into the reds), snooker_pot (a red cut at a
+    /// pocket among the colours). Three-cushion, on pooltool_billiard: three_cushion (from the
+    /// start position), three_cushion_random (from random layouts). A game's families are
+    /// played on the listed tables of that game, or else on its own table
     #[arg(
         long,
         value_delimiter = ',',
@@ -36,8 +40,8 @@ pub struct OutcomeArgs {
         help_heading = "Outcome study: shots"
     )]
     pub outcome_families: Vec<String>,
-    /// Tables the families are played on, comma-separated built-in names (the tables need
-    /// pockets on both long rails)
+    /// Tables the families are played on, comma-separated built-in names (pool's need pockets
+    /// on both long rails; snooker and three-cushion play on their own tables)
     #[arg(
         long,
         value_delimiter = ',',

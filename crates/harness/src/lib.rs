@@ -42,11 +42,11 @@ pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
 pub use outcome::{
-    answers, compare_independent, cue_ball, family_shot, floor_shot, mcnemar_one_sided,
-    merge_chaos, perturb, pool_racks, summarize_games, tally_shot_rows, wilson_interval, Agreement,
-    AnswerRow, Budget, ChaosRow, CushionHit, CushionRef, Decline, DistributionRow,
-    DistributionTally, DistributionVerdict, FamilyKind, Fate, Field, GameOutcome, Margins,
-    OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel, ScoreEntry,
+    answers, compare_independent, cue_ball, cushions_before_second, family_shot, floor_shot,
+    mcnemar_one_sided, merge_chaos, perturb, pool_racks, summarize_games, tally_shot_rows,
+    wilson_interval, Agreement, AnswerRow, Budget, ChaosRow, CushionHit, CushionRef, Decline,
+    DistributionRow, DistributionTally, DistributionVerdict, FamilyKind, Fate, Field, GameOutcome,
+    Margins, OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel, ScoreEntry,
     StudyError, StudyOptions, StudyPlan, StudyResult, StudyRules, StudySetups, StudyShot,
     SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_PAIRS,
     ENERGY_PERMUTATIONS, FLOOR, INTERVAL_SHARE, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS,
@@ -64,6 +64,7 @@ pub use outcome::{
 };
 pub use outcome::{energy, interval, search, sequential, shot_by_shot};
 pub use outcome::{fit_within, pick_replays, ShotRows};
+pub use outcome::{CueContact, MAX_CUE_CONTACTS};
 pub use outcome::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};

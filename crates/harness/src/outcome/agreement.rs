@@ -6,8 +6,9 @@ use super::game::{Fate, GameOutcome};
 /// One thing a game or a reward reads off a shot, in the order of `outcomes.csv`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Field {
-    /// The game's result: first contact, pocketed balls with their pockets, scratch and a
-    /// physical end all the same. What a rule or a reward is decided by.
+    /// The game's result: first contact, pocketed balls with their pockets, scratch, a
+    /// physical end and the game's deciding fields (a three-cushion point) all the same.
+    /// What a rule or a reward is decided by.
     Outcome,
     /// The first ball the cue ball touched (which ball, or none).
     FirstContact,
@@ -130,6 +131,15 @@ impl Agreement {
             });
         let scratch = reference.scratch() != other.scratch();
         let end = reference.ended != other.ended;
+        // A game's deciding fields (a three-cushion point) are part of its result.
+        let decided = |g: &GameOutcome| {
+            g.score
+                .iter()
+                .filter(|e| e.decides)
+                .map(|e| (e.name, e.value.clone()))
+                .collect::<Vec<_>>()
+        };
+        let score = decided(reference) != decided(other);
         let disagree = Field::ALL.map(|f| match f {
             Field::FirstContact => first_contact,
             Field::FirstCushion => first_cushion,
@@ -138,7 +148,7 @@ impl Agreement {
             Field::End => end,
             Field::CuePosition => cue_position_differs,
             Field::Positions => positions_differ,
-            Field::Outcome => first_contact || pocketed || scratch || end,
+            Field::Outcome => first_contact || pocketed || scratch || end || score,
         });
         Agreement {
             disagree,

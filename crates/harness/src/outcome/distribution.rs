@@ -176,9 +176,25 @@ pub(crate) struct ShotStats {
     pub(crate) cue: Option<[f64; 2]>,
     /// Whether it disagrees with the reference on `outcome`.
     pub(crate) disagree: bool,
+    /// The game's own fields (`shots.csv`'s `score`), by name.
+    pub(crate) score: Vec<(String, String)>,
 }
 
 impl ShotStats {
+    /// The game's field `name` (its text; empty when it does not apply), `None` when the
+    /// row has no such field.
+    pub(crate) fn score(&self, name: &str) -> Option<&str> {
+        self.score
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The game's field `name` as a number, `None` when it is absent, empty or not a number.
+    pub(crate) fn score_number(&self, name: &str) -> Option<f64> {
+        self.score(name).and_then(|v| v.parse().ok())
+    }
+
     pub(crate) fn of(row: &OutcomeShotRow) -> Self {
         let objects = row.objects_pocketed;
         let pockets: Vec<String> = row
@@ -200,6 +216,12 @@ impl ShotStats {
             },
             cue: row.cue_x_m.zip(row.cue_y_m).map(|(x, y)| [x, y]),
             disagree: row.d_outcome == 1,
+            score: row
+                .score
+                .split(';')
+                .filter_map(|e| e.split_once('='))
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
         }
     }
 }

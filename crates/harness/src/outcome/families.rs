@@ -25,17 +25,29 @@ pub enum FamilyKind {
     Break9,
     /// A 15-ball break ([`crate::random_break`] of the 15-ball rack).
     Break15,
+    /// A snooker break: the cue ball from the D into the 15 reds (`games/snooker.rs`).
+    SnookerBreak,
+    /// A snooker pot: a red cut at a pocket among the colours on their spots.
+    SnookerPot,
+    /// Three-cushion from the start position: the cue ball at the red (`games/three_cushion.rs`).
+    ThreeCushion,
+    /// Three-cushion from a random layout of the three balls.
+    ThreeCushionRandom,
 }
 
 impl FamilyKind {
     /// Every kind.
-    pub const ALL: [FamilyKind; 6] = [
+    pub const ALL: [FamilyKind; 10] = [
         FamilyKind::Straight,
         FamilyKind::Cut,
         FamilyKind::ThinCut,
         FamilyKind::Bank,
         FamilyKind::Break9,
         FamilyKind::Break15,
+        FamilyKind::SnookerBreak,
+        FamilyKind::SnookerPot,
+        FamilyKind::ThreeCushion,
+        FamilyKind::ThreeCushionRandom,
     ];
 
     /// The kinds `compare` and `outcomes` run by default (straight shots are the tests' known
@@ -47,7 +59,8 @@ impl FamilyKind {
         FamilyKind::Break15,
     ];
 
-    /// Name in files and options: `straight`, `cut`, `thin_cut`, `bank`, `break9`, `break15`.
+    /// Name in files and options: `straight`, `cut`, `thin_cut`, `bank`, `break9`, `break15`,
+    /// `snooker_break`, `snooker_pot`, `three_cushion`, `three_cushion_random`.
     pub fn name(self) -> &'static str {
         match self {
             FamilyKind::Straight => "straight",
@@ -56,6 +69,10 @@ impl FamilyKind {
             FamilyKind::Bank => "bank",
             FamilyKind::Break9 => "break9",
             FamilyKind::Break15 => "break15",
+            FamilyKind::SnookerBreak => "snooker_break",
+            FamilyKind::SnookerPot => "snooker_pot",
+            FamilyKind::ThreeCushion => "three_cushion",
+            FamilyKind::ThreeCushionRandom => "three_cushion_random",
         }
     }
 
@@ -68,6 +85,10 @@ impl FamilyKind {
             | FamilyKind::Bank
             | FamilyKind::Break9
             | FamilyKind::Break15 => &games::pool::Pool,
+            FamilyKind::SnookerBreak | FamilyKind::SnookerPot => &games::snooker::Snooker,
+            FamilyKind::ThreeCushion | FamilyKind::ThreeCushionRandom => {
+                &games::three_cushion::ThreeCushion
+            }
         }
     }
 

@@ -6,7 +6,22 @@
 use pool_physics::{EventKind, MotionState};
 use pool_sim::{Agents, Outcome, Setup, Termination};
 
+use super::families::FamilyKind;
+use super::games::ScoreEntry;
 use crate::EndCheck;
+
+/// The most cue-ball contacts a [`GameOutcome`] keeps (its memory stays bounded on any run);
+/// the games' rules read the first few.
+pub const MAX_CUE_CONTACTS: usize = 256;
+
+/// A contact of the cue ball, in the order of the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CueContact {
+    /// A `ball_ball` event with this ball (index into the set-up's balls).
+    Ball(usize),
+    /// A ball-cushion event (`ball_linear_cushion` or `ball_circular_cushion`).
+    Cushion,
+}
 
 /// A cushion of the table: a straight segment or a circular one (a rounded jaw), by index
 /// into the table's `cushions` or `circular_cushions`.
@@ -52,6 +67,9 @@ pub struct GameOutcome {
     pub first_contact: Option<(usize, f64)>,
     /// The first ball-cushion event of any ball (straight or circular), if any.
     pub first_cushion: Option<CushionHit>,
+    /// The cue ball's contacts with balls and cushions in the order of the log, the first
+    /// [`MAX_CUE_CONTACTS`].
+    pub cue_contacts: Vec<CueContact>,
     /// Every ball's fate, in set-up order.
     pub fates: Vec<Fate>,
     /// Every ball's final position on the cloth (m), in set-up order (meaningful for balls
@@ -64,6 +82,11 @@ pub struct GameOutcome {
     /// Whether it ended physically ([`EndCheck::ended_physically`]): every ball at rest or
     /// pocketed (or `t_end`), every state finite, every ball on the table.
     pub ended: bool,
+    /// The family whose game scored it ([`GameOutcome::scored`]), `None` before.
+    pub kind: Option<FamilyKind>,
+    /// The fields that game's rules read off the run (empty for pool, and before it is
+    /// scored).
+    pub score: Vec<ScoreEntry>,
 }
 
 /// The cue ball of `setup`: the struck ball, else the ball with id `cue`, else ball 0.
@@ -105,6 +128,27 @@ impl GameOutcome {
             }),
             _ => None,
         });
+        let cue_contacts = cue.map_or_else(Vec::new, |c| {
+            outcome
+                .events
+                .iter()
+                .filter_map(|e| match e.agents {
+                    Agents::BallBall { a, b } if e.kind == EventKind::BallBall && a == c => {
+                        Some(CueContact::Ball(b))
+                    }
+                    Agents::BallBall { a, b } if e.kind == EventKind::BallBall && b == c => {
+                        Some(CueContact::Ball(a))
+                    }
+                    Agents::BallCushion { ball, .. } | Agents::BallCircularCushion { ball, .. }
+                        if ball == c =>
+                    {
+                        Some(CueContact::Cushion)
+                    }
+                    _ => None,
+                })
+                .take(MAX_CUE_CONTACTS)
+                .collect()
+        });
         let end = EndCheck::of(setup, outcome);
         let lost = |i: usize| end.non_finite.contains(&i) || end.off_table.iter().any(|o| o.0 == i);
         let fates = outcome
@@ -129,6 +173,7 @@ impl GameOutcome {
             cue,
             first_contact,
             first_cushion,
+            cue_contacts,
             fates,
             final_positions: outcome
                 .final_states
@@ -138,7 +183,32 @@ impl GameOutcome {
             events: outcome.events.len(),
             termination: outcome.termination,
             ended: end.ended_physically(),
+            kind: None,
+            score: Vec::new(),
         }
+    }
+
+    /// This outcome (of a run of `setup`, a shot of family `kind`) with its game's score
+    /// ([`super::games::Game::score`]).
+    pub fn scored(mut self, kind: FamilyKind, setup: &Setup) -> Self {
+        self.score = kind.game().score(&self, setup);
+        self.kind = Some(kind);
+        self
+    }
+
+    /// The run of `outcome` of `setup`, a shot of family `kind`, scored by its game.
+    pub fn of_family(kind: FamilyKind, setup: &Setup, outcome: &Outcome) -> Self {
+        Self::of(setup, outcome).scored(kind, setup)
+    }
+
+    /// The score as `shots.csv`'s `score` column writes it: `name=value` by `;`, in the
+    /// game's order (empty for pool).
+    pub fn score_label(&self) -> String {
+        self.score
+            .iter()
+            .map(|e| format!("{}={}", e.name, e.value))
+            .collect::<Vec<_>>()
+            .join(";")
     }
 
     /// The pocket of ball `i` (index into the table's pockets), `None` when it is not

@@ -36,8 +36,9 @@ pub use distribution::{
     ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, SHOT_BY_SHOT_SHARE, STUDY_ALPHA,
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
-pub use game::{cue_ball, CushionHit, CushionRef, Fate, GameOutcome};
+pub use game::{cue_ball, CueContact, CushionHit, CushionRef, Fate, GameOutcome, MAX_CUE_CONTACTS};
 pub use games::pool::pool_racks;
+pub use games::three_cushion::cushions_before_second;
 pub use games::{Racks, ScoreEntry};
 pub use looks::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};

@@ -340,7 +340,7 @@ pub fn replay_shot(
         || reference_engine.run(&setup),
         || reference_engine.run(&perturbed),
     );
-    let ref_game = GameOutcome::of(&setup, &reference);
+    let ref_game = GameOutcome::of_family(kind, &setup, &reference);
     let tol = rules.position_tol_m;
     let row = |run: &str| rows.iter().find(|r| r.run == run);
     let mut runs = vec![
@@ -413,7 +413,10 @@ pub fn replay_run(
     vs: Option<(&GameOutcome, f64)>,
     row: Option<&OutcomeShotRow>,
 ) -> ReplayRun {
-    let game = GameOutcome::of(setup, outcome);
+    let mut game = GameOutcome::of(setup, outcome);
+    if let Some(kind) = vs.and_then(|(r, _)| r.kind) {
+        game = game.scored(kind, setup);
+    }
     let id = |i: usize| setup.balls[i].id.clone();
     let first_contact = game.first_contact.map(|c| id(c.0));
     let label = game.pocketed_label(setup);

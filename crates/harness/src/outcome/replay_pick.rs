@@ -106,10 +106,10 @@ mod tests {
         let mut r: OutcomeShotRow = csv::Reader::from_reader(
             "family,table,index,shot,run,engine,scheme,dt_s,termination,events,ops,\
              first_contact,first_contact_t_s,first_cushion,pocketed,scratch,objects_pocketed,\
-             object_pockets,cue_x_m,cue_y_m,d_outcome,d_first_contact,d_first_cushion,d_pocketed,\
+             object_pockets,score,cue_x_m,cue_y_m,d_outcome,d_first_contact,d_first_cushion,d_pocketed,\
              d_scratch,d_end,d_cue_position,d_positions,cue_position_error_m,\
              position_error_max_m,failure\n\
-             cut,t,0,s,reference,event,isolator,,at_rest,1,1,,,,,0,0,,,,0,0,0,0,0,0,0,0,,,\n"
+             cut,t,0,s,reference,event,isolator,,at_rest,1,1,,,,,0,0,,,,,0,0,0,0,0,0,0,0,,,\n"
                 .as_bytes(),
         )
         .deserialize()

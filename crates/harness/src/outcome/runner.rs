@@ -352,7 +352,7 @@ fn chaos_of(
             };
             let moved = super::perturb::perturb(&shot.setup, &p, seed ^ 0xC4A0_5C0B)
                 .map_err(|e| StudyError::Run(format!("chaos curve at {size:e} m: {e}")))?;
-            let game = GameOutcome::of(&moved, &reference.run(&moved));
+            let game = GameOutcome::of_family(shot.kind, &moved, &reference.run(&moved));
             Ok(
                 Agreement::between(&shot.reference, &game, plan.position_tol_m)
                     .disagrees(Field::Outcome),

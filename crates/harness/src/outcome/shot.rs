@@ -178,8 +178,8 @@ impl StudyShot {
                 )));
             }
         }
-        let ref_game = GameOutcome::of(&setup, &reference);
-        let floor_game = GameOutcome::of(&perturbed, &floor);
+        let ref_game = GameOutcome::of_family(kind, &setup, &reference);
+        let floor_game = GameOutcome::of_family(kind, &perturbed, &floor);
         let vs = Agreement::between(&ref_game, &floor_game, rules.position_tol_m);
         let rows = vec![
             OutcomeShotRow::new(
@@ -214,7 +214,7 @@ impl StudyShot {
         let label = label(self.kind, &self.table, self.index, &spec.to_string(), spec);
         let row = match run {
             Ok(o) => {
-                let game = GameOutcome::of(&self.setup, o);
+                let game = GameOutcome::of_family(self.kind, &self.setup, o);
                 let vs = Agreement::between(&self.reference, &game, self.position_tol_m);
                 OutcomeShotRow::new(label, &self.setup, &game, o.ops.total(), Some(&vs))
             }

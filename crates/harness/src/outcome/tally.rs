@@ -65,6 +65,11 @@ pub struct OutcomeShotRow {
     pub objects_pocketed: u32,
     /// The pockets that received an object ball, `;`-separated in the table's pocket order.
     pub object_pockets: String,
+    /// The fields the family's game reads off the run as `name=value`, `;`-separated
+    /// (three-cushion: `point=1;cushions=3`; snooker: `reds=1;colours=0;foul=0`; empty for
+    /// pool; a file written before this column reads as empty).
+    #[serde(default)]
+    pub score: String,
     /// The cue ball's final position on the cloth (m, x), empty when it is not on the table.
     pub cue_x_m: Option<f64>,
     /// ... (m, y).
@@ -166,6 +171,7 @@ impl OutcomeShotRow {
             scratch: u8::from(game.scratch()),
             objects_pocketed: objects.len() as u32,
             object_pockets: object_pockets(setup, &objects),
+            score: game.score_label(),
             cue_x_m: cue_xy.map(|p| p[0]),
             cue_y_m: cue_xy.map(|p| p[1]),
             d_outcome: d(Field::Outcome),

@@ -18,9 +18,12 @@ use super::families::FamilyKind;
 use super::game::GameOutcome;
 
 pub(crate) mod pool;
+pub(crate) mod snooker;
+pub(crate) mod three_cushion;
 
 /// Every game, in the order the help and the report list them.
-pub(crate) const GAMES: [&dyn Game; 1] = [&pool::Pool];
+pub(crate) const GAMES: [&dyn Game; 3] =
+    [&pool::Pool, &snooker::Snooker, &three_cushion::ThreeCushion];
 
 /// One field a game's rules read off a run, beyond what every game records (first contact,
 /// first cushion, fates, positions): `shots.csv`'s `game` column holds them as

@@ -201,9 +201,9 @@ impl Game for Pool {
 }
 
 /// A drawn two-ball shot: the cue ball (first) and the object ball, and the stroke.
-struct Aimed {
-    balls: Vec<pool_sim::Ball>,
-    cue: Cue,
+pub(super) struct Aimed {
+    pub(super) balls: Vec<pool_sim::Ball>,
+    pub(super) cue: Cue,
 }
 
 /// The unit vector `u` turned by `angle` (rad) counter-clockwise.
@@ -281,13 +281,25 @@ fn ranges(kind: FamilyKind) -> Option<Ranges> {
             v0: (1.5, 4.0),
             offset: (0.3, 0.3),
         }),
-        FamilyKind::Break9 | FamilyKind::Break15 => None,
+        _ => None,
     }
 }
 
 /// One draw of a two-ball shot of `kind` on `base`'s table; `None` when it does not fit
 /// (a ball off the cloth, in a cushion or a pocket, or the bank's rail point near a pocket).
 fn aimed_shot(kind: FamilyKind, base: &Setup, rng: &mut SplitMix) -> Option<Aimed> {
+    aimed_among(kind, base, rng, &[], ["cue", "1"])
+}
+
+/// [`aimed_shot`] of the ranges of pool's `kind` on a table where `others` stand (the two
+/// balls are placed 1 mm clear of them too), the cue ball and the object ball named `ids`.
+pub(super) fn aimed_among(
+    kind: FamilyKind,
+    base: &Setup,
+    rng: &mut SplitMix,
+    others: &[pool_sim::Ball],
+    ids: [&str; 2],
+) -> Option<Aimed> {
     let table: &Table = &base.table;
     let radius = base.physics.params().radius;
     let g = ranges(kind)?;
@@ -339,21 +351,18 @@ fn aimed_shot(kind: FamilyKind, base: &Setup, rng: &mut SplitMix) -> Option<Aime
     let v0 = rng.range(g.v0.0, g.v0.1);
     let a = rng.range(-g.offset.0, g.offset.0);
     let b = rng.range(-g.offset.1, g.offset.1);
-    let object_ball = ball("1", object, Vec2::zeros(), Vec3::zeros(), radius);
-    if !clear(table, &[], object, radius, 1e-3)
-        || !clear(
-            table,
-            std::slice::from_ref(&object_ball),
-            cue_at,
-            radius,
-            1e-3,
-        )
-    {
+    let object_ball = ball(ids[1], object, Vec2::zeros(), Vec3::zeros(), radius);
+    if !clear(table, others, object, radius, 1e-3) {
+        return None;
+    }
+    let mut placed = others.to_vec();
+    placed.push(object_ball.clone());
+    if !clear(table, &placed, cue_at, radius, 1e-3) {
         return None;
     }
     Some(Aimed {
         balls: vec![
-            ball("cue", cue_at, Vec2::zeros(), Vec3::zeros(), radius),
+            ball(ids[0], cue_at, Vec2::zeros(), Vec3::zeros(), radius),
             object_ball,
         ],
         cue: Cue {

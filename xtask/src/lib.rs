@@ -272,6 +272,21 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let (code, error) = run_cli_quiet(args);
+    if let Some(m) = error {
+        errln!("error: {m}");
+    }
+    code
+}
+
+/// [`run_cli`], but the failure's line (`error: <line>`) is returned instead of printed: the
+/// exit code and that line, for a caller that reports it itself (the Python cluster driver's
+/// shards, naming their worker). Everything else is printed as by [`run_cli`].
+pub fn run_cli_quiet<I, T>(args: I) -> (u8, Option<String>)
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     let raw: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let cli = match Cli::try_parse_from(&raw) {
         Ok(cli) => cli,
@@ -287,7 +302,7 @@ where
                 }
                 (_, code) => code,
             };
-            return u8::try_from(code).unwrap_or(1);
+            return (u8::try_from(code).unwrap_or(1), None);
         }
     };
     let result = match cli.command {
@@ -312,12 +327,9 @@ where
         pool_exec::end_all();
     }
     match result {
-        Ok(()) => 0,
-        Err(CliError::BrokenPipe) => 1,
-        Err(e) => {
-            errln!("error: {e}");
-            e.exit_code()
-        }
+        Ok(()) => (0, None),
+        Err(CliError::BrokenPipe) => (1, None),
+        Err(e) => (e.exit_code(), Some(e.to_string())),
     }
 }
 

@@ -1177,6 +1177,13 @@ fn cli(py: Python<'_>, args: Vec<String>) -> u8 {
     py.detach(|| xtask::run_cli(std::iter::once("cargo xtask".to_string()).chain(args)))
 }
 
+/// `cli`, but a failure's line is returned rather than printed: `(exit code, the line after
+/// "error: ", or None)`. The cluster driver's shards report it with their worker.
+#[pyfunction]
+fn cli_result(py: Python<'_>, args: Vec<String>) -> (u8, Option<String>) {
+    py.detach(|| xtask::run_cli_quiet(std::iter::once("cargo xtask".to_string()).chain(args)))
+}
+
 /// A shot from a pooltool `System.save` file (JSON or msgpack) at `path`, named `name`, its
 /// laws from the pooltool resolver file at `resolver` (YAML or JSON) when given, else the
 /// file's own `resolver` entry, else pooltool's default laws (`pooltool_default`);
@@ -1235,6 +1242,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(outcome_distribution, m)?)?;
     m.add_function(wrap_pyfunction!(compare_distributions, m)?)?;
     m.add_function(wrap_pyfunction!(cli, m)?)?;
+    m.add_function(wrap_pyfunction!(cli_result, m)?)?;
     m.add_function(wrap_pyfunction!(import_pooltool, m)?)?;
     m.add_function(wrap_pyfunction!(export_pooltool, m)?)?;
     m.add("ShotError", py.get_type::<ShotError>())?;

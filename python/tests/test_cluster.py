@@ -2,7 +2,10 @@
 
 import filecmp
 import json
+import os
 import pathlib
+import socket
+import sys
 
 import pytest
 
@@ -130,3 +133,94 @@ def test_a_look_shard_rerun_gives_the_same_bytes():
     again = cluster.run_look_shard(LOOKS, 1, None, 2, 3)
     for f in ["outcomes/shots.csv", "chaos.csv", "outcomes/shard.json"]:
         assert first[f] == again[f], f
+
+
+def study_with(engine: str, budget: str = "16") -> list:
+    """LOOKS with the program engine ``engine`` instead of the ideal program, and ``budget``."""
+    command = list(LOOKS)
+    command[command.index("--engines") + 1] = engine
+    command[command.index("--outcome-budget") + 1] = budget
+    return command
+
+
+def test_a_shard_whose_program_cannot_start_stops_the_study_with_one_line(tmp_path, capfd):
+    # A program missing on the worker (here: everywhere) stops the driver at look 1, before any
+    # merge: exit 3 and one line naming the engine and the worker (host and pid).
+    command = study_with("exec:/nonexistent/program")
+    code = cluster.main(
+        ["--local", "--shards", "2", "--out", str(tmp_path), "--run-name", "study", *command]
+    )
+    assert code == 3
+    err = capfd.readouterr().err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for said in [
+        "error: look 1, shard 1/2 on ",
+        f"worker {socket.gethostname()} (pid {os.getpid()})",
+        "engine exec:/nonexistent/program: cannot start on this worker",
+        "before answering its first request",
+        "not found",
+    ]:
+        assert said in lines[0], (said, err)
+    assert list(tmp_path.iterdir()) == []
+    # The one-look sharded run stops the same way, nothing merged.
+    one_look = study_with("exec:/nonexistent/program", "none")
+    assert cluster.run_sharded(one_look, 2, str(tmp_path), "one", local=True) == 3
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "engine exec:/nonexistent/program: cannot start" in err[0], err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_worker_without_the_program_stops_the_study_at_its_look(tmp_path, capfd):
+    # The program runs for look 1, then is missing (as on a worker without it): look 2 is not
+    # merged, and the driver says which engine and which worker in one line. (The program
+    # plays our engine: its cell continues while a budget of 3200 shots could decide it.)
+    missing = tmp_path / "missing"
+    program = tmp_path / "serve.sh"
+    serve = "import sys, billiards_harness as bh; sys.exit(bh.cli(['simulate', '--serve']))"
+    program.write_text(
+        f'[ -e "{missing}" ] && {{ echo "sh: python3: not found" >&2; exit 127; }}\n'
+        f'exec "{sys.executable}" -c "{serve}"\n'
+    )
+    engine = f"exec:sh {program}"
+    command = study_with(engine, "3200")
+    out = tmp_path / "out"
+    assert cluster.run_looks(command, 2, str(out), "study", local=True, max_looks=1) == 1
+    kept = [p for p in out.iterdir() if p.name.startswith(".study.looks-")]
+    assert len(kept) == 1 and (kept[0] / "look1/outcomes/looks.json").is_file()
+    capfd.readouterr()
+    missing.touch()
+    look1 = kept[0] / "look1"
+    code = cluster.run_looks(command, 2, str(out), "study", local=True, resume=str(look1))
+    assert code == 3
+    err = capfd.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    for said in [
+        "error: look 2, shard 1/2 on ",
+        f"worker {socket.gethostname()} (pid {os.getpid()})",
+        f"engine {engine}: cannot start on this worker",
+        "exit status: 127",
+        "python3: not found",
+    ]:
+        assert said in err[0], (said, err)
+    # Look 2 was not merged: the look resumed from is all there is.
+    assert sorted(p.name for p in out.iterdir()) == [kept[0].name]
+    assert sorted(p.name for p in kept[0].iterdir()) == ["look1"]
+
+
+def test_ray_a_worker_without_the_program_fails_the_study_with_one_line(tmp_path, capfd):
+    ray = pytest.importorskip("ray", reason="ray is not installed: pip install 'ray>=2.9'")
+    ray.init(num_cpus=2, include_dashboard=False, ignore_reinit_error=True)
+    try:
+        command = study_with("exec:/nonexistent/program")
+        capfd.readouterr()
+        assert cluster.run_looks(command, 2, str(tmp_path), "study") == 3
+        err = [
+            line for line in capfd.readouterr().err.splitlines() if line.startswith("error: ")
+        ]
+        assert len(err) == 1, err
+        assert "engine exec:/nonexistent/program: cannot start on this worker" in err[0], err
+        assert " (pid " in err[0] and "look 1, shard " in err[0], err
+        assert list(tmp_path.iterdir()) == []
+    finally:
+        ray.shutdown()

@@ -264,9 +264,25 @@ with the command that decides each. docs/outcomes.md explains every word and num
 
 /// Runs the command line `args` (the first item is the program's name, as in
 /// `std::env::args_os`) and returns its exit code: 0 the answer is right, 1 a run failed or
-/// did not end physically, 2 bad input. Never panics on bad input; what it prints goes to this
+/// did not end physically, 2 bad input, 3 a shard's program engine cannot start on this machine
+/// (`outcomes --shard`, `--look`). Never panics on bad input; what it prints goes to this
 /// process's standard output and error.
 pub fn run_cli<I, T>(args: I) -> u8
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let (code, error) = run_cli_quiet(args);
+    if let Some(m) = error {
+        errln!("error: {m}");
+    }
+    code
+}
+
+/// [`run_cli`], but the failure's line (`error: <line>`) is returned instead of printed: the
+/// exit code and that line, for a caller that reports it itself (the Python cluster driver's
+/// shards, naming their worker). Everything else is printed as by [`run_cli`].
+pub fn run_cli_quiet<I, T>(args: I) -> (u8, Option<String>)
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
@@ -286,7 +302,7 @@ where
                 }
                 (_, code) => code,
             };
-            return u8::try_from(code).unwrap_or(1);
+            return (u8::try_from(code).unwrap_or(1), None);
         }
     };
     let result = match cli.command {
@@ -311,16 +327,14 @@ where
         pool_exec::end_all();
     }
     match result {
-        Ok(()) => 0,
-        Err(CliError::BrokenPipe) => 1,
-        Err(e) => {
-            errln!("error: {e}");
-            e.exit_code()
-        }
+        Ok(()) => (0, None),
+        Err(CliError::BrokenPipe) => (1, None),
+        Err(e) => (e.exit_code(), Some(e.to_string())),
     }
 }
 
-/// A failure the user should read: bad input (exit 2) or a failed run (exit 1).
+/// A failure the user should read: bad input (exit 2), a failed run (exit 1), or a shard's
+/// program that cannot start here (exit 3).
 #[derive(Debug)]
 pub enum CliError {
     /// Bad input: a shot file, an option value. Exit code 2.
@@ -329,6 +343,9 @@ pub enum CliError {
     Run(String),
     /// Standard output was closed by its reader (e.g. `| head`): exit code 1, quietly.
     BrokenPipe,
+    /// A program engine (`exec:`) cannot start on this machine (a shard's worker without the
+    /// program or its interpreter): exit code 3, so that a driver tells it from a failed run.
+    Unstartable(String),
 }
 
 impl CliError {
@@ -336,6 +353,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Run(_) | CliError::BrokenPipe => 1,
+            CliError::Unstartable(_) => 3,
         }
     }
 }
@@ -343,7 +361,7 @@ impl CliError {
 impl std::fmt::Display for CliError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Run(m) => f.write_str(m),
+            CliError::Input(m) | CliError::Run(m) | CliError::Unstartable(m) => f.write_str(m),
             CliError::BrokenPipe => f.write_str("standard output closed"),
         }
     }

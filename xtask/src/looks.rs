@@ -286,6 +286,21 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
     }
     let total = units.len() as u64;
     let (lo, hi) = shard.range(total);
+    // A program this shard plays that cannot start on this worker stops it before it writes
+    // anything (exit 3), rather than failing each of its shots.
+    let mine = &units[lo as usize..hi as usize];
+    let runs: std::collections::BTreeSet<String> = (mine.iter())
+        .flat_map(|&u| plan.unit_runs(&state, &wants, u))
+        .collect();
+    if let Some([rack, _]) = plan.racks.first() {
+        crate::study::check_programs_start(
+            state
+                .engines
+                .iter()
+                .filter(|s| runs.contains(&s.to_string())),
+            rack,
+        )?;
+    }
     let pool = crate::args::thread_pool(args.jobs)?;
     let staging = args.run.stage("outcomes")?;
     errln!(

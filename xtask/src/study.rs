@@ -587,6 +587,51 @@ pub fn run_study(
     Ok(result)
 }
 
+/// A shard's check that every program engine (`exec:`) among `specs` starts on this machine
+/// before it plays anything: each is started apart and sent `setup` (the study's first rack:
+/// nothing moves) as one request ([`pool_exec::ExecEngine::check_start`]). A program missing
+/// here (its path, its interpreter) would otherwise turn every one of its shots into a failed
+/// row that the merge takes for the engine's own failures.
+///
+/// # Errors
+/// [`CliError::Unstartable`] (exit 3), one line: `engine exec:<command>: cannot start on this
+/// worker (<host>): <why>`.
+pub fn check_programs_start<'a>(
+    specs: impl IntoIterator<Item = &'a EngineSpec>,
+    setup: &pool_sim::Setup,
+) -> Result<(), CliError> {
+    for spec in specs {
+        let EngineSpec::Exec { command, timeout_s } = spec else {
+            continue;
+        };
+        let engine = pool_exec::ExecEngine::new(command, *timeout_s)
+            .map_err(|e| CliError::Input(format!("engine {spec}: {e}")))?;
+        engine.check_start(setup).map_err(|why| {
+            CliError::Unstartable(format!(
+                "engine {spec}: cannot start on this worker ({}): {why}",
+                host_name()
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+/// This machine's host name (`?` when it has none that reads).
+fn host_name() -> String {
+    #[cfg(unix)]
+    {
+        let mut buf = [0u8; 256];
+        // SAFETY: gethostname writes at most `buf.len()` bytes into `buf`.
+        if unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) } == 0 {
+            let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+            if end > 0 {
+                return pool_exec::escape_bytes(&buf[..end]);
+            }
+        }
+    }
+    std::env::var("COMPUTERNAME").unwrap_or_else(|_| "?".into())
+}
+
 /// A study's error as the command line reports it: bad input (exit 2) or a run that failed
 /// (exit 1).
 pub fn study_error(e: StudyError) -> CliError {

@@ -363,3 +363,86 @@ fn a_looks_shards_are_checked_and_replayable() {
     }
     assert!(!dir.join("bad").exists(), "nothing half-written");
 }
+
+/// A shard whose program cannot start on its worker (not found, not executable, its
+/// interpreter missing) stops before it plays or writes anything: exit 3 and one line naming
+/// the engine and the host, where its shots would otherwise be failed rows the merge takes for
+/// the engine's own. A program that starts and fails its shots is still a shard of failed rows
+/// (exit 1), and one process still records a missing program's shots as failed (`cli.rs`).
+#[test]
+fn a_shard_whose_program_cannot_start_fails_with_one_line() {
+    let dir = temp_dir("looks-unstartable");
+    let script = dir.join("not_executable.sh");
+    std::fs::write(&script, "echo never\n").unwrap();
+    let common = strings(&[
+        "outcomes",
+        "--outcome-families",
+        "cut",
+        "--outcome-tables",
+        "seven_foot",
+        "--outcome-shots",
+        "4",
+        "--schemes",
+        "none",
+        "--chaos-shots",
+        "0",
+        "--replays",
+        "0",
+        "--out",
+        &dir.display().to_string(),
+    ]);
+    let unstartable = [
+        ("exec:/nonexistent/program".to_string(), "not found"),
+        (format!("exec:{}", script.display()), "Permission denied"),
+        (
+            format!("exec:python3 {}", dir.join("no_such.py").display()),
+            "No such file",
+        ),
+    ];
+    let looks = [
+        strings(&["--outcome-budget", "16", "--look", "1", "--shard", "2/2"]),
+        strings(&["--outcome-budget", "none", "--shard", "1/3"]),
+    ];
+    for (k, (engine, says)) in unstartable.iter().enumerate() {
+        for (l, how) in looks.iter().enumerate() {
+            let name = format!("s{k}-{l}");
+            let mut a = common.clone();
+            a.extend(strings(&["--engines", engine, "--run-name", &name]));
+            a.extend(how.iter().cloned());
+            let (code, out, err) = run(&a);
+            assert_eq!(code, 3, "{engine} {how:?}: {err}");
+            let lines: Vec<&str> = err.lines().collect();
+            assert_eq!(lines.len(), 1, "{engine} {how:?}: {err}");
+            let want = format!("error: engine {engine}: cannot start on this worker (");
+            assert!(lines[0].starts_with(&want), "{engine}: {err}");
+            for n in ["before answering its first request", "stderr: ", says] {
+                assert!(lines[0].contains(n), "{engine}: {n:?} not in {err}");
+            }
+            assert!(out.is_empty(), "{engine}: {out}");
+            assert!(
+                !dir.join(&name).exists(),
+                "{engine} {how:?}: a shard was written"
+            );
+            assert_eq!(common::hidden_entries(&dir), Vec::<String>::new());
+        }
+    }
+    // A program that starts and answers junk: its shots fail, the shard is written (exit 1).
+    let mut a = common.clone();
+    a.extend(strings(&[
+        "--engines",
+        "exec:timeout=5:while read -r l; do echo nope; done",
+        "--run-name",
+        "junk",
+        "--outcome-budget",
+        "16",
+        "--look",
+        "1",
+        "--shard",
+        "1/2",
+    ]));
+    let (code, _, err) = run(&a);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("answer is not JSON"), "{err}");
+    assert!(dir.join("junk/outcomes/shots.csv").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -134,6 +134,20 @@ impl ExecEngine {
         self
     }
 
+    /// Whether the program starts on this machine, before any batch: it is started apart (a
+    /// session of its own, not kept), sent `setup` as one request, and its first line awaited
+    /// (up to the timeout). For a caller that would rather stop than record every shot as
+    /// failed when the program is missing here (a shard on a worker without it).
+    ///
+    /// # Errors
+    /// One line: the program could not be spawned, or it ended without writing a line (not
+    /// found, not executable, its interpreter missing, a start-up that failed), with its exit
+    /// status and the end of its stderr. A program that answers anything (an answer, a
+    /// decline, junk) or is still running at the timeout has started: `Ok`.
+    pub fn check_start(&self, setup: &Setup) -> Result<(), String> {
+        process::first_answer(self, setup)
+    }
+
     /// How many kept sessions are idle now (programs running between batches, waiting for one).
     pub fn idle_sessions(&self) -> usize {
         self.sessions.idle()

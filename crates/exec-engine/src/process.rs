@@ -70,6 +70,34 @@ pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, En
     out
 }
 
+/// Whether the program starts and speaks: a session of its own (never a kept one), one request
+/// (`setup`, id 0), stdin closed, and the first line awaited up to the timeout. `Err` (one line:
+/// why, then the end of its stderr joined by " | ") only when it could not be spawned or its
+/// output ended without a line (it exited: not found, not executable, its interpreter missing,
+/// an import that failed); a line of any kind, or none within the timeout from a program still
+/// running, is a program that started. The session ends as every session does.
+pub fn first_answer(engine: &ExecEngine, setup: &Setup) -> Result<(), String> {
+    let mut live = LiveSession::start(&engine.command, 0)?;
+    let mut r = request(setup, engine.max_events);
+    if let Value::Object(m) = &mut r {
+        m.insert("id".into(), Value::from(0));
+    }
+    live.send(vec![r.to_string()]);
+    live.close_stdin();
+    let got = match live.rx.recv_timeout(engine.timeout) {
+        Ok(_) | Err(RecvTimeoutError::Timeout) => Ok(()),
+        Err(RecvTimeoutError::Disconnected) => {
+            let status = wait_exit(&mut live.program.child, EXIT_GRACE)
+                .unwrap_or_else(|| "its output closed; still running, killed".into());
+            Err(format!(
+                "the program exited ({status}) before answering its first request"
+            ))
+        }
+    };
+    let tail = live.end();
+    got.map_err(|why| format!("{why}{}", tail.replace("\n  ", " | ")))
+}
+
 /// One session's answers to a batch: slot `k` is set-up `first + k`'s, whose request's id is
 /// `id0 + k`.
 struct Answers<'a> {

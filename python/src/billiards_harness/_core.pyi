@@ -195,3 +195,6 @@ def strike_many(
     max_events: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> Batch: ...
+def cli(args: List[str]) -> int: ...
+def cli_result(args: List[str]) -> Tuple[int, Optional[str]]:
+    """``cli``, but a failure's line is returned (exit code, the line after "error: ")."""

@@ -36,9 +36,25 @@ import sys
 import tempfile
 from typing import Dict, List, Optional, Sequence
 
-from ._core import cli
+from ._core import cli, cli_result
 
-__all__ = ["run_shard", "run_sharded", "run_look_shard", "run_looks", "main"]
+__all__ = [
+    "ShardCannotStart",
+    "run_shard",
+    "run_sharded",
+    "run_look_shard",
+    "run_looks",
+    "main",
+]
+
+# The shard's exit code when a program engine (``exec:``) cannot start on its worker.
+CANNOT_START = 3
+
+
+class ShardCannotStart(RuntimeError):
+    """A shard's program engine (``exec:``) cannot start on its worker (not found there, not
+    executable, its interpreter missing): the shard stopped before playing or writing anything.
+    Its one line names the shard, the worker (host and pid) and the engine."""
 
 
 def run_shard(command: Sequence[str], k: int, n: int) -> Dict[str, bytes]:
@@ -46,11 +62,16 @@ def run_shard(command: Sequence[str], k: int, n: int) -> Dict[str, bytes]:
     temporary directory and returns its files as {path relative to the run directory: bytes}.
 
     Raises:
+        ShardCannotStart: a program engine (``exec:``) cannot start on this worker.
         RuntimeError: the command failed (its exit code and the line it wrote).
     """
     with tempfile.TemporaryDirectory(prefix="bh-shard-") as tmp:
         name = f"shard-{k}-of-{n}"
-        code = cli([*command, "--shard", f"{k}/{n}", "--out", tmp, "--run-name", name])
+        code, error = cli_result([*command, "--shard", f"{k}/{n}", "--out", tmp, "--run-name", name])
+        if code == CANNOT_START and error is not None:
+            raise ShardCannotStart(f"shard {k}/{n} on {_worker()}: {error}")
+        if error is not None:
+            print(f"error: {error}", file=sys.stderr)
         run_dir = pathlib.Path(tmp) / name
         if not run_dir.is_dir():
             raise RuntimeError(
@@ -93,38 +114,55 @@ def run_sharded(
 ) -> int:
     """Runs ``command`` as ``shards`` Ray tasks (or one after another with ``local``), then
     merges them into ``out/run_name``. Returns the merge's exit code (0 when every shot passed,
-    1 when some failed, as the unsharded command would)."""
+    1 when some failed, as the unsharded command would), or 3 with one line naming the engine
+    and the worker when a shard's program engine (``exec:``) cannot start on its worker
+    (nothing is merged)."""
     if shards < 1:
         raise ValueError(f"shards = {shards}: must be at least 1")
     out_dir = pathlib.Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     shard_root = pathlib.Path(tempfile.mkdtemp(prefix=f".{run_name}.shards-", dir=out_dir))
     try:
-        if local:
-            results = [run_shard(command, k, shards) for k in range(1, shards + 1)]
-        else:
-            try:
-                import ray
-            except ImportError:
-                print(
-                    "ray is not installed: pip install 'ray>=2.9' (or use --local)",
-                    file=sys.stderr,
-                )
-                return 2
-            if not ray.is_initialized():
-                ray.init(address=address or os.environ.get("RAY_ADDRESS"))
-            task = ray.remote(run_shard)
-            # A task whose worker dies is retried: a shard's output depends only on (k, n).
-            futures = [
-                task.options(max_retries=3).remote(list(command), k, shards)
-                for k in range(1, shards + 1)
-            ]
-            results = ray.get(futures)
-        dirs = [_write_shard(shard_root, k, shards, f) for k, f in enumerate(results, start=1)]
-        return cli(["merge", *map(str, dirs), "--out", str(out_dir), "--run-name", run_name])
+        return _run_sharded(command, shards, out_dir, run_name, shard_root, address, local)
+    except ShardCannotStart as e:
+        print(f"error: {_cannot_start(e)}", file=sys.stderr)
+        return CANNOT_START
     finally:
         if not keep_shards:
             shutil.rmtree(shard_root, ignore_errors=True)
+
+
+def _run_sharded(
+    command: Sequence[str],
+    shards: int,
+    out_dir: pathlib.Path,
+    run_name: str,
+    shard_root: pathlib.Path,
+    address: Optional[str],
+    local: bool,
+) -> int:
+    if local:
+        results = [run_shard(command, k, shards) for k in range(1, shards + 1)]
+    else:
+        try:
+            import ray
+        except ImportError:
+            print(
+                "ray is not installed: pip install 'ray>=2.9' (or use --local)",
+                file=sys.stderr,
+            )
+            return 2
+        if not ray.is_initialized():
+            ray.init(address=address or os.environ.get("RAY_ADDRESS"))
+        task = ray.remote(run_shard)
+        # A task whose worker dies is retried: a shard's output depends only on (k, n).
+        futures = [
+            task.options(max_retries=3).remote(list(command), k, shards)
+            for k in range(1, shards + 1)
+        ]
+        results = _gather(futures)
+    dirs = [_write_shard(shard_root, k, shards, f) for k, f in enumerate(results, start=1)]
+    return cli(["merge", *map(str, dirs), "--out", str(out_dir), "--run-name", run_name])
 
 
 def run_look_shard(
@@ -141,7 +179,32 @@ def run_look_shard(
             (resume / "outcomes").mkdir(parents=True)
             (resume / "outcomes" / "looks.json").write_bytes(state)
             extra += ["--resume", str(resume)]
-        return run_shard([*command, *extra], k, n)
+        try:
+            return run_shard([*command, *extra], k, n)
+        except ShardCannotStart as e:
+            raise ShardCannotStart(f"look {look}, {e}") from None
+
+
+def _cannot_start(e: BaseException) -> str:
+    """The one line of a :class:`ShardCannotStart`, raised here or on a Ray worker (Ray's
+    error is an instance of it, its ``cause`` the worker's own)."""
+    return str(getattr(e, "cause", None) or e).splitlines()[0]
+
+
+def _gather(futures: list) -> list:
+    """``ray.get`` of a look's or a run's shards; when one cannot start its program, the
+    others are cancelled (the study stops there)."""
+    import ray
+
+    try:
+        return ray.get(futures)
+    except ShardCannotStart:
+        for f in futures:
+            try:
+                ray.cancel(f)
+            except Exception:  # noqa: BLE001 - a finished or failed task cannot be cancelled
+                pass
+        raise
 
 
 def _programs(command: Sequence[str]) -> List[str]:
@@ -179,7 +242,8 @@ def run_looks(
     look by look: the ``shards`` shards of look K as Ray tasks (or one after another with
     ``local``), merged with ``xtask merge --look K``, until the merge's state says the study is
     finished; the last merged look becomes ``out/run_name``. Returns the last merge's exit code
-    (that of a failed command when one fails).
+    (that of a failed command when one fails; 3, with one line naming the engine and the
+    worker, when a shard's program engine cannot start on its worker: that look is not merged).
 
     The driver keeps nothing but the merged looks, each written whole or not at all. A driver
     that stops before the study is finished (a crash, ``max_looks``) keeps its last merged look
@@ -221,19 +285,23 @@ def run_looks(
     done = False
     try:
         for look in range(first, first + max_looks):
-            if task is None:
-                results = [
-                    run_look_shard(command, look, state, k, shards) for k in range(1, shards + 1)
-                ]
-            else:
-                import ray
-
-                # A task whose worker dies is retried: a shard depends only on (state, k, n).
-                futures = [
-                    task.options(max_retries=3).remote(list(command), look, state, k, shards)
-                    for k in range(1, shards + 1)
-                ]
-                results = ray.get(futures)
+            try:
+                if task is None:
+                    results = [
+                        run_look_shard(command, look, state, k, shards)
+                        for k in range(1, shards + 1)
+                    ]
+                else:
+                    # A task whose worker dies is retried: a shard depends only on (state, k, n).
+                    futures = [
+                        task.options(max_retries=3).remote(list(command), look, state, k, shards)
+                        for k in range(1, shards + 1)
+                    ]
+                    results = _gather(futures)
+            except ShardCannotStart as e:
+                # The look is not merged: one line, naming the engine and the worker.
+                print(f"error: {_cannot_start(e)}", file=sys.stderr)
+                return CANNOT_START
             shard_root = work / f"look{look}-shards"
             dirs = [_write_shard(shard_root, k, shards, f) for k, f in enumerate(results, 1)]
             resume = ["--resume", str(previous)] if previous is not None else []

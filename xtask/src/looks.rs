@@ -292,7 +292,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
     let runs: std::collections::BTreeSet<String> = (mine.iter())
         .flat_map(|&u| plan.unit_runs(&state, &wants, u))
         .collect();
-    if let Some([rack, _]) = plan.racks.first() {
+    if let Some(rack) = plan.racks.first().and_then(pool_harness::Racks::first) {
         crate::study::check_programs_start(
             state
                 .engines

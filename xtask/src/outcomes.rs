@@ -104,7 +104,8 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     };
     let total = plan.total();
     let (lo, hi) = shard.range(total);
-    if let (Some(_), Some([rack, _]), true) = (args.shard, plan.racks.first(), hi > lo) {
+    let rack = plan.racks.first().and_then(pool_harness::Racks::first);
+    if let (Some(_), Some(rack), true) = (args.shard, rack, hi > lo) {
         // A shard's program that cannot start on this worker stops it before it writes
         // anything (exit 3); one process records its shots as failed (exit 1), as before.
         crate::study::check_programs_start(&plan.engines, rack)?;

@@ -131,6 +131,12 @@ impl Racks {
         &self.table
     }
 
+    /// The first rack that could be placed on this table (a set-up of the table, the
+    /// balls at rest), `None` when none could.
+    pub fn first(&self) -> Option<&Setup> {
+        self.racks.iter().find_map(|(_, r)| r.as_ref().ok())
+    }
+
     /// The rack named `name`.
     ///
     /// # Errors

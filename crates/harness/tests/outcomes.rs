@@ -190,7 +190,10 @@ fn tallies_are_the_same_whatever_pieces_the_shots_come_in() {
 fn families_make_valid_reproducible_shots_that_a_seed_decides() {
     for table in ["seven_foot", "pooltool_pocket"] {
         let racks = racks(table);
-        for kind in FamilyKind::ALL {
+        for kind in FamilyKind::ALL
+            .into_iter()
+            .filter(|k| k.game_name() == "pool")
+        {
             for k in 0..40 {
                 let seed = kind.shot_seed(table, 7, k);
                 let s = family_shot(kind, &racks, &DEFAULT_RACK, seed).unwrap();

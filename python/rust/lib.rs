@@ -679,6 +679,12 @@ pub struct Batch {
     /// program's error line), None for the others; a list of length n_shots.
     #[pyo3(get)]
     errors: Vec<Option<String>>,
+    /// On a game's own table (`pooltool_snooker`, `pooltool_billiard`), the fields its rules
+    /// read off each run, by name (snooker: `reds`, `colours`, `foul`; three-cushion: `point`,
+    /// `cushions`, empty when the cue ball never touched the second ball); empty dicts on
+    /// pool's tables; a list of length n_shots. docs/outcomes.md, "The games".
+    #[pyo3(get)]
+    score: Vec<std::collections::BTreeMap<String, String>>,
     /// Each run as a game sees it, for `outcome_agreement`.
     games: Vec<GameOutcome>,
     /// Each run as a row of the outcome study, for `outcome_distribution` and
@@ -703,7 +709,7 @@ impl Rows {
             .setups
             .iter()
             .zip(&self.outcomes)
-            .map(|(s, o)| GameOutcome::of(s, o))
+            .map(|(s, o)| GameOutcome::of(s, o).scored_on_table(s))
             .collect();
         let rows: Vec<OutcomeShotRow> = self
             .setups
@@ -773,6 +779,14 @@ impl Rows {
                 s.balls.iter().map(|b| b.id.clone()).collect()
             }),
             errors: self.errors,
+            score: games
+                .iter()
+                .map(|g| {
+                    (g.score.iter())
+                        .map(|e| (e.name.to_string(), e.value.clone()))
+                        .collect()
+                })
+                .collect(),
             games,
             rows,
         }

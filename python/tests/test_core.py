@@ -305,3 +305,30 @@ def test_event_agents_name_one_thing_each():
     text = shot.to_toml().replace('id = "9"', 'id = "c9"', 1)
     with pytest.raises(bh.ShotError, match=r"balls\[\d+\]\.id = \"c9\".*cushions\[\d+\] has the same id"):
         bh.Shot.from_toml(text, "x")
+
+
+def test_batches_on_a_games_table_carry_its_fields():
+    # pooltool's three-cushion start position, the cue ball struck at the red over a fan of
+    # aims and side spins: each run's point and cushions before the second ball, as
+    # pooltool's is_point counts them, and the game's own statistics.
+    shot = bh.load(SHOTS / "games" / "three_cushion_rack.toml")
+    rng = np.random.default_rng(5)
+    n = 60
+    white, red = shot.states[0, 0, :2], shot.states[2, 0, :2]
+    aim = np.degrees(np.arctan2(*(red - white)[::-1]))
+    phi = aim + rng.uniform(-2.0, 2.0, n)
+    a = rng.uniform(-0.6, 0.6, n)
+    batch = bh.strike_many(rng.uniform(5.0, 9.0, n), phi, 0.0, a, 0.2, template=shot, ball="white")
+    assert len(batch.score) == n
+    assert all(set(s) == {"point", "cushions"} for s in batch.score)
+    for s in batch.score:
+        cushions = int(s["cushions"]) if s["cushions"] else None
+        assert s["point"] == ("1" if cushions is not None and cushions >= 3 else "0")
+    assert {s["point"] for s in batch.score} == {"0", "1"}
+    stats = bh.outcome_distribution(batch)
+    assert "point" in stats and "balls_pocketed" not in stats
+    points = sum(s["point"] == "1" for s in batch.score)
+    assert stats["point"]["value"] == points / n
+    # On pool's tables a batch has no game fields.
+    pool = bh.strike_many(np.array([2.0]), 0.0, 0.0, 0.0, 0.0, template=at_rest(bh.load(SHOTS / "straight.toml")))
+    assert pool.score == [{}]

@@ -266,10 +266,14 @@ pub(crate) struct Statistic {
     pub(crate) scale: Scale,
 }
 
-/// The statistics of the family named `family` ([`super::games::Game::statistics`]); pool's
-/// for a name that is no family (a Python batch's `batch`).
-pub(crate) fn statistics_of(family: &str) -> &'static [Statistic] {
-    FamilyKind::from_name(family).map_or(&POOL_STATISTICS[..], |k| k.game().statistics())
+/// The statistics of the family named `family` on table `table`
+/// ([`super::games::Game::statistics`]); for a name that is no family (a Python batch's
+/// `batch`), those of the game whose own table it is, else pool's.
+pub(crate) fn statistics_of(family: &str, table: &str) -> &'static [Statistic] {
+    FamilyKind::from_name(family)
+        .map(FamilyKind::game)
+        .or_else(|| super::games::home_game(table))
+        .map_or(&POOL_STATISTICS[..], |g| g.statistics())
 }
 
 /// A game's statistics, compared by address: a pair's accumulators follow its list.
@@ -492,7 +496,7 @@ struct Pair {
 
 impl Pair {
     fn new(row: &OutcomeShotRow) -> Self {
-        let statistics = statistics_of(&row.family);
+        let statistics = statistics_of(&row.family, &row.table);
         Pair {
             engine: row.engine_label(),
             scheme: row.scheme.clone(),
@@ -1325,7 +1329,7 @@ pub fn compare_independent(
     margins: &Margins,
     seed: u64,
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
-    let statistics = statistics_of(family);
+    let statistics = statistics_of(family, table);
     let (sa, sb) = (Sample::of(a, statistics), Sample::of(b, statistics));
     let n = sa.n.min(sb.n);
     let (alpha, _) = cell_levels(1, false, 1.0, statistics.len());
@@ -1410,7 +1414,7 @@ pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
     use super::interval::{mean_interval_moments, wilson};
     let statistics = rows
         .first()
-        .map_or(&POOL_STATISTICS[..], |r| statistics_of(&r.family));
+        .map_or(&POOL_STATISTICS[..], |r| statistics_of(&r.family, &r.table));
     let s = Sample::of(rows, statistics);
     let rate = |name: String, k: u64| {
         let (low, high) = wilson(k, s.n, STUDY_ALPHA);

@@ -196,6 +196,16 @@ impl GameOutcome {
         self
     }
 
+    /// This outcome (of a run of `setup`, a shot of no family: a Python batch's) scored by the
+    /// game whose own table `setup` is on (snooker's, three-cushion's); unchanged on pool's
+    /// tables.
+    pub fn scored_on_table(mut self, setup: &Setup) -> Self {
+        if let Some(game) = super::games::home_game(&setup.table.name) {
+            self.score = game.score(&self, setup);
+        }
+        self
+    }
+
     /// The run of `outcome` of `setup`, a shot of family `kind`, scored by its game.
     pub fn of_family(kind: FamilyKind, setup: &Setup, outcome: &Outcome) -> Self {
         Self::of(setup, outcome).scored(kind, setup)

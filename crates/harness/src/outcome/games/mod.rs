@@ -25,6 +25,15 @@ pub(crate) mod three_cushion;
 pub(crate) const GAMES: [&dyn Game; 3] =
     [&pool::Pool, &snooker::Snooker, &three_cushion::ThreeCushion];
 
+/// The game whose own table is `table` (snooker's `pooltool_snooker`, three-cushion's
+/// `pooltool_billiard`); `None` for pool's tables.
+pub(crate) fn home_game(table: &str) -> Option<&'static dyn Game> {
+    GAMES
+        .iter()
+        .copied()
+        .find(|g| g.home_table() == Some(table))
+}
+
 /// One field a game's rules read off a run, beyond what every game records (first contact,
 /// first cushion, fates, positions): `shots.csv`'s `game` column holds them as
 /// `name=value;...`.

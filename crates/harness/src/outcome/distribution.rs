@@ -266,6 +266,27 @@ pub(crate) struct Statistic {
     pub(crate) scale: Scale,
 }
 
+/// The cue ball's mean final x (m), over the shots that leave it on the cloth: every game's.
+pub(crate) const CUE_X: Statistic = Statistic {
+    name: "cue_x",
+    reading: Reading::Value(|s| s.cue.map(|c| c[0])),
+    scale: Scale::Position,
+};
+
+/// The cue ball's mean final y (m).
+pub(crate) const CUE_Y: Statistic = Statistic {
+    name: "cue_y",
+    reading: Reading::Value(|s| s.cue.map(|c| c[1])),
+    scale: Scale::Position,
+};
+
+/// The first ball the cue ball touches, by id (`none` for none).
+pub(crate) const FIRST_CONTACT: Statistic = Statistic {
+    name: "first_contact",
+    reading: Reading::Categories(|s| vec![s.first_contact.clone()]),
+    scale: Scale::Rate,
+};
+
 /// The statistics of the family named `family` on table `table`
 /// ([`super::games::Game::statistics`]); for a name that is no family (a Python batch's
 /// `batch`), those of the game whose own table it is, else pool's.

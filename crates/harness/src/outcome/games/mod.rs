@@ -59,8 +59,12 @@ pub(crate) trait Game: Sync {
     fn racks(&self, table: &str) -> Vec<(&'static str, Result<Setup, String>)>;
 
     /// Whether the game's families are played on the table named `table` when the study
-    /// lists it.
-    fn plays_on(&self, table: &str) -> bool;
+    /// lists it: a game with its own table plays there only; pool plays on any table the
+    /// study lists (one without pockets, or without room for a family's shot, is refused by
+    /// the family itself, naming it).
+    fn plays_on(&self, table: &str) -> bool {
+        self.home_table().is_none_or(|home| home == table)
+    }
 
     /// The table the game's families are played on when the study lists none it plays on.
     fn home_table(&self) -> Option<&'static str>;
@@ -156,6 +160,20 @@ impl Racks {
             Some((_, Err(e))) => Err(format!("the {name} rack: {e}")),
             None => Err(format!("no {name} rack on table {}", self.table)),
         }
+    }
+}
+
+/// A game's one rack (name in [`Racks`], file, text) on its own table `home`: parsed when
+/// `table` is that table, else none.
+pub(crate) fn home_rack(
+    table: &str,
+    home: &str,
+    (name, file, text): (&'static str, &str, &str),
+) -> Vec<(&'static str, Result<Setup, String>)> {
+    if table == home {
+        vec![(name, parse_rack(file, text))]
+    } else {
+        Vec::new()
     }
 }
 

@@ -9,7 +9,7 @@ use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{Table, Vec2, Vec3};
 use pool_sim::{RackModel, Setup, Strike};
 
-use super::super::distribution::{Reading, Scale, Statistic};
+use super::super::distribution::{Reading, Scale, Statistic, CUE_X, CUE_Y, FIRST_CONTACT};
 use super::super::families::FamilyKind;
 use super::super::game::GameOutcome;
 use super::{parse_rack, Game, Racks, ScoreEntry};
@@ -91,21 +91,9 @@ pub(crate) const STATISTICS: [Statistic; 7] = [
         reading: Reading::Categories(|s| s.pockets.clone()),
         scale: Scale::Rate,
     },
-    Statistic {
-        name: "first_contact",
-        reading: Reading::Categories(|s| vec![s.first_contact.clone()]),
-        scale: Scale::Rate,
-    },
-    Statistic {
-        name: "cue_x",
-        reading: Reading::Value(|s| s.cue.map(|c| c[0])),
-        scale: Scale::Position,
-    },
-    Statistic {
-        name: "cue_y",
-        reading: Reading::Value(|s| s.cue.map(|c| c[1])),
-        scale: Scale::Position,
-    },
+    FIRST_CONTACT,
+    CUE_X,
+    CUE_Y,
 ];
 
 impl Game for Pool {
@@ -115,12 +103,6 @@ impl Game for Pool {
 
     fn racks(&self, table: &str) -> Vec<(&'static str, Result<Setup, String>)> {
         pool_racks(table).map_or_else(Vec::new, Vec::from)
-    }
-
-    fn plays_on(&self, _table: &str) -> bool {
-        // Any table the study lists: one without pockets (or without room for a family's
-        // shot) is refused by the family itself, naming it.
-        true
     }
 
     fn home_table(&self) -> Option<&'static str> {

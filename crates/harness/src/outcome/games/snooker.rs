@@ -14,11 +14,11 @@ use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::Vec2;
 use pool_sim::{RackModel, Setup, Strike};
 
-use super::super::distribution::{Reading, Scale, Statistic};
+use super::super::distribution::{Reading, Scale, Statistic, CUE_X, CUE_Y};
 use super::super::families::FamilyKind;
 use super::super::game::{Fate, GameOutcome};
 use super::pool::aimed_among;
-use super::{parse_rack, Game, Racks, ScoreEntry};
+use super::{home_rack, Game, Racks, ScoreEntry};
 use crate::stress_shots::clear;
 use crate::SplitMix;
 
@@ -80,16 +80,8 @@ const STATISTICS: [Statistic; 7] = [
         }),
         scale: Scale::Rate,
     },
-    Statistic {
-        name: "cue_x",
-        reading: Reading::Value(|s| s.cue.map(|c| c[0])),
-        scale: Scale::Position,
-    },
-    Statistic {
-        name: "cue_y",
-        reading: Reading::Value(|s| s.cue.map(|c| c[1])),
-        scale: Scale::Position,
-    },
+    CUE_X,
+    CUE_Y,
 ];
 
 /// The index of ball `id` in `setup`.
@@ -224,15 +216,7 @@ impl Game for Snooker {
     }
 
     fn racks(&self, table: &str) -> Vec<(&'static str, Result<Setup, String>)> {
-        if table != TABLE {
-            return Vec::new();
-        }
-        let (name, file, text) = RACK;
-        vec![(name, parse_rack(file, text))]
-    }
-
-    fn plays_on(&self, table: &str) -> bool {
-        table == TABLE
+        home_rack(table, TABLE, RACK)
     }
 
     fn home_table(&self) -> Option<&'static str> {

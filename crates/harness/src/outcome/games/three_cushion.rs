@@ -15,10 +15,10 @@ use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{Vec2, Vec3};
 use pool_sim::{RackModel, Setup, Strike};
 
-use super::super::distribution::{Reading, Scale, Statistic};
+use super::super::distribution::{Reading, Scale, Statistic, CUE_X, CUE_Y, FIRST_CONTACT};
 use super::super::families::FamilyKind;
 use super::super::game::{CueContact, GameOutcome};
-use super::{parse_rack, Game, Racks, ScoreEntry};
+use super::{home_rack, Game, Racks, ScoreEntry};
 use crate::stress_shots::{ball, clear};
 use crate::SplitMix;
 
@@ -64,11 +64,7 @@ const STATISTICS: [Statistic; 5] = [
         reading: Reading::Flag(|s| s.score("point") == Some("1")),
         scale: Scale::Rate,
     },
-    Statistic {
-        name: "first_contact",
-        reading: Reading::Categories(|s| vec![s.first_contact.clone()]),
-        scale: Scale::Rate,
-    },
+    FIRST_CONTACT,
     // The distribution of cushions before the second contact (`none`: no second contact;
     // 5 or more as `5+`).
     Statistic {
@@ -82,16 +78,8 @@ const STATISTICS: [Statistic; 5] = [
         }),
         scale: Scale::Rate,
     },
-    Statistic {
-        name: "cue_x",
-        reading: Reading::Value(|s| s.cue.map(|c| c[0])),
-        scale: Scale::Position,
-    },
-    Statistic {
-        name: "cue_y",
-        reading: Reading::Value(|s| s.cue.map(|c| c[1])),
-        scale: Scale::Position,
-    },
+    CUE_X,
+    CUE_Y,
 ];
 
 /// The start position with its balls spotted: under a drawing rack model (`jittered`), each
@@ -169,15 +157,7 @@ impl Game for ThreeCushion {
     }
 
     fn racks(&self, table: &str) -> Vec<(&'static str, Result<Setup, String>)> {
-        if table != TABLE {
-            return Vec::new();
-        }
-        let (name, file, text) = RACK;
-        vec![(name, parse_rack(file, text))]
-    }
-
-    fn plays_on(&self, table: &str) -> bool {
-        table == TABLE
+        home_rack(table, TABLE, RACK)
     }
 
     fn home_table(&self) -> Option<&'static str> {

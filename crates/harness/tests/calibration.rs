@@ -113,6 +113,7 @@ fn row(run: &str, g: &Game, objects: u32, disagree: bool) -> OutcomeShotRow {
         scratch: u8::from(g.scratch),
         objects_pocketed: objects,
         object_pockets: g.pockets.join(";"),
+        score: String::new(),
         cue_x_m: None,
         cue_y_m: None,
         d_outcome: u8::from(disagree),

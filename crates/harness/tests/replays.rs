@@ -226,7 +226,7 @@ fn assert_tracks_reproduce_frames(
     stride: usize,
     what: &str,
 ) -> Checked {
-    let run = replay_run("run", setup, outcome, None, None);
+    let run = replay_run("run", setup, outcome, None, None, None);
     let tracks = run.tracks.as_ref().unwrap();
     let frames = Frames::new(setup, outcome).unwrap();
     let decoded: Vec<_> = tracks.iter().map(|t| decode(t)).collect();
@@ -346,7 +346,7 @@ fn tracks_are_integers_delta_coded_first_last_starts_and_stops_kept() {
         for (ek, e) in engines.iter().enumerate() {
             let what = format!("{} {k}, engine {ek}", kind.name());
             let o = e.run(&shot.setup);
-            let run = replay_run("run", &shot.setup, &o, None, None);
+            let run = replay_run("run", &shot.setup, &o, None, None, None);
             assert!(multiple(run.end_time, 1e4));
             assert!((run.end_time - o.end_time).abs() <= TIME_QUANTUM_S / 2.0 + 1e-12);
             let end_tick = units(run.end_time, 1e4);
@@ -459,7 +459,7 @@ fn a_ball_at_rest_adds_no_sample_and_a_program_has_no_tracks() {
             continue;
         }
         let o = reference.run(&s);
-        let run = replay_run("run", &s, &o, None, None);
+        let run = replay_run("run", &s, &o, None, None, None);
         let fin = o.final_states[2].r;
         if (fin - extra.state.r).norm() != 0.0 {
             continue;
@@ -482,7 +482,7 @@ fn a_ball_at_rest_adds_no_sample_and_a_program_has_no_tracks() {
     let o = replay_engine(&reference_spec).run(&setup);
     let mut bare = o.clone();
     bare.snapshots.clear();
-    let run = replay_run("run", &setup, &bare, None, None);
+    let run = replay_run("run", &setup, &bare, None, None, None);
     assert!(run.tracks.is_none());
     assert_eq!(run.events.len(), o.events.len());
     assert_eq!(run.final_positions.len(), 3);
@@ -490,7 +490,7 @@ fn a_ball_at_rest_adds_no_sample_and_a_program_has_no_tracks() {
     let mut gone = setup.clone();
     gone.balls[2].state.motion = MotionState::Pocketed;
     let o = replay_engine(&reference_spec).run(&gone);
-    let run = replay_run("run", &gone, &o, None, None);
+    let run = replay_run("run", &gone, &o, None, None, None);
     assert_eq!(run.tracks.as_ref().unwrap()[2], Vec::<i64>::new());
     assert_eq!(run.pocketed_at[2], Some(0.0));
     assert_eq!(run.final_positions[2], None);

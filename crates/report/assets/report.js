@@ -575,18 +575,23 @@
       replay.appendChild(el('p', { class: 'note', text: 'This replay holds no run of ' + runName + ' (its outcome agrees with the reference on this shot, or the cap left it out): the reference and the floor are shown.' }));
     }
     // What differed, one row per run.
+    // A game whose rules read more (a three-cushion point, a snooker foul) gets its column.
+    const scored = runs.some(function (r) { return r.outcome && r.outcome.score; });
+    const heads = ['run', 'first contact', 'pocketed', 'scratch'].concat(scored ? ['game (its rules)'] : [], ['differs from the reference', 'ended', 'reproduced']);
     const tbl = el('table', { class: 'replay-outcomes' }, [
-      el('thead', null, [el('tr', null, ['run', 'first contact', 'pocketed', 'scratch', 'differs from the reference', 'ended', 'reproduced'].map(function (h) { return el('th', { text: h }); }))]),
+      el('thead', null, [el('tr', null, heads.map(function (h) { return el('th', { text: h }); }))]),
     ]);
     const tb = el('tbody');
     for (const r of runs) {
       const o = r.outcome || {};
       tb.appendChild(el('tr', null, [
         el('td', { text: r.run }), el('td', { text: o.first_contact || 'none' }), el('td', { text: o.pocketed || 'none' }),
-        el('td', { text: o.scratch ? 'yes' : 'no' }), el('td', { text: (o.differs || []).join(', ') || (r.run === 'reference' ? '–' : 'nothing') }),
+        el('td', { text: o.scratch ? 'yes' : 'no' }),
+      ].concat(scored ? [el('td', { text: (o.score || '').split(';').join(', ') || '–' })] : [], [
+        el('td', { text: (o.differs || []).join(', ') || (r.run === 'reference' ? '–' : 'nothing') }),
         el('td', { text: sci(r.end_time) + ' s' }),
         el('td', { text: r.reproduced === false ? 'NO: differs from shots.csv' : 'yes' }),
-      ]));
+      ])));
     }
     tbl.appendChild(tb);
     replay.appendChild(tbl);

@@ -250,6 +250,10 @@ pub struct ReplayOutcome {
     /// The fields ([`Field::name`], `outcome` itself left out) on which this run disagrees
     /// with the reference's replay; empty for the reference.
     pub differs: Vec<String>,
+    /// The fields its game's rules read (`shots.csv`'s `score`: `point=1;cushions=3`), left
+    /// out of the file for pool, whose rules read the fields above.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub score: String,
 }
 
 /// An engine run to replay besides the reference and the floor.
@@ -344,13 +348,21 @@ pub fn replay_shot(
     let tol = rules.position_tol_m;
     let row = |run: &str| rows.iter().find(|r| r.run == run);
     let mut runs = vec![
-        replay_run(REFERENCE, &setup, &reference, None, row(REFERENCE)),
+        replay_run(
+            REFERENCE,
+            &setup,
+            &reference,
+            None,
+            row(REFERENCE),
+            Some(kind),
+        ),
         replay_run(
             FLOOR,
             &perturbed,
             &floor,
             Some((&ref_game, tol)),
             row(FLOOR),
+            Some(kind),
         ),
     ];
     drop((reference, floor));
@@ -364,6 +376,7 @@ pub fn replay_shot(
                 &o,
                 Some((&ref_game, tol)),
                 row(&e.run),
+                Some(kind),
             )),
             Err(err) => Err(format!(
                 "{}: {}",
@@ -405,16 +418,18 @@ pub fn replay_shot(
 
 /// The replay of `outcome`, a run of `setup` named `run`; `vs`: the reference's outcome and
 /// the position tolerance (m) to say where it differs (`None` for the reference itself);
-/// `row`: its row in `outcomes/shots.csv`.
+/// `row`: its row in `outcomes/shots.csv`; `kind`: the shot's family, whose game scores it
+/// (`None`: a shot of no family, unscored).
 pub fn replay_run(
     run: &str,
     setup: &Setup,
     outcome: &Outcome,
     vs: Option<(&GameOutcome, f64)>,
     row: Option<&OutcomeShotRow>,
+    kind: Option<FamilyKind>,
 ) -> ReplayRun {
     let mut game = GameOutcome::of(setup, outcome);
-    if let Some(kind) = vs.and_then(|(r, _)| r.kind) {
+    if let Some(kind) = kind {
         game = game.scored(kind, setup);
     }
     let id = |i: usize| setup.balls[i].id.clone();
@@ -424,6 +439,7 @@ pub fn replay_run(
         r.first_contact == first_contact.clone().unwrap_or_default()
             && r.pocketed == label
             && (r.scratch == 1) == game.scratch()
+            && r.score == game.score_label()
     });
     let differs = match vs {
         Some((reference, tol)) => {
@@ -494,6 +510,7 @@ pub fn replay_run(
             pocketed: label.split(';').collect::<Vec<_>>().join("|"),
             scratch: game.scratch(),
             differs,
+            score: game.score_label(),
         },
     }
 }

@@ -245,3 +245,42 @@ fn the_games_score_what_their_rules_read() {
         }
     }
 }
+
+#[test]
+fn a_replay_names_a_changed_point() {
+    let table = "pooltool_billiard";
+    let racks = Racks::on_table(table).unwrap();
+    let reference = EngineSpec::reference().build().unwrap();
+    let coarse = EngineSpec::discrete(
+        1e-2,
+        pool_discrete::Scheme::from_name("end_of_step").unwrap(),
+    )
+    .unwrap()
+    .build()
+    .unwrap();
+    let kind = FamilyKind::ThreeCushion;
+    let mut found = false;
+    for k in 0..80 {
+        let setup = family_shot(kind, &racks, &DEFAULT_RACK, kind.shot_seed(table, 1, k)).unwrap();
+        let (a, b) = (reference.run(&setup), coarse.run(&setup));
+        let ours = GameOutcome::of_family(kind, &setup, &a);
+        let theirs = GameOutcome::of_family(kind, &setup, &b);
+        if ours.score[0] == theirs.score[0] {
+            continue;
+        }
+        let run =
+            pool_harness::replay_run("coarse", &setup, &b, Some((&ours, 1e-2)), None, Some(kind));
+        assert!(
+            run.outcome.differs.contains(&"point".to_string()),
+            "{:?}",
+            run.outcome.differs
+        );
+        assert_eq!(run.outcome.score, theirs.score_label());
+        let own = pool_harness::replay_run("reference", &setup, &a, None, None, Some(kind));
+        assert_eq!(own.outcome.score, ours.score_label());
+        assert!(own.outcome.differs.is_empty());
+        found = true;
+        break;
+    }
+    assert!(found, "no point changed at dt 1e-2 s in 80 shots");
+}

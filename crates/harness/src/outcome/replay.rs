@@ -247,8 +247,9 @@ pub struct ReplayOutcome {
     pub pocketed: String,
     /// Whether the cue ball was pocketed.
     pub scratch: bool,
-    /// The fields ([`Field::name`], `outcome` itself left out) on which this run disagrees
-    /// with the reference's replay; empty for the reference.
+    /// The fields ([`Field::name`], `outcome` itself left out, then its game's deciding
+    /// fields, e.g. `point`) on which this run disagrees with the reference's replay; empty for
+    /// the reference.
     pub differs: Vec<String>,
     /// The fields its game's rules read (`shots.csv`'s `score`: `point=1;cushions=3`), left
     /// out of the file for pool, whose rules read the fields above.
@@ -444,10 +445,19 @@ pub fn replay_run(
     let differs = match vs {
         Some((reference, tol)) => {
             let a = Agreement::between(reference, &game, tol);
+            // The common fields, then the game's deciding ones (a three-cushion point).
+            let scores = game.score.iter().filter(|e| {
+                e.decides
+                    && reference
+                        .score
+                        .iter()
+                        .any(|r| r.name == e.name && r.value != e.value)
+            });
             Field::ALL
                 .into_iter()
                 .filter(|&f| f != Field::Outcome && a.disagrees(f))
                 .map(|f| f.name().to_string())
+                .chain(scores.map(|e| e.name.to_string()))
                 .collect()
         }
         None => Vec::new(),

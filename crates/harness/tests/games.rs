@@ -223,8 +223,8 @@ fn the_games_score_what_their_rules_read() {
                 assert_eq!(cushions.is_some(), balls.len() == 2);
                 let point = cushions.is_some_and(|c| c >= 3);
                 assert_eq!(score[0], ("point", if point { "1" } else { "0" }));
-                assert_eq!(game.score[0].decides, true);
-                assert_eq!(game.score[1].decides, false);
+                assert!(game.score[0].decides);
+                assert!(!game.score[1].decides);
                 seen.insert((kind.name(), "point", point));
             }
         }

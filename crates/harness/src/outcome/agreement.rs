@@ -132,14 +132,7 @@ impl Agreement {
         let scratch = reference.scratch() != other.scratch();
         let end = reference.ended != other.ended;
         // A game's deciding fields (a three-cushion point) are part of its result.
-        let decided = |g: &GameOutcome| {
-            g.score
-                .iter()
-                .filter(|e| e.decides)
-                .map(|e| (e.name, e.value.clone()))
-                .collect::<Vec<_>>()
-        };
-        let score = decided(reference) != decided(other);
+        let score = decided(reference).ne(decided(other));
         let disagree = Field::ALL.map(|f| match f {
             Field::FirstContact => first_contact,
             Field::FirstCushion => first_cushion,
@@ -161,4 +154,11 @@ impl Agreement {
     pub fn disagrees(&self, field: Field) -> bool {
         self.disagree[field as usize]
     }
+}
+
+/// A run's deciding score fields (name, value), in its game's order.
+fn decided(g: &GameOutcome) -> impl Iterator<Item = (&'static str, &str)> {
+    (g.score.iter())
+        .filter(|e| e.decides)
+        .map(|e| (e.name, e.value.as_str()))
 }

@@ -82,8 +82,6 @@ pub struct GameOutcome {
     /// Whether it ended physically ([`EndCheck::ended_physically`]): every ball at rest or
     /// pocketed (or `t_end`), every state finite, every ball on the table.
     pub ended: bool,
-    /// The family whose game scored it ([`GameOutcome::scored`]), `None` before.
-    pub kind: Option<FamilyKind>,
     /// The fields that game's rules read off the run (empty for pool, and before it is
     /// scored).
     pub score: Vec<ScoreEntry>,
@@ -183,7 +181,6 @@ impl GameOutcome {
             events: outcome.events.len(),
             termination: outcome.termination,
             ended: end.ended_physically(),
-            kind: None,
             score: Vec::new(),
         }
     }
@@ -192,7 +189,6 @@ impl GameOutcome {
     /// ([`super::games::Game::score`]).
     pub fn scored(mut self, kind: FamilyKind, setup: &Setup) -> Self {
         self.score = kind.game().score(&self, setup);
-        self.kind = Some(kind);
         self
     }
 

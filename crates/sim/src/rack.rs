@@ -176,9 +176,7 @@ impl RackModel {
         if let RackModel::Jittered { scale_m } = *self {
             let mut rng = SplitMix::new(seed ^ 0x5EED_4ACC_0000_0001);
             for &i in &idx {
-                let radius = 0.5 * scale_m * rng.unit().sqrt();
-                let angle = std::f64::consts::TAU * rng.unit();
-                let d = Vec2::new(angle.cos(), angle.sin()) * radius;
+                let d = Self::jitter_draw(&mut rng, scale_m);
                 out.balls[i].state.r.x += d.x;
                 out.balls[i].state.r.y += d.y;
             }
@@ -198,6 +196,16 @@ impl RackModel {
         }
         out.validate().map_err(|e| fail(e.to_string()))?;
         Ok(out)
+    }
+}
+
+impl RackModel {
+    /// One ball's move under `Jittered { scale_m }`: a point drawn uniformly in the disc of
+    /// radius `scale_m / 2` (m), two draws of `rng`.
+    pub fn jitter_draw(rng: &mut SplitMix, scale_m: f64) -> Vec2 {
+        let radius = 0.5 * scale_m * rng.unit().sqrt();
+        let angle = std::f64::consts::TAU * rng.unit();
+        Vec2::new(angle.cos(), angle.sin()) * radius
     }
 }
 

@@ -21,6 +21,11 @@ pub(crate) mod pool;
 pub(crate) mod snooker;
 pub(crate) mod three_cushion;
 
+/// What a floor's redraw of a rack (another racking of the reds, another spotting of the
+/// balls) is seeded by: the shot's seed xor this, so the floor never draws the shot's own
+/// rack.
+pub(crate) const REDRAW_SEED: u64 = 0x0F10_0A2E_4AC4_0000;
+
 /// Every game, in the order the help and the report list them.
 pub(crate) const GAMES: [&dyn Game; 3] =
     [&pool::Pool, &snooker::Snooker, &three_cushion::ThreeCushion];

@@ -153,7 +153,7 @@ impl Game for Pool {
         seed: u64,
     ) -> Result<Setup, String> {
         let rerack = |r: &Setup| -> Result<Setup, String> {
-            let mut s = random_break(&rack.apply(r, seed ^ 0x0F10_0A2E_4AC4_0000)?, seed);
+            let mut s = random_break(&rack.apply(r, seed ^ super::REDRAW_SEED)?, seed);
             s.name = format!("{}_floor", s.name);
             Ok(s)
         };

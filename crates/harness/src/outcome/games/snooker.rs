@@ -249,7 +249,7 @@ impl Game for Snooker {
     ) -> Result<Setup, String> {
         let mut s = super::super::family_shot(kind, racks, rack, seed)?;
         if let (FamilyKind::SnookerBreak, RackModel::Jittered { .. }) = (kind, rack) {
-            let again = racked(racks.get("snooker")?, rack, seed ^ 0x0F10_0A2E_4AC4_0000)?;
+            let again = racked(racks.get("snooker")?, rack, seed ^ super::REDRAW_SEED)?;
             // The cue ball stays where the shot put it.
             s.balls = std::iter::once(s.balls[0].clone())
                 .chain(again.balls.into_iter().skip(1))

@@ -90,10 +90,9 @@ fn spotted(rack: &Setup, model: &RackModel, seed: u64) -> Result<Setup, String> 
     if let RackModel::Jittered { scale_m } = *model {
         let mut rng = SplitMix::new(seed ^ 0x3C05_410A_0000_0003);
         for b in &mut s.balls {
-            let radius = 0.5 * scale_m * rng.unit().sqrt();
-            let angle = std::f64::consts::TAU * rng.unit();
-            b.state.r.x += radius * angle.cos();
-            b.state.r.y += radius * angle.sin();
+            let d = RackModel::jitter_draw(&mut rng, scale_m);
+            b.state.r.x += d.x;
+            b.state.r.y += d.y;
         }
     }
     s.validate()
@@ -199,11 +198,7 @@ impl Game for ThreeCushion {
     ) -> Result<Setup, String> {
         let mut s = super::super::family_shot(kind, racks, rack, seed)?;
         if let (FamilyKind::ThreeCushion, RackModel::Jittered { .. }) = (kind, rack) {
-            let again = spotted(
-                racks.get("three_cushion")?,
-                rack,
-                seed ^ 0x0F10_0A2E_4AC4_0000,
-            )?;
+            let again = spotted(racks.get("three_cushion")?, rack, seed ^ super::REDRAW_SEED)?;
             s.balls = again.balls;
             s.name = format!("{}_floor", s.name);
         }

@@ -23,12 +23,7 @@ fn pooltool_python() -> Option<PathBuf> {
         .map(PathBuf::from)
         .into_iter()
         .chain([root().join(".venv-pooltool/bin/python")])
-        .find(|p| {
-            Command::new(p)
-                .args(["-c", "import pooltool"])
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
+        .find(|p| pool_engines::pooltool::imports_pooltool(p))
 }
 
 /// Our fields of `n` shots of each family in `kinds` (by shot name), their Systems written to
@@ -106,7 +101,7 @@ fn pooltool_fields(python: &Path, game: &str, dir: &Path) -> BTreeMap<String, Ve
 
 fn agree(game: &str, kinds: &[FamilyKind]) {
     let Some(python) = pooltool_python() else {
-        eprintln!("skipped: pooltool 0.6.0 is not installed (benches/peers/README.md)");
+        eprintln!("skipped: {}", pool_engines::pooltool::HOW_TO_INSTALL);
         return;
     };
     let n: u64 = std::env::var("GAME_RULES_SHOTS")

@@ -175,7 +175,8 @@ chaos floor, margins, output) and the run's output. docs/report.md explains ever
     /// order they fell), x_<id> and y_<id> of every ball at the end (m). The corners of the
     /// swept box are validated before any work (a point that cannot be played is bad input).
     Sweep(sweep::SweepArgs),
-    /// Does the algorithm change the game? Families of random shots (cut, bank, breaks) through
+    /// Does the algorithm change the game? Families of random shots (pool's cut, bank, breaks;
+    /// snooker and three-cushion on request) through
     /// every scheme on a dt grid and any --engines, sampled until each answer is decided.
     ///
     /// Each shot is also played by the event engine moved by its physical uncertainty (every

@@ -159,13 +159,15 @@ def simulate_until(system, engine, t_end, limit):
     """pt.simulate, except that a shot with a t_end stops at it: pooltool's own t_final resolves
     the event that crosses t_final and ends after it, where a restart asks for the states at
     t_end (a one-step restart's t_end is just past the event it predicts). This is
-    pt.simulate's loop (pooltool 0.6.0, evolution/event_based/simulate.py) with that one
-    change: the next event is looked at before it is resolved, and one past t_end is not; the
-    balls are evolved to t_end instead."""
+    pt.simulate's loop (pooltool 0.6.0, evolution/event_based/simulate.py) with two changes:
+    the next event is looked at before it is resolved, and one past t_end is not (the balls are
+    evolved to t_end instead); and a budget of `limit` events ends after the limit-th event the
+    answer reports, the balls as that event left them."""
     if t_end is None:
         return pt.simulate(system, engine=engine, inplace=True, max_events=limit or 0)
     sim = _SimulationState(system, engine, None, INCLUDED_EVENTS, limit or 0)
     sim.init()
+    reported = 0
     while not sim.done:
         shot = sim.shot
         event = get_next_event(shot, transition_cache=sim.transition_cache,
@@ -181,8 +183,12 @@ def simulate_until(system, engine, t_end, limit):
         if event.event_type in sim.include:
             sim.engine.resolver.resolve(shot, event)
         shot._update_history(event)
-        if sim.max_events > 0 and sim.num_events > sim.max_events:
-            shot.stop_balls()
+        if event.event_type not in (EventType.NONE, EventType.STICK_BALL):
+            reported += 1
+        if limit and reported >= limit:
+            # The budget's last event, its states as resolved: pooltool's own max_events stops
+            # every ball instead (stop_balls, a pocketed ball's state included), which leaves
+            # states no engine reached.
             shot._update_history(null_event(time=shot.t))
             break
         sim.num_events += 1

@@ -178,3 +178,72 @@ fn compare_pooltool_without_pooltool_is_skipped_with_one_line() {
     }
     std::fs::remove_dir_all(&ws).ok();
 }
+
+/// A Python that imports pooltool 0.6.0: `$POOLTOOL_PYTHON`, else the workspace's
+/// `.venv-pooltool/bin/python`.
+fn pooltool_python() -> Option<PathBuf> {
+    std::env::var_os("POOLTOOL_PYTHON")
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv-pooltool/bin/python")])
+        .find(|p| pool_engines::pooltool::imports_pooltool(p))
+}
+
+#[test]
+fn pooltool_answers_every_one_step_restart_of_a_break() {
+    let Some(python) = pooltool_python() else {
+        eprintln!("skipped: {}", pool_engines::pooltool::HOW_TO_INSTALL);
+        return;
+    };
+    // The 9-ball break under its own laws and pooltool's: one restart of the latter (before its
+    // event 45) has a one-event budget whose event pockets a ball, which pooltool's own
+    // max_events would answer with every ball stopped, the pocketed one included.
+    let dir = temp_dir("one-step");
+    let out = xtask()
+        .env("POOLTOOL_PYTHON", &python)
+        .arg("compare")
+        .arg(data("shots/break_9ball.toml"))
+        .args([
+            "--engines",
+            "pooltool",
+            "--schemes",
+            "none",
+            "--no-outcomes",
+        ])
+        .args([
+            "--no-scaling",
+            "--physics",
+            "pooltool_default",
+            "--run-name",
+            "run",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut restarts = std::collections::BTreeMap::<(String, String), usize>::new();
+    let mut rows = csv::Reader::from_path(dir.join("run/one_step.csv")).unwrap();
+    let head = rows.headers().unwrap().clone();
+    let col = |name: &str| head.iter().position(|h| h == name).unwrap();
+    let (shot, engine) = (col("shot"), col("engine"));
+    for row in rows.records() {
+        let row = row.unwrap();
+        *restarts
+            .entry((row[shot].to_string(), row[engine].to_string()))
+            .or_default() += 1;
+    }
+    for name in ["break_9ball", "break_9ball@pooltool_default"] {
+        let ours = restarts[&(name.to_string(), "event".to_string())];
+        let theirs = restarts
+            .get(&(name.to_string(), "pooltool".to_string()))
+            .copied()
+            .unwrap_or(0);
+        assert!(ours > 50, "{name}: {ours} reference events");
+        assert_eq!(
+            theirs, ours,
+            "{name}: pooltool answered {theirs} of {ours} restarts"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -71,6 +71,8 @@ TRANSITIONS = {
     EventType.ROLLING_SPINNING,
     EventType.SPINNING_STATIONARY,
 }
+# Events an answer leaves out (and a budget does not count): pooltool's markers and the strike.
+UNREPORTED = (EventType.NONE, EventType.STICK_BALL)
 
 
 class Frame:
@@ -165,7 +167,8 @@ def simulate_until(system, engine, t_end, limit):
     answer reports, the balls as that event left them."""
     if t_end is None:
         return pt.simulate(system, engine=engine, inplace=True, max_events=limit or 0)
-    sim = _SimulationState(system, engine, None, INCLUDED_EVENTS, limit or 0)
+    # The loop below keeps the budget itself: pooltool's max_events is left off (0).
+    sim = _SimulationState(system, engine, None, INCLUDED_EVENTS, 0)
     sim.init()
     reported = 0
     while not sim.done:
@@ -183,7 +186,7 @@ def simulate_until(system, engine, t_end, limit):
         if event.event_type in sim.include:
             sim.engine.resolver.resolve(shot, event)
         shot._update_history(event)
-        if event.event_type not in (EventType.NONE, EventType.STICK_BALL):
+        if event.event_type not in UNREPORTED:
             reported += 1
         if limit and reported >= limit:
             # The budget's last event, its states as resolved: pooltool's own max_events stops
@@ -191,7 +194,6 @@ def simulate_until(system, engine, t_end, limit):
             # states no engine reached.
             shot._update_history(null_event(time=shot.t))
             break
-        sim.num_events += 1
         sim.update_caches(event)
     return sim.shot
 
@@ -221,7 +223,7 @@ def simulate(shot):
     events = []
     for e in out.events:
         kind = e.event_type
-        if kind in (EventType.NONE, EventType.STICK_BALL):
+        if kind in UNREPORTED:
             continue
         ids = list(e.ids)
         if kind == EventType.BALL_CIRCULAR_CUSHION and ids[1] in corner_of:

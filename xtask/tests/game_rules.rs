@@ -17,15 +17,6 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// A Python that imports pooltool: `$POOLTOOL_PYTHON`, else `.venv-pooltool/bin/python`.
-fn pooltool_python() -> Option<PathBuf> {
-    std::env::var_os("POOLTOOL_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([root().join(".venv-pooltool/bin/python")])
-        .find(|p| pool_engines::pooltool::imports_pooltool(p))
-}
-
 /// Our fields of `n` shots of each family in `kinds` (by shot name), their Systems written to
 /// `dir`.
 fn our_fields(kinds: &[FamilyKind], n: u64, dir: &Path) -> BTreeMap<String, Vec<String>> {
@@ -100,7 +91,7 @@ fn pooltool_fields(python: &Path, game: &str, dir: &Path) -> BTreeMap<String, Ve
 }
 
 fn agree(game: &str, kinds: &[FamilyKind]) {
-    let Some(python) = pooltool_python() else {
+    let Some(python) = pool_engines::pooltool::find_python(None) else {
         eprintln!("skipped: {}", pool_engines::pooltool::HOW_TO_INSTALL);
         return;
     };

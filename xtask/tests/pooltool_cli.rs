@@ -179,19 +179,9 @@ fn compare_pooltool_without_pooltool_is_skipped_with_one_line() {
     std::fs::remove_dir_all(&ws).ok();
 }
 
-/// A Python that imports pooltool 0.6.0: `$POOLTOOL_PYTHON`, else the workspace's
-/// `.venv-pooltool/bin/python`.
-fn pooltool_python() -> Option<PathBuf> {
-    std::env::var_os("POOLTOOL_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain([Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv-pooltool/bin/python")])
-        .find(|p| pool_engines::pooltool::imports_pooltool(p))
-}
-
 #[test]
 fn pooltool_answers_every_one_step_restart_of_a_break() {
-    let Some(python) = pooltool_python() else {
+    let Some(python) = pool_engines::pooltool::find_python(None) else {
         eprintln!("skipped: {}", pool_engines::pooltool::HOW_TO_INSTALL);
         return;
     };

@@ -254,10 +254,12 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             Some(v) => crate::args::extra_engines("--outcome-engines", v, &[])?,
             None => extra.clone(),
         };
-        Some(
-            args.outcomes
-                .plan(args.quick, &schemes, &studied, pool_event::MAX_EVENTS)?,
-        )
+        Some(args.outcomes.plan(
+            args.quick,
+            &schemes,
+            (&studied, false),
+            pool_event::MAX_EVENTS,
+        )?)
     };
     let path_dt = dts.iter().copied().fold(0.0, f64::max);
     let drawn = schemes

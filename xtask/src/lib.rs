@@ -13,6 +13,7 @@
 //! - `sweep`: one shot per point of a grid or random sample of cue and ball parameters.
 //! - `outcomes`: does the algorithm change the game? Outcome agreement against the chaos floor.
 //! - `figures`: the figures README.md and docs/ quote, checked against their committed run.
+//! - `calibrate`: the outcome study's decision rule in simulated worlds: its error rates.
 //! - `merge`: the shards of a `stress`, `sweep` or `outcomes` run (`--shard K/N`) joined into one
 //!   run.
 //! - `replays`: the drill-down replays (`outcomes/replays.json`) of a finished run, remade.
@@ -28,6 +29,7 @@ mod args;
 /// The command line's caps, which the Python module applies to its own arguments too.
 pub use args::{MAX_EVENTS_OPTION, MAX_JOBS};
 mod baselines;
+mod calibrate;
 mod compare;
 mod compare_pooltool;
 mod console;
@@ -210,6 +212,20 @@ chaos floor, margins, output) and the run's output. docs/report.md explains ever
 The terminal leads with one line per family and engine; report.md lists the undecided answers
 with the command that decides each. docs/outcomes.md explains every word and number.")]
     Outcomes(outcomes::OutcomesArgs),
+    /// Check that the outcome study's claims keep their error rate: simulated studies through
+    /// the study's own cells, in worlds where every claim's truth is known.
+    ///
+    /// A part exactly on its margin (the shot-by-shot rate, each kind of statistic at +- its
+    /// margin): "keeps" claimed at most 5 % of the time; no difference at all: "changes" at
+    /// most 5 %; a walk of the dt ladder with the game just beyond the margin above a boundary
+    /// and just within below: some false claim in at most 5 % of walks; and its negative
+    /// control (every rung at the whole 5 %) above 5 %, so that the check can fail. Every cell
+    /// plays every look to --max-shots (the worst case). About 20 minutes on 2 cores at the
+    /// defaults; exit 1 when a check does not hold.
+    #[command(after_help = "Examples:
+  cargo xtask calibrate --write                           the full run, its table into docs/outcomes.md
+  cargo xtask calibrate --replications 200 --max-shots 3200 --walks 100   a minute")]
+    Calibrate(calibrate::CalibrateArgs),
     /// Check the figures README.md and docs/ quote against the committed run they come from
     /// (reports/example/), or rewrite them from it (--write).
     ///
@@ -317,6 +333,7 @@ where
         Command::ComparePooltool(args) => compare_pooltool::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Outcomes(args) => outcomes::run(args, &raw),
+        Command::Calibrate(args) => calibrate::run(args),
         Command::Figures(args) => figures::run(args),
         Command::Html(args) => html::run(args),
         Command::Merge(args) => merge::run(args),

@@ -59,10 +59,6 @@ pub fn look_options(plan: &StudyPlan, budget: &Budget, replays: u64) -> Vec<(Str
     options.extend([
         ("--outcome-budget".to_string(), budget.to_string()),
         (
-            "--search-tolerance".to_string(),
-            format!("{:?}", plan.search.tolerance),
-        ),
-        (
             "--search-limit".to_string(),
             format!("{:?}", plan.search.limit_s),
         ),
@@ -580,7 +576,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
     let mut out = std::io::BufWriter::new(staging.create("outcomes/shots.csv")?);
     let write_err = |e: std::io::Error| CliError::Run(format!("writing outcomes/shots.csv: {e}"));
     let mut header: Option<String> = None;
-    let mut tally = ShotRowsTally::default();
+    let mut tally = ShotRowsTally::new(&plan);
     let mut failures = Failures::default();
     let mut wall: Vec<WallRow> = Vec::new();
     let mut chaos = Vec::new();
@@ -613,7 +609,6 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
         failures.note(&rows);
         absorb_extras(dir, &mut wall, &mut chaos)?;
     }
-    tally.set_looks(&plan, &state);
     // This look: the wants the shards computed, from the same state.
     let wants = plan.look_wants(&mut state);
     let units = plan.look_units(&state, &wants);

@@ -428,7 +428,11 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
     let mut out = std::io::BufWriter::new(staging.create(table)?);
     let mut header0: Option<String> = None;
-    let mut tally = pool_harness::OutcomeTally::default();
+    // The plan the shards were cut from: the same levels (the ladder's rungs) as the
+    // one-process run's.
+    let source = format!("{}", shards[0].1.join("manifest.json").display());
+    let plan = crate::study::plan_of_manifest(&shards[0].0.options, &source)?;
+    let mut tally = pool_harness::OutcomeTally::new(plan.levels());
     let mut wall: Vec<pool_harness::WallRow> = Vec::new();
     let (mut failed, mut declined, mut failures) = (0u64, Vec::new(), Vec::new());
     let mut no_last = None;
@@ -547,7 +551,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             shards.len()
         )],
         &margins,
-        &pool_harness::SearchOptions::default(),
+        (&plan.search, &plan.ladder),
         seed,
     );
     study.failed = failed;

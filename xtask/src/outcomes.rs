@@ -66,7 +66,9 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     )?;
     let schemes = crate::args::schemes(&args.schemes)?;
     let extra = crate::args::extra_engines("--engines", &args.engines, &[])?;
-    let plan = args.study.plan(false, &schemes, &extra, args.max_events)?;
+    let plan = args
+        .study
+        .plan(false, &schemes, (&extra, true), args.max_events)?;
     if let Some(look) = args.look {
         return crate::looks::shard(
             &plan,

@@ -50,9 +50,9 @@ pub struct OutcomeArgs {
         help_heading = "Outcome study: shots"
     )]
     pub outcome_tables: Vec<String>,
-    /// The grid of time steps (s) of the fixed-step schemes, comma-separated, each in [1e-7,
-    /// 1], at most 20; the dt search goes below it [default: 1e-2,5e-3,2e-3,1e-3,5e-4,2e-4,
-    /// 1e-4; compare --quick: 1e-2,1e-3]
+    /// The time steps (s) the fixed-step schemes play in the first look, comma-separated, each
+    /// in [1e-7, 1], at most 20 (a dt off the dt ladder joins it); the search then plays the
+    /// ladder's other rungs [default: 1e-2,1e-3,1e-4; compare --quick: 1e-2,1e-3]
     #[arg(
         long,
         value_delimiter = ',',
@@ -78,29 +78,22 @@ pub struct OutcomeArgs {
     )]
     pub rack: String,
     /// Sample until decided: after each family's first look, every cell (an engine at a dt on
-    /// a family: in-process engines, programs and peers alike) whose verdict is undecided
-    /// plays twice its shots again, and the dt search plays its candidates, until every cell
-    /// that decides an answer is decided or the budget is spent: <shots> per cell, <seconds>s
-    /// of wall time (a look that would overrun it is not started: a slow engine is stopped by
-    /// the seconds), both as <shots>,<seconds>s, or none (one look of --outcome-shots, no
-    /// search) [default: outcomes 3200; compare 400,30s; --quick and --shard: none]
+    /// a family: in-process engines, programs and peers alike) that an answer still needs
+    /// plays twice its shots again, and the dt search plays the ladder's rungs, until every
+    /// answer is complete or the budget is spent: <shots> per cell, <seconds>s of wall time
+    /// after the first look (a look that would overrun it is not started: a slow engine is
+    /// stopped by the seconds), both as <shots>,<seconds>s, or none (one look of
+    /// --outcome-shots, no search). A cell whose estimate of the shots that would decide it is
+    /// more than twice what is left stops at once [default: outcomes 3200; compare 3200,45s;
+    /// --quick and --shard: none]
     #[arg(
         long,
         value_name = "BUDGET",
         help_heading = "Outcome study: sampling and search"
     )]
     pub outcome_budget: Option<String>,
-    /// The dt search stops when the dt that keeps the game and the smallest that changes it
-    /// are within this factor, in (1, 100]
-    #[arg(
-        long,
-        default_value_t = 2.0,
-        value_name = "FACTOR",
-        help_heading = "Outcome study: sampling and search"
-    )]
-    pub search_tolerance: f64,
-    /// The smallest dt (s) the search tries, in [1e-7, 1]: an engine that changes the game
-    /// there is "below" it
+    /// The ladder's finest rung (s), in [1e-7, 1e-2]: the dt ladder is {1, 2, 5} x 10^k from
+    /// 1e-2 s down to it (13 rungs by default), each rung a cell at 5 % over the rungs
     #[arg(
         long,
         default_value_t = 1e-6,
@@ -221,8 +214,9 @@ pub struct OutcomeArgs {
     pub replays: u64,
 }
 
-/// `compare`'s default sequential budget: its whole run stays near 3 minutes on 2 cores.
-pub const COMPARE_BUDGET: &str = "400,30s";
+/// `compare`'s default sequential budget: after its first look, 45 s of looks where a claim can
+/// still be decided (its whole run stays under 3 minutes on 2 cores).
+pub const COMPARE_BUDGET: &str = "3200,45s";
 /// `outcomes`'s: the study alone, where the shots decide.
 pub const OUTCOMES_BUDGET: &str = "3200";
 
@@ -243,7 +237,6 @@ pub fn flag(option: StudyOption) -> &'static str {
         StudyOption::MarginFloor => "--margin-floor",
         StudyOption::MarginFloorRelative => "--margin-floor-relative",
         StudyOption::Rack => "--rack",
-        StudyOption::SearchTolerance => "--search-tolerance",
         StudyOption::SearchLimit => "--search-limit",
         StudyOption::SearchMaxShot => "--search-max-shot",
         StudyOption::Seed => "--outcome-seed",
@@ -270,7 +263,8 @@ impl OutcomeArgs {
         }
     }
 
-    /// The checked plan: `schemes` at the study's time steps, then `extra` engines.
+    /// The checked plan: `schemes` at the study's time steps, then `extra` engines (played on
+    /// the dt ladder too when `search_engines`: `outcomes`; `compare` plays each at its one dt).
     ///
     /// # Errors
     /// Any option out of range or unknown, naming it (exit 2).
@@ -278,7 +272,7 @@ impl OutcomeArgs {
         &self,
         quick: bool,
         schemes: &[pool_discrete::Scheme],
-        extra: &[EngineSpec],
+        (extra, search_engines): (&[EngineSpec], bool),
         max_events: usize,
     ) -> Result<StudyPlan, CliError> {
         crate::args::in_range("--replays", self.replays, 0, crate::replays::MAX_REPLAYS)?;
@@ -316,10 +310,10 @@ impl OutcomeArgs {
             }),
             margins: self.margins(),
             search: SearchOptions {
-                tolerance: self.search_tolerance,
                 limit_s: self.search_limit,
                 max_shot_s: self.search_max_shot,
             },
+            search_engines,
         };
         let racks = |table: &str| {
             crate::racks::study_racks("--outcome-tables", table).map_err(|e| e.to_string())
@@ -428,10 +422,11 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
             floor_relative: number(O::MarginFloorRelative)?,
         },
         search: SearchOptions {
-            tolerance: number_or(O::SearchTolerance, SearchOptions::default().tolerance)?,
             limit_s: number_or(O::SearchLimit, SearchOptions::default().limit_s)?,
             max_shot_s: number_or(O::SearchMaxShot, SearchOptions::default().max_shot_s)?,
         },
+        // Shards are `outcomes`', which plays its engines on the ladder.
+        search_engines: true,
     };
     let racks = |table: &str| {
         crate::racks::study_racks("--outcome-tables", table).map_err(|e| e.to_string())
@@ -527,11 +522,11 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
         ),
         match budget {
             Some(b) => format!(
-                "Sampled until decided within `--outcome-budget {b}` (every engine, every look; \
-                 the dt search down to {} s, to a factor {}, at most {} s a shot: \
-                 `--search-limit`, `--search-tolerance`, `--search-max-shot`).",
+                "Sampled until decided within `--outcome-budget {b}` (its seconds after the \
+                 first look; every engine, every look; the dt ladder's {} rungs down to {} s, \
+                 at most {} s a shot: `--search-limit`, `--search-max-shot`).",
+                plan.ladder.len(),
                 pool_harness::fmt_dt(plan.search.limit_s),
-                plan.search.tolerance,
                 plan.search.max_shot_s
             ),
             None => "One look of the first shots (`--outcome-budget none`): no sampling until \
@@ -675,9 +670,10 @@ pub fn study_of(plan: &StudyPlan, result: StudyResult, budget: Option<&Budget>) 
         &result.wall,
         describe(plan, budget),
         &plan.margins,
-        &plan.search,
+        (&plan.search, &plan.ladder),
         plan.seed,
     );
+    study.budget_shots = budget.map_or(0, |b| b.shots);
     study.failed = result.failed;
     study.failures = result.failures;
     study.declined = result.declined;

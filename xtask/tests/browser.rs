@@ -771,12 +771,13 @@ fn css_rgb((r, g, b): (u8, u8, u8)) -> String {
     format!("rgb({r}, {g}, {b})")
 }
 
-/// The answer grid: one `td.answer-cell` per row of `outcome_answer.csv`, each filled with its
-/// class's colour (`AnswerClass::rgb`, as the legend's swatch); a click shows its text. The
-/// reading guide comes before it; the undecided answers carry their commands; the ideal-model
-/// program's declined shots are counted and its answers say "not played".
+/// The answer grid: one `td.answer-cell` per row of `outcome_answer.csv`, each band (a series'
+/// two halves, or one) filled with its claim's colour (`claim_rgb`, as the legend's swatch of
+/// its key); a click shows its text. The reading guide comes before it; the incomplete answers
+/// carry their commands; the ideal-model program's declined shots are counted and its answers
+/// say "not played".
 fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String>) {
-    use pool_report::compare::AnswerClass;
+    use pool_report::compare::{answer_parts, legend};
     if !exists(tab, "table#answer-grid") {
         part_missing(strict, notes, "table#answer-grid");
         return;
@@ -784,10 +785,11 @@ fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String
     let cells = eval(
         tab,
         "[...document.querySelectorAll('#answer-grid td.answer-cell')].map(td => ({\
-         class: td.dataset.class, family: td.dataset.family, bg: getComputedStyle(td).backgroundColor, \
+         class: td.dataset.class, family: td.dataset.family, \
          engine: td.closest('tr').dataset.engine, headline: td.querySelector('.headline').textContent, \
-         swatch: (s => s ? getComputedStyle(s).backgroundColor : null)(document.querySelector(\
-           '#answer-legend li[data-class=\"' + td.dataset.class + '\"] .swatch'))}))",
+         bands: [...td.querySelectorAll('.band')].map(b => ({bg: getComputedStyle(b).backgroundColor, \
+           swatch: (s => s ? getComputedStyle(s).backgroundColor : null)(document.querySelector(\
+           '#answer-legend li[data-key=\"' + b.dataset.legend + '\"] .swatch'))}))}))",
     );
     let cells = cells.as_array().unwrap();
     if let Some(rows) = answer_rows(&dir.join("outcome_answer.csv")) {
@@ -800,17 +802,32 @@ fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String
         );
     }
     assert!(!cells.is_empty(), "#answer-grid has no td.answer-cell");
+    // Every band's colour is its legend swatch's; together they are the answers' claims'.
+    let mut seen: Vec<String> = Vec::new();
     for c in cells {
-        let class = c["class"].as_str().unwrap_or_default();
-        let (k, _) = AnswerClass::LEGEND
-            .iter()
-            .find(|(k, _)| serde_json::to_value(k).unwrap() == class)
-            .unwrap_or_else(|| panic!("a td.answer-cell of no class: {c}"));
-        assert_eq!(c["bg"], css_rgb(k.rgb()).as_str(), "{c}");
-        assert_eq!(c["swatch"], c["bg"], "the legend's swatch of {class}: {c}");
+        let bands = c["bands"].as_array().unwrap();
+        assert!(!bands.is_empty() && bands.len() <= 2, "{c}");
+        for b in bands {
+            assert_eq!(b["swatch"], b["bg"], "a band's legend swatch: {c}");
+            seen.push(b["bg"].as_str().unwrap().to_string());
+        }
     }
-    let legend = count(tab, "#answer-legend li[data-class]");
-    assert_eq!(legend, AnswerClass::LEGEND.len(), "#answer-legend entries");
+    let answers: Vec<pool_harness::AnswerRow> =
+        csv::Reader::from_path(dir.join("outcome_answer.csv"))
+            .map(|mut r| r.deserialize().map(Result::unwrap).collect())
+            .unwrap_or_default();
+    if !answers.is_empty() {
+        let mut expected: Vec<String> = answers
+            .iter()
+            .flat_map(answer_parts)
+            .map(|(_, fill)| css_rgb(fill))
+            .collect();
+        expected.sort();
+        seen.sort();
+        assert_eq!(seen, expected, "the grid's bands are the answers' claims");
+    }
+    let legend_entries = count(tab, "#answer-legend li[data-key]");
+    assert_eq!(legend_entries, legend().len(), "#answer-legend entries");
     // The guide before the grid, with the words of report.md.
     let order = eval(
         tab,
@@ -855,12 +872,20 @@ fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String
             "#undecided without a copy button: {u}"
         );
     }
-    let open_answers = cells.iter().filter(|c| c["class"] == "undecided").count();
-    assert_eq!(
-        undecided.as_array().unwrap().len(),
-        open_answers,
-        "#undecided lists every undecided answer"
-    );
+    if !answers.is_empty() {
+        let open_answers = answers
+            .iter()
+            .filter(|a| {
+                !pool_report::compare::complete(a)
+                    && a.claim != pool_harness::AnswerClaim::NotPlayed
+            })
+            .count();
+        assert_eq!(
+            undecided.as_array().unwrap().len(),
+            open_answers,
+            "#undecided lists every incomplete answer"
+        );
+    }
     // The ideal-model program: its declined runs counted, its answers "not played".
     let ideal = eval(
         tab,

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use common::{temp_dir, texts, xtask};
-use pool_report::compare::AnswerClass;
+use pool_report::compare::legend as legend_entries;
 
 /// The ideal-model example program (docs/engine-protocol.md), which declines pool shots.
 const IDEAL: &str = "exec:python3 benches/peers/ideal_engine.py";
@@ -109,23 +109,24 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
     );
     assert!(md.contains(data["answer_heading"].as_str().unwrap()));
 
-    // The answer as a picture: a cell per answer, coloured by its class as answer_grid.png.
+    // The answer as a picture: a cell per answer, each band coloured by its claim as
+    // answer_grid.png, each colour a legend entry's.
     let legend: Vec<(String, String)> = data["grid"]["legend"]
         .as_array()
         .unwrap()
         .iter()
         .map(|l| {
             (
-                l["class"].as_str().unwrap().to_string(),
+                l["key"].as_str().unwrap().to_string(),
                 l["colour"].as_str().unwrap().to_string(),
             )
         })
         .collect();
-    assert_eq!(legend.len(), AnswerClass::LEGEND.len());
-    for ((class, colour), (c, _)) in legend.iter().zip(AnswerClass::LEGEND) {
-        let (r, g, b) = c.rgb();
-        assert_eq!(colour, &format!("#{r:02x}{g:02x}{b:02x}"), "{class}");
-        assert_eq!(&serde_json::to_value(c).unwrap(), class);
+    let hex = |(r, g, b): (u8, u8, u8)| format!("#{r:02x}{g:02x}{b:02x}");
+    assert_eq!(legend.len(), legend_entries().len());
+    for ((key, colour), (k, _, c)) in legend.iter().zip(legend_entries()) {
+        assert_eq!(key, k);
+        assert_eq!(colour, &hex(c), "{key}");
     }
     let grid_cells: Vec<&serde_json::Value> = data["grid"]["rows"]
         .as_array()
@@ -136,9 +137,12 @@ fn an_outcome_runs_page_carries_its_files_rows_and_shots() {
         .collect();
     assert_eq!(grid_cells.len(), answers.len());
     for c in &grid_cells {
-        let class = c["class"].as_str().unwrap();
-        let (_, colour) = legend.iter().find(|(k, _)| k == class).unwrap();
-        assert_eq!(&c["colour"], colour.as_str(), "{c}");
+        for band in c["parts"].as_array().unwrap() {
+            let key = band["legend"].as_str().unwrap();
+            let (_, colour) = legend.iter().find(|(k, _)| k == key).unwrap();
+            assert_eq!(&band["colour"], colour.as_str(), "{c}");
+        }
+        assert_eq!(c["colour"], c["parts"][0]["colour"], "{c}");
         assert!(md.contains(c["text"].as_str().unwrap()), "{c}");
     }
     // The answer's columns carry their family (the family filter narrows them).

@@ -48,13 +48,15 @@ pub use outcome::{
     DistributionRow, DistributionTally, DistributionVerdict, FamilyKind, Fate, Field, GameOutcome,
     Margins, OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel, ScoreEntry,
     StudyError, StudyOptions, StudyPlan, StudyResult, StudyRules, StudySetups, StudyShot,
-    SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_PAIRS,
-    ENERGY_PERMUTATIONS, FLOOR, INTERVAL_SHARE, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS,
+    SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_ALPHA,
+    ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS,
     PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
 };
+pub use outcome::{betting, calibration, energy, interval, search, shot_by_shot};
 pub use outcome::{
-    cell_levels, cell_state, fmt_dt, series_share, Decision, FloorVerdict, MarginError, MarginName,
-    OptionError, Scale, SearchEnd, SearchOptions, StudyOption, Verdict, SHOT_BY_SHOT_SHARE,
+    cell_state, fmt_dt, AnswerClaim, Claim, Decision, FloorVerdict, Ladder, Levels, MarginError,
+    MarginName, OptionError, Scale, SearchEnd, SearchOptions, StudyOption, Verdict,
+    SHOT_BY_SHOT_SHARE,
 };
 pub use outcome::{
     decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,
@@ -62,7 +64,6 @@ pub use outcome::{
     ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
-pub use outcome::{energy, interval, search, sequential, shot_by_shot};
 pub use outcome::{fit_within, pick_replays, ShotRows};
 pub use outcome::{CueContact, MAX_CUE_CONTACTS};
 pub use outcome::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};

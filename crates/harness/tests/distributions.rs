@@ -1,8 +1,8 @@
-//! The game's statistics have power and keep their error rate: an engine with a small
-//! deliberate bias is called "differs in distribution" on 15-ball breaks at the `outcomes`
-//! command's default budget while shot by shot it is not above the chaos floor; the event
-//! engine on another seed is "same in distribution"; a lattice rack's floor is not neutral
-//! and a jittered rack's is.
+//! The game's statistics have power and keep their error rate: an engine with a deliberate
+//! bias is shown to change its statistics on 15-ball breaks at the `outcomes` command's
+//! default budget while shot by shot it is within the chaos floor margin; the event engine as
+//! an engine keeps the game; the event engine on another seed is never called different; a
+//! lattice rack's floor is shown not neutral and a jittered rack's never is.
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
@@ -69,6 +69,7 @@ fn options(families: &[&str], shots: u64, seed: u64, rack: RackModel) -> StudyOp
         chaos_shots: 0,
         rack,
         search: SearchOptions::default(),
+        search_engines: true,
     }
 }
 
@@ -92,21 +93,23 @@ fn verdicts(result: &StudyResult) -> Vec<DistributionVerdict> {
 }
 
 #[test]
-fn a_small_friction_bias_differs_in_distribution_but_not_shot_by_shot() {
+fn a_friction_bias_changes_the_statistics_but_not_single_shots_beyond_the_floor() {
     pool_engines::register("biased", build_biased).unwrap();
-    // Rolling friction +25 % (the pool preset's mu_r 0.01 -> 0.0125), and the event engine
-    // itself beside it, at `outcomes`'s default budget (3200 shots per family).
+    // Rolling friction doubled (the pool preset's mu_r 0.01 -> 0.02), and the event engine
+    // itself beside it, at `outcomes`'s default budget (3200 shots per family). A 25 % bias
+    // moves balls pocketed by about -0.07 a break, too near the 0.05-ball margin to show
+    // within that budget either way.
     assert_eq!(pool_physics::BallParams::pool().mu_r, 0.01);
     let mut o = options(&["break15"], 100, 1, DEFAULT_RACK);
-    o.engines = vec!["biased:mu_r=1.25".parse().unwrap(), EngineSpec::reference()];
+    o.engines = vec!["biased:mu_r=2".parse().unwrap(), EngineSpec::reference()];
     let result = play(&o, Some("3200".parse().unwrap()));
     let v = verdicts(&result);
     let floor = v.iter().find(|x| x.engine == "floor").unwrap();
-    assert_eq!(floor.verdict, Verdict::Neutral, "{floor:?}");
+    assert_ne!(floor.verdict, Verdict::NotNeutral, "{floor:?}");
     let biased = v.iter().find(|x| x.engine == "biased").unwrap();
     // More rolling friction: the balls roll shorter, so fewer are pocketed and the cue ball
-    // stops sooner; the statistic that shows it first is named.
-    assert_eq!(biased.verdict, Verdict::Differs, "{biased:?}");
+    // stops sooner; the statistic furthest beyond its margin is named.
+    assert_eq!(biased.verdict, Verdict::ChangesStatistics, "{biased:?}");
     assert!(
         ["balls_pocketed -", "cue_x", "cue_y"]
             .iter()
@@ -122,7 +125,7 @@ fn a_small_friction_bias_differs_in_distribution_but_not_shot_by_shot() {
     );
     // The event engine as an engine: the same games, decided early.
     let same = v.iter().find(|x| x.engine == "event").unwrap();
-    assert_eq!(same.verdict, Verdict::SameShotByShot, "{same:?}");
+    assert_eq!(same.verdict, Verdict::Keeps, "{same:?}");
     assert!(same.n < 3200, "{same:?}");
 }
 
@@ -144,30 +147,33 @@ fn reference_rows(n: u64, seed: u64) -> Vec<OutcomeShotRow> {
 
 #[test]
 fn the_reference_on_another_seed_is_not_called_different() {
-    // Independent samples: the reference's breaks of seed 1 against those of seed 2. At 3200
-    // shots a side the rates' intervals are about +-3.5 points, wider than the 2-point
-    // margin, so "undecided" is the honest answer; what must never come is "differs".
+    // Independent samples: the reference's breaks of seed 1 against those of seed 2 (paired by
+    // index). At 3200 shots a side the rates' intervals are wider than the 2-point margin, so
+    // "undecided" is the honest answer; what must never come is "changes".
     let (a, b) = (reference_rows(3200, 1), reference_rows(3200, 2));
     let a: Vec<&OutcomeShotRow> = a.iter().collect();
     let b: Vec<&OutcomeShotRow> = b.iter().collect();
     let (rows, v) = compare_independent(&a, &b, "break15", "seven_foot", &Margins::default(), 1);
-    assert_ne!(v.verdict, Verdict::Differs, "{v:?}");
+    assert_ne!(v.verdict, Verdict::ChangesStatistics, "{v:?}");
     assert!(
-        rows.iter().all(|r| r.decision != Decision::Differs),
+        rows.iter().all(|r| r.decision != Decision::Beyond),
         "{rows:?}"
     );
     assert_eq!(v.n, 3200);
 }
 
 #[test]
-fn a_lattice_racks_floor_is_not_neutral_and_a_jittered_ones_is() {
-    let lattice = play(&options(&["break15"], 400, 1, RackModel::LEGACY), None);
+fn a_lattice_racks_floor_is_not_neutral_and_a_jittered_ones_never_is() {
+    // On the lattice, a micrometre moves the floor to another game: +0.25 balls pocketed per
+    // break (docs/outcomes.md, "Racks"), beyond the 0.05-ball margin within 2000 breaks.
+    let lattice = play(&options(&["break15"], 2000, 1, RackModel::LEGACY), None);
     let v = verdicts(&lattice);
     assert_eq!(v[0].engine, "floor");
     assert_eq!(v[0].verdict, Verdict::NotNeutral, "{:?}", v[0]);
-    let jittered = play(&options(&["break15"], 400, 1, DEFAULT_RACK), None);
+    assert!(v[0].detail.starts_with("balls_pocketed +"), "{:?}", v[0]);
+    let jittered = play(&options(&["break15"], 2000, 1, DEFAULT_RACK), None);
     let v = verdicts(&jittered);
-    assert_eq!(v[0].verdict, Verdict::Neutral, "{:?}", v[0]);
+    assert_ne!(v[0].verdict, Verdict::NotNeutral, "{:?}", v[0]);
 }
 
 /// The in-process biased engines of issue 39's must-show, on every default family at

@@ -125,6 +125,7 @@ fn a_games_family_plays_on_its_own_table_and_refuses_another_games() {
         chaos_shots: 0,
         rack: DEFAULT_RACK,
         search: SearchOptions::default(),
+        search_engines: true,
     };
     let racks = |t: &str| Racks::on_table(t);
     let plan = StudyPlan::new(

@@ -5,9 +5,9 @@
 
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{
-    answers, family_shot, perturb, Agreement, FamilyKind, Fate, Field, FloorVerdict, GameOutcome,
-    Margins, OutcomeShotRow, OutcomeTally, Perturbation, Racks, SearchEnd, SearchOptions,
-    StudyRules, StudyShot, Verdict,
+    answers, family_shot, perturb, Agreement, AnswerClaim, FamilyKind, Fate, Field, FloorVerdict,
+    GameOutcome, Ladder, Levels, Margins, OutcomeShotRow, OutcomeTally, Perturbation, Racks,
+    SearchEnd, SearchOptions, StudyRules, StudyShot, Verdict, DEFAULT_DTS,
 };
 use pool_physics::{MotionState, Physics};
 use pool_sim::DEFAULT_RACK;
@@ -24,6 +24,17 @@ fn study(
     table: &str,
     n: u64,
     specs: &[EngineSpec],
+) -> (OutcomeTally, Vec<StudyShot>) {
+    study_at(kind, table, n, specs, Levels::default())
+}
+
+/// [`study`] with the cells held to `levels`.
+fn study_at(
+    kind: FamilyKind,
+    table: &str,
+    n: u64,
+    specs: &[EngineSpec],
+    levels: Levels,
 ) -> (OutcomeTally, Vec<StudyShot>) {
     let racks = racks(table);
     let reference_spec = EngineSpec::reference();
@@ -46,7 +57,7 @@ fn study(
             .unwrap()
         })
         .collect();
-    let mut tally = OutcomeTally::default();
+    let mut tally = OutcomeTally::new(levels);
     let mut shots = Vec::new();
     for k in 0..n {
         let mut shot = StudyShot::play(kind, table, &racks, k, &rules).unwrap();
@@ -106,9 +117,25 @@ fn every_engine_decides_straight_shots_as_the_reference_does() {
 #[test]
 fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not() {
     let specs = [discrete(1e-2, "exact"), discrete(1e-2, "located")];
-    // 1400 shots: enough for an engine that never disagrees to be shown within the floor's
-    // half-point margin at the first look's level (z^2 / n under 0.5 %).
-    let (tally, _) = study(FamilyKind::ThinCut, "seven_foot", 1400, &specs);
+    // Both schemes on the dt ladder, each rung at 5 % / 13. 2000 shots: enough for an engine
+    // that never disagrees to be shown within the floor's half-point margin (a bounded mean
+    // needs about ln(1 / alpha) / (c a) = 1500 shots of zeros).
+    let ladder = Ladder::new(&DEFAULT_DTS, SearchOptions::default().limit_s);
+    let levels = Levels {
+        rungs: ladder.len(),
+        laddered: vec![
+            ("discrete".into(), "end_of_step".into()),
+            ("discrete".into(), "located".into()),
+        ],
+        ..Levels::default()
+    };
+    let (tally, _) = study_at(
+        FamilyKind::ThinCut,
+        "seven_foot",
+        2000,
+        &specs,
+        levels.clone(),
+    );
     let margins = Margins::default();
     let rows = tally.rows(&margins);
     let outcome = |engine: &str, dt: Option<f64>| {
@@ -125,8 +152,8 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
     // Measurably above the floor: the intervals do not overlap and the test says so.
     assert!(exact.ci_low > floor.ci_high, "{exact:?} vs {floor:?}");
     assert!(exact.p_value < 1e-6, "{exact:?}");
-    assert_eq!(exact.floor_verdict, Some(FloorVerdict::Above), "{exact:?}");
-    assert!(exact.diff_low > 0.0, "{exact:?}");
+    assert_eq!(exact.floor_verdict, Some(FloorVerdict::Beyond), "{exact:?}");
+    assert!(exact.diff_low > exact.margin, "{exact:?}");
     // The located scheme at the same step is within the floor.
     let located = outcome("located", Some(1e-2));
     assert_eq!(
@@ -136,10 +163,10 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
     );
     assert!(located.diff_high <= located.margin, "{located:?}");
     assert!(located.rate <= floor.rate + 0.005, "{located:?}");
-    // The answer: exact keeps the game at no dt played (one look: no search; the search would
-    // try 1e-3 s next); located keeps it at 1e-2 s, the largest dt played.
+    // The answer: end_of_step changes the game at 1e-2 s, its keeps half not played (one look:
+    // no search); located keeps it at 1e-2 s, the ladder's top rung.
     let verdicts = tally.distribution().evaluate(&margins, true, 1).1;
-    let ans = answers(&rows, &verdicts, &SearchOptions::default());
+    let ans = answers(&rows, &verdicts, &ladder, &levels);
     let of = |scheme: &str| ans.iter().find(|a| a.scheme == scheme).unwrap();
     assert_eq!(
         of("end_of_step").keeps_dt_s,
@@ -153,9 +180,15 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
         "{:?}",
         of("end_of_step")
     );
-    assert_eq!(of("end_of_step").search, Some(SearchEnd::Undecided));
+    assert_eq!(of("end_of_step").search, Some(SearchEnd::Partial));
+    assert_eq!(of("end_of_step").claim, AnswerClaim::Changes);
+    assert_eq!(of("end_of_step").headline(), "changes at ≥ 1e-2 s");
     assert_eq!(of("located").keeps_dt_s, Some(1e-2), "{:?}", of("located"));
-    assert_eq!(of("located").verdict, Verdict::SameShotByShot);
+    assert_eq!(of("located").verdict, Verdict::Keeps, "{:?}", of("located"));
+    assert_eq!(of("located").search, Some(SearchEnd::KeepsAtTop));
+    assert_eq!(of("located").headline(), "≤ 1e-2 s");
+    // Each rung at 5 % over the ladder's 13 rungs.
+    assert!((of("located").alpha - 0.05 / 13.0).abs() < 1e-15);
 }
 
 #[test]

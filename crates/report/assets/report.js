@@ -767,10 +767,18 @@
           tr.appendChild(el('td', { class: 'answer-none', 'data-family': col.family, text: '–' }));
           return;
         }
+        // One band per part (a series' keeps and changes halves), each its claim's colour.
+        const bands = c.parts.map(function (p) {
+          const band = el('div', { class: 'band', 'data-legend': p.legend }, p.lines.map(function (line, k) {
+            return el('div', { class: k === 0 ? 'headline' : 'n', text: line });
+          }));
+          band.style.background = p.colour;
+          return band;
+        });
         const td = el('td', {
           class: 'answer-cell' + (c.decided ? '' : ' open'), 'data-class': c.class, 'data-family': col.family,
           tabindex: 0, title: plain(r.name) + ' on ' + col.label + ': ' + plain(c.text),
-        }, [el('div', { class: 'headline', text: c.headline }), el('div', { class: 'n', text: 'n = ' + c.n })]);
+        }, bands);
         td.style.background = c.colour;
         function show() {
           if (selected) selected.classList.remove('selected');
@@ -791,11 +799,11 @@
     for (const l of g.legend) {
       const sw = el('span', { class: 'swatch' });
       sw.style.background = l.colour;
-      legend.appendChild(el('li', { 'data-class': l.class }, [sw, l.label]));
+      legend.appendChild(el('li', { 'data-key': l.key }, [sw, l.label]));
     }
     wrap.appendChild(el('div', { class: 'table-scroll' }, [table]));
     wrap.appendChild(legend);
-    wrap.appendChild(el('p', { class: 'chart-note', text: 'Largest dt that keeps the game, or the verdict; n: shots it rests on. Click a cell (or hover) for the whole answer; the table below holds the same cells as text.' }));
+    wrap.appendChild(el('p', { class: 'chart-note', text: 'Each claim at 5 % per answer; a series shows its keeps half above its changes half. n: shots at the dt shown, then the changed rate\'s excess over the floor in points. Click a cell (or hover) for the whole answer; the table below holds the same cells as text.' }));
     wrap.appendChild(detail);
     return wrap;
   }

@@ -1,60 +1,63 @@
-//! Does an engine change the game's statistics? Per family and run, the distribution of what
-//! the shots decided (balls pocketed, scratches, break success, which pockets receive a ball,
-//! the first ball the cue ball touches, where the cue ball ends up) against the reference's on
-//! the same shots, each as a paired difference with its interval and an equivalence margin;
-//! with the shot-by-shot comparison with the chaos floor ([`super::shot_by_shot`]), one
-//! [`Verdict`] per family and engine. The chaos floor is held to the same statistics: a floor
-//! whose distribution differs from the reference's is not neutral (it played another game, as a
-//! lattice rack perturbed by the size of its gaps does), and the family's verdicts say so
-//! instead of using it.
+//! Does an engine change the game? Per family and run, the distribution of what the shots
+//! decided (balls pocketed, scratches, break success, which pockets receive a ball, the first
+//! ball the cue ball touches, where the cue ball ends up) against the reference's on the same
+//! shots, each as a paired difference held to an equivalence margin; with the shot-by-shot
+//! comparison with the chaos floor ([`super::shot_by_shot`]), one [`Verdict`] per family and
+//! run. The chaos floor is held to the same statistics: a floor shown to play another game (a
+//! statistic beyond its margin, as a lattice rack perturbed by the size of its gaps does) is
+//! not neutral, and the family's shot-by-shot claims say so instead of using it.
 //!
 //! The statistics are one table per game ([`super::games::Game::statistics`]: name, how a
-//! run's value is read, which margin);
-//! the paired comparison ([`DistributionTally`]) and the comparison of independent samples
-//! ([`compare_independent`]) both estimate every entry of it and judge the estimates with the
-//! same rule.
+//! run's value is read, which margin, how far one shot can move it); the paired comparison
+//! ([`DistributionTally`]) and the comparison of independent samples ([`compare_independent`])
+//! both judge every entry of it with the same rule.
 //!
-//! Fed one shot's rows at a time ([`DistributionTally::add_shot`]), so the same rows in any
-//! pieces (chunks, shards read back) give the same tables; its size is bounded by families x
-//! runs x categories, plus [`ENERGY_PAIRS`] points per run.
+//! **The claims** (docs/outcomes.md, "Error rate"). Each part (the shot-by-shot rate, each
+//! statistic, each category of a categorical statistic) is a bounded mean tested by betting
+//! ([`super::betting`]): anytime-valid, checked at the end of every look at no cost to the
+//! level. A cell at level `alpha` ([`Levels`]):
+//! - **keeps the game** when every part is shown within its margin, each at `alpha` (an
+//!   intersection-union test: no split among them);
+//! - **changes the game** when some part is shown beyond its margin; the parts share `alpha`
+//!   (weighted Bonferroni: half to the shot-by-shot rate, half in equal shares to the game's
+//!   statistics, a categorical statistic's share split among its possible categories, and
+//!   each share split between the two sides).
 //!
-//! Error control ([`super::sequential`]): three quarters of [`STUDY_ALPHA`] is spread over a
-//! cell's looks as 6/(pi^2 k^2); at each look half of it goes to the shot-by-shot comparison
-//! and half is shared equally by the statistics (Bonferroni); the last quarter is the
-//! cue-position energy test's, taken once, on the first [`ENERGY_PAIRS`] shots. So the chance
-//! that any claim of a cell (every "differs", "same", "within", "above", at any look) is wrong
-//! is at most 5 % (`sequential.rs` simulates it).
+//! Exactly one of the two is true of any engine, so a cell errs at most `alpha` whichever it
+//! claims. A difference that only excludes 0 is a description, never a claim; the energy test
+//! of the cue ball's final position is a description too.
+//!
+//! Fed one shot's rows at a time ([`DistributionTally::add_shot`]) and batch by batch
+//! ([`DistributionTally::close_batch`] at the end of a look), so the same rows in the same
+//! looks (chunks, shards read back) give the same tables; its size is bounded by families x
+//! runs x (statistics' categories x looks x distinct values), the cue positions' values kept
+//! in bins ([`Levels::position_bin_m`]), plus [`ENERGY_PAIRS`] points per run.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::betting::{Sequence, Side};
 use super::energy::{energy_test, energy_test_paired};
 use super::families::FamilyKind;
 use super::games::pool::STATISTICS as POOL_STATISTICS;
-use super::interval::z_two_sided;
-use super::interval::{mean_interval_moments, newcombe_independent, tango_paired, welch_moments};
-use super::sequential::{decide, look_alpha, rate_shots_to_decide, shots_to_decide};
-use super::shot_by_shot::{self, ShotCounts};
+use super::shot_by_shot::{self, BatchedCounts};
 use super::tally::{OutcomeShotRow, FLOOR, REFERENCE};
 use super::verdict::{Decision, FloorVerdict, Verdict};
 
-/// The study's overall error rate: the chance of any false claim for one cell (an engine at
-/// one dt on one family, or the floor) over a whole sequential study.
+/// The level of one answer: the chance of a false claim about one engine on one family (its
+/// one cell, or every rung of its dt ladder together), and of the floor's neutrality.
 pub const STUDY_ALPHA: f64 = 0.05;
-/// The share of [`STUDY_ALPHA`] spent on the intervals (over looks and statistics); the rest is
-/// the energy test's.
-pub const INTERVAL_SHARE: f64 = 0.75;
-/// The share of a look's interval level that the shot-by-shot comparison with the floor takes
-/// (an engine's; the floor has none): the question the study exists for, and the one whose
-/// equivalence claims need the most shots.
+/// The share of a cell's level that its "changes" claim gives to the shot-by-shot rate; the
+/// rest is shared by the game's statistics.
 pub const SHOT_BY_SHOT_SHARE: f64 = 0.5;
 /// Shots (pairs of final cue positions) the energy test reads: the first this many on which
 /// both runs leave the cue ball on the table. Its cost grows as the square of this.
 pub const ENERGY_PAIRS: usize = 300;
-/// Permutations of the energy test (its smallest p-value is 1/(1 + this), well under its
-/// level (1 - [`INTERVAL_SHARE`]) x [`STUDY_ALPHA`]).
+/// Permutations of the energy test (a description: its p-value is read at 5 %).
 pub const ENERGY_PERMUTATIONS: u32 = 499;
+/// The level at which the energy test's p-value is called "differs" (a description).
+pub const ENERGY_ALPHA: f64 = 0.05;
 
 /// Equivalence margins: a difference whose whole interval lies within +-margin is "the same".
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -259,11 +262,59 @@ pub(crate) enum Reading {
     Categories(fn(&ShotStats) -> Vec<String>),
 }
 
-/// One statistic of the game: its name, how it is read, its margin.
+/// What is known of a family before any shot: how far one shot can move each statistic. The
+/// bets of [`super::betting`] need a range fixed in advance, and the narrower it is, the fewer
+/// shots a claim needs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Bounds {
+    /// Object balls a shot can pocket (the family's rack; 15 when the family is unknown).
+    pub(crate) objects: f64,
+    /// The table's playing area (m): length and width.
+    pub(crate) length_m: f64,
+    pub(crate) width_m: f64,
+    /// Its pockets.
+    pub(crate) pockets: f64,
+}
+
+impl Bounds {
+    /// The bounds of `family` on `table`: from the family's rack and the built-in table, or
+    /// the largest of the study's (15 object balls, a snooker table) when either is unknown (a
+    /// Python batch).
+    pub(crate) fn of(family: &str, table: &str) -> Self {
+        let objects = match FamilyKind::from_name(family) {
+            Some(FamilyKind::Break9) => 9.0,
+            Some(FamilyKind::Break15) => 15.0,
+            Some(FamilyKind::SnookerBreak) => 21.0,
+            Some(FamilyKind::SnookerPot) => 7.0,
+            Some(FamilyKind::ThreeCushion | FamilyKind::ThreeCushionRandom) => 2.0,
+            Some(
+                FamilyKind::Straight | FamilyKind::Cut | FamilyKind::ThinCut | FamilyKind::Bank,
+            ) => 1.0,
+            None => 15.0,
+        };
+        let t = pool_physics::Table::by_name(table);
+        Bounds {
+            objects,
+            length_m: t.as_ref().map_or(3.6, |t| t.length),
+            width_m: t.as_ref().map_or(1.8, |t| t.width),
+            pockets: t.as_ref().map_or(6.0, |t| t.pockets.len().max(1) as f64),
+        }
+    }
+}
+
+/// One statistic of the game: its name, how it is read, its margin, and its bound: how far one
+/// shot can move a value's difference (`[-bound, bound]`), or how many categories a
+/// categorical statistic can have (its changes share is split among them in advance).
 pub(crate) struct Statistic {
     pub(crate) name: &'static str,
     pub(crate) reading: Reading,
     pub(crate) scale: Scale,
+    pub(crate) bound: fn(&Bounds) -> f64,
+}
+
+/// A rate's bound (its differences are in [-1, 1]).
+pub(crate) fn unit(_: &Bounds) -> f64 {
+    1.0
 }
 
 /// The cue ball's mean final x (m), over the shots that leave it on the cloth: every game's.
@@ -271,6 +322,7 @@ pub(crate) const CUE_X: Statistic = Statistic {
     name: "cue_x",
     reading: Reading::Value(|s| s.cue.map(|c| c[0])),
     scale: Scale::Position,
+    bound: |b| b.length_m,
 };
 
 /// The cue ball's mean final y (m).
@@ -278,13 +330,15 @@ pub(crate) const CUE_Y: Statistic = Statistic {
     name: "cue_y",
     reading: Reading::Value(|s| s.cue.map(|c| c[1])),
     scale: Scale::Position,
+    bound: |b| b.width_m,
 };
 
-/// The first ball the cue ball touches, by id (`none` for none).
+/// The first ball the cue ball touches, by id (`none` for none): the object balls and none.
 pub(crate) const FIRST_CONTACT: Statistic = Statistic {
     name: "first_contact",
     reading: Reading::Categories(|s| vec![s.first_contact.clone()]),
     scale: Scale::Rate,
+    bound: |b| b.objects + 1.0,
 };
 
 /// The statistics of the family named `family` on table `table`
@@ -297,7 +351,7 @@ pub(crate) fn statistics_of(family: &str, table: &str) -> &'static [Statistic] {
         .map_or(&POOL_STATISTICS[..], |g| g.statistics())
 }
 
-/// A game's statistics, compared by address: a pair's accumulators follow its list.
+/// A game's statistics, compared by address: a pair's sequences follow its list.
 #[derive(Clone, Copy)]
 struct Statistics(&'static [Statistic]);
 
@@ -315,231 +369,197 @@ impl PartialEq for Statistics {
     }
 }
 
-/// Paired counts of a yes/no statistic: the run's and the reference's on the same shots.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Binary {
-    /// Run yes, reference no.
-    b: u64,
-    /// Run no, reference yes.
-    c: u64,
-    /// Run yes.
-    run: u64,
-    /// Reference yes.
-    reference: u64,
+/// The level each cell's claims are held to, and how the tally keeps continuous values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Levels {
+    /// The level of one answer ([`STUDY_ALPHA`]).
+    pub alpha: f64,
+    /// The rungs of the dt ladder (at least 1): a laddered series' cells each get
+    /// `alpha / rungs`, so that every claim of its answer together errs at most `alpha`.
+    pub rungs: usize,
+    /// The series searched on the ladder: (engine family, scheme or variant). A run with a dt
+    /// in one of them is a rung; every other run is a cell of its own at `alpha`.
+    pub laddered: Vec<(String, String)>,
+    /// The bin (m) in which final cue positions' differences are kept (a claim loses at most
+    /// this much of its margin).
+    pub position_bin_m: f64,
 }
 
-impl Binary {
-    fn add(&mut self, run: bool, reference: bool) {
-        self.b += u64::from(run && !reference);
-        self.c += u64::from(!run && reference);
-        self.run += u64::from(run);
-        self.reference += u64::from(reference);
+impl Default for Levels {
+    fn default() -> Self {
+        Levels {
+            alpha: STUDY_ALPHA,
+            rungs: 1,
+            laddered: Vec::new(),
+            position_bin_m: Margins::default().position_m / 50.0,
+        }
     }
 }
 
-/// Running moments (Welford) of a paired numeric statistic.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct Moments {
-    n: u64,
-    run_sum: f64,
-    reference_sum: f64,
-    /// Mean of the differences run - reference.
-    mean: f64,
-    /// Sum of squared deviations of the differences.
-    m2: f64,
-}
-
-impl Moments {
-    fn add(&mut self, run: f64, reference: f64) {
-        self.n += 1;
-        self.run_sum += run;
-        self.reference_sum += reference;
-        let d = run - reference;
-        let delta = d - self.mean;
-        self.mean += delta / self.n as f64;
-        self.m2 += delta * (d - self.mean);
-    }
-
-    fn variance(&self) -> f64 {
-        if self.n < 2 {
-            f64::NAN
+impl Levels {
+    /// The level of the cell of `engine` / `scheme` at `dt_s`.
+    pub fn cell(&self, engine: &str, scheme: &str, dt_s: Option<f64>) -> f64 {
+        let rung = dt_s.is_some()
+            && self
+                .laddered
+                .iter()
+                .any(|(e, s)| e == engine && s == scheme);
+        if rung {
+            self.alpha / self.rungs.max(1) as f64
         } else {
-            self.m2 / (self.n - 1) as f64
+            self.alpha
         }
     }
 }
 
-/// One statistic accumulated over paired shots.
+/// One statistic's paired differences (run - reference), look by look, with the sums of the
+/// run's and the reference's values (for the rows' means).
 #[derive(Clone, Debug, PartialEq)]
-enum PairedAcc {
-    Moments(Moments),
-    Binary(Binary),
-    Categories(BTreeMap<String, Binary>),
-}
-
-impl PairedAcc {
-    fn new(reading: Reading) -> Self {
-        match reading {
-            Reading::Value(_) => PairedAcc::Moments(Moments::default()),
-            Reading::Flag(_) => PairedAcc::Binary(Binary::default()),
-            Reading::Categories(_) => PairedAcc::Categories(BTreeMap::new()),
-        }
-    }
-
-    fn add(&mut self, reading: Reading, run: &ShotStats, reference: &ShotStats) {
-        match (self, reading) {
-            (PairedAcc::Moments(m), Reading::Value(f)) => {
-                if let (Some(a), Some(b)) = (f(run), f(reference)) {
-                    m.add(a, b);
-                }
-            }
-            (PairedAcc::Binary(c), Reading::Flag(f)) => c.add(f(run), f(reference)),
-            (PairedAcc::Categories(map), Reading::Categories(f)) => {
-                let (mine, theirs) = (f(run), f(reference));
-                for k in mine.iter().chain(&theirs) {
-                    map.entry(k.clone()).or_default();
-                }
-                for (k, c) in map.iter_mut() {
-                    c.add(mine.contains(k), theirs.contains(k));
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// One statistic's estimate: the run's value, the reference's, and the interval of the
-/// difference (run - reference) at the level it was asked for.
-#[derive(Clone, Debug, PartialEq)]
-struct Estimate {
-    name: String,
-    scale: Scale,
-    n: u64,
-    value: f64,
+struct Diffs {
+    seq: Sequence,
+    run: f64,
     reference: f64,
-    low: f64,
-    high: f64,
-    /// The two-sided level of the interval.
-    alpha: f64,
-    /// A rate's per-shot standard deviation of the difference (for the shots-to-decide hint);
-    /// `None` for a mean, whose interval's width scales as 1/sqrt(n).
-    sigma: Option<f64>,
 }
 
-fn fraction(k: u64, n: u64) -> f64 {
-    if n == 0 {
-        f64::NAN
-    } else {
-        k as f64 / n as f64
+impl Diffs {
+    fn new(seq: Sequence) -> Self {
+        Diffs {
+            seq,
+            run: 0.0,
+            reference: 0.0,
+        }
+    }
+
+    fn push(&mut self, run: f64, reference: f64) {
+        self.seq.push(run - reference);
+        self.run += run;
+        self.reference += reference;
+    }
+
+    /// The run's and the reference's means (NaN with no shot).
+    fn means(&self) -> (f64, f64) {
+        let n = self.seq.n() as f64;
+        if n == 0.0 {
+            (f64::NAN, f64::NAN)
+        } else {
+            (self.run / n, self.reference / n)
+        }
     }
 }
 
-/// Paired estimates of every statistic, in table order: each entry of `statistics` at level
-/// `1 - alpha`, a categorical entry's share split among its categories.
-fn paired_estimates(
-    statistics: &[Statistic],
-    accs: &[PairedAcc],
-    n: u64,
-    alpha: f64,
-) -> Vec<Estimate> {
-    let mut out = Vec::new();
-    let rate = |name: String, c: &Binary, alpha: f64| {
-        let (low, high) = tango_paired(c.b, c.c, n, alpha);
-        Estimate {
-            name,
-            scale: Scale::Rate,
-            n,
-            value: fraction(c.run, n),
-            reference: fraction(c.reference, n),
-            low,
-            high,
-            alpha,
-            sigma: Some(fraction(c.b + c.c, n).sqrt()),
-        }
-    };
-    for (stat, acc) in statistics.iter().zip(accs) {
-        match acc {
-            PairedAcc::Moments(m) => {
-                let mean = |s: f64| if m.n == 0 { f64::NAN } else { s / m.n as f64 };
-                let (low, high) = mean_interval_moments(m.n, m.mean, m.variance(), alpha)
-                    .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
-                out.push(Estimate {
-                    name: stat.name.into(),
-                    scale: stat.scale,
-                    n: m.n,
-                    value: mean(m.run_sum),
-                    reference: mean(m.reference_sum),
-                    low,
-                    high,
-                    alpha,
-                    sigma: None,
-                });
-            }
-            PairedAcc::Binary(c) => out.push(rate(stat.name.into(), c, alpha)),
-            PairedAcc::Categories(map) => {
-                let each = alpha / map.len().max(1) as f64;
-                out.extend(
-                    map.iter()
-                        .map(|(k, c)| rate(format!("{}:{k}", stat.name), c, each)),
-                );
-            }
-        }
-    }
-    out
+/// One statistic's differences: one mean, or one per category.
+#[derive(Clone, Debug, PartialEq)]
+enum Paired {
+    One(Diffs),
+    Categories(BTreeMap<String, Diffs>),
 }
 
 /// One family and run against the reference on the same shots.
 #[derive(Clone, Debug, PartialEq)]
-struct Pair {
+pub(crate) struct Pair {
     engine: String,
     scheme: String,
     dt_s: Option<f64>,
     /// Shots paired (the run played them).
     n: u64,
+    /// Shots of each batch (a look, or a power of two of shots), the last open while `open`.
+    sizes: Vec<u64>,
+    open: bool,
+    /// Looks ended ([`DistributionTally::close_batch`]).
+    looks: u32,
     /// The family's game's statistics.
     statistics: Statistics,
-    /// One accumulator per entry of `statistics`.
-    accs: Vec<PairedAcc>,
+    bounds: Bounds,
+    /// One per entry of `statistics`.
+    paired: Vec<Paired>,
     /// (run, reference) final cue positions of the first [`ENERGY_PAIRS`] shots with both on
     /// the cloth.
     points: Vec<([f64; 2], [f64; 2])>,
     /// Shot by shot on `outcome` against the floor (floor rows: unused).
-    versus_floor: ShotCounts,
-    /// Sequential looks taken so far (1 for a study of a fixed size).
-    looks: u32,
-    /// The share of the cell's error rate this run may spend: 1, or for the k-th dt of a
-    /// series (an engine with a time step on one family) [`series_share`] of k.
-    share: f64,
+    versus_floor: BatchedCounts,
+    /// The cell's level ([`Levels::cell`]).
+    alpha: f64,
+    /// Two independent samples paired by index ([`compare_independent`]): no shot-by-shot
+    /// comparison, the statistics take the whole level.
+    independent: bool,
     /// The energy test (statistic, p-value) once its [`ENERGY_PAIRS`] points are in: they
     /// never change after, so it is taken once.
     energy: std::sync::OnceLock<(f64, f64)>,
 }
 
 impl Pair {
-    fn new(row: &OutcomeShotRow) -> Self {
-        let statistics = statistics_of(&row.family, &row.table);
+    /// The pair of run `engine` / `scheme` / `dt_s` on `family` and `table`, at level `alpha`.
+    pub(crate) fn new(
+        (family, table): (&str, &str),
+        (engine, scheme, dt_s): (String, String, Option<f64>),
+        alpha: f64,
+        levels: &Levels,
+    ) -> Self {
+        let statistics = statistics_of(family, table);
+        let bounds = Bounds::of(family, table);
+        let paired = statistics
+            .iter()
+            .map(|s| {
+                let b = (s.bound)(&bounds);
+                let seq = match s.reading {
+                    Reading::Value(_) if s.scale == Scale::Position => {
+                        Sequence::binned(-b, b, levels.position_bin_m)
+                    }
+                    Reading::Value(_) => Sequence::exact(-b, b),
+                    Reading::Flag(_) => Sequence::exact(-1.0, 1.0),
+                    Reading::Categories(_) => return Paired::Categories(BTreeMap::new()),
+                };
+                Paired::One(Diffs::new(seq))
+            })
+            .collect();
         Pair {
-            engine: row.engine_label(),
-            scheme: row.scheme.clone(),
-            dt_s: row.dt_s,
+            engine,
+            scheme,
+            dt_s,
             n: 0,
+            sizes: Vec::new(),
+            open: false,
+            looks: 0,
             statistics: Statistics(statistics),
-            accs: statistics
-                .iter()
-                .map(|s| PairedAcc::new(s.reading))
-                .collect(),
+            bounds,
+            paired,
             points: Vec::new(),
-            versus_floor: ShotCounts::default(),
-            looks: 1,
-            share: 1.0,
+            versus_floor: BatchedCounts::default(),
+            alpha,
+            independent: false,
             energy: std::sync::OnceLock::new(),
         }
     }
 
-    fn add(&mut self, run: &ShotStats, reference: &ShotStats, floor: &ShotStats) {
+    pub(crate) fn add(&mut self, run: &ShotStats, reference: &ShotStats, floor: &ShotStats) {
         self.n += 1;
-        for (stat, acc) in self.statistics.0.iter().zip(&mut self.accs) {
-            acc.add(stat.reading, run, reference);
+        if !self.open {
+            self.sizes.push(0);
+            self.open = true;
+        }
+        *self.sizes.last_mut().expect("a batch is open") += 1;
+        let flag = |b: bool| f64::from(u8::from(b));
+        for (stat, p) in self.statistics.0.iter().zip(&mut self.paired) {
+            match (p, stat.reading) {
+                (Paired::One(d), Reading::Value(f)) => {
+                    if let (Some(a), Some(b)) = (f(run), f(reference)) {
+                        d.push(a, b);
+                    }
+                }
+                (Paired::One(d), Reading::Flag(f)) => d.push(flag(f(run)), flag(f(reference))),
+                (Paired::Categories(map), Reading::Categories(f)) => {
+                    let (mine, theirs) = (f(run), f(reference));
+                    for k in mine.iter().chain(&theirs) {
+                        if !map.contains_key(k) {
+                            map.insert(k.clone(), Diffs::new(zeros_before(&self.sizes)));
+                        }
+                    }
+                    for (k, d) in map.iter_mut() {
+                        d.push(flag(mine.contains(k)), flag(theirs.contains(k)));
+                    }
+                }
+                _ => {}
+            }
         }
         if let (Some(a), Some(b)) = (run.cue, reference.cue) {
             if self.points.len() < ENERGY_PAIRS {
@@ -547,68 +567,59 @@ impl Pair {
             }
         }
         self.versus_floor.add(run.disagree, floor.disagree);
+        if shot_by_shot::splits_at(self.n) {
+            self.close();
+        }
+    }
+
+    /// Ends the open batch (a look, or a power of two of shots).
+    pub(crate) fn close(&mut self) {
+        self.open = false;
+        for p in &mut self.paired {
+            match p {
+                Paired::One(d) => d.seq.close(),
+                Paired::Categories(map) => map.values_mut().for_each(|d| d.seq.close()),
+            }
+        }
+        self.versus_floor.close();
     }
 
     fn is_floor(&self) -> bool {
         self.engine == FLOOR
     }
 
-    /// The two-sided levels of this pair's intervals at its look: (each statistic's, the
-    /// shot-by-shot comparison's).
-    fn levels(&self) -> (f64, f64) {
-        cell_levels(
-            self.looks,
-            !self.is_floor(),
-            self.share,
-            self.statistics.0.len(),
-        )
+    /// Looks ended, counting an open one (a study of one look never ends its look).
+    fn looks(&self) -> u32 {
+        self.looks + u32::from(self.open || (self.looks == 0 && self.n > 0))
     }
 }
 
-/// The share of a series' error rate its `k`-th dt (1-based) spends: 1 / (k (k + 1)), so that
-/// the shares of every dt the series ever plays sum to at most 1 (the sum telescopes to
-/// 1 - 1 / (k + 1)) however many the dt search adds. With the grid's dt first, the search's
-/// answer, which rests on the claims at two or more of its dt, is wrong with probability at most
-/// the cell's rate (union bound), not that rate once per dt tried. The grid's dt come first,
-/// smallest first, then the search's candidates in the order played. 1 for `k` = 0 (an engine
-/// without a time step).
-pub fn series_share(k: u32) -> f64 {
-    if k == 0 {
-        return 1.0;
+/// A category first named at the current shot: zeros (neither run named it) for every shot
+/// before, in the pair's batches.
+fn zeros_before(sizes: &[u64]) -> Sequence {
+    let mut s = Sequence::exact(-1.0, 1.0);
+    if let Some((open, closed)) = sizes.split_last() {
+        for &n in closed {
+            s.push_many(0.0, n);
+            s.close();
+        }
+        s.push_many(0.0, open - 1);
     }
-    let k = f64::from(k);
-    1.0 / (k * (k + 1.0))
-}
-
-/// The two-sided levels of a cell's intervals at look `looks`, the cell spending `share` of
-/// the study's rate ([`series_share`]; 1 for a cell of its own), its game having `statistics`
-/// statistics (pool: 7): (each statistic's, split further among a categorical entry's
-/// categories; the shot-by-shot comparison's). The floor (`shot_by_shot` false) gives the
-/// statistics the whole look (weighted Bonferroni: the shares sum to the look's level,
-/// whatever the number of categories).
-pub fn cell_levels(looks: u32, shot_by_shot: bool, share: f64, statistics: usize) -> (f64, f64) {
-    let intervals = STUDY_ALPHA * INTERVAL_SHARE * share;
-    let entries = statistics as u32;
-    if shot_by_shot {
-        (
-            look_alpha(intervals * (1.0 - SHOT_BY_SHOT_SHARE), looks, entries),
-            look_alpha(intervals * SHOT_BY_SHOT_SHARE, looks, 1),
-        )
-    } else {
-        (look_alpha(intervals, looks, entries), f64::NAN)
-    }
+    s
 }
 
 /// The game's statistics of a study, per family and run, fed shot by shot.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DistributionTally {
+    levels: Levels,
     /// (family, table, run) in the order first seen.
     order: Vec<(String, String, String)>,
     pairs: BTreeMap<(String, String, String), Pair>,
 }
 
 /// One row of `distributions.csv`: a family, a run (the floor, or an engine at one dt) and one
-/// statistic of the game, against the reference on the same shots.
+/// part of its claims (a statistic, a category, the energy test, the shot-by-shot rate),
+/// against the reference on the same shots.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DistributionRow {
     /// Family kind.
@@ -636,24 +647,22 @@ pub struct DistributionRow {
     pub reference: Option<f64>,
     /// value - reference.
     pub diff: Option<f64>,
-    /// The interval of the difference at level `1 - alpha`.
+    /// The lower end of the difference's confidence sequence at level `alpha` (each end).
     pub diff_low: Option<f64>,
     /// Its upper end.
     pub diff_high: Option<f64>,
-    /// The equivalence margin of the statistic (for `shot_by_shot`, the margin the upper end
-    /// is held to: the absolute part plus the relative part times the floor rate's lower
-    /// bound).
+    /// The equivalence margin of the statistic (for `shot_by_shot`, the floor margin at the
+    /// floor's observed rate: the absolute part plus the relative part times that rate).
     pub margin: Option<f64>,
-    /// The two-sided level the interval or test is taken at (after the sequential rule and
-    /// Bonferroni).
+    /// The cell's level: each end of the interval, and each "within" test, at this level.
     pub alpha: f64,
     /// The energy test's permutation p-value (`cue_position` only).
     pub p_value: Option<f64>,
-    /// `same`, `differs`, `undecided` (engines; `within`, `above`, `undecided` for
-    /// `shot_by_shot`; `pending` for an energy test not yet taken), or for the floor `neutral` /
-    /// `not_neutral`.
+    /// `within`, `beyond` or `undecided` (for the floor: within or beyond its margin of the
+    /// reference); `differs` or `undecided` for `cue_position` (a description), `pending`
+    /// before its shots are in.
     pub decision: Decision,
-    /// Sequential looks taken.
+    /// Looks (batches) taken.
     pub looks: u32,
 }
 
@@ -672,45 +681,55 @@ pub struct DistributionVerdict {
     pub dt_s: Option<f64>,
     /// Shots paired.
     pub n: u64,
-    /// Sequential looks taken.
+    /// Looks taken.
     pub looks: u32,
+    /// The cell's level ([`Levels::cell`]).
+    pub alpha: f64,
     /// Shot by shot against the floor (engines; empty for the floor's row).
     pub shot_by_shot: Option<FloorVerdict>,
-    /// The cell's verdict (the floor's row: `neutral` or `not_neutral`).
+    /// Every statistic shown within its margin (`within`), one beyond it (`beyond`), or
+    /// neither (`undecided`).
+    pub statistics: Decision,
+    /// The cell's verdict (the floor's row: `neutral`, `not_neutral` or `undecided`).
     pub verdict: Verdict,
-    /// Why: the statistic that differs and by how much, or what is undecided.
+    /// Why: the part beyond its margin and by how much, or what is undecided.
     pub detail: String,
-    /// About how many shots would decide what is undecided (a planning hint: the intervals'
-    /// widths scaled as 1/sqrt(n)); empty when nothing is undecided or no estimate exists.
+    /// About how many shots in all would decide the cell's main claim (a planning hint: the
+    /// mean and spread seen so far taken to hold); empty when decided or no estimate exists.
     pub shots_to_decide: Option<u64>,
 }
 
 impl DistributionVerdict {
-    /// Whether sampling more shots could decide more of this cell: its verdict is undecided,
-    /// or the statistics are decided the same and the shot-by-shot comparison is not yet.
+    /// Whether sampling more shots could decide this cell's main claim (keeps or changes).
     pub fn needs_shots(&self) -> bool {
-        match self.verdict {
-            Verdict::Undecided => true,
-            Verdict::SameInDistribution => self.shot_by_shot == Some(FloorVerdict::Undecided),
-            _ => false,
-        }
+        self.n > 0 && self.verdict.claim().is_none() && self.verdict != Verdict::NotPlayed
     }
 
-    /// Whether this cell keeps the game shot by shot (same shot by shot).
+    /// Whether this cell keeps the game.
     pub fn keeps(&self) -> bool {
-        self.verdict == Verdict::SameShotByShot
+        self.verdict == Verdict::Keeps
     }
 
-    /// Whether this cell is shown to change the game: a statistic differs, or it changes
-    /// shots more often than the floor.
+    /// Whether this cell is shown to change the game.
     pub fn changes(&self) -> bool {
-        self.verdict == Verdict::Differs
-            || (self.shot_by_shot == Some(FloorVerdict::Above)
-                && self.verdict != Verdict::FloorNotNeutral)
+        self.verdict.claim() == Some(super::verdict::Claim::Changes)
     }
 }
 
 impl DistributionTally {
+    /// An empty tally whose cells are held to `levels`.
+    pub fn new(levels: Levels) -> Self {
+        DistributionTally {
+            levels,
+            ..DistributionTally::default()
+        }
+    }
+
+    /// The levels its cells are held to.
+    pub fn levels(&self) -> &Levels {
+        &self.levels
+    }
+
     /// Adds one shot: its rows in any order (the reference's, the floor's, the engines').
     /// A shot without a reference and a floor row is ignored; a run that failed the shot is
     /// not paired on it.
@@ -729,83 +748,55 @@ impl DistributionTally {
             return;
         };
         let (ref_stats, floor_stats) = (ShotStats::of(reference), ShotStats::of(floor));
-        let runs = || {
-            rows.iter()
-                .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
-        };
-        // The dt of a series take their place in it when first seen, those first seen on the
-        // same shot (a grid) smallest first, whatever the rows' order: a small dt is where an
-        // engine keeps the game, a claim of equivalence that needs the most shots, and a large
-        // one where it changes the game by far, which few shots show at any level.
-        let mut new: Vec<&OutcomeShotRow> = runs()
-            .filter(|r| {
-                let key = (r.family.clone(), r.table.clone(), r.run.clone());
-                !self.pairs.contains_key(&key)
-            })
-            .collect();
-        new.sort_by(|a, b| {
-            let dt = |r: &OutcomeShotRow| r.dt_s.unwrap_or(f64::INFINITY);
-            dt(a).total_cmp(&dt(b))
-        });
-        let mut pending = Vec::new();
-        for row in new {
+        for row in rows
+            .iter()
+            .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
+        {
             let key = (row.family.clone(), row.table.clone(), row.run.clone());
-            if self.pairs.contains_key(&key) {
-                continue;
+            if !self.pairs.contains_key(&key) {
+                let engine = row.engine_label();
+                let alpha = if engine == FLOOR {
+                    self.levels.alpha
+                } else {
+                    self.levels.cell(&engine, &row.scheme, row.dt_s)
+                };
+                let run = (engine, row.scheme.clone(), row.dt_s);
+                let pair = Pair::new((&row.family, &row.table), run, alpha, &self.levels);
+                self.order.push(key.clone());
+                self.pairs.insert(key.clone(), pair);
             }
-            pending.push(key.clone());
-            let mut pair = Pair::new(row);
-            if pair.dt_s.is_some() && !pair.is_floor() {
-                let k = (self.pairs.iter())
-                    .filter(|((f, t, _), p)| {
-                        (f, t) == (&key.0, &key.1)
-                            && p.dt_s.is_some()
-                            && (&p.engine, &p.scheme) == (&pair.engine, &pair.scheme)
-                    })
-                    .count();
-                pair.share = series_share(k as u32 + 1);
-            }
-            self.pairs.insert(key.clone(), pair);
-        }
-        for row in runs() {
-            let key = (row.family.clone(), row.table.clone(), row.run.clone());
-            if let Some(at) = pending.iter().position(|k| k == &key) {
-                self.order.push(pending.swap_remove(at));
-            }
-            let pair = self
-                .pairs
-                .get_mut(&key)
-                .expect("every run's pair is made above");
+            let pair = self.pairs.get_mut(&key).expect("inserted above");
             if row.failure.is_empty() {
                 pair.add(&ShotStats::of(row), &ref_stats, &floor_stats);
             }
         }
     }
 
-    /// The two-sided level of the shot-by-shot interval of (`family`, `table`, `run`) at its
-    /// look, as [`DistributionTally::evaluate`] takes it (NaN for a pair never seen, and for
-    /// the floor).
-    pub fn shot_alpha(&self, family: &str, table: &str, run: &str) -> f64 {
-        self.pairs
-            .get(&(family.to_string(), table.to_string(), run.to_string()))
-            .map_or(f64::NAN, |p| p.levels().1)
-    }
-
-    /// Records that (`family`, `table`, `run`) has taken `looks` sequential looks.
-    pub fn set_looks(&mut self, family: &str, table: &str, run: &str, looks: u32) {
+    /// Ends the look of (`family`, `table`, `run`): its next shots start a new batch, whose
+    /// bets are made from this one and those before ([`super::betting`]).
+    pub fn close_batch(&mut self, family: &str, table: &str, run: &str) {
         if let Some(p) =
             self.pairs
                 .get_mut(&(family.to_string(), table.to_string(), run.to_string()))
         {
-            p.looks = looks;
+            p.close();
+            p.looks += 1;
         }
     }
 
-    /// The looks (`family`, `table`, `run`) has taken (0 for a pair never seen).
+    /// The looks (`family`, `table`, `run`) has taken (0 for a pair never seen; 1 for a pair
+    /// whose shots came in one piece).
     pub fn looks(&self, family: &str, table: &str, run: &str) -> u32 {
         self.pairs
             .get(&(family.to_string(), table.to_string(), run.to_string()))
-            .map_or(0, |p| p.looks)
+            .map_or(0, Pair::looks)
+    }
+
+    /// The level of (`family`, `table`, `run`)'s cell (NaN for a pair never seen).
+    pub fn cell_alpha(&self, family: &str, table: &str, run: &str) -> f64 {
+        self.pairs
+            .get(&(family.to_string(), table.to_string(), run.to_string()))
+            .map_or(f64::NAN, |p| p.alpha)
     }
 
     /// The rows of `distributions.csv` and the verdicts, in the order first seen (`last`:
@@ -817,20 +808,22 @@ impl DistributionTally {
         last: bool,
         seed: u64,
     ) -> (Vec<DistributionRow>, Vec<DistributionVerdict>) {
-        self.evaluate_where(margins, last, seed, |_| true)
+        self.evaluate_where(margins, last, seed, true, |_| true)
     }
 
-    /// [`DistributionTally::evaluate`] of one family (`family` on `table`) only: its verdicts
-    /// read nothing of the other families'.
-    pub fn evaluate_family(
+    /// The verdicts of one family (`family` on `table`) only, without the rows' intervals:
+    /// what a look's plan reads.
+    pub fn verdicts_of_family(
         &self,
         family: &str,
         table: &str,
         margins: &Margins,
-        last: bool,
         seed: u64,
-    ) -> (Vec<DistributionRow>, Vec<DistributionVerdict>) {
-        self.evaluate_where(margins, last, seed, |k| k.0 == family && k.1 == table)
+    ) -> Vec<DistributionVerdict> {
+        self.evaluate_where(margins, false, seed, false, |k| {
+            k.0 == family && k.1 == table
+        })
+        .1
     }
 
     fn evaluate_where(
@@ -838,6 +831,7 @@ impl DistributionTally {
         margins: &Margins,
         last: bool,
         seed: u64,
+        rows_too: bool,
         keep: impl Fn(&(String, String, String)) -> bool,
     ) -> (Vec<DistributionRow>, Vec<DistributionVerdict>) {
         let mut rows = Vec::new();
@@ -851,7 +845,13 @@ impl DistributionTally {
                     continue;
                 }
                 let family = (key.0.clone(), key.1.clone());
-                let (r, v) = judge_pair(key, pair, margins, last, seed, not_neutral.get(&family));
+                let judged = Judge {
+                    margins,
+                    last,
+                    seed,
+                    rows_too,
+                };
+                let (r, v) = judged.pair(key, pair, not_neutral.get(&family));
                 if v.verdict == Verdict::NotNeutral {
                     not_neutral.insert(family, v.detail.clone());
                 }
@@ -863,256 +863,301 @@ impl DistributionTally {
     }
 }
 
-/// What the judged estimates say: the differing statistics (with their size in margins, for
-/// ordering) and the undecided ones (with the shots that would decide them).
-#[derive(Default)]
-struct Findings {
-    differs: Vec<(f64, String)>,
-    undecided: Vec<(Option<u64>, String)>,
+/// How one part was judged: its decision and, when undecided, about how many shots would
+/// decide it.
+struct Part {
+    name: String,
+    decision: Decision,
+    /// Whether its mean lies beyond its margin (where more shots would show it, if anywhere).
+    leans_beyond: bool,
+    /// |diff| / margin, for naming the part furthest beyond.
+    size: f64,
+    describe: String,
+    shots: Option<u64>,
 }
 
-/// Judges `estimates` (engines against their margins; the floor against 0), adding a row per
-/// estimate from `template` and what they say to `found`.
-fn judge_estimates(
-    estimates: Vec<Estimate>,
-    margins: &Margins,
-    floor: bool,
-    template: &DistributionRow,
-    rows: &mut Vec<DistributionRow>,
-    found: &mut Findings,
-) {
-    for e in estimates {
-        let margin = e.scale.margin(margins);
-        let diff = e.value - e.reference;
-        let decision = if floor {
-            if e.low > 0.0 || e.high < 0.0 {
-                Decision::NotNeutral
-            } else {
-                Decision::Neutral
-            }
-        } else {
-            decide(e.low, e.high, margin)
-        };
-        match decision {
-            Decision::Differs | Decision::NotNeutral => found
-                .differs
-                .push((diff.abs() / margin, describe(&e.name, diff, e.low, e.high))),
-            Decision::Undecided => {
-                let need = match e.sigma {
-                    Some(sigma) => {
-                        let room = if diff.abs() < margin {
-                            margin - diff.abs()
-                        } else {
-                            diff.abs()
-                        };
-                        rate_shots_to_decide(sigma, z_two_sided(e.alpha), room)
-                    }
-                    None => shots_to_decide((e.high - e.low) / 2.0, e.n, margin, diff),
-                };
-                found.undecided.push((need, e.name.clone()));
-            }
-            _ => {}
-        }
-        rows.push(DistributionRow {
-            statistic: e.name,
-            n: e.n,
-            value: e.value,
-            reference: Some(e.reference),
-            diff: Some(diff),
-            diff_low: Some(e.low),
-            diff_high: Some(e.high),
-            margin: Some(margin),
-            alpha: e.alpha,
-            decision,
-            ..template.clone()
-        });
+/// One statistic's (or category's) judgement: within at `keeps` (both sides), beyond at
+/// `changes` (split between the sides).
+fn judge_part(seq: &Sequence, margin: f64, keeps: f64, changes: f64) -> (Decision, Option<u64>) {
+    if seq.n() == 0 {
+        return (Decision::Undecided, None);
     }
+    let within = seq.shows(Side::Below, margin, keeps) && seq.shows(Side::Above, -margin, keeps);
+    let side = changes / 2.0;
+    let beyond = seq.shows(Side::Above, margin, side) || seq.shows(Side::Below, -margin, side);
+    let decision = if within {
+        Decision::Within
+    } else if beyond {
+        Decision::Beyond
+    } else {
+        Decision::Undecided
+    };
+    let shots = (decision == Decision::Undecided)
+        .then(|| {
+            let mean = seq.mean();
+            if mean.abs() < margin {
+                let up = seq.shots_to_show(Side::Below, margin, keeps)?;
+                let down = seq.shots_to_show(Side::Above, -margin, keeps)?;
+                Some(up.max(down))
+            } else if mean > 0.0 {
+                seq.shots_to_show(Side::Above, margin, side)
+            } else {
+                seq.shots_to_show(Side::Below, -margin, side)
+            }
+        })
+        .flatten();
+    (decision, shots)
 }
 
-/// The rows and the verdict of one family and run (the floor: its neutrality); `not_neutral`:
-/// why the family's floor is not neutral, if it is not.
-fn judge_pair(
-    key: &(String, String, String),
-    pair: &Pair,
-    margins: &Margins,
-    last: bool,
-    seed: u64,
-    not_neutral: Option<&String>,
-) -> (Vec<DistributionRow>, DistributionVerdict) {
-    let floor = pair.is_floor();
-    let (alpha, shot_alpha) = pair.levels();
-    let template = DistributionRow {
-        family: key.0.clone(),
-        table: key.1.clone(),
-        engine: pair.engine.clone(),
-        scheme: pair.scheme.clone(),
-        dt_s: pair.dt_s,
-        statistic: String::new(),
-        n: pair.n,
-        value: f64::NAN,
-        reference: None,
-        diff: None,
-        diff_low: None,
-        diff_high: None,
-        margin: None,
-        alpha,
-        p_value: None,
-        decision: Decision::Undecided,
-        looks: pair.looks,
-    };
-    let mut rows = Vec::new();
-    let mut found = Findings::default();
-    judge_estimates(
-        paired_estimates(pair.statistics.0, &pair.accs, pair.n, alpha),
-        margins,
-        floor,
-        &template,
-        &mut rows,
-        &mut found,
-    );
-    // The cue ball's final position as a 2-D distribution: taken once, on the first
-    // ENERGY_PAIRS shots (or at the last look on fewer).
-    let points = &pair.points;
-    let ready = points.len() >= ENERGY_PAIRS || (last && points.len() >= 2);
-    let energy = ready.then(|| {
-        let test = || {
-            let (x, y): (Vec<[f64; 2]>, Vec<[f64; 2]>) = points.iter().copied().unzip();
-            let t = energy_test_paired(&x, &y, ENERGY_PERMUTATIONS, seed);
-            (t.statistic, t.p_value)
+/// The judging of one evaluation: margins, whether it is the last look, the energy test's
+/// seed, and whether the rows (with their intervals) are wanted besides the verdicts.
+pub(crate) struct Judge<'a> {
+    pub(crate) margins: &'a Margins,
+    pub(crate) last: bool,
+    pub(crate) seed: u64,
+    pub(crate) rows_too: bool,
+}
+
+impl Judge<'_> {
+    /// The rows and the verdict of one family and run (the floor: its neutrality);
+    /// `not_neutral`: why the family's floor is not neutral, if it is shown not to be.
+    pub(crate) fn pair(
+        &self,
+        key: &(String, String, String),
+        pair: &Pair,
+        not_neutral: Option<&String>,
+    ) -> (Vec<DistributionRow>, DistributionVerdict) {
+        let floor = pair.is_floor();
+        let alone = floor || pair.independent;
+        let alpha = pair.alpha;
+        let template = DistributionRow {
+            family: key.0.clone(),
+            table: key.1.clone(),
+            engine: pair.engine.clone(),
+            scheme: pair.scheme.clone(),
+            dt_s: pair.dt_s,
+            statistic: String::new(),
+            n: pair.n,
+            value: f64::NAN,
+            reference: None,
+            diff: None,
+            diff_low: None,
+            diff_high: None,
+            margin: None,
+            alpha,
+            p_value: None,
+            decision: Decision::Undecided,
+            looks: pair.looks(),
         };
-        if points.len() >= ENERGY_PAIRS {
-            *pair.energy.get_or_init(test)
+        let mut rows = Vec::new();
+        let mut parts = Vec::new();
+        // The statistics' share of the "changes" level: the floor's whole level, an engine's
+        // half (the other half is the shot-by-shot rate's).
+        let share = if alone {
+            alpha
         } else {
-            test()
+            alpha * (1.0 - SHOT_BY_SHOT_SHARE)
+        };
+        let each = share / pair.statistics.0.len().max(1) as f64;
+        for (stat, p) in pair.statistics.0.iter().zip(&pair.paired) {
+            let margin = stat.scale.margin(self.margins);
+            let mut judge = |name: String, seq: &Sequence, changes: f64, value: (f64, f64)| {
+                let (decision, shots) = judge_part(seq, margin, alpha, changes);
+                let diff = seq.mean();
+                let (low, high) = if self.rows_too || decision == Decision::Beyond {
+                    seq.interval(alpha)
+                } else {
+                    (f64::NAN, f64::NAN)
+                };
+                parts.push(Part {
+                    name: name.clone(),
+                    decision,
+                    leans_beyond: diff.abs() > margin,
+                    size: diff.abs() / margin,
+                    describe: describe(&name, diff, low, high),
+                    shots,
+                });
+                if self.rows_too {
+                    rows.push(DistributionRow {
+                        statistic: name,
+                        n: seq.n(),
+                        value: value.0,
+                        reference: Some(value.1),
+                        diff: Some(diff),
+                        diff_low: Some(low),
+                        diff_high: Some(high),
+                        margin: Some(margin),
+                        decision,
+                        ..template.clone()
+                    });
+                }
+            };
+            match p {
+                Paired::One(d) => judge(stat.name.to_string(), &d.seq, each, d.means()),
+                Paired::Categories(map) => {
+                    // Shares fixed before the data: the most categories the statistic can
+                    // have on this family and table (never fewer than seen).
+                    let k = (stat.bound)(&pair.bounds).max(map.len() as f64).max(1.0);
+                    for (c, d) in map {
+                        judge(format!("{}:{c}", stat.name), &d.seq, each / k, d.means());
+                    }
+                }
+            }
         }
-    });
-    rows.push(energy_row(
-        &template,
-        points.len(),
-        energy,
-        (floor, pair.share),
-        &mut found,
-    ));
-    // Shot by shot against the floor (engines only).
-    let shot_by_shot = (!floor).then(|| {
-        let c = pair.versus_floor;
-        let j = shot_by_shot::judge(&c, shot_alpha, margins);
-        if j.verdict == FloorVerdict::Undecided {
-            found.undecided.push((
-                shot_by_shot::shots_to_decide(&c, j.margin, shot_alpha),
-                "shot_by_shot".into(),
-            ));
-        }
-        rows.push(DistributionRow {
-            statistic: "shot_by_shot".into(),
-            value: c.rate(),
-            reference: Some(c.floor_rate()),
-            diff: Some(c.rate() - c.floor_rate()),
-            diff_low: Some(j.diff_low),
-            diff_high: Some(j.diff_high),
-            margin: Some(j.margin),
-            alpha: shot_alpha,
-            decision: j.verdict.into(),
-            ..template.clone()
+        let statistics = if parts.iter().all(|p| p.decision == Decision::Within) {
+            Decision::Within
+        } else if parts.iter().any(|p| p.decision == Decision::Beyond) {
+            Decision::Beyond
+        } else {
+            Decision::Undecided
+        };
+        rows.push(self.energy_row(&template, pair));
+        // Shot by shot against the floor (engines only).
+        let shot_by_shot = (!alone).then(|| {
+            let j = shot_by_shot::judge(
+                &pair.versus_floor,
+                alpha,
+                alpha * SHOT_BY_SHOT_SHARE,
+                self.margins,
+            );
+            let c = pair.versus_floor.total();
+            rows.push(DistributionRow {
+                statistic: "shot_by_shot".into(),
+                value: c.rate(),
+                reference: Some(c.floor_rate()),
+                diff: Some(c.rate() - c.floor_rate()),
+                diff_low: Some(j.diff_low),
+                diff_high: Some(j.diff_high),
+                margin: Some(j.margin),
+                decision: j.verdict.into(),
+                ..template.clone()
+            });
+            j
         });
-        j.verdict
-    });
-    let (verdict, detail, shots) = verdict_of(pair.n, floor, not_neutral, shot_by_shot, found);
-    let v = DistributionVerdict {
-        family: key.0.clone(),
-        table: key.1.clone(),
-        engine: pair.engine.clone(),
-        scheme: pair.scheme.clone(),
-        dt_s: pair.dt_s,
-        n: pair.n,
-        looks: pair.looks,
-        shot_by_shot,
-        verdict,
-        detail,
-        shots_to_decide: shots,
-    };
-    (rows, v)
-}
+        let (verdict, detail, shots) = if pair.independent {
+            independent_verdict(pair.n, statistics, &parts)
+        } else {
+            verdict_of(
+                pair.n,
+                floor,
+                not_neutral,
+                shot_by_shot.as_ref(),
+                statistics,
+                &parts,
+            )
+        };
+        let v = DistributionVerdict {
+            family: key.0.clone(),
+            table: key.1.clone(),
+            engine: pair.engine.clone(),
+            scheme: pair.scheme.clone(),
+            dt_s: pair.dt_s,
+            n: pair.n,
+            looks: pair.looks(),
+            alpha,
+            shot_by_shot: shot_by_shot.map(|j| j.verdict),
+            statistics,
+            verdict,
+            detail,
+            shots_to_decide: shots,
+        };
+        if !self.rows_too {
+            rows.clear();
+        }
+        (rows, v)
+    }
 
-/// The energy test's row: `energy` is its (statistic, p-value) when taken; `(floor, share)`:
-/// whether the run is the floor, and its share of the cell's rate ([`series_share`]).
-fn energy_row(
-    template: &DistributionRow,
-    points: usize,
-    energy: Option<(f64, f64)>,
-    (floor, share): (bool, f64),
-    found: &mut Findings,
-) -> DistributionRow {
-    let energy_alpha = STUDY_ALPHA * (1.0 - INTERVAL_SHARE) * share;
-    let mut r = DistributionRow {
-        statistic: "cue_position".into(),
-        n: points as u64,
-        alpha: energy_alpha,
-        ..template.clone()
-    };
-    match energy {
-        Some((statistic, p_value)) => {
+    /// The energy test's row: taken once on the first [`ENERGY_PAIRS`] shots (or at the last
+    /// look on fewer); a description at [`ENERGY_ALPHA`], never a claim.
+    fn energy_row(&self, template: &DistributionRow, pair: &Pair) -> DistributionRow {
+        let points = &pair.points;
+        let mut r = DistributionRow {
+            statistic: "cue_position".into(),
+            n: points.len() as u64,
+            alpha: ENERGY_ALPHA,
+            decision: Decision::Pending,
+            ..template.clone()
+        };
+        if !self.rows_too {
+            return r;
+        }
+        let ready = points.len() >= ENERGY_PAIRS || (self.last && points.len() >= 2);
+        if ready {
+            let test = || {
+                let (x, y): (Vec<[f64; 2]>, Vec<[f64; 2]>) = points.iter().copied().unzip();
+                let t = energy_test_paired(&x, &y, ENERGY_PERMUTATIONS, self.seed);
+                (t.statistic, t.p_value)
+            };
+            let (statistic, p_value) = if points.len() >= ENERGY_PAIRS {
+                *pair.energy.get_or_init(test)
+            } else {
+                test()
+            };
             r.value = statistic;
             r.p_value = Some(p_value);
-            let rejects = p_value < energy_alpha;
-            if rejects {
-                found.differs.push((
-                    f64::INFINITY,
-                    format!("cue_position (energy test p = {p_value:.3})"),
-                ));
-            }
-            r.decision = match (floor, rejects) {
-                (true, true) => Decision::NotNeutral,
-                (true, false) => Decision::Neutral,
-                (false, true) => Decision::Differs,
-                (false, false) => Decision::Same,
-            };
-        }
-        None => {
-            r.decision = if floor {
-                Decision::Neutral
+            r.decision = if p_value < ENERGY_ALPHA {
+                Decision::Differs
             } else {
-                Decision::Pending
+                Decision::Undecided
             };
-            if !floor {
-                found
-                    .undecided
-                    .push((Some(ENERGY_PAIRS as u64), "cue_position".into()));
-            }
         }
+        r
     }
-    r
 }
 
-/// A cell's verdict, its detail and the shots that would decide it, from what its statistics
-/// and its shot-by-shot comparison say.
+/// What the parts say, for a cell's verdict, detail and shots to decide.
 fn verdict_of(
     n: u64,
     floor: bool,
     not_neutral: Option<&String>,
-    shot_by_shot: Option<FloorVerdict>,
-    mut found: Findings,
+    shot_by_shot: Option<&shot_by_shot::ShotByShot>,
+    statistics: Decision,
+    parts: &[Part],
 ) -> (Verdict, String, Option<u64>) {
-    found.differs.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let need = found
-        .undecided
-        .iter()
-        .map(|u| u.0)
-        .collect::<Option<Vec<u64>>>()
-        .and_then(|v| v.into_iter().max())
-        .filter(|&n| n <= super::study::MAX_SHOTS);
     if n == 0 {
         return (Verdict::NotPlayed, "no shot played".into(), None);
     }
+    let beyond = parts
+        .iter()
+        .filter(|p| p.decision == Decision::Beyond)
+        .max_by(|a, b| a.size.total_cmp(&b.size));
+    let undecided: Vec<&Part> = parts
+        .iter()
+        .filter(|p| p.decision == Decision::Undecided)
+        .collect();
+    let sbs = shot_by_shot.filter(|_| not_neutral.is_none());
+    let need = shots_to_decide(&undecided, sbs);
     if floor {
-        return match found.differs.first() {
-            None => (
+        return match (statistics, beyond) {
+            (Decision::Within, _) => (
                 Verdict::Neutral,
-                "every interval contains 0 and the energy test does not reject".into(),
+                "every statistic within its margin of the reference's".into(),
                 None,
             ),
-            Some(d) => (Verdict::NotNeutral, d.1.clone(), None),
+            (_, Some(b)) => (Verdict::NotNeutral, b.describe.clone(), None),
+            _ => (Verdict::Undecided, undecided_detail(&undecided, need), need),
         };
+    }
+    let sbs_text = |j: &shot_by_shot::ShotByShot| {
+        format!(
+            "{} shot by shot ({} [{}, {}] pt against a margin of {} pt)",
+            j.verdict.label(),
+            points(j.diff, true),
+            points(j.diff_low, true),
+            points(j.diff_high, true),
+            points(j.margin, false)
+        )
+    };
+    let stats_text = match statistics {
+        Decision::Within => "every statistic within its margin".to_string(),
+        _ => undecided_detail(&undecided, None),
+    };
+    if let Some(b) = beyond {
+        let mut detail = b.describe.clone();
+        if let Some(j) = sbs.filter(|j| j.verdict == FloorVerdict::Beyond) {
+            detail = format!("{detail}; {}", sbs_text(j));
+        }
+        return (Verdict::ChangesStatistics, detail, None);
     }
     if let Some(why) = not_neutral {
         return (
@@ -1121,227 +1166,141 @@ fn verdict_of(
             None,
         );
     }
-    if let Some(d) = found.differs.first() {
-        return (Verdict::Differs, d.1.clone(), None);
-    }
-    let statistics_same = found.undecided.iter().all(|u| u.1 == "shot_by_shot");
-    match (shot_by_shot, statistics_same) {
-        (Some(FloorVerdict::Within), true) => (
-            Verdict::SameShotByShot,
-            "within the floor shot by shot; every statistic within its margin".into(),
-            None,
-        ),
-        (Some(FloorVerdict::Above), true) => (
-            Verdict::SameInDistribution,
-            "every statistic within its margin; above the floor shot by shot".into(),
-            None,
-        ),
-        (_, true) => (
-            Verdict::SameInDistribution,
-            format!(
-                "every statistic within its margin; shot by shot undecided{}",
-                need.map_or(String::new(), |n| format!(
-                    " (about {n} shots would decide)"
-                ))
-            ),
-            need,
-        ),
-        (Some(FloorVerdict::Above), false) => (
-            Verdict::ChangesShots,
-            format!(
-                "above the floor shot by shot; {}",
-                undecided_detail(&found.undecided)
-            ),
-            need,
-        ),
-        (_, false) => (Verdict::Undecided, undecided_detail(&found.undecided), need),
+    let j = sbs.expect("an engine's cell has a shot-by-shot comparison");
+    let text = |more: &str| format!("{}; {}{more}", sbs_text(j), stats_text);
+    let about = need.map_or(String::new(), |n| format!("; about {n} shots would decide"));
+    match (j.verdict, statistics) {
+        (FloorVerdict::Within, Decision::Within) => (Verdict::Keeps, text(""), None),
+        (FloorVerdict::Beyond, Decision::Within) => {
+            (Verdict::ChangesShotsSameInDistribution, text(""), None)
+        }
+        (FloorVerdict::Beyond, _) => (Verdict::ChangesShots, text(""), None),
+        (FloorVerdict::Within, _) => (Verdict::WithinFloor, text(&about), need),
+        (FloorVerdict::Undecided, Decision::Within) => {
+            (Verdict::SameInDistribution, text(&about), need)
+        }
+        (FloorVerdict::Undecided, _) => (Verdict::Undecided, text(&about), need),
     }
 }
 
-/// Why a verdict is undecided: how many statistics (the first three named) and about how many
-/// shots would decide them all, or that one's difference sits near its margin.
-fn undecided_detail(undecided: &[(Option<u64>, String)]) -> String {
-    let names: Vec<&str> = undecided.iter().map(|u| u.1.as_str()).take(3).collect();
-    let head = format!("{} undecided ({})", undecided.len(), names.join(", "));
-    let need = undecided
+/// The verdict of two independent samples: their statistics alone.
+fn independent_verdict(
+    n: u64,
+    statistics: Decision,
+    parts: &[Part],
+) -> (Verdict, String, Option<u64>) {
+    if n == 0 {
+        return (Verdict::NotPlayed, "no shot paired".into(), None);
+    }
+    let undecided: Vec<&Part> = parts
         .iter()
-        .map(|u| u.0)
-        .collect::<Option<Vec<u64>>>()
-        .and_then(|v| v.into_iter().max());
-    match need {
-        Some(n) if n <= super::study::MAX_SHOTS => {
-            format!("{head}; about {n} shots would decide")
+        .filter(|p| p.decision == Decision::Undecided)
+        .collect();
+    match statistics {
+        Decision::Within => (
+            Verdict::SameInDistribution,
+            "every statistic within its margin".into(),
+            None,
+        ),
+        Decision::Beyond => {
+            let b = parts
+                .iter()
+                .filter(|p| p.decision == Decision::Beyond)
+                .max_by(|a, b| a.size.total_cmp(&b.size))
+                .expect("a part is beyond");
+            (Verdict::ChangesStatistics, b.describe.clone(), None)
         }
-        Some(_) => format!("{head}; more than a million shots would decide"),
-        None => format!("{head}; a difference near its margin: more shots may not decide"),
+        _ => {
+            let need = shots_to_decide(&undecided, None);
+            (Verdict::Undecided, undecided_detail(&undecided, need), need)
+        }
+    }
+}
+
+/// About how many shots in all would decide the cell's main claim: when some undecided part
+/// leans beyond its margin, the fewest of theirs (one such part decides "changes"); else the
+/// most of all (every part must be within to decide "keeps"). `None` when some part has no
+/// estimate (a difference on its margin) or it exceeds [`super::study::MAX_SHOTS`].
+fn shots_to_decide(
+    undecided: &[&Part],
+    shot_by_shot: Option<&shot_by_shot::ShotByShot>,
+) -> Option<u64> {
+    let mut beyond: Vec<Option<u64>> = Vec::new();
+    let mut within: Vec<Option<u64>> = Vec::new();
+    for p in undecided {
+        if p.leans_beyond {
+            beyond.push(p.shots);
+        } else {
+            within.push(p.shots);
+        }
+    }
+    if let Some(j) = shot_by_shot.filter(|j| j.verdict == FloorVerdict::Undecided) {
+        if j.leans_beyond {
+            beyond.push(j.shots_to_decide);
+        } else {
+            within.push(j.shots_to_decide);
+        }
+    }
+    let need = if beyond.is_empty() {
+        within
+            .into_iter()
+            .collect::<Option<Vec<u64>>>()?
+            .into_iter()
+            .max()
+    } else {
+        beyond.into_iter().flatten().min()
+    };
+    need.filter(|&n| n <= super::study::MAX_SHOTS)
+}
+
+/// What is undecided: how many parts (the first three named) and about how many shots would
+/// decide them.
+fn undecided_detail(undecided: &[&Part], need: Option<u64>) -> String {
+    let names: Vec<&str> = undecided.iter().map(|u| u.name.as_str()).take(3).collect();
+    let head = format!(
+        "{} {} undecided ({}{})",
+        undecided.len(),
+        if undecided.len() == 1 {
+            "statistic"
+        } else {
+            "statistics"
+        },
+        names.join(", "),
+        if undecided.len() > 3 { ", ..." } else { "" }
+    );
+    match need {
+        Some(n) => format!("{head}; about {n} shots would decide"),
+        None => head,
+    }
+}
+
+/// A rate as points: `+1.3` (signed) or `0.5`.
+fn points(p: f64, signed: bool) -> String {
+    let v = 100.0 * p;
+    let digits = if v.abs() >= 10.0 { 0 } else { 1 };
+    if signed {
+        format!("{v:+.digits$}")
+    } else {
+        format!("{v:.digits$}")
     }
 }
 
 /// `balls_pocketed +0.21 [+0.12, +0.30]`.
 fn describe(name: &str, d: f64, lo: f64, hi: f64) -> String {
+    if lo.is_nan() {
+        return format!("{name} {d:+.3}");
+    }
     format!("{name} {d:+.3} [{lo:+.3}, {hi:+.3}]")
 }
 
-/// One statistic accumulated over one sample of runs.
-#[derive(Clone, Debug)]
-enum SampleAcc {
-    /// (n, mean, m2) of the values (Welford).
-    Moments(u64, f64, f64),
-    Count(u64),
-    Categories(BTreeMap<String, u64>),
-}
-
-impl SampleAcc {
-    fn new(reading: Reading) -> Self {
-        match reading {
-            Reading::Value(_) => SampleAcc::Moments(0, 0.0, 0.0),
-            Reading::Flag(_) => SampleAcc::Count(0),
-            Reading::Categories(_) => SampleAcc::Categories(BTreeMap::new()),
-        }
-    }
-
-    fn add(&mut self, reading: Reading, s: &ShotStats) {
-        match (self, reading) {
-            (SampleAcc::Moments(n, mean, m2), Reading::Value(f)) => {
-                if let Some(x) = f(s) {
-                    *n += 1;
-                    let delta = x - *mean;
-                    *mean += delta / *n as f64;
-                    *m2 += delta * (x - *mean);
-                }
-            }
-            (SampleAcc::Count(k), Reading::Flag(f)) => *k += u64::from(f(s)),
-            (SampleAcc::Categories(map), Reading::Categories(f)) => {
-                for c in f(s) {
-                    *map.entry(c).or_default() += 1;
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// One sample of runs (rows that ran): its shots, every statistic, the final cue positions.
-#[derive(Clone, Debug)]
-struct Sample {
-    n: u64,
-    accs: Vec<SampleAcc>,
-    cue: Vec<[f64; 2]>,
-}
-
-impl Sample {
-    /// The sample of `rows`, read by `statistics`.
-    fn of(rows: &[&OutcomeShotRow], statistics: &[Statistic]) -> Self {
-        let mut s = Sample {
-            n: 0,
-            accs: statistics
-                .iter()
-                .map(|st| SampleAcc::new(st.reading))
-                .collect(),
-            cue: Vec::new(),
-        };
-        for row in rows.iter().filter(|r| r.failure.is_empty()) {
-            let st = ShotStats::of(row);
-            s.n += 1;
-            for (stat, acc) in statistics.iter().zip(&mut s.accs) {
-                acc.add(stat.reading, &st);
-            }
-            if let Some(c) = st.cue {
-                s.cue.push(c);
-            }
-        }
-        s
-    }
-}
-
-/// Estimates of `b - a` of every statistic for independent samples, at level `1 - alpha`:
-/// Newcombe's interval for rates, Welch's for means.
-fn independent_estimates(
-    statistics: &[Statistic],
-    a: &Sample,
-    b: &Sample,
-    alpha: f64,
-) -> Vec<Estimate> {
-    let n = a.n.min(b.n);
-    let mut out = Vec::new();
-    let rate = |name: String, ka: u64, kb: u64, alpha: f64| {
-        let (low, high) = newcombe_independent(kb, b.n, ka, a.n, alpha);
-        Estimate {
-            name,
-            scale: Scale::Rate,
-            n,
-            value: fraction(kb, b.n),
-            reference: fraction(ka, a.n),
-            low,
-            high,
-            alpha,
-            sigma: {
-                let (pa, pb) = (fraction(ka, a.n), fraction(kb, b.n));
-                Some((pa * (1.0 - pa) + pb * (1.0 - pb)).sqrt())
-            },
-        }
-    };
-    for (stat, (x, y)) in statistics.iter().zip(a.accs.iter().zip(&b.accs)) {
-        match (x, y) {
-            (&SampleAcc::Moments(na, ma, m2a), &SampleAcc::Moments(nb, mb, m2b)) => {
-                let var = |n: u64, m2: f64| {
-                    if n < 2 {
-                        f64::NAN
-                    } else {
-                        m2 / (n - 1) as f64
-                    }
-                };
-                let (low, high) = welch_moments(
-                    (nb as f64, mb, var(nb, m2b)),
-                    (na as f64, ma, var(na, m2a)),
-                    alpha,
-                )
-                .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
-                let mean = |n: u64, m: f64| if n == 0 { f64::NAN } else { m };
-                out.push(Estimate {
-                    name: stat.name.into(),
-                    scale: stat.scale,
-                    n: na.min(nb),
-                    value: mean(nb, mb),
-                    reference: mean(na, ma),
-                    low,
-                    high,
-                    alpha,
-                    sigma: None,
-                });
-            }
-            (&SampleAcc::Count(ka), &SampleAcc::Count(kb)) => {
-                out.push(rate(stat.name.into(), ka, kb, alpha));
-            }
-            (SampleAcc::Categories(ca), SampleAcc::Categories(cb)) => {
-                let keys: std::collections::BTreeSet<&String> =
-                    ca.keys().chain(cb.keys()).collect();
-                let each = alpha / keys.len().max(1) as f64;
-                for k in keys {
-                    let count = |m: &BTreeMap<String, u64>| m.get(k).copied().unwrap_or(0);
-                    out.push(rate(
-                        format!("{}:{k}", stat.name),
-                        count(ca),
-                        count(cb),
-                        each,
-                    ));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
 /// Two runs' game statistics on *different* shots (for example the event engine on two seeds
-/// of a family, or two batches of another user's shots): each statistic of the family's game as
-/// a difference `b - a` of independent samples, with Newcombe's hybrid score interval for rates
-/// ([`super::interval::newcombe_independent`]), Welch's interval for means
-/// ([`super::interval::welch_moments`]) and the two-sample energy test for the final cue
-/// positions ([`super::energy::energy_test`], on the first [`ENERGY_PAIRS`] of each), at the
-/// level of a floor's first look ([`cell_levels`]), judged as the paired comparison judges
-/// them. Rows are labelled `family`/`table` and engine `b`; the verdict is `same in
-/// distribution`, `differs` or `undecided` (no shot-by-shot comparison: the shots differ).
+/// of a family, or two batches of another user's shots): every statistic of the family's game
+/// as a difference `b - a`, judged as the paired comparison judges them at [`STUDY_ALPHA`]
+/// (`b`'s shot `i` paired with `a`'s shot `i`, over the shorter sample's length: the pairs are
+/// independent draws whose mean difference is the difference of the means, which is all the
+/// tests need), with the two-sample energy test of the final cue positions as a description.
+/// Rows are labelled `family`/`table` and engine `b`; the verdict is `same in distribution`,
+/// `changes its statistics` or `undecided` (no shot-by-shot comparison: the shots differ).
 pub fn compare_independent(
     a: &[&OutcomeShotRow],
     b: &[&OutcomeShotRow],
@@ -1350,70 +1309,48 @@ pub fn compare_independent(
     margins: &Margins,
     seed: u64,
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
-    let statistics = statistics_of(family, table);
-    let (sa, sb) = (Sample::of(a, statistics), Sample::of(b, statistics));
-    let n = sa.n.min(sb.n);
-    let (alpha, _) = cell_levels(1, false, 1.0, statistics.len());
-    let template = DistributionRow {
-        family: family.to_string(),
-        table: table.to_string(),
-        engine: "b".into(),
-        scheme: String::new(),
-        dt_s: None,
-        statistic: String::new(),
-        n,
-        value: f64::NAN,
-        reference: None,
-        diff: None,
-        diff_low: None,
-        diff_high: None,
-        margin: None,
-        alpha,
-        p_value: None,
-        decision: Decision::Undecided,
-        looks: 1,
-    };
-    let mut rows = Vec::new();
-    let mut found = Findings::default();
-    judge_estimates(
-        independent_estimates(statistics, &sa, &sb, alpha),
+    let a: Vec<&OutcomeShotRow> = a.iter().copied().filter(|r| r.failure.is_empty()).collect();
+    let b: Vec<&OutcomeShotRow> = b.iter().copied().filter(|r| r.failure.is_empty()).collect();
+    let levels = Levels::default();
+    let run = ("b".to_string(), String::new(), None);
+    let mut pair = Pair::new((family, table), run, levels.alpha, &levels);
+    pair.independent = true;
+    for (ra, rb) in a.iter().zip(&b) {
+        let (sa, sb) = (ShotStats::of(ra), ShotStats::of(rb));
+        pair.add(&sb, &sa, &sa);
+    }
+    let key = (family.to_string(), table.to_string(), "b".to_string());
+    let judge = Judge {
         margins,
-        false,
-        &template,
-        &mut rows,
-        &mut found,
-    );
-    let (ca, cb) = (
-        &sa.cue[..sa.cue.len().min(ENERGY_PAIRS)],
-        &sb.cue[..sb.cue.len().min(ENERGY_PAIRS)],
-    );
-    let t = energy_test(ca, cb, ENERGY_PERMUTATIONS, seed);
-    rows.push(energy_row(
-        &template,
-        ca.len().min(cb.len()),
-        Some((t.statistic, t.p_value)),
-        (false, 1.0),
-        &mut found,
-    ));
-    let (verdict, detail, shots) = verdict_of(n, false, None, None, found);
-    let verdict = DistributionVerdict {
-        family: family.to_string(),
-        table: table.to_string(),
-        engine: "b".into(),
-        scheme: String::new(),
-        dt_s: None,
-        n,
-        looks: 1,
-        shot_by_shot: None,
-        verdict,
-        detail,
-        shots_to_decide: shots,
+        last: true,
+        seed,
+        rows_too: true,
     };
+    let (mut rows, verdict) = judge.pair(&key, &pair, None);
+    // The final cue positions as two samples (not the pairs by index).
+    let cue = |rows: &[&OutcomeShotRow]| -> Vec<[f64; 2]> {
+        rows.iter()
+            .filter_map(|r| r.cue_x_m.zip(r.cue_y_m).map(|(x, y)| [x, y]))
+            .take(ENERGY_PAIRS)
+            .collect()
+    };
+    let (ca, cb) = (cue(&a), cue(&b));
+    if let Some(r) = rows.iter_mut().find(|r| r.statistic == "cue_position") {
+        let t = energy_test(&ca, &cb, ENERGY_PERMUTATIONS, seed);
+        r.n = ca.len().min(cb.len()) as u64;
+        r.value = t.statistic;
+        r.p_value = Some(t.p_value);
+        r.decision = if t.p_value < ENERGY_ALPHA {
+            Decision::Differs
+        } else {
+            Decision::Undecided
+        };
+    }
     (rows, verdict)
 }
 
-/// One statistic of one sample of runs ([`summarize_games`]): a rate with its Wilson interval, or a
-/// mean with its Student-t interval.
+/// One statistic of one sample of runs ([`summarize_games`]): a rate with its Wilson interval,
+/// or a mean with its confidence sequence on the value's bounded range (never a point).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SummaryStat {
     /// The statistic's name, as in [`DistributionRow::statistic`].
@@ -1432,41 +1369,70 @@ pub struct SummaryStat {
 /// batch's), each with its 95 % interval, in the game's order of statistics (`pocket:<id>` and
 /// `first_contact:<id>` per category). Runs that failed are left out.
 pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
-    use super::interval::{mean_interval_moments, wilson};
-    let statistics = rows
+    use super::interval::wilson;
+    let (family, table) = rows
         .first()
-        .map_or(&POOL_STATISTICS[..], |r| statistics_of(&r.family, &r.table));
-    let s = Sample::of(rows, statistics);
+        .map_or(("", ""), |r| (r.family.as_str(), r.table.as_str()));
+    let statistics = statistics_of(family, table);
+    let bounds = Bounds::of(family, table);
+    let stats: Vec<ShotStats> = rows
+        .iter()
+        .filter(|r| r.failure.is_empty())
+        .map(|r| ShotStats::of(r))
+        .collect();
+    let n = stats.len() as u64;
     let rate = |name: String, k: u64| {
-        let (low, high) = wilson(k, s.n, STUDY_ALPHA);
+        let (low, high) = wilson(k, n, STUDY_ALPHA);
         SummaryStat {
             statistic: name,
-            n: s.n,
-            value: fraction(k, s.n),
+            n,
+            value: if n == 0 {
+                f64::NAN
+            } else {
+                k as f64 / n as f64
+            },
             low,
             high,
         }
     };
     let mut out = Vec::new();
-    for (stat, acc) in statistics.iter().zip(&s.accs) {
-        match acc {
-            &SampleAcc::Moments(n, mean, m2) => {
-                let var = if n < 2 { f64::NAN } else { m2 / (n - 1) as f64 };
-                let (low, high) = mean_interval_moments(n, mean, var, STUDY_ALPHA)
-                    .map_or((f64::NAN, f64::NAN), |(_, lo, hi)| (lo, hi));
+    for stat in statistics {
+        match stat.reading {
+            Reading::Value(f) => {
+                let mut seq = Sequence::exact(0.0, (stat.bound)(&bounds));
+                for s in &stats {
+                    if let Some(x) = f(s) {
+                        seq.push(x);
+                    }
+                }
+                let (low, high) = seq.interval(STUDY_ALPHA / 2.0);
                 out.push(SummaryStat {
                     statistic: stat.name.into(),
-                    n,
-                    value: if n == 0 { f64::NAN } else { mean },
+                    n: seq.n(),
+                    value: seq.mean(),
                     low,
                     high,
                 });
             }
-            &SampleAcc::Count(k) => out.push(rate(stat.name.into(), k)),
-            SampleAcc::Categories(map) => out.extend(
-                map.iter()
-                    .map(|(c, &k)| rate(format!("{}:{c}", stat.name), k)),
-            ),
+            Reading::Flag(f) => {
+                out.push(rate(
+                    stat.name.into(),
+                    stats.iter().filter(|s| f(s)).count() as u64,
+                ));
+            }
+            Reading::Categories(f) => {
+                let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+                for s in &stats {
+                    for c in f(s) {
+                        *counts.entry(c).or_default() += 1;
+                    }
+                }
+                out.extend(
+                    counts
+                        .into_iter()
+                        .map(|(c, k)| rate(format!("{}:{c}", stat.name), k)),
+                );
+            }
         }
     }
     out

@@ -26,6 +26,7 @@ use super::search::{next_step, CellState, Step};
 use super::shot::StudyError;
 use super::study::{Budget, StudyPlan, StudyResult};
 use super::tally::{OutcomeShotRow, OutcomeTally, FLOOR, REFERENCE};
+use super::verdict::Verdict;
 
 /// One engine in one family: whether it plays there, shots played, looks taken, and its wall
 /// time per shot there so far (s; what the dt search's `max_shot_s` reads).
@@ -166,7 +167,8 @@ impl StudyPlan {
         sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<StudyResult, StudyError> {
-        let start = Instant::now();
+        // The budget's seconds start after the first look: every family's first look plays.
+        let mut clock: Option<Instant> = None;
         let mut runner = Runner::new(self, pool, progress)?;
         let mut state = self.first_state(budget);
         let threads = pool.current_num_threads() as f64;
@@ -176,20 +178,22 @@ impl StudyPlan {
                     cell.cost_s = runner.cost_per_shot(f, e);
                 }
             }
-            let look = self.look_wants(&mut state);
+            let seconds_left = budget
+                .seconds
+                .zip(clock)
+                .map(|(limit, c)| limit - c.elapsed().as_secs_f64());
+            let mut look = self.look_wants_within(&mut state, seconds_left.map(|s| (s, threads)));
             runner.build(&state.engines)?;
-            let mut any = false;
-            for (f, mut wants) in look.into_iter().enumerate() {
-                // A look that cannot end within the budget's seconds is not started (every
-                // family's first look is).
-                if let Some(limit) = budget.seconds {
-                    let left = limit - start.elapsed().as_secs_f64();
+            // After the first look, the budget's seconds go first to the cells cheapest to
+            // decide (their estimate of the shots that would decide them, at their cost per
+            // shot), each reserving its later looks; a look whose estimated time would overrun
+            // what is left is not started.
+            if let Some(left) = seconds_left {
+                let mut costed: Vec<(f64, f64, usize, usize)> = Vec::new();
+                for (f, wants) in look.iter().enumerate() {
                     let family = &state.families[f];
-                    wants.retain(|&(e, target)| {
+                    for &(e, target) in wants {
                         let cell = family.cells[e];
-                        if cell.shots == 0 && cell.looks == 0 && family.played == 0 {
-                            return true;
-                        }
                         let cost = runner
                             .cost_per_shot(f, e)
                             .or_else(|| estimate_cost(&state.engines, family, e))
@@ -199,9 +203,30 @@ impl StudyPlan {
                         } else {
                             threads.min(2.0)
                         };
-                        cost * (target - cell.shots) as f64 / parallel <= left
-                    });
+                        let per_shot = cost / parallel;
+                        let next = per_shot * (target - cell.shots) as f64;
+                        let need = verdict_for(&state.engines, e, &family.verdicts)
+                            .and_then(|v| v.shots_to_decide)
+                            .map_or(next, |n| per_shot * n.saturating_sub(cell.shots) as f64);
+                        costed.push((need.max(next), next, f, e));
+                    }
                 }
+                costed.sort_by(|a, b| a.0.total_cmp(&b.0));
+                let (mut spent, mut reserved) = (0.0, 0.0);
+                let mut keep: Vec<(usize, usize)> = Vec::new();
+                for (to_decide, next, f, e) in costed {
+                    if spent + reserved + next <= left {
+                        spent += next;
+                        reserved += to_decide - next;
+                        keep.push((f, e));
+                    }
+                }
+                for (f, wants) in look.iter_mut().enumerate() {
+                    wants.retain(|&(e, _)| keep.contains(&(f, e)));
+                }
+            }
+            let mut any = false;
+            for (f, wants) in look.into_iter().enumerate() {
                 if wants.is_empty() {
                     continue;
                 }
@@ -212,6 +237,7 @@ impl StudyPlan {
                 break;
             }
             state.looks += 1;
+            clock.get_or_insert_with(Instant::now);
         }
         Ok(runner.finish())
     }
@@ -222,8 +248,15 @@ impl StudyPlan {
     /// family's wants read only its own state, so a round's wants may be computed before any
     /// of it is played.
     pub fn look_wants(&self, state: &mut StudyState) -> Look {
+        self.look_wants_within(state, None)
+    }
+
+    /// [`StudyPlan::look_wants`] with `seconds`: the budget's seconds left and the threads
+    /// playing, when it has a clock (a cell whose estimate of the shots that would decide it is
+    /// more than twice what those seconds can play stops).
+    pub fn look_wants_within(&self, state: &mut StudyState, seconds: Option<(f64, f64)>) -> Look {
         (0..self.families.len())
-            .map(|f| self.family_wants(state, f))
+            .map(|f| self.family_wants(state, f, seconds))
             .collect()
     }
 
@@ -297,31 +330,25 @@ impl StudyPlan {
         let to = wants.iter().map(|w| w.1).max().unwrap_or(0);
         let (kind, table) = &self.families[f];
         let family = &mut state.families[f];
-        let looks = tally.distribution_mut();
         if to > family.played {
             family.played = to;
             family.floor_looks += 1;
-            looks.set_looks(kind.name(), table, FLOOR, family.floor_looks);
+            tally.close_batch(kind.name(), table, FLOOR);
         }
         for &(e, target) in wants {
             let cell = &mut family.cells[e];
             cell.shots = target;
             cell.looks += 1;
-            looks.set_looks(
-                kind.name(),
-                table,
-                &state.engines[e].to_string(),
-                cell.looks,
-            );
+            tally.close_batch(kind.name(), table, &state.engines[e].to_string());
         }
-        family.verdicts = tally
-            .distribution()
-            .evaluate_family(kind.name(), table, &self.margins, false, self.seed)
-            .1;
+        family.verdicts =
+            tally
+                .distribution()
+                .verdicts_of_family(kind.name(), table, &self.margins, self.seed);
     }
 
-    /// What family `f` plays next (see [`StudyPlan::look_wants`]).
-    fn family_wants(&self, state: &mut StudyState, f: usize) -> Wants {
+    /// What family `f` plays next (see [`StudyPlan::look_wants_within`]).
+    fn family_wants(&self, state: &mut StudyState, f: usize, seconds: Option<(f64, f64)>) -> Wants {
         let max = state.max_shots;
         let grow = |shots: u64| {
             if shots == 0 {
@@ -341,32 +368,32 @@ impl StudyPlan {
                 .collect();
         }
         let verdict_of = |e: usize, specs: &[EngineSpec], verdicts: &[DistributionVerdict]| {
-            let spec = &specs[e];
-            verdicts
-                .iter()
-                .find(|v| {
-                    v.engine == spec.family() && v.scheme == spec.variant() && v.dt_s == spec.dt()
-                })
-                .cloned()
+            verdict_for(specs, e, verdicts).cloned()
         };
+        // Whether more shots may decide cell `e`: within the budget's shots, and its estimate
+        // of the shots that would decide it within twice what is left.
+        let open = |e: usize, v: &DistributionVerdict, cells: &[LookCell]| {
+            let cell = cells[e];
+            cell.shots < max && worth_sampling(v, cell, max, seconds)
+        };
+        let laddered = |spec: &EngineSpec| self.is_laddered(spec);
         let mut wants = Wants::new();
-        // Engines without a time step: sample while undecided.
+        // Cells of their own (no dt, or a dt not on the ladder): sample while undecided.
         for e in 0..family.cells.len() {
-            let cell = family.cells[e];
-            if !cell.member || engines[e].dt().is_some() || cell.shots >= max {
+            if !family.cells[e].member || laddered(&engines[e]) {
                 continue;
             }
             if verdict_of(e, engines, &family.verdicts)
-                .is_some_and(|v| v.needs_shots() && worth_sampling(&v, max))
+                .is_some_and(|v| v.needs_shots() && open(e, &v, &family.cells))
             {
-                wants.push((e, grow(cell.shots)));
+                wants.push((e, grow(family.cells[e].shots)));
             }
         }
-        // Engines with one: each series (family and variant) is searched.
+        // Series on the ladder: each is searched.
         let mut series: Vec<(String, String)> = Vec::new();
         for (cell, spec) in family.cells.iter().zip(engines.iter()) {
             let key = (spec.family().to_string(), spec.variant());
-            if cell.member && spec.dt().is_some() && !series.contains(&key) {
+            if cell.member && laddered(spec) && !series.contains(&key) {
                 series.push(key);
             }
         }
@@ -381,27 +408,27 @@ impl StudyPlan {
                 .iter()
                 .filter_map(|&e| {
                     let v = verdict_of(e, engines, &family.verdicts)?;
-                    let open = family.cells[e].shots < max && worth_sampling(&v, max);
-                    Some((engines[e].dt()?, cell_state(&v, open)))
+                    Some((engines[e].dt()?, cell_state(&v, open(e, &v, &family.cells))))
                 })
                 .collect();
-            match next_step(&states, &self.search) {
-                Step::Sample(dt) => {
-                    if let Some(&e) = members.iter().find(|&&e| engines[e].dt() == Some(dt)) {
-                        wants.push((e, grow(family.cells[e].shots)));
+            // A rung dearer than the search allows is not played: the answer says where it
+            // stopped.
+            let dear = |dt: f64| {
+                series_cost(engines, family, &members, dt)
+                    .is_some_and(|c| c > self.search.max_shot_s)
+            };
+            match next_step(&self.ladder, &states, &dear) {
+                Step::Sample(dts) => {
+                    for dt in dts {
+                        if let Some(&e) = members.iter().find(|&&e| engines[e].dt() == Some(dt)) {
+                            wants.push((e, grow(family.cells[e].shots)));
+                        }
                     }
                 }
                 Step::Probe(dt) => {
                     let Some(spec) = engines[members[0]].with_dt(dt) else {
                         continue;
                     };
-                    // A candidate dearer than the search allows is not played: the series'
-                    // answer stays where it is, naming the dt it would have tried.
-                    if series_cost(engines, family, &members, dt)
-                        .is_some_and(|c| c > self.search.max_shot_s)
-                    {
-                        continue;
-                    }
                     let e = match engines.iter().position(|s| *s == spec) {
                         Some(e) => e,
                         None => {
@@ -462,7 +489,6 @@ fn span(family: &FamilyLooks, wants: &Wants) -> (u64, u64, Vec<(usize, u64, u64)
 /// study made them while it played: a shot's rows that start with the reference's are new
 /// shots; the engines' rows of a shot played before are paired with its reference's and
 /// floor's rows of then, which are not counted again.
-#[derive(Default)]
 pub struct ShotRowsTally {
     /// The tallies so far.
     pub tally: OutcomeTally,
@@ -471,13 +497,23 @@ pub struct ShotRowsTally {
 }
 
 impl ShotRowsTally {
-    /// Adds the rows one family wrote in one look, in their order.
+    /// An empty tally of `plan`'s study.
+    pub fn new(plan: &StudyPlan) -> Self {
+        ShotRowsTally {
+            tally: OutcomeTally::new(plan.levels()),
+            firsts: HashMap::new(),
+        }
+    }
+
+    /// Adds the rows one family wrote in one look, in their order, and ends the look of every
+    /// run among them (as [`StudyPlan::record_look`] did).
     ///
     /// # Errors
     /// A shot whose reference row has no floor row after it, or engines' rows of a shot
     /// never played by the reference: the phrase names the shot.
     pub fn add_look(&mut self, rows: &[OutcomeShotRow]) -> Result<(), String> {
         let key = |r: &OutcomeShotRow| (r.family.clone(), r.table.clone(), r.index);
+        let mut runs: Vec<(String, String, String)> = Vec::new();
         for shot in rows.chunk_by(|a, b| key(a) == key(b)) {
             let k = key(&shot[0]);
             let name = || format!("{} on {} shot {}", k.0, k.1, k.2);
@@ -499,47 +535,60 @@ impl ShotRowsTally {
                 all.extend_from_slice(shot);
                 self.tally.add_shot_counting(&all, false);
             }
-        }
-        Ok(())
-    }
-
-    /// Records the looks `state` says each family and cell has taken (as
-    /// [`StudyPlan::record_look`] did after each).
-    pub fn set_looks(&mut self, plan: &StudyPlan, state: &StudyState) {
-        let looks = self.tally.distribution_mut();
-        for ((kind, table), family) in plan.families.iter().zip(&state.families) {
-            if family.floor_looks > 0 {
-                looks.set_looks(kind.name(), table, FLOOR, family.floor_looks);
-            }
-            for (e, cell) in family.cells.iter().enumerate() {
-                if cell.looks > 0 {
-                    looks.set_looks(
-                        kind.name(),
-                        table,
-                        &state.engines[e].to_string(),
-                        cell.looks,
-                    );
+            for r in shot.iter().filter(|r| r.run != REFERENCE) {
+                let run = (r.family.clone(), r.table.clone(), r.run.clone());
+                if !runs.contains(&run) {
+                    runs.push(run);
                 }
             }
         }
+        for (family, table, run) in runs {
+            self.tally.close_batch(&family, &table, &run);
+        }
+        Ok(())
     }
 }
 
-/// How far over the budget a cell's estimate of the shots that would decide it may be and the
-/// cell still be sampled. The estimate extrapolates the interval's width from the shots played
-/// so far (from 100 shots, a first look), so a cell estimated just over the budget may well
-/// decide within it: stopped at once, the cheap cells of a dt search (estimated at 3472 shots
-/// against 3200) were frozen at 100 shots while the search spent the seconds on a dt a hundred
-/// times dearer. Sampling a cell on costs at most the budget's shots.
+/// How far beyond what is left a cell's estimate of the shots that would decide it may be
+/// and the cell still be sampled. The estimate extrapolates from the shots played so far (from
+/// 100 shots, a first look), so a cell estimated just beyond may well decide within it; one
+/// estimated beyond twice what is left is stopped (futility), undecided with its estimate.
 const FUTILITY_SLACK: u64 = 2;
 
-/// Whether more shots may decide a cell within `max` shots: its estimate of the shots that
-/// would decide it is within [`FUTILITY_SLACK`] times the budget (a cell without an estimate is
-/// given the benefit of the doubt). A cell that cannot is left undecided with its estimate, and
-/// stops costing time: stopping early never spends more error rate.
-fn worth_sampling(v: &DistributionVerdict, max: u64) -> bool {
+/// Whether more shots may decide `cell` (its verdict `v`): its estimate of the shots that
+/// would decide it, less those played, within [`FUTILITY_SLACK`] times what is left, the
+/// budget's shots (`max`) and, with `seconds` (left, threads), what they can play at the
+/// cell's cost per shot. A cell without an estimate is given the benefit of the doubt;
+/// stopping early never spends more of the level.
+fn worth_sampling(
+    v: &DistributionVerdict,
+    cell: LookCell,
+    max: u64,
+    seconds: Option<(f64, f64)>,
+) -> bool {
+    if v.verdict == Verdict::NotPlayed {
+        return false;
+    }
+    let mut left = max.saturating_sub(cell.shots) as f64;
+    if let (Some((secs, threads)), Some(cost)) = (seconds, cell.cost_s) {
+        if cost > 0.0 {
+            left = left.min(secs.max(0.0) * threads / cost);
+        }
+    }
     v.shots_to_decide
-        .is_none_or(|n| n <= max.saturating_mul(FUTILITY_SLACK))
+        .is_none_or(|n| n.saturating_sub(cell.shots) as f64 <= FUTILITY_SLACK as f64 * left)
+}
+
+/// Engine `e`'s verdict among a family's last `verdicts`.
+fn verdict_for<'a>(
+    specs: &[EngineSpec],
+    e: usize,
+    verdicts: &'a [DistributionVerdict],
+) -> Option<&'a DistributionVerdict> {
+    let spec = &specs[e];
+    verdicts
+        .iter()
+        .find(|v| v.engine == spec.family() && v.scheme == spec.variant() && v.dt_s == spec.dt())
 }
 
 /// A first estimate of engine `e`'s time per shot on `family` before it has played there: a

@@ -8,6 +8,8 @@
 
 mod agreement;
 mod answer;
+pub mod betting;
+pub mod calibration;
 mod distribution;
 pub mod energy;
 mod families;
@@ -20,7 +22,6 @@ mod replay;
 mod replay_pick;
 mod runner;
 pub mod search;
-pub mod sequential;
 mod shot;
 pub mod shot_by_shot;
 mod stats;
@@ -29,11 +30,11 @@ mod tally;
 mod verdict;
 
 pub use agreement::{Agreement, Field};
-pub use answer::{answers, cell_state, fmt_dt, AnswerRow};
+pub use answer::{answers, cell_state, fmt_dt, AnswerClaim, AnswerRow};
 pub use distribution::{
-    cell_levels, compare_independent, series_share, summarize_games, DistributionRow,
-    DistributionTally, DistributionVerdict, MarginError, MarginName, Margins, Scale, SummaryStat,
-    ENERGY_PAIRS, ENERGY_PERMUTATIONS, INTERVAL_SHARE, SHOT_BY_SHOT_SHARE, STUDY_ALPHA,
+    compare_independent, summarize_games, DistributionRow, DistributionTally, DistributionVerdict,
+    Levels, MarginError, MarginName, Margins, Scale, SummaryStat, ENERGY_ALPHA, ENERGY_PAIRS,
+    ENERGY_PERMUTATIONS, SHOT_BY_SHOT_SHARE, STUDY_ALPHA,
 };
 pub use families::{family_shot, floor_shot, FamilyKind};
 pub use game::{cue_ball, CueContact, CushionHit, CushionRef, Fate, GameOutcome, MAX_CUE_CONTACTS};
@@ -49,7 +50,7 @@ pub use replay::{
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
 pub use replay_pick::{fit_within, pick_replays, ShotRows};
-pub use search::{SearchEnd, SearchOptions};
+pub use search::{Ladder, SearchEnd, SearchOptions};
 pub use shot::{StudyError, StudyRules, StudySetups, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};
 pub use study::{
@@ -60,4 +61,4 @@ pub use study::{
 pub use tally::{
     OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED, FLOOR, REFERENCE,
 };
-pub use verdict::{Decision, FloorVerdict, Verdict};
+pub use verdict::{Claim, Decision, FloorVerdict, Verdict};

@@ -62,7 +62,10 @@ impl<'a> Runner<'a> {
             specs: Vec::new(),
             engines: Vec::new(),
             wall: BTreeMap::new(),
-            result: StudyResult::default(),
+            result: StudyResult {
+                tally: super::tally::OutcomeTally::new(plan.levels()),
+                ..StudyResult::default()
+            },
         };
         for spec in &plan.engines {
             runner.add_engine(spec.clone())?;

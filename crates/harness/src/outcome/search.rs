@@ -1,25 +1,29 @@
-//! The dt search: for an engine with a time step (a fixed-step scheme, rapier, a peer), the
-//! largest dt that keeps the game, found rather than read off a grid. After the grid, the
-//! search descends by decades below the smallest dt shown to change the game until a dt keeps
-//! it (or the lower limit changes it too), then bisects in log dt between the largest dt that
-//! keeps the game and the smallest that changes it, until they are within a factor
-//! ([`SearchOptions::tolerance`]). Each candidate is sampled until its verdict is decided.
+//! The dt ladder and its search: for an engine with a time step (a fixed-step scheme, rapier,
+//! a peer), where does it stop changing the game? Every such engine is played on one ladder of
+//! time steps, {1, 2, 5} x 10^k from the top (1e-2 s) down to the search's limit (1e-6 s by
+//! default; 13 rungs), plus any dt the study's grid adds. Each rung is a cell of its own at
+//! `alpha / rungs` ([`super::Levels`]), so that every claim of the answer together errs at
+//! most `alpha`, however many rungs the search plays and in whatever order.
 //!
-//! A pure function of what is known ([`next_step`]): the study asks it after every look, and
-//! the report asks it once more at the end for the answer.
+//! The answer has two halves, each shown as soon as it is decided: **changes at >= A s** (A,
+//! the finest rung shown to change the game) and **keeps at <= W s** (W, the coarsest rung
+//! finer than A shown to keep it). Both read the ladder as monotone: W covers the finer rungs,
+//! A the coarser. Once W and A are adjacent rungs the answer is complete: **<= W s**.
+//!
+//! The search plays rungs coarse to fine (a coarse step is cheap): below A with no W yet, the
+//! next decade; between W and A, the middle rung; a rung the budget leaves undecided is
+//! skipped. A pure function of what is known ([`next_step`]): the study asks it after every
+//! look, and the report once more at the end for the answer ([`conclude`]).
 
 /// How far the search goes.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SearchOptions {
-    /// Stop when the dt that keeps the game and the one above it that changes it are within
-    /// this factor (> 1; 2 by default).
-    pub tolerance: f64,
-    /// The smallest dt the search tries (s; 1e-6 by default): an engine that changes the game
-    /// there is "below the search's limit".
+    /// The finest rung of the ladder (s; 1e-6 by default): an engine that changes the game
+    /// there changes it at every rung.
     pub limit_s: f64,
-    /// The most a candidate's shot may cost (s of wall time, estimated from the series' nearest
+    /// The most a rung's shot may cost (s of wall time, estimated from the series' nearest
     /// dt: a fixed-step engine's cost grows as 1/dt; 5 s by default): the search does not play
-    /// a dt dearer than this, and its answer says where it stopped.
+    /// a dearer rung, and its answer says where it stopped.
     #[serde(default = "default_max_shot_s")]
     pub max_shot_s: f64,
 }
@@ -31,17 +35,16 @@ fn default_max_shot_s() -> f64 {
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
-            tolerance: 2.0,
             limit_s: 1e-6,
             max_shot_s: 5.0,
         }
     }
 }
 
-/// A bad search option: which (`tolerance` or `limit`), its value and range.
+/// A bad search option: which (`limit` or `max_shot`), its value and range.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchError {
-    /// `tolerance` or `limit`.
+    /// `limit` or `max_shot`.
     pub option: &'static str,
     /// Its value.
     pub value: f64,
@@ -53,24 +56,16 @@ impl SearchOptions {
     /// The smallest limit accepted (s): the discrete engine's smallest dt.
     pub const MIN_LIMIT_S: f64 = 1e-7;
 
-    /// Checks the options: a tolerance in (1, 100], a limit in [1e-7, 1] s, a shot's cost in
-    /// (0, 86400] s.
+    /// Checks the options: a limit in [1e-7, 1e-2] s, a shot's cost in (0, 86400] s.
     ///
     /// # Errors
     /// The first bad option.
     pub fn validate(&self) -> Result<(), SearchError> {
-        if !(self.tolerance > 1.0 && self.tolerance <= 100.0) {
-            return Err(SearchError {
-                option: "tolerance",
-                value: self.tolerance,
-                range: "(1, 100]",
-            });
-        }
-        if !(self.limit_s >= Self::MIN_LIMIT_S && self.limit_s <= 1.0) {
+        if !(self.limit_s >= Self::MIN_LIMIT_S && self.limit_s <= LADDER_TOP_S) {
             return Err(SearchError {
                 option: "limit",
                 value: self.limit_s,
-                range: "[1e-7, 1] s",
+                range: "[1e-7, 1e-2] s",
             });
         }
         if !(self.max_shot_s > 0.0 && self.max_shot_s <= 86_400.0) {
@@ -84,33 +79,89 @@ impl SearchOptions {
     }
 }
 
-/// What is known of one dt of a series.
+/// The ladder's top rung (s), unless the grid goes above it.
+pub const LADDER_TOP_S: f64 = 1e-2;
+
+/// The rungs a series may be played at, coarsest first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ladder {
+    rungs: Vec<f64>,
+}
+
+impl Ladder {
+    /// {1, 2, 5} x 10^k from the top (1e-2 s, or the grid's largest dt) down to `limit_s`,
+    /// with every dt of `grid` added: the rungs are fixed before any shot, so that each
+    /// spends `1 / rungs` of the answer's level.
+    pub fn new(grid: &[f64], limit_s: f64) -> Self {
+        let top = grid.iter().copied().fold(LADDER_TOP_S, f64::max);
+        let mut rungs: Vec<f64> = grid
+            .iter()
+            .copied()
+            .filter(|d| d.is_finite() && *d > 0.0)
+            .collect();
+        let mut decade = 10f64.powf(top.log10().ceil());
+        while decade >= limit_s * 0.999 {
+            for m in [5.0, 2.0, 1.0] {
+                let r = round_dt(decade * m);
+                if r <= top * 1.001 && r >= limit_s * 0.999 {
+                    rungs.push(r);
+                }
+            }
+            decade = round_dt(decade / 10.0);
+        }
+        rungs.sort_by(|a, b| b.total_cmp(a));
+        rungs.dedup_by(|a, b| (*a / *b - 1.0).abs() < 1e-9);
+        Ladder { rungs }
+    }
+
+    /// The rungs, coarsest first.
+    pub fn rungs(&self) -> &[f64] {
+        &self.rungs
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.rungs.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.rungs.is_empty()
+    }
+
+    /// The index of rung `dt` (`None` off the ladder).
+    pub fn index(&self, dt: f64) -> Option<usize> {
+        self.rungs.iter().position(|&r| (r / dt - 1.0).abs() < 1e-9)
+    }
+}
+
+/// What is known of one rung of a series.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CellState {
-    /// Decided: it keeps the game (same shot by shot).
+    /// Decided: it keeps the game.
     Keeps,
-    /// Decided: it changes the game (a statistic differs, or above the floor shot by shot).
+    /// Decided: it changes the game.
     Changes,
     /// Undecided, and more shots may be played.
     Open,
-    /// Undecided, and no more shots may be played (the budget is spent).
+    /// Undecided, and no more shots may be played (the budget, or its estimate far beyond it).
     Stuck,
 }
 
 /// Where a series' search ended.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SearchEnd {
-    /// The dt that keeps the game is within the tolerance of the smallest that changes it.
+    /// W and A adjacent on the ladder: the answer is complete, `<= W s`.
     Converged,
-    /// Every dt tried keeps the game: the answer is the largest tried.
-    LargestTried,
-    /// The budget stopped the search with an undecided dt between the answer and the smallest
-    /// dt that changes the game.
-    Stopped,
-    /// Every dt tried changes the game, down to the search's limit.
+    /// W is the top rung: it keeps the game at every rung.
+    KeepsAtTop,
+    /// A is the finest rung: it changes the game at every rung down to the limit.
     BelowLimit,
-    /// No dt is shown to keep the game, and a dt that matters is undecided.
+    /// One half or both, with rungs between them (or beyond them) the search could not play
+    /// or decide.
+    Partial,
+    /// Neither half is shown.
     Undecided,
 }
 
@@ -119,26 +170,26 @@ pub enum SearchEnd {
 pub struct SeriesAnswer {
     /// How it ended.
     pub end: SearchEnd,
-    /// The largest dt that keeps the game, no smaller dt tried changing it.
+    /// W: the coarsest rung finer than A shown to keep the game.
     pub keeps_s: Option<f64>,
-    /// The smallest dt shown to change the game.
+    /// A: the finest rung shown to change the game.
     pub changes_s: Option<f64>,
-    /// The undecided dt that stopped the search, if any.
+    /// The rung the search would play or sample next, if it was stopped before it.
     pub open_s: Option<f64>,
 }
 
 /// The search's next step for a series.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Step {
-    /// Play more shots at this dt (a cell that exists).
-    Sample(f64),
-    /// Play this new dt.
+    /// Play more shots at these rungs (cells that exist), coarsest first.
+    Sample(Vec<f64>),
+    /// Play this new rung.
     Probe(f64),
     /// Nothing more to play: the answer.
     Done(SeriesAnswer),
 }
 
-/// `x` rounded to two significant digits (the search's candidates are written in tables).
+/// `x` rounded to two significant digits (rungs are written in tables).
 pub fn round_dt(x: f64) -> f64 {
     if !(x.is_finite() && x > 0.0) {
         return x;
@@ -146,115 +197,136 @@ pub fn round_dt(x: f64) -> f64 {
     let e = x.log10().floor();
     let scale = 10f64.powf(e - 1.0);
     let r = (x / scale).round() * scale;
-    // Through text, so that the value prints as its two digits (3.2e-6, not 3.2000000000000003e-6).
+    // Through text, so that the value prints as its two digits (2e-6, not 2.0000000000000003e-6).
     format!("{r:.1e}").parse().unwrap_or(r)
 }
 
-/// The next step of a series whose cells are `cells` (dt, state), in any order.
-///
-/// The bracket: A is the smallest dt shown to change the game, W the largest below it shown to
-/// keep it. An undecided dt between them that may still be sampled is sampled (the largest
-/// first). One the budget has left undecided (stuck) bounds the bracket from above instead of
-/// A, so the search goes on below it: the answer W is then "stopped" (its bracket's top is
-/// undecided, not shown to change the game) rather than converged.
-pub fn next_step(cells: &[(f64, CellState)], options: &SearchOptions) -> Step {
-    let changes = cells
-        .iter()
-        .filter(|c| c.1 == CellState::Changes)
-        .map(|c| c.0)
-        .fold(f64::INFINITY, f64::min);
-    let changes_s = changes.is_finite().then_some(changes);
-    let below: Vec<(f64, CellState)> = cells.iter().copied().filter(|c| c.0 < changes).collect();
-    let keeps_s = below
-        .iter()
-        .filter(|c| c.1 == CellState::Keeps)
-        .map(|c| c.0)
-        .reduce(f64::max);
-    let above_keeps = |c: &&(f64, CellState)| keeps_s.is_none_or(|k| c.0 > k);
-    if let Some(&(dt, _)) = below
-        .iter()
-        .filter(above_keeps)
-        .filter(|c| c.1 == CellState::Open)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-    {
-        return Step::Sample(dt);
-    }
-    // The top of the bracket: the smallest dt not shown to keep the game above W.
-    let stuck = below
-        .iter()
-        .filter(above_keeps)
-        .filter(|c| c.1 == CellState::Stuck)
-        .map(|c| c.0)
-        .reduce(f64::min);
-    let top = stuck.map_or(changes, |s| s.min(changes));
-    let done = |end, open_s| {
-        Step::Done(SeriesAnswer {
-            end,
-            keeps_s,
-            changes_s,
-            open_s,
-        })
+/// The bracket the cells show: (W, A) as ladder indices (A: the finest rung shown to change
+/// the game; W: the coarsest rung finer than A shown to keep it).
+fn bracket(ladder: &Ladder, cells: &[(f64, CellState)]) -> (Option<usize>, Option<usize>) {
+    let state = |i: usize| {
+        cells
+            .iter()
+            .find(|c| ladder.index(c.0) == Some(i))
+            .map(|c| c.1)
     };
-    let stopped = stuck.is_some_and(|s| s < changes);
-    match keeps_s {
-        Some(_) if !top.is_finite() => done(SearchEnd::LargestTried, None),
-        Some(k) => {
-            let converged = top / k <= options.tolerance * (1.0 + 1e-9);
-            let mid = round_dt((top * k).sqrt());
-            if converged || !(mid > k && mid < top) {
-                if stopped {
-                    done(SearchEnd::Stopped, stuck)
-                } else {
-                    done(SearchEnd::Converged, None)
-                }
-            } else {
-                Step::Probe(mid)
-            }
-        }
-        None if !top.is_finite() => done(SearchEnd::Undecided, None),
-        None => {
-            if top <= options.limit_s * (1.0 + 1e-9) {
-                if stopped {
-                    done(SearchEnd::Undecided, stuck)
-                } else {
-                    done(SearchEnd::BelowLimit, None)
-                }
-            } else {
-                Step::Probe(round_dt((top / 10.0).max(options.limit_s)))
-            }
-        }
+    let n = ladder.len();
+    let a = (0..n).rev().find(|&i| state(i) == Some(CellState::Changes));
+    let w = (a.map_or(0, |a| a + 1)..n).find(|&i| state(i) == Some(CellState::Keeps));
+    (w, a)
+}
+
+/// The next step of a series whose played rungs are `cells` (dt, state), in any order;
+/// `dear(dt)`: whether a rung not yet played would cost more than the search allows.
+pub fn next_step(ladder: &Ladder, cells: &[(f64, CellState)], dear: &dyn Fn(f64) -> bool) -> Step {
+    let (w, a) = bracket(ladder, cells);
+    let state = |i: usize| {
+        cells
+            .iter()
+            .find(|c| ladder.index(c.0) == Some(i))
+            .map(|c| c.1)
+    };
+    // The rungs strictly between W and A (A above, W below: lower index is coarser).
+    let from = a.map_or(0, |a| a + 1);
+    let to = w.unwrap_or(ladder.len());
+    let between: Vec<usize> = (from..to).collect();
+    let open: Vec<f64> = between
+        .iter()
+        .filter(|&&i| state(i) == Some(CellState::Open))
+        .map(|&i| ladder.rungs[i])
+        .collect();
+    if !open.is_empty() {
+        return Step::Sample(open);
+    }
+    let unplayed: Vec<usize> = between
+        .iter()
+        .copied()
+        .filter(|&i| state(i).is_none() && !dear(ladder.rungs[i]))
+        .collect();
+    if let Some(i) = pick(ladder, &unplayed, w, a) {
+        return Step::Probe(ladder.rungs[i]);
+    }
+    Step::Done(answer(ladder, cells, w, a, &between))
+}
+
+/// Which unplayed rung to probe: with no W yet, the next decade below A (the coarsest decade
+/// rung among them, else the coarsest); else the middle one (ties to the coarser).
+fn pick(ladder: &Ladder, unplayed: &[usize], w: Option<usize>, a: Option<usize>) -> Option<usize> {
+    if unplayed.is_empty() {
+        return None;
+    }
+    if w.is_none() && a.is_some() {
+        let decade = |i: &&usize| {
+            let r = ladder.rungs[**i];
+            (r.log10() - r.log10().round()).abs() < 1e-9
+        };
+        return unplayed.iter().find(decade).or(unplayed.first()).copied();
+    }
+    Some(unplayed[(unplayed.len() - 1) / 2])
+}
+
+/// The answer once nothing is left to play: W and A, and how the search ended.
+fn answer(
+    ladder: &Ladder,
+    cells: &[(f64, CellState)],
+    w: Option<usize>,
+    a: Option<usize>,
+    between: &[usize],
+) -> SeriesAnswer {
+    let played = |i: usize| cells.iter().any(|c| ladder.index(c.0) == Some(i));
+    // A rung between them left unplayed (too dear) or undecided: the answer names the
+    // coarsest.
+    let open = between
+        .iter()
+        .find(|&&i| {
+            !played(i)
+                || cells
+                    .iter()
+                    .any(|c| ladder.index(c.0) == Some(i) && c.1 != CellState::Keeps)
+        })
+        .map(|&i| ladder.rungs[i]);
+    let end = match (w, a) {
+        (Some(0), _) => SearchEnd::KeepsAtTop,
+        (Some(_), Some(_)) if between.is_empty() => SearchEnd::Converged,
+        (None, Some(i)) if i + 1 == ladder.len() => SearchEnd::BelowLimit,
+        (None, None) => SearchEnd::Undecided,
+        _ => SearchEnd::Partial,
+    };
+    SeriesAnswer {
+        end,
+        keeps_s: w.map(|i| ladder.rungs[i]),
+        changes_s: a.map(|i| ladder.rungs[i]),
+        open_s: if matches!(end, SearchEnd::Converged | SearchEnd::KeepsAtTop) {
+            None
+        } else {
+            open
+        },
     }
 }
 
 /// The answer of a series as its cells stand, the search over or not (a study of one look
-/// runs none): [`next_step`]'s when it is done; else what is shown so far, `Stopped` when a dt
-/// keeps the game, `Undecided` when none does, with the dt it would play next as `open_s`.
-pub fn conclude(cells: &[(f64, CellState)], options: &SearchOptions) -> SeriesAnswer {
-    match next_step(cells, options) {
-        Step::Done(a) => a,
-        Step::Sample(next) | Step::Probe(next) => {
-            let changes_s = cells
-                .iter()
-                .filter(|c| c.1 == CellState::Changes)
-                .map(|c| c.0)
-                .reduce(f64::min);
-            let keeps_s = cells
-                .iter()
-                .filter(|c| c.1 == CellState::Keeps && changes_s.is_none_or(|x| c.0 < x))
-                .map(|c| c.0)
-                .reduce(f64::max);
-            SeriesAnswer {
-                end: if keeps_s.is_some() {
-                    SearchEnd::Stopped
+/// runs none): every undecided cell counts as one the budget left, and a rung never played
+/// as one the search could still play (so an answer reads "partial" until the search has
+/// been through the ladder).
+pub fn conclude(ladder: &Ladder, cells: &[(f64, CellState)]) -> SeriesAnswer {
+    let stuck: Vec<(f64, CellState)> = cells
+        .iter()
+        .map(|&(d, s)| {
+            (
+                d,
+                if s == CellState::Open {
+                    CellState::Stuck
                 } else {
-                    SearchEnd::Undecided
+                    s
                 },
-                keeps_s,
-                changes_s,
-                open_s: Some(next),
-            }
-        }
-    }
+            )
+        })
+        .collect();
+    let (w, a) = bracket(ladder, &stuck);
+    let from = a.map_or(0, |a| a + 1);
+    let to = w.unwrap_or(ladder.len());
+    let between: Vec<usize> = (from..to).collect();
+    answer(ladder, &stuck, w, a, &between)
 }
 
 #[cfg(test)]
@@ -262,136 +334,143 @@ mod tests {
     use super::CellState::*;
     use super::*;
 
-    /// Runs the search to its end on a series whose true answer is "keeps at and below
-    /// `boundary`", deciding every cell at once; returns the answer and the dts tried.
-    fn search(grid: &[f64], boundary: f64, options: &SearchOptions) -> (SeriesAnswer, Vec<f64>) {
+    fn ladder() -> Ladder {
+        Ladder::new(&[1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4], 1e-6)
+    }
+
+    /// Runs the search to its end on a series whose truth is "keeps at and below
+    /// `boundary`", deciding every cell at once; returns the answer and the rungs played.
+    fn search(first: &[f64], boundary: f64) -> (SeriesAnswer, Vec<f64>) {
+        let l = ladder();
         let state = |dt: f64| if dt <= boundary { Keeps } else { Changes };
-        let mut cells: Vec<(f64, CellState)> = grid.iter().map(|&d| (d, state(d))).collect();
+        let mut cells: Vec<(f64, CellState)> = first.iter().map(|&d| (d, state(d))).collect();
         for _ in 0..100 {
-            match next_step(&cells, options) {
+            match next_step(&l, &cells, &|_| false) {
                 Step::Done(a) => return (a, cells.iter().map(|c| c.0).collect()),
                 Step::Probe(dt) => {
                     assert!(!cells.iter().any(|c| c.0 == dt), "{dt} probed twice");
                     cells.push((dt, state(dt)));
                 }
-                Step::Sample(dt) => panic!("{dt} is decided"),
+                Step::Sample(dts) => panic!("{dts:?} are decided"),
             }
         }
         panic!("the search did not end");
     }
 
     #[test]
-    fn the_search_brackets_the_boundary_within_its_tolerance() {
-        let grid = [1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4];
-        let o = SearchOptions::default();
-        for boundary in [3e-6, 1.5e-5, 7e-5, 3e-4, 0.05, 2e-6] {
-            let (a, tried) = search(&grid, boundary, &o);
-            let k = a.keeps_s.unwrap();
-            assert!(k <= boundary, "{boundary}: {a:?} {tried:?}");
-            match a.changes_s {
-                Some(c) => {
-                    assert!(c > boundary && c / k <= 2.0 + 1e-9, "{boundary}: {a:?}");
-                    assert_eq!(a.end, SearchEnd::Converged);
-                }
-                None => assert_eq!(a.end, SearchEnd::LargestTried),
-            }
-            // Descending by decades, then bisecting: a handful of probes.
-            assert!(tried.len() <= grid.len() + 7, "{boundary}: {tried:?}");
-        }
-        // Nothing keeps the game down to the limit.
-        let (a, tried) = search(&grid, 1e-8, &o);
-        assert_eq!(a.end, SearchEnd::BelowLimit, "{a:?}");
-        assert_eq!(a.changes_s, Some(1e-6));
-        assert_eq!(tried.len(), grid.len() + 2);
+    fn the_ladder_has_thirteen_rungs_by_default() {
+        let l = ladder();
+        assert_eq!(
+            l.rungs(),
+            &[1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4, 5e-5, 2e-5, 1e-5, 5e-6, 2e-6, 1e-6]
+        );
+        // A grid dt off the ladder joins it; a limit of 1e-7 adds three rungs.
+        assert_eq!(Ladder::new(&[3e-3], 1e-6).len(), 14);
+        assert_eq!(Ladder::new(&[], 1e-7).len(), 16);
+        assert_eq!(Ladder::new(&[0.1], 1e-6).rungs()[..3], [0.1, 5e-2, 2e-2]);
     }
 
     #[test]
-    fn undecided_cells_are_sampled_or_bound_the_search_honestly() {
-        let o = SearchOptions::default();
-        // The largest dt below the smallest change is undecided: sample it.
-        let cells = [(1e-2, Changes), (1e-3, Open), (1e-4, Keeps)];
-        assert_eq!(next_step(&cells, &o), Step::Sample(1e-3));
-        // Spent: it bounds the bracket in place of the change, and the search bisects below it.
+    fn the_search_finds_adjacent_rungs_wherever_the_boundary_is() {
+        let l = ladder();
+        for (k, &boundary) in l.rungs().iter().enumerate() {
+            for first in [&[1e-2][..], &[1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4][..]] {
+                let (a, tried) = search(first, boundary * 1.01);
+                assert_eq!(a.keeps_s, Some(boundary), "{boundary}: {a:?} {tried:?}");
+                if k == 0 {
+                    assert_eq!(a.end, SearchEnd::KeepsAtTop);
+                } else {
+                    assert_eq!(a.changes_s, Some(l.rungs()[k - 1]), "{a:?}");
+                    assert_eq!(a.end, SearchEnd::Converged);
+                }
+                // Decades first, then the middle: a handful of new rungs.
+                assert!(tried.len() <= first.len() + 6, "{boundary}: {tried:?}");
+            }
+        }
+        // Nothing keeps the game down to the limit.
+        let (a, tried) = search(&[1e-2], 1e-8);
+        assert_eq!(a.end, SearchEnd::BelowLimit, "{a:?}");
+        assert_eq!(a.changes_s, Some(1e-6));
+        assert_eq!(tried, vec![1e-2, 1e-3, 1e-4, 1e-5, 1e-6]);
+    }
+
+    #[test]
+    fn undecided_rungs_are_sampled_or_skipped() {
+        let l = ladder();
+        let never = |_: f64| false;
+        // Open rungs between W and A are sampled, coarsest first.
+        let cells = [(1e-2, Changes), (1e-3, Open), (2e-4, Open), (1e-4, Keeps)];
+        assert_eq!(
+            next_step(&l, &cells, &never),
+            Step::Sample(vec![1e-3, 2e-4])
+        );
+        // Stuck ones are skipped: the middle unplayed rung is probed instead.
         let cells = [(1e-2, Changes), (1e-3, Stuck), (1e-4, Keeps)];
-        assert_eq!(next_step(&cells, &o), Step::Probe(3.2e-4));
-        // Within the tolerance of a spent dt: the answer stands, the search stopped there.
-        let cells = [(1e-2, Changes), (1e-3, Stuck), (6e-4, Keeps)];
-        let Step::Done(a) = next_step(&cells, &o) else {
+        assert_eq!(next_step(&l, &cells, &never), Step::Probe(2e-3));
+        // Every rung between them stuck: done, both halves shown, the coarsest open named.
+        let cells = [(1e-3, Changes), (5e-4, Stuck), (2e-4, Stuck), (1e-4, Keeps)];
+        let Step::Done(a) = next_step(&l, &cells, &never) else {
             panic!()
         };
         assert_eq!(
             (a.end, a.keeps_s, a.changes_s, a.open_s),
-            (SearchEnd::Stopped, Some(6e-4), Some(1e-2), Some(1e-3))
+            (SearchEnd::Partial, Some(1e-4), Some(1e-3), Some(5e-4))
         );
-        // Nothing keeps the game yet and the one below the change is spent: descend below it.
+        // With no W, the next decade below A; a stuck decade is skipped for the next.
         let cells = [(1e-2, Changes), (1e-3, Stuck)];
-        assert_eq!(next_step(&cells, &o), Step::Probe(1e-4));
-        // ... down to the limit, where a spent dt leaves the answer undecided, not below it.
-        let cells = [(1e-5, Changes), (1e-6, Stuck)];
-        let Step::Done(a) = next_step(&cells, &o) else {
+        assert_eq!(next_step(&l, &cells, &never), Step::Probe(1e-4));
+        // Down to the limit, where a stuck rung leaves the keeps half undecided.
+        let cells = [(2e-6, Changes), (1e-6, Stuck)];
+        let Step::Done(a) = next_step(&l, &cells, &never) else {
             panic!()
         };
-        assert_eq!((a.end, a.open_s), (SearchEnd::Undecided, Some(1e-6)));
-        // An undecided dt above a change does not matter.
-        let cells = [(1e-2, Stuck), (1e-3, Changes), (1e-4, Keeps)];
-        assert_eq!(next_step(&cells, &o), Step::Probe(3.2e-4));
-        // A dt below the answer that is undecided does not hold the answer back.
-        let cells = [(1e-2, Keeps), (1e-3, Open)];
-        let Step::Done(a) = next_step(&cells, &o) else {
-            panic!()
-        };
-        assert_eq!((a.end, a.keeps_s), (SearchEnd::LargestTried, Some(1e-2)));
-    }
-
-    #[test]
-    fn a_boundary_blurred_by_spent_cells_is_still_bracketed() {
-        // Cells within a factor 3 above the boundary cannot be decided within the budget.
-        let o = SearchOptions::default();
-        let boundary = 2e-6;
-        let state = |dt: f64| {
-            if dt <= boundary {
-                Keeps
-            } else if dt <= 3.0 * boundary {
-                Stuck
-            } else {
-                Changes
-            }
-        };
-        let mut cells: Vec<(f64, CellState)> =
-            [1e-2, 1e-3, 1e-4].iter().map(|&d| (d, state(d))).collect();
-        let answer = loop {
-            match next_step(&cells, &o) {
-                Step::Done(a) => break a,
-                Step::Probe(dt) => cells.push((dt, state(dt))),
-                Step::Sample(dt) => panic!("{dt} is decided"),
-            }
-            assert!(cells.len() < 20, "{cells:?}");
-        };
-        let k = answer.keeps_s.unwrap();
-        assert!(
-            k <= boundary && answer.open_s.unwrap() / k <= 2.0 + 1e-9,
-            "{answer:?}"
+        assert_eq!(
+            (a.end, a.changes_s, a.keeps_s),
+            (SearchEnd::Partial, Some(2e-6), None)
         );
-        assert_eq!(answer.end, SearchEnd::Stopped);
+        // An undecided rung above A does not matter.
+        let cells = [(1e-2, Stuck), (1e-3, Changes), (1e-4, Keeps)];
+        assert_eq!(next_step(&l, &cells, &never), Step::Probe(5e-4));
+        // A rung finer than W that is undecided does not hold the answer back.
+        let cells = [(1e-2, Keeps), (1e-3, Open)];
+        let Step::Done(a) = next_step(&l, &cells, &never) else {
+            panic!()
+        };
+        assert_eq!((a.end, a.keeps_s), (SearchEnd::KeepsAtTop, Some(1e-2)));
+        // Too dear rungs are not played: the answer says where it stopped.
+        let dear = |dt: f64| dt < 1e-4;
+        let cells = [(1e-2, Changes), (1e-3, Changes), (1e-4, Changes)];
+        let Step::Done(a) = next_step(&l, &cells, &dear) else {
+            panic!()
+        };
+        assert_eq!(
+            (a.end, a.changes_s, a.open_s),
+            (SearchEnd::Partial, Some(1e-4), Some(5e-5))
+        );
     }
 
     #[test]
     fn a_search_not_run_concludes_with_what_is_shown() {
-        let o = SearchOptions::default();
-        // One look, no search: exact changes the game at 1e-2 s, nothing smaller was played.
-        let a = conclude(&[(1e-2, Changes)], &o);
+        let l = ladder();
+        // One look: end_of_step changes the game at 1e-2 s, nothing finer was played.
+        let a = conclude(&l, &[(1e-2, Changes)]);
         assert_eq!(
             (a.end, a.keeps_s, a.changes_s, a.open_s),
-            (SearchEnd::Undecided, None, Some(1e-2), Some(1e-3))
+            (SearchEnd::Partial, None, Some(1e-2), Some(5e-3))
         );
-        // A dt keeps it and the bracket is wide: the answer stands, the search stopped.
-        let a = conclude(&[(1e-2, Changes), (1e-4, Keeps)], &o);
-        assert_eq!((a.end, a.keeps_s), (SearchEnd::Stopped, Some(1e-4)));
+        // A rung keeps it and the rungs between are open: both halves, partial.
+        let a = conclude(&l, &[(1e-2, Changes), (1e-3, Open), (1e-4, Keeps)]);
+        assert_eq!(
+            (a.end, a.keeps_s, a.changes_s, a.open_s),
+            (SearchEnd::Partial, Some(1e-4), Some(1e-2), Some(5e-3))
+        );
+        // Neither.
+        assert_eq!(conclude(&l, &[(1e-2, Open)]).end, SearchEnd::Undecided);
     }
 
     #[test]
-    fn candidates_print_as_two_digits() {
-        assert_eq!(round_dt((1e-5f64 * 1e-6).sqrt()), 3.2e-6);
+    fn rungs_print_as_two_digits() {
+        assert_eq!(round_dt(2.0000000000000003e-6), 2e-6);
         assert_eq!(round_dt(1e-5 / 10.0), 1e-6);
         assert_eq!(format!("{:e}", round_dt(5.623e-6)), "5.6e-6");
         assert_eq!(round_dt(0.0), 0.0);

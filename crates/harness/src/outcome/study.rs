@@ -8,17 +8,19 @@ use pool_discrete::Scheme;
 use pool_engines::EngineSpec;
 use pool_sim::RackModel;
 
-use super::distribution::{MarginName, Margins};
+use super::distribution::{Levels, MarginName, Margins, STUDY_ALPHA};
 use super::families::{family_shot, FamilyKind};
 use super::games::Racks;
 use super::perturb::Perturbation;
 use super::runner::Runner;
-use super::search::SearchOptions;
+use super::search::{Ladder, SearchOptions};
 use super::shot::StudyError;
 use super::tally::{OutcomeShotRow, OutcomeTally, WallRow};
 
-/// The full study's time steps (s): a 1-2-5 sequence over the steps games and robots use.
-pub const DEFAULT_DTS: [f64; 7] = [1e-2, 5e-3, 2e-3, 1e-3, 5e-4, 2e-4, 1e-4];
+/// The time steps (s) of the first look: the dt ladder's decades over the steps games and
+/// robots use. The search then plays the ladder's other rungs where the answer needs them,
+/// coarse to fine ([`super::search`]).
+pub const DEFAULT_DTS: [f64; 3] = [1e-2, 1e-3, 1e-4];
 /// `compare --quick`'s.
 pub const QUICK_DTS: [f64; 2] = [1e-2, 1e-3];
 /// Shots per family by default.
@@ -68,6 +70,10 @@ pub struct StudyOptions {
     pub rack: RackModel,
     /// How far a sequential study searches for each engine's largest dt that keeps the game.
     pub search: SearchOptions,
+    /// Whether `engines` with a dt (peers, programs) are played on the dt ladder and searched
+    /// as the schemes are (`outcomes`); else each is a cell of its own at the answer's whole
+    /// level (`compare`, which names each peer at one dt).
+    pub search_engines: bool,
 }
 
 /// An option of the study, for errors that name it as the caller spells it (the command
@@ -102,8 +108,6 @@ pub enum StudyOption {
     MarginFloorRelative,
     /// [`StudyOptions::rack`].
     Rack,
-    /// [`SearchOptions::tolerance`].
-    SearchTolerance,
     /// [`SearchOptions::limit_s`].
     SearchLimit,
     /// [`SearchOptions::max_shot_s`].
@@ -229,6 +233,12 @@ pub struct StudyPlan {
     pub rack: RackModel,
     /// The dt search's options.
     pub search: SearchOptions,
+    /// The dt ladder every laddered series is played on: the grid's dt and {1, 2, 5} x 10^k
+    /// down to the search's limit.
+    pub ladder: Ladder,
+    /// The laddered series: (engine family, variant) of the schemes, and of the engines with a
+    /// dt when [`StudyOptions::search_engines`].
+    pub laddered: Vec<(String, String)>,
 }
 
 /// An engine's runs declined as outside its model (not a defect: the study's shots are pool
@@ -336,7 +346,6 @@ impl StudyPlan {
         })?;
         options.search.validate().map_err(|e| {
             let option = match e.option {
-                "tolerance" => O::SearchTolerance,
                 "limit" => O::SearchLimit,
                 _ => O::SearchMaxShot,
             };
@@ -467,6 +476,22 @@ impl StudyPlan {
                 ": no family to play on the tables given".into(),
             ));
         }
+        let laddered_specs: Vec<&EngineSpec> = engines
+            .iter()
+            .filter(|e| {
+                e.dt().is_some()
+                    && (matches!(e, EngineSpec::Discrete { .. }) || options.search_engines)
+            })
+            .collect();
+        let grid: Vec<f64> = laddered_specs.iter().filter_map(|e| e.dt()).collect();
+        let ladder = Ladder::new(&grid, options.search.limit_s);
+        let mut laddered: Vec<(String, String)> = Vec::new();
+        for e in laddered_specs {
+            let key = (e.family().to_string(), e.variant());
+            if !laddered.contains(&key) {
+                laddered.push(key);
+            }
+        }
         let plan = StudyPlan {
             families,
             racks: on_tables,
@@ -481,9 +506,31 @@ impl StudyPlan {
             chaos_shots: options.chaos_shots.min(shots),
             rack: options.rack,
             search: options.search,
+            ladder,
+            laddered,
         };
         plan.check_work()?;
         Ok(plan)
+    }
+
+    /// The levels the study's cells are held to: the answer's level, split over the ladder's
+    /// rungs for a laddered series.
+    pub fn levels(&self) -> Levels {
+        Levels {
+            alpha: STUDY_ALPHA,
+            rungs: self.ladder.len().max(1),
+            laddered: self.laddered.clone(),
+            position_bin_m: self.margins.position_m / 50.0,
+        }
+    }
+
+    /// Whether `spec` is played on the ladder (searched), rather than as a cell of its own.
+    pub fn is_laddered(&self, spec: &EngineSpec) -> bool {
+        spec.dt().is_some()
+            && self
+                .laddered
+                .iter()
+                .any(|(e, v)| e == spec.family() && *v == spec.variant())
     }
 
     /// Jobs of the whole study: every family's shots, family by family.

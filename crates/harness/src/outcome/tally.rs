@@ -10,11 +10,13 @@ use serde::{Deserialize, Serialize};
 
 use super::agreement::{Agreement, Field};
 use super::distribution::DistributionTally;
+use super::distribution::Levels;
 use super::distribution::Margins;
 use super::game::{CushionRef, Fate, GameOutcome};
-use super::shot_by_shot::{self, ShotCounts};
+use super::shot_by_shot::{self, BatchedCounts};
 use super::stats::{mcnemar_one_sided, wilson_interval};
 use super::verdict::FloorVerdict;
+use super::SHOT_BY_SHOT_SHARE;
 use pool_sim::Setup;
 
 /// What a row of `outcomes/shots.csv` is a run of.
@@ -260,12 +262,13 @@ struct RunCounts {
     failed: u64,
     /// Operations over its shots.
     ops: u64,
-    /// Per field of [`Field::ALL`], against the floor on the same shots.
-    fields: [ShotCounts; Field::ALL.len()],
+    /// Per field of [`Field::ALL`], against the floor on the same shots, look by look.
+    fields: [BatchedCounts; Field::ALL.len()],
 }
 
-/// The study's tallies, fed one shot's rows at a time ([`OutcomeTally::add_shot`]). Its size
-/// is bounded by families x runs, not by shots.
+/// The study's tallies, fed one shot's rows at a time ([`OutcomeTally::add_shot`]) and look by
+/// look ([`OutcomeTally::close_batch`]). Its size is bounded by families x runs x looks, not by
+/// shots.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OutcomeTally {
     /// (family, table, run) in the order first seen.
@@ -312,19 +315,19 @@ pub struct OutcomeRow {
     /// shots ([`super::stats::mcnemar_one_sided`]), for information: the verdict is
     /// `floor_verdict`'s.
     pub p_value: f64,
-    /// rate - floor_rate: its Tango score interval (paired, [`super::interval::tango_paired`])
-    /// at level 1 - `alpha`.
+    /// rate - floor_rate: the lower end of its confidence sequence at level `alpha` (each end;
+    /// [`super::shot_by_shot`]).
     pub diff_low: f64,
     /// Its upper end.
     pub diff_high: f64,
-    /// The margin `diff_high` is held to: the absolute part plus the relative part times the
-    /// Wilson lower end of the floor's rate ([`super::shot_by_shot`]).
+    /// The floor margin at the floor's observed rate: the absolute part plus the relative part
+    /// times that rate.
     pub margin: f64,
-    /// The two-sided level of that interval (the sequential rule's share for this run at its
-    /// look).
+    /// The level of the run's cell ([`super::Levels::cell`]).
     pub alpha: f64,
-    /// `within` (diff_high <= margin, and the rate not shown to be 3 times the floor's),
-    /// `above` (diff_low > 0) or `undecided`; empty for the floor's own row.
+    /// `within` or `beyond` the floor margin, or `undecided`, tested as
+    /// [`super::shot_by_shot`] says (the `outcome` field's is the cell's claim; the other
+    /// fields' describe); empty for the floor's own row.
     pub floor_verdict: Option<FloorVerdict>,
     /// Shots the engine could not run (not in n).
     pub failed: u64,
@@ -333,6 +336,25 @@ pub struct OutcomeRow {
 }
 
 impl OutcomeTally {
+    /// An empty tally whose cells are held to `levels`.
+    pub fn new(levels: Levels) -> Self {
+        OutcomeTally {
+            distribution: DistributionTally::new(levels),
+            ..OutcomeTally::default()
+        }
+    }
+
+    /// Ends the look of (`family`, `table`, `run`) ([`DistributionTally::close_batch`]).
+    pub fn close_batch(&mut self, family: &str, table: &str, run: &str) {
+        self.distribution.close_batch(family, table, run);
+        if let Some(c) =
+            self.runs
+                .get_mut(&(family.to_string(), table.to_string(), run.to_string()))
+        {
+            c.fields.iter_mut().for_each(BatchedCounts::close);
+        }
+    }
+
     /// Adds one shot: its rows in any order (the reference's, the floor's, the engines').
     /// Rows of other shots or without a floor row are ignored.
     pub fn add_shot(&mut self, rows: &[OutcomeShotRow]) {
@@ -381,11 +403,6 @@ impl OutcomeTally {
         &self.distribution
     }
 
-    /// The same, to record sequential looks.
-    pub fn distribution_mut(&mut self) -> &mut DistributionTally {
-        &mut self.distribution
-    }
-
     /// The rows of `outcomes.csv`: every family and run in the order first seen, every field
     /// in [`Field::ALL`]'s order, each judged against the floor with `margins`' floor margin
     /// ([`super::shot_by_shot`]) at its run's level.
@@ -394,12 +411,15 @@ impl OutcomeTally {
         for key in &self.order {
             let c = &self.runs[key];
             let is_floor = c.engine == FLOOR;
-            let alpha = self.distribution.shot_alpha(&key.0, &key.1, &key.2);
+            let alpha = self.distribution.cell_alpha(&key.0, &key.1, &key.2);
             for (k, &f) in Field::ALL.iter().enumerate() {
-                let fc = c.fields[k];
+                let batched = &c.fields[k];
+                let fc = batched.total();
                 let (ci_low, ci_high) = wilson_interval(fc.run, c.n);
                 let (floor_ci_low, floor_ci_high) = wilson_interval(fc.floor, c.n);
-                let judged = (!is_floor).then(|| shot_by_shot::judge(&fc, alpha, margins));
+                let judged = (!is_floor).then(|| {
+                    shot_by_shot::judge(batched, alpha, alpha * SHOT_BY_SHOT_SHARE, margins)
+                });
                 out.push(OutcomeRow {
                     family: key.0.clone(),
                     table: key.1.clone(),

@@ -1,39 +1,47 @@
-//! The study's verdicts as types: a statistic's decision, the shot-by-shot comparison with the
-//! chaos floor, and a cell's combined verdict (a family and a run: the floor, or an engine at
-//! one dt). They stay enums until they are written: files carry their serde names
-//! (`snake_case`), reports their [`label`](Verdict::label)s, and nothing parses text back.
+//! The study's claims as types: one part's decision (a statistic against its margin, the
+//! shot-by-shot rate against the floor margin), a cell's verdict (one engine at one dt on one
+//! family, or the floor), and the answer's claim (a series of dt on the ladder, or one cell).
+//! They stay enums until they are written: files carry their serde names (`snake_case`),
+//! reports their [`label`](Verdict::label)s, and nothing parses text back.
+//!
+//! Every cell asks two complementary questions of the truth, exactly one of which holds:
+//! **keeps the game** (the shot-by-shot rate within the floor margin *and* every statistic
+//! within its margin) or **changes the game** (the rate beyond the floor margin, *or* some
+//! statistic beyond its margin). Each is claimed only when shown at the cell's level
+//! (docs/outcomes.md, "Error rate"); a difference that only excludes 0 is a description, never
+//! a claim.
 
 use serde::{Deserialize, Serialize};
 
-/// One statistic's decision at a look: its interval against its margin (engines), or against
-/// 0 (the floor's neutrality).
+/// One part's decision at a look.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
-    /// The whole interval lies inside `[-margin, margin]`.
-    Same,
-    /// The interval excludes 0 (and is not inside the margin).
-    Differs,
+    /// Shown within its margin: the whole interval at the cell's level inside `[-margin,
+    /// margin]` (the shot-by-shot rate: within the floor margin).
+    Within,
+    /// Shown beyond its margin: the interval at the part's share of the cell's level wholly
+    /// outside `[-margin, margin]` (the shot-by-shot rate: beyond the floor margin).
+    Beyond,
     /// Neither: more shots needed.
     Undecided,
-    /// The shot-by-shot statistic within the floor ([`FloorVerdict::Within`]).
-    Within,
-    /// The shot-by-shot statistic above the floor ([`FloorVerdict::Above`]).
-    Above,
+    /// The cue position's energy test rejects at 5 %: its 2-D distribution differs. A
+    /// description, never a claim.
+    Differs,
     /// The energy test before its shots are in.
     Pending,
-    /// The floor's statistic: its interval contains 0.
-    Neutral,
-    /// The floor's statistic: its interval clears 0.
-    NotNeutral,
 }
 
-impl From<FloorVerdict> for Decision {
-    fn from(v: FloorVerdict) -> Self {
-        match v {
-            FloorVerdict::Within => Decision::Within,
-            FloorVerdict::Above => Decision::Above,
-            FloorVerdict::Undecided => Decision::Undecided,
+impl Decision {
+    /// `within its margin`, `beyond its margin`, `undecided`, `differs (a description)`,
+    /// `pending`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Decision::Within => "within its margin",
+            Decision::Beyond => "beyond its margin",
+            Decision::Undecided => "undecided",
+            Decision::Differs => "differs (a description)",
+            Decision::Pending => "pending",
         }
     }
 }
@@ -44,21 +52,41 @@ impl From<FloorVerdict> for Decision {
 pub enum FloorVerdict {
     /// Shown to change outcomes at most the floor margin more often than the floor does.
     Within,
-    /// Shown to change outcomes more often than the floor does.
-    Above,
+    /// Shown to change outcomes more than the floor margin more often than the floor does.
+    Beyond,
     /// Neither: more shots needed.
     Undecided,
 }
 
 impl FloorVerdict {
-    /// `within the floor`, `above the floor`, `undecided`.
+    /// `within the floor margin`, `beyond the floor margin`, `undecided`.
     pub fn label(self) -> &'static str {
         match self {
-            FloorVerdict::Within => "within the floor",
-            FloorVerdict::Above => "above the floor",
+            FloorVerdict::Within => "within the floor margin",
+            FloorVerdict::Beyond => "beyond the floor margin",
             FloorVerdict::Undecided => "undecided",
         }
     }
+}
+
+impl From<FloorVerdict> for Decision {
+    fn from(v: FloorVerdict) -> Self {
+        match v {
+            FloorVerdict::Within => Decision::Within,
+            FloorVerdict::Beyond => Decision::Beyond,
+            FloorVerdict::Undecided => Decision::Undecided,
+        }
+    }
+}
+
+/// Which half of a cell's question is shown: the main claim a cell can make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Claim {
+    /// It keeps the game.
+    Keeps,
+    /// It changes the game.
+    Changes,
 }
 
 /// A cell's verdict: does this engine at this dt change this family's game? The floor's own
@@ -66,38 +94,44 @@ impl FloorVerdict {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
-    /// Within the floor shot by shot and every statistic of the game within its margin: the
-    /// engine changes outcomes no more than physical uncertainty does (and the margin).
-    SameShotByShot,
-    /// Every statistic within its margin, but shot by shot above the floor (or not yet
-    /// decided): it changes single shots, not the game's statistics.
-    SameInDistribution,
-    /// Shot by shot above the floor, the statistics not yet decided: it changes shots.
+    /// Keeps the game: shot by shot within the floor margin and every statistic within its
+    /// margin.
+    Keeps,
+    /// Changes the game shot by shot (beyond the floor margin) while every statistic is shown
+    /// within its margin: what a maker of a chaotic game needs to know.
+    ChangesShotsSameInDistribution,
+    /// Changes the game shot by shot; the statistics not yet decided.
     ChangesShots,
-    /// A statistic of the game differs from the reference's beyond its margin.
-    Differs,
-    /// Not decided at the shots played: more shots would decide.
+    /// Changes the game: a statistic beyond its margin (named in the detail).
+    ChangesStatistics,
+    /// Every statistic within its margin; shot by shot not yet decided (a partial claim).
+    SameInDistribution,
+    /// Shot by shot within the floor margin; the statistics not yet decided (a partial claim).
+    WithinFloor,
+    /// Nothing shown at the shots played.
     Undecided,
-    /// The family's floor is not neutral, so it cannot judge this engine.
+    /// The family's floor is shown not neutral, so it judges no shot; no statistic is shown
+    /// beyond its margin.
     FloorNotNeutral,
     /// The engine played none of the shots (it declined or failed every one).
     NotPlayed,
-    /// The floor's own cell: no statistic of its games differs from the reference's.
+    /// The floor's own cell: every statistic of its games within its margin of the
+    /// reference's.
     Neutral,
-    /// The floor's own cell: a statistic of its games differs from the reference's.
+    /// The floor's own cell: a statistic of its games beyond its margin of the reference's.
     NotNeutral,
 }
 
 impl Verdict {
-    /// The words the reports use: `same shot by shot`, `same in distribution`, `changes
-    /// shots`, `differs`, `undecided`, `floor not neutral`, `not played`, `neutral`, `not
-    /// neutral`.
+    /// The words the reports use.
     pub fn label(self) -> &'static str {
         match self {
-            Verdict::SameShotByShot => "same shot by shot",
-            Verdict::SameInDistribution => "same in distribution",
+            Verdict::Keeps => "keeps the game",
+            Verdict::ChangesShotsSameInDistribution => "changes shots; same in distribution",
             Verdict::ChangesShots => "changes shots",
-            Verdict::Differs => "differs",
+            Verdict::ChangesStatistics => "changes its statistics",
+            Verdict::SameInDistribution => "same in distribution",
+            Verdict::WithinFloor => "within the floor shot by shot",
             Verdict::Undecided => "undecided",
             Verdict::FloorNotNeutral => "floor not neutral",
             Verdict::NotPlayed => "not played",
@@ -109,35 +143,63 @@ impl Verdict {
     /// One sentence defining the verdict, for legends and reading guides.
     pub fn meaning(self) -> &'static str {
         match self {
-            Verdict::SameShotByShot => {
-                "changes shot outcomes no more often than the chaos floor (within its margin) \
+            Verdict::Keeps => {
+                "changes shot outcomes at most the floor margin more often than the chaos floor, \
                  and every statistic of the game is within its margin"
             }
-            Verdict::SameInDistribution => {
-                "every statistic of the game is within its margin, but single shots change \
-                 more often than the floor's (or that is not yet decided)"
+            Verdict::ChangesShotsSameInDistribution => {
+                "changes shot outcomes beyond the floor margin, while every statistic of the game \
+                 is within its margin: single shots change, the game's statistics do not"
             }
             Verdict::ChangesShots => {
-                "changes shot outcomes more often than the floor; the statistics are not yet \
+                "changes shot outcomes beyond the floor margin; the statistics are not yet decided"
+            }
+            Verdict::ChangesStatistics => {
+                "a statistic of the game is beyond its margin of the reference's"
+            }
+            Verdict::SameInDistribution => {
+                "every statistic of the game is within its margin; shot by shot is not yet \
                  decided"
             }
-            Verdict::Differs => "a statistic of the game differs from the reference's",
-            Verdict::Undecided => "the shots played do not decide; more would",
+            Verdict::WithinFloor => {
+                "changes shot outcomes at most the floor margin more often than the floor; the \
+                 statistics are not yet decided"
+            }
+            Verdict::Undecided => "the shots played show neither claim; more would",
             Verdict::FloorNotNeutral => {
-                "the family's chaos floor plays another game, so it judges nothing"
+                "the family's chaos floor plays another game, so it judges no shot"
             }
             Verdict::NotPlayed => "the engine declined or failed every shot",
-            Verdict::Neutral => "the floor's games have the reference's statistics",
-            Verdict::NotNeutral => "the floor's games do not have the reference's statistics",
+            Verdict::Neutral => "every statistic of the floor's games within its margin",
+            Verdict::NotNeutral => "a statistic of the floor's games beyond its margin",
         }
     }
 
+    /// The main claim this verdict makes, if any: keeps or changes the game.
+    pub fn claim(self) -> Option<Claim> {
+        match self {
+            Verdict::Keeps => Some(Claim::Keeps),
+            Verdict::ChangesShotsSameInDistribution
+            | Verdict::ChangesShots
+            | Verdict::ChangesStatistics => Some(Claim::Changes),
+            _ => None,
+        }
+    }
+
+    /// Whether some claim is decided (the main one, or a partial one: same in distribution,
+    /// within the floor, the floor's neutrality either way).
+    pub fn decided(self) -> bool {
+        !matches!(self, Verdict::Undecided | Verdict::NotPlayed)
+    }
+
     /// Every engine verdict, in the order legends list them.
-    pub const ENGINE: [Verdict; 7] = [
-        Verdict::SameShotByShot,
-        Verdict::SameInDistribution,
+    pub const ENGINE: [Verdict; 9] = [
+        Verdict::Keeps,
+        Verdict::ChangesShotsSameInDistribution,
         Verdict::ChangesShots,
-        Verdict::Differs,
+        Verdict::ChangesStatistics,
+        Verdict::SameInDistribution,
+        Verdict::WithinFloor,
         Verdict::Undecided,
         Verdict::FloorNotNeutral,
         Verdict::NotPlayed,

@@ -18,10 +18,10 @@ pub use engines::{
 pub(crate) use markdown::glance_cells;
 pub use markdown::{console_summary, markdown};
 pub use outcomes::{
-    answer_cell, answer_grid, answer_heading, answer_wall, console_lines, cost_cell,
-    decide_command, duration, engine_name, filter_name, outcome_section, reading_guide,
-    reference_wall_s, undecided, undecided_intro, AnswerClass, Decline, OutcomeStudy, Undecided,
-    DECLINED_HINT,
+    answer_cell, answer_grid, answer_heading, answer_parts, answer_wall, claim_rgb, complete,
+    console_lines, cost_cell, decide_command, duration, engine_name, excess_text, filter_name,
+    legend, legend_key, outcome_section, reading_guide, reference_wall_s, undecided,
+    undecided_intro, Decline, OutcomeStudy, Undecided, DECLINED_HINT,
 };
 pub(crate) use outcomes::{answer_lines, cell_name, rate_cell, rate_grid, shot_by_shot_cell};
 

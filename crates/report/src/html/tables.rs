@@ -10,8 +10,8 @@ use serde::Serialize;
 use super::data::RunFiles;
 use crate::compare::{
     answer_lines, cell_name, engine_name, engine_summaries_of, filter_name, glance_cells,
-    rate_cell, rate_grid, shot_by_shot_cell, AnswerClass, OutcomeStudy, BUDGET_FACTOR,
-    DECLINED_HINT, TARGET_ERROR_S,
+    rate_cell, rate_grid, shot_by_shot_cell, OutcomeStudy, BUDGET_FACTOR, DECLINED_HINT,
+    TARGET_ERROR_S,
 };
 
 /// A table as the page's script draws it.
@@ -104,12 +104,12 @@ fn hex((r, g, b): (u8, u8, u8)) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-/// An answer's rank for sorting: by its class (keeps the game first), then the larger dt.
+/// An answer's rank for sorting: by its claim (keeps the game first), then the larger dt.
 fn answer_rank(a: &pool_harness::AnswerRow) -> f64 {
-    let class = AnswerClass::LEGEND
+    let class = pool_harness::AnswerClaim::LEGEND
         .iter()
-        .position(|(c, _)| *c == AnswerClass::of(a))
-        .unwrap_or(AnswerClass::LEGEND.len());
+        .position(|(c, _)| *c == a.claim)
+        .unwrap_or(pool_harness::AnswerClaim::LEGEND.len());
     class as f64 * 10.0
         - a.keeps_dt_s
             .map_or(0.0, |d| d.log10().clamp(-9.0, 0.0) + 9.0)
@@ -156,15 +156,16 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
     })
 }
 
-/// The answer as a picture: engines down, families across, each cell its class's colour (the
-/// colours of `answer_grid.png`), headline and shots, and the answer table's text.
+/// The answer as a picture: engines down, families across, each cell its claim's colour (the
+/// colours of `answer_grid.png`; a series' two halves as two bands), headline, shots and the
+/// changed rate's excess over the floor, and the answer table's text.
 #[derive(Serialize, Clone, Debug)]
 pub(super) struct Grid {
     /// One per family: `family`, `table` and the header (`cut (seven_foot)`).
     columns: Vec<GridColumn>,
     /// One per engine, in the answer table's order.
     rows: Vec<GridRow>,
-    /// Every class in legend order: `class`, `label`, `colour`.
+    /// Every colour in legend order: `label`, `colour`.
     legend: Vec<GridLegend>,
 }
 
@@ -189,9 +190,13 @@ struct GridRow {
 
 #[derive(Serialize, Clone, Debug)]
 struct GridCell {
-    class: AnswerClass,
+    /// The answer's claim (its serde name).
+    class: pool_harness::AnswerClaim,
+    /// The first band's colour.
     colour: String,
-    /// `≤ 3.2e-6 s`, `same shot by shot`, `undecided`, ...
+    /// The bands, top to bottom: one, or a series' keeps and changes halves.
+    parts: Vec<GridBand>,
+    /// `≤ 2e-6 s`, `changes at ≥ 1e-4 s; keeps at ≤ 1e-5 s`, `undecided`, ...
     headline: String,
     /// Shots it rests on.
     n: u64,
@@ -201,8 +206,16 @@ struct GridCell {
 }
 
 #[derive(Serialize, Clone, Debug)]
+struct GridBand {
+    lines: Vec<String>,
+    colour: String,
+    /// Its legend entry's key.
+    legend: &'static str,
+}
+
+#[derive(Serialize, Clone, Debug)]
 struct GridLegend {
-    class: AnswerClass,
+    key: &'static str,
     label: &'static str,
     colour: String,
 }
@@ -233,24 +246,35 @@ pub(super) fn grid(st: &OutcomeStudy) -> Option<Grid> {
                     .iter()
                     .zip(&l.cells)
                     .map(|(a, text)| {
-                        a.as_ref().map(|a| GridCell {
-                            class: AnswerClass::of(a),
-                            colour: hex(AnswerClass::of(a).rgb()),
-                            headline: a.headline(),
-                            n: a.n,
-                            decided: a.decided(),
-                            text: text.clone(),
+                        a.as_ref().map(|a| {
+                            let parts: Vec<GridBand> = crate::compare::answer_parts(a)
+                                .into_iter()
+                                .map(|(lines, fill)| GridBand {
+                                    lines,
+                                    colour: hex(fill),
+                                    legend: crate::compare::legend_key(fill),
+                                })
+                                .collect();
+                            GridCell {
+                                class: a.claim,
+                                colour: parts[0].colour.clone(),
+                                parts,
+                                headline: a.headline(),
+                                n: a.n,
+                                decided: a.decided(),
+                                text: text.clone(),
+                            }
                         })
                     })
                     .collect(),
             })
             .collect(),
-        legend: AnswerClass::LEGEND
-            .iter()
-            .map(|&(class, label)| GridLegend {
-                class,
+        legend: crate::compare::legend()
+            .into_iter()
+            .map(|(key, label, c)| GridLegend {
+                key,
                 label,
-                colour: hex(class.rgb()),
+                colour: hex(c),
             })
             .collect(),
     })

@@ -13,7 +13,14 @@ use super::{render, Figure, PlotError};
 /// One cell: its lines of text and its fill (RGB).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GridCell {
-    /// Lines of text, top to bottom (the first in bold size).
+    /// Its parts, top to bottom (one, or a series' two halves), each a horizontal band.
+    pub parts: Vec<GridPart>,
+}
+
+/// One band of a grid cell: its words and its fill.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GridPart {
+    /// Lines of text, top to bottom (the first in the larger size).
     pub lines: Vec<String>,
     /// Fill colour.
     pub fill: (u8, u8, u8),
@@ -43,11 +50,47 @@ pub fn answer_grid(grid: &Grid, stem: &Path) -> Result<(), PlotError> {
 }
 
 const HEAD: f64 = 17.0;
+/// A row's height (px): two bands of two lines.
+const ROW_H: i32 = 66;
+/// The title and subtitle's height (px), as `titled` draws them.
+const TITLE_H: i32 =
+    14 + super::common::TITLE_SIZE as i32 + 4 + super::common::SUBTITLE_SIZE as i32 + 4 + 6;
+/// The column headers' height (px).
+const HEAD_H: i32 = 34;
+/// A legend row's height (px).
+const LEGEND_LINE: i32 = 26;
+
+impl Grid {
+    /// The legend's entries wrapped into rows of at most `width` px, by a width per character
+    /// that bounds the font's (the drawing measures again and wraps the same or sooner).
+    fn legend_rows(&self, width: i32) -> usize {
+        let mut rows = 1;
+        let mut used = 8;
+        for (label, _) in &self.legend {
+            let wide = 24 + (LEGEND * 0.62 * label.chars().count() as f64) as i32 + 18;
+            if used + wide > width && used > 8 {
+                rows += 1;
+                used = 8;
+            }
+            used += wide;
+        }
+        rows
+    }
+}
 const CELL_BIG: f64 = 17.0;
 const CELL_SMALL: f64 = 13.0;
 const LEGEND: f64 = 16.0;
 
 impl Figure for Grid {
+    /// As tall as its rows and legend: no blank area under the grid.
+    fn size(&self) -> (u32, u32) {
+        let width = super::WIDTH;
+        let rows = self.rows.len().max(1) as i32;
+        let legend = self.legend_rows(width as i32) as i32;
+        let h = TITLE_H + HEAD_H + rows * ROW_H + 8 + LEGEND_LINE * legend + 16;
+        (width, h.max(200) as u32)
+    }
+
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError>
     where
         DB::ErrorType: 'static,
@@ -71,12 +114,12 @@ impl Figure for Grid {
             used += wide;
             legend_rows.last_mut().expect("one row at least").push(k);
         }
-        let legend_line = 26;
+        let legend_line = LEGEND_LINE;
         let legend_h = legend_line * legend_rows.len() as i32 + 8;
         let name_w = (w / 5).min(230);
         let col_w = (w - name_w - 16) / self.columns.len() as i32;
-        let head_h = 34;
-        let row_h = ((h - head_h - legend_h - 10) / self.rows.len() as i32).clamp(24, 70);
+        let head_h = HEAD_H;
+        let row_h = ((h - head_h - legend_h - 10) / self.rows.len() as i32).clamp(24, ROW_H);
         let x0 = 8 + name_w;
         for (c, head) in self.columns.iter().enumerate() {
             let x = x0 + c as i32 * col_w;
@@ -102,18 +145,32 @@ impl Figure for Grid {
                     body.draw(&Rectangle::new(rect, GRID_BOLD.stroke_width(1)))?;
                     continue;
                 };
-                let (rr, gg, bb) = cell.fill;
-                body.draw(&Rectangle::new(rect, RGBColor(rr, gg, bb).filled()))?;
-                let n = cell.lines.len().max(1) as i32;
-                for (k, line) in cell.lines.iter().enumerate() {
-                    let size = if k == 0 { CELL_BIG } else { CELL_SMALL };
-                    let text = fit_text(&body, line, size, col_w - 8);
-                    let dy = (k as i32 * 2 + 1 - n) * row_h / (2 * n + 1);
-                    body.draw_text(
-                        &text,
-                        &text_at(size, HPos::Center, VPos::Center),
-                        (x + col_w / 2, y + row_h / 2 + dy),
-                    )?;
+                let bands = cell.parts.len().max(1) as i32;
+                let band_h = (row_h - 2) / bands;
+                for (b, part) in cell.parts.iter().enumerate() {
+                    let top = y + 1 + b as i32 * band_h;
+                    let bottom = if b as i32 == bands - 1 {
+                        y + row_h - 1
+                    } else {
+                        top + band_h
+                    };
+                    let (rr, gg, bb) = part.fill;
+                    body.draw(&Rectangle::new(
+                        [(x + 1, top), (x + col_w - 1, bottom)],
+                        RGBColor(rr, gg, bb).filled(),
+                    ))?;
+                    let n = part.lines.len().max(1) as i32;
+                    let h = bottom - top;
+                    for (k, line) in part.lines.iter().enumerate() {
+                        let size = if k == 0 { CELL_BIG } else { CELL_SMALL };
+                        let text = fit_text(&body, line, size, col_w - 8);
+                        let dy = (k as i32 * 2 + 1 - n) * h / (2 * n + 1);
+                        body.draw_text(
+                            &text,
+                            &text_at(size, HPos::Center, VPos::Center),
+                            (x + col_w / 2, top + h / 2 + dy),
+                        )?;
+                    }
                 }
             }
         }

@@ -31,7 +31,7 @@ use plotters::prelude::*;
 
 pub use cdf::error_cdf;
 pub use frame::{ball_looks, write_gif, write_png, BallLook, FrameContent, Panel, Scene};
-pub use grid::{answer_grid, Grid, GridCell};
+pub use grid::{answer_grid, Grid, GridCell, GridPart};
 pub use outcome::{chaos_curve, outcome_vs_dt};
 pub use sweep::{error_vs_cost, error_vs_dt, error_vs_wall, ops_vs_dt, scaling};
 pub use table::{shot_diagram, shot_paths, ShotMarks};
@@ -101,10 +101,15 @@ fn embedded_font() -> Result<ab_glyph::FontRef<'static>, PlotError> {
 
 /// A picture that can be drawn on any plotters backend.
 trait Figure {
-    /// Draws the whole picture on `root` (already filled white, `WIDTH` x `HEIGHT` px).
+    /// Draws the whole picture on `root` (already filled white, [`Figure::size`] px).
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError>
     where
         DB::ErrorType: 'static;
+
+    /// Its size (px): `WIDTH` x `HEIGHT`, unless its content sets the height.
+    fn size(&self) -> (u32, u32) {
+        (WIDTH, HEIGHT)
+    }
 }
 
 /// `stem` with `.ext` appended (not replacing anything after a dot in the stem).
@@ -126,7 +131,7 @@ fn render(stem: &Path, fig: &impl Figure) -> Result<(), PlotError> {
 
     let svg = with_suffix(stem, "svg");
     {
-        let root = SVGBackend::new(&svg, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::new(&svg, fig.size()).into_drawing_area();
         let drawn = root
             .fill(&WHITE)
             .map_err(PlotError::from)
@@ -138,7 +143,7 @@ fn render(stem: &Path, fig: &impl Figure) -> Result<(), PlotError> {
     let png = with_suffix(stem, "png");
     {
         let font = embedded_font()?;
-        let bitmap = BitMapBackend::new(&png, (WIDTH, HEIGHT));
+        let bitmap = BitMapBackend::new(&png, fig.size());
         let root = glyphs::CrispText::new(bitmap, font).into_drawing_area();
         let drawn = root
             .fill(&WHITE)

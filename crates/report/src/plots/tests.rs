@@ -537,7 +537,7 @@ fn shot_diagram_marks_every_kind_and_survives_bad_marks() {
 
 #[test]
 fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
-    use super::{answer_grid, Grid, GridCell};
+    use super::{answer_grid, Grid, GridCell, GridPart};
     let legend: Vec<(String, (u8, u8, u8))> = [
         "keeps the game (same shot by shot)",
         "same in distribution",
@@ -552,20 +552,45 @@ fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
     .map(|l| (l.to_string(), (200, 200, 200)))
     .collect();
     let cell = GridCell {
-        lines: vec!["undecided".into(), "n = 100".into()],
-        fill: (200, 200, 200),
+        parts: vec![GridPart {
+            lines: vec!["undecided".into(), "n = 100".into()],
+            fill: (200, 200, 200),
+        }],
+    };
+    let halves = GridCell {
+        parts: vec![
+            GridPart {
+                lines: vec!["keeps at ≤ 1e-5 s".into(), "n = 1600".into()],
+                fill: (120, 190, 120),
+            },
+            GridPart {
+                lines: vec!["changes at ≥ 1e-4 s".into()],
+                fill: (225, 110, 100),
+            },
+        ],
     };
     let grid = Grid {
         title: "Does it change the game?".into(),
         subtitle: "largest dt that keeps the game".into(),
         columns: vec!["cut (seven_foot)".into(), "bank (seven_foot)".into()],
-        rows: vec![("end_of_step".into(), vec![Some(cell.clone()), Some(cell)])],
+        rows: vec![("end_of_step".into(), vec![Some(cell), Some(halves)])],
         legend,
     };
     let dir = temp_dir("grid");
     let stem = dir.join("answer_grid");
     answer_grid(&grid, &stem).unwrap();
-    check_files(&stem, &["failed", "not played"]);
+    check_files(
+        &stem,
+        &[
+            "failed",
+            "not played",
+            "keeps at ≤ 1e-5 s",
+            "changes at ≥ 1e-4 s",
+        ],
+    );
+    // As tall as its one row and its legend: no blank area under the grid.
+    let (_, h) = super::Figure::size(&grid);
+    assert!(h < 400, "{h} px for one row");
     // Every label is drawn whole, on more than one line: the text elements of the legend sit
     // at two heights at least.
     let svg = std::fs::read_to_string(super::with_suffix(&stem, "svg")).unwrap();

@@ -9,7 +9,7 @@ use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{Table, Vec2, Vec3};
 use pool_sim::{RackModel, Setup, Strike};
 
-use super::super::distribution::{Reading, Scale, Statistic, CUE_X, CUE_Y, FIRST_CONTACT};
+use super::super::distribution::{unit, Reading, Scale, Statistic, CUE_X, CUE_Y, FIRST_CONTACT};
 use super::super::families::FamilyKind;
 use super::super::game::GameOutcome;
 use super::{parse_rack, Game, Racks, ScoreEntry};
@@ -75,21 +75,25 @@ pub(crate) const STATISTICS: [Statistic; 7] = [
         name: "balls_pocketed",
         reading: Reading::Value(|s| Some(f64::from(s.objects))),
         scale: Scale::Balls,
+        bound: |b| b.objects,
     },
     Statistic {
         name: "scratch",
         reading: Reading::Flag(|s| s.scratch),
         scale: Scale::Rate,
+        bound: unit,
     },
     Statistic {
         name: "success",
         reading: Reading::Flag(|s| s.success),
         scale: Scale::Rate,
+        bound: unit,
     },
     Statistic {
         name: "pocket",
         reading: Reading::Categories(|s| s.pockets.clone()),
         scale: Scale::Rate,
+        bound: |b| b.pockets,
     },
     FIRST_CONTACT,
     CUE_X,

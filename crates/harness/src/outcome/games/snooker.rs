@@ -14,7 +14,7 @@ use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::Vec2;
 use pool_sim::{RackModel, Setup, Strike};
 
-use super::super::distribution::{Reading, Scale, Statistic, CUE_X, CUE_Y};
+use super::super::distribution::{unit, Reading, Scale, Statistic, CUE_X, CUE_Y};
 use super::super::families::FamilyKind;
 use super::super::game::{Fate, GameOutcome};
 use super::pool::aimed_among;
@@ -49,16 +49,21 @@ const STATISTICS: [Statistic; 7] = [
         name: "reds_potted",
         reading: Reading::Value(|s| s.score_number("reds")),
         scale: Scale::Balls,
+        // The reds on the table: 15 on a break, 1 on a pot (the family's objects less the
+        // six colours).
+        bound: |b| (b.objects - 6.0).max(1.0),
     },
     Statistic {
         name: "colours_potted",
         reading: Reading::Value(|s| s.score_number("colours")),
         scale: Scale::Balls,
+        bound: |_| 6.0,
     },
     Statistic {
         name: "foul",
         reading: Reading::Flag(|s| s.score("foul") == Some("1")),
         scale: Scale::Rate,
+        bound: unit,
     },
     // A red potted without a foul: the break (or the pot) succeeded.
     Statistic {
@@ -67,6 +72,7 @@ const STATISTICS: [Statistic; 7] = [
             s.score_number("reds").is_some_and(|r| r > 0.0) && s.score("foul") == Some("0")
         }),
         scale: Scale::Rate,
+        bound: unit,
     },
     // The first ball the cue ball touches: `red` (any of them), a colour's name, or `none`.
     Statistic {
@@ -79,6 +85,8 @@ const STATISTICS: [Statistic; 7] = [
             }]
         }),
         scale: Scale::Rate,
+        // Any red, six colours, none.
+        bound: |_| 8.0,
     },
     CUE_X,
     CUE_Y,

@@ -15,7 +15,7 @@ use pool_physics::resolve::{Cue, CueSpecs};
 use pool_physics::{Vec2, Vec3};
 use pool_sim::{RackModel, Setup, Strike};
 
-use super::super::distribution::{Reading, Scale, Statistic, CUE_X, CUE_Y, FIRST_CONTACT};
+use super::super::distribution::{unit, Reading, Scale, Statistic, CUE_X, CUE_Y, FIRST_CONTACT};
 use super::super::families::FamilyKind;
 use super::super::game::{CueContact, GameOutcome};
 use super::{home_rack, Game, Racks, ScoreEntry};
@@ -63,6 +63,7 @@ const STATISTICS: [Statistic; 5] = [
         name: "point",
         reading: Reading::Flag(|s| s.score("point") == Some("1")),
         scale: Scale::Rate,
+        bound: unit,
     },
     FIRST_CONTACT,
     // The distribution of cushions before the second contact (`none`: no second contact;
@@ -77,6 +78,8 @@ const STATISTICS: [Statistic; 5] = [
             }]
         }),
         scale: Scale::Rate,
+        // 0 to 4, 5+, none.
+        bound: |_| 7.0,
     },
     CUE_X,
     CUE_Y,

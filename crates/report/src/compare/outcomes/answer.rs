@@ -1,83 +1,155 @@
 //! The answer: one cell per engine and family, its reading guide (before the table), the
-//! cells still undecided with the command that decides each, and the terminal's lines.
+//! answers not yet complete with the command that would complete each, and the terminal's
+//! lines. Every word comes from the typed answer ([`AnswerClaim`], [`AnswerRow`]).
 
 use std::fmt::Write;
 
-use pool_harness::{fmt_dt, AnswerRow, SearchEnd, Verdict};
+use pool_harness::{fmt_dt, AnswerClaim, AnswerRow, SearchEnd, Verdict, STUDY_ALPHA};
 
 use super::cost::{cost_cell, duration};
 use super::{pct, OutcomeStudy};
 
-/// What colour an answer is drawn in: its class.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AnswerClass {
-    /// Same shot by shot (at a dt found, or an engine without one).
-    Keeps,
-    /// Same in distribution.
-    SameInDistribution,
-    /// Changes shots, the statistics undecided.
-    ChangesShots,
-    /// A statistic differs (an engine without a dt).
-    Differs,
-    /// Changes the game at every dt down to the search's limit.
-    BelowLimit,
-    /// Not decided.
-    Undecided,
-    /// Declined or failed every shot.
-    NotPlayed,
-    /// The family's floor is not neutral.
-    FloorNotNeutral,
-}
-
-impl AnswerClass {
-    /// The class of answer `a`.
-    pub fn of(a: &AnswerRow) -> Self {
-        match (a.search, a.keeps_dt_s, a.verdict) {
-            (_, _, Verdict::NotPlayed) => AnswerClass::NotPlayed,
-            (_, _, Verdict::FloorNotNeutral) => AnswerClass::FloorNotNeutral,
-            (Some(_), Some(_), _) => AnswerClass::Keeps,
-            (Some(SearchEnd::BelowLimit), None, _) => AnswerClass::BelowLimit,
-            (Some(_), None, _) => AnswerClass::Undecided,
-            (None, _, Verdict::SameShotByShot) => AnswerClass::Keeps,
-            (None, _, Verdict::SameInDistribution) => AnswerClass::SameInDistribution,
-            (None, _, Verdict::ChangesShots) => AnswerClass::ChangesShots,
-            (None, _, Verdict::Differs) => AnswerClass::Differs,
-            (None, _, _) => AnswerClass::Undecided,
+/// The fill of a claim (RGB), shared by the PNG grid, the page and the legends. A change that
+/// keeps the game's statistics (`changes shots; same in distribution`) is orange, any other
+/// change red.
+pub fn claim_rgb(claim: AnswerClaim, verdict: Verdict) -> (u8, u8, u8) {
+    match claim {
+        AnswerClaim::Keeps | AnswerClaim::KeepsBelow => KEEPS_RGB,
+        AnswerClaim::Changes if verdict == Verdict::ChangesShotsSameInDistribution => {
+            CHANGES_SHOTS_RGB
         }
-    }
-
-    /// Every class, in legend order, with its legend words.
-    pub const LEGEND: [(AnswerClass, &'static str); 8] = [
-        (AnswerClass::Keeps, "keeps the game (same shot by shot)"),
-        (AnswerClass::SameInDistribution, "same in distribution"),
-        (AnswerClass::ChangesShots, "changes shots"),
-        (AnswerClass::Differs, "differs"),
-        (AnswerClass::BelowLimit, "changes it at every dt tried"),
-        (AnswerClass::Undecided, "undecided"),
-        (AnswerClass::NotPlayed, "not played"),
-        (AnswerClass::FloorNotNeutral, "floor not neutral"),
-    ];
-
-    /// Its fill colour (RGB), shared by the PNG grid and the page.
-    pub fn rgb(self) -> (u8, u8, u8) {
-        match self {
-            AnswerClass::Keeps => (120, 190, 120),
-            AnswerClass::SameInDistribution => (180, 220, 160),
-            AnswerClass::ChangesShots => (245, 190, 110),
-            AnswerClass::Differs => (225, 110, 100),
-            AnswerClass::BelowLimit => (175, 65, 60),
-            AnswerClass::Undecided => (205, 205, 205),
-            AnswerClass::NotPlayed => (245, 245, 245),
-            AnswerClass::FloorNotNeutral => (190, 160, 220),
-        }
+        AnswerClaim::Changes => CHANGES_RGB,
+        AnswerClaim::KeepsAndChanges => KEEPS_RGB,
+        AnswerClaim::Partial => PARTIAL_RGB,
+        AnswerClaim::Undecided => (205, 205, 205),
+        AnswerClaim::NotPlayed => (245, 245, 245),
+        AnswerClaim::FloorNotNeutral => (190, 160, 220),
     }
 }
 
-/// The reading guide, before the answer table: what each word of a cell means.
+/// Keeps the game.
+const KEEPS_RGB: (u8, u8, u8) = (120, 190, 120);
+/// Changes shots; same in distribution.
+const CHANGES_SHOTS_RGB: (u8, u8, u8) = (245, 190, 110);
+/// Changes the game.
+const CHANGES_RGB: (u8, u8, u8) = (225, 110, 100);
+/// A partial claim.
+const PARTIAL_RGB: (u8, u8, u8) = (200, 228, 185);
+
+/// The legend of the grid and the page: each colour's key, what it claims, and the colour.
+pub fn legend() -> Vec<(&'static str, &'static str, (u8, u8, u8))> {
+    vec![
+        ("keeps", "keeps the game", KEEPS_RGB),
+        (
+            "changes_shots",
+            "changes shots; same in distribution",
+            CHANGES_SHOTS_RGB,
+        ),
+        ("changes", "changes the game", CHANGES_RGB),
+        (
+            "partial",
+            "partial: same in distribution, or within the floor",
+            PARTIAL_RGB,
+        ),
+        (
+            "undecided",
+            "undecided",
+            claim_rgb(AnswerClaim::Undecided, Verdict::Undecided),
+        ),
+        (
+            "not_played",
+            "not played",
+            claim_rgb(AnswerClaim::NotPlayed, Verdict::NotPlayed),
+        ),
+        (
+            "floor_not_neutral",
+            "floor not neutral",
+            claim_rgb(AnswerClaim::FloorNotNeutral, Verdict::FloorNotNeutral),
+        ),
+    ]
+}
+
+/// The legend key of a colour ([`legend`]'s first field).
+pub fn legend_key((r, g, b): (u8, u8, u8)) -> &'static str {
+    legend()
+        .into_iter()
+        .find(|l| l.2 == (r, g, b))
+        .map_or("undecided", |l| l.0)
+}
+
+/// An answer drawn as the grid draws it: one part, or two (a series' two halves, the keeps
+/// half above the changes half), each with its words and fill.
+pub fn answer_parts(a: &AnswerRow) -> Vec<(Vec<String>, (u8, u8, u8))> {
+    let numbers = numbers_line(a);
+    match (a.search, a.claim) {
+        (Some(_), AnswerClaim::KeepsAndChanges) => vec![
+            (
+                vec![format!("keeps at ≤ {} s", opt_dt(a.keeps_dt_s)), numbers],
+                KEEPS_RGB,
+            ),
+            (
+                vec![format!("changes at ≥ {} s", opt_dt(a.changes_dt_s))],
+                CHANGES_RGB,
+            ),
+        ],
+        _ => vec![(vec![a.headline(), numbers], claim_rgb(a.claim, a.verdict))],
+    }
+}
+
+fn opt_dt(dt: Option<f64>) -> String {
+    dt.map_or("?".into(), fmt_dt)
+}
+
+/// An interval in points: `+0.1 [-0.2, +0.4] pt`.
+pub fn excess_text(a: &AnswerRow) -> String {
+    let p = |x: f64| {
+        let v = 100.0 * x;
+        if v.abs() >= 10.0 {
+            format!("{v:+.0}")
+        } else {
+            format!("{v:+.1}")
+        }
+    };
+    if !a.rate.is_finite() || !a.floor_rate.is_finite() {
+        return "–".into();
+    }
+    format!(
+        "{} [{}, {}] pt",
+        p(a.rate - a.floor_rate),
+        p(a.excess_low),
+        p(a.excess_high)
+    )
+}
+
+/// The grid's small line: the shots, the dt they were played at (a series), and the changed
+/// rate's excess over the floor with its interval.
+fn numbers_line(a: &AnswerRow) -> String {
+    if a.claim == AnswerClaim::NotPlayed {
+        return "every shot declined or failed".into();
+    }
+    let at = match (a.search, a.dt_s) {
+        (Some(_), Some(dt)) => format!(" at {} s", fmt_dt(dt)),
+        _ => String::new(),
+    };
+    format!("n = {}{at} · {}", a.n, excess_text(a))
+}
+
+/// Whether an answer is complete: a cell's main claim decided, or a series whose two halves
+/// meet (adjacent rungs, or the ladder's end).
+pub fn complete(a: &AnswerRow) -> bool {
+    match a.search {
+        Some(end) => matches!(
+            end,
+            SearchEnd::Converged | SearchEnd::KeepsAtTop | SearchEnd::BelowLimit
+        ),
+        None => a.verdict.claim().is_some(),
+    }
+}
+
+/// The reading guide, before the answer table: what each word of a cell means, and what the
+/// 5 % covers.
 pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
     let m = &st.margins;
-    let s = &st.search;
     let _ = writeln!(
         md,
         "**How to read it.** Each cell is one engine on one family of random shots, against the \
@@ -85,102 +157,94 @@ pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
          the cue ball touches, the pocketed balls with their pockets, a scratch and a physical \
          end. The **chaos floor** is the reference itself on each shot moved by its physical \
          uncertainty (every ball 1 µm, the cue's speed 1e-4, a break racked again): how often \
-         that changes the outcome is what no algorithm can be blamed for. The words:\n"
-    );
-    let words = [
-        (
-            Verdict::SameShotByShot,
-            format!(
-                "it changes outcomes at most {} + {:.0} % of the floor's rate more often than the \
-                 floor does (the interval of the difference says so), and every statistic of the \
-                 game is within its margin: balls pocketed ±{} per shot, scratch, success, each \
-                 pocket's and first contact's rate ±{}, the final cue-ball position ±{} m and its \
-                 2-D distribution",
-                pct(m.floor),
-                100.0 * m.floor_relative,
-                m.balls,
-                pct(m.rate),
-                m.position_m
-            ),
-        ),
-        (
-            Verdict::SameInDistribution,
-            "every statistic within its margin, but single shots change more often than the \
-             floor's (or that is not yet decided)"
-                .into(),
-        ),
-        (
-            Verdict::ChangesShots,
-            "single shots change more often than the floor's; the statistics are not yet decided"
-                .into(),
-        ),
-        (
-            Verdict::Differs,
-            "a statistic of the game differs from the reference's beyond its margin (named in the \
-             cells' table)"
-                .into(),
-        ),
-        (
-            Verdict::Undecided,
-            "the shots played do not decide; the list below the table says how many would, and \
-             the command that plays them"
-                .into(),
-        ),
-    ];
-    for (v, text) in words {
-        let _ = writeln!(md, "- **{}**: {text};", v.label());
-    }
-    let _ = writeln!(
-        md,
-        "- **≤ X s** (an engine with a time step): the largest dt that keeps the game (same shot \
-         by shot there, and no smaller dt played changing it), found by searching below the \
-         grid to within a factor {} of the smallest dt that changes it, down to {} s; **below \
-         {} s**: it changes the game at every dt down to that limit.\n",
-        s.tolerance,
-        fmt_dt(s.limit_s),
-        fmt_dt(s.limit_s)
+         that changes the outcome is what no algorithm can be blamed for. Two claims, exactly \
+         one of which is true of any engine, each made only when the shots show it:\n"
     );
     let _ = writeln!(
         md,
-        "Beside each answer: the shots it rests on, its rate of changed outcomes against the \
-         floor's on the same shots, and what a shot costs there (engine time on one core, its \
-         ratio to the event engine's; a program that reports its engine time has its whole wall \
-         time *with adapter* beside it). Every claim of a cell together, at every dt its search \
-         played, is wrong at most 5 % of the time, whenever the study stops.\n"
+        "- **keeps the game**: it changes outcomes at most {} + {:.0} % of the floor's rate more \
+         often than the floor does, *and* every statistic of the game is within its margin \
+         (balls pocketed ±{} per shot; scratch, success, each pocket's and first contact's rate \
+         ±{}; the final cue-ball position ±{} m);",
+        pct(m.floor),
+        100.0 * m.floor_relative,
+        m.balls,
+        pct(m.rate),
+        m.position_m
+    );
+    let _ = writeln!(
+        md,
+        "- **changes the game**: its rate of changed outcomes is beyond that margin (**changes \
+         shots**; with **same in distribution** when every statistic is shown within its \
+         margin: single shots change, the game's statistics do not), or a statistic is beyond \
+         its margin (**changes its statistics**). A difference that only excludes 0 is not a \
+         claim;"
+    );
+    let _ = writeln!(
+        md,
+        "- an engine with a time step is played on one ladder of dt ({} rungs, {{1, 2, 5}} x \
+         10^k from 1e-2 down to {} s), searched coarse to fine: **changes at ≥ A s** (the finest \
+         rung shown to change the game, read as covering every coarser rung) and **keeps at ≤ W \
+         s** (the coarsest finer rung shown to keep it, read as covering every finer rung it \
+         played), each half shown as soon as it is decided; **≤ W s** alone once W and A are \
+         adjacent rungs. An engine played at one dt (a peer named at one dt) is one cell: \
+         \"keeps the game at 1e-3 s\" or \"changes ... at 1e-3 s\";",
+        st.rungs,
+        fmt_dt(st.search.limit_s)
+    );
+    let _ = writeln!(
+        md,
+        "- **undecided**: neither is shown yet; the list below the table says how many shots \
+         would decide it, and the command that plays them.\n"
+    );
+    let _ = writeln!(
+        md,
+        "Beside each answer: the shots it rests on, the changed rate's excess over the floor's \
+         on the same shots with its interval at the cell's level, and what a shot costs there \
+         (engine time on one core, its ratio to the event engine's; a program that reports its \
+         engine time has its whole wall time *with adapter* beside it).\n"
+    );
+    let _ = writeln!(
+        md,
+        "**What the {} % covers.** One answer: every claim about one engine on one family \
+         (every rung of its ladder together, each rung at {} / {}) is wrong at most {} % of the \
+         time, whenever the study stopped. It does not cover the whole table: of {} answers, \
+         each at {} %, a false claim somewhere is to be expected.\n",
+        100.0 * STUDY_ALPHA,
+        STUDY_ALPHA,
+        st.rungs,
+        100.0 * STUDY_ALPHA,
+        st.answers.len(),
+        100.0 * STUDY_ALPHA
     );
 }
 
-/// The answer's cell text (Markdown): `**≤ 3.2e-6 s** · 3200 shots · 0.1 % vs 0 % · cost`.
+/// The answer's cell text (Markdown): `**≤ 2e-6 s** · 3200 shots at 2e-6 s · +0.1 [-0.2,
+/// +0.4] pt over the floor's 0.1 % · cost`.
 pub fn answer_cell(a: &AnswerRow, cost: &str) -> String {
     let mut out = format!("**{}**", a.headline());
-    let detail = match (a.search, a.keeps_dt_s, a.verdict) {
-        (_, _, Verdict::NotPlayed) => Some("every shot declined or failed".to_string()),
-        (Some(SearchEnd::Stopped), Some(_), _) => a
-            .open_dt_s
-            .map(|o| format!("search stopped: {} s undecided", fmt_dt(o))),
-        (Some(SearchEnd::BelowLimit), None, _) => {
-            a.dt_s.map(|d| format!("changes it at {} s", fmt_dt(d)))
-        }
-        (Some(SearchEnd::Undecided), None, _) => a.dt_s.map(|d| format!("at {} s", fmt_dt(d))),
-        (None, _, Verdict::Differs) => Some(a.detail.clone()),
-        _ => None,
+    if a.claim == AnswerClaim::NotPlayed {
+        out.push_str(" (every shot declined or failed)");
+        return out;
+    }
+    if let (Some(_), Some(open)) = (a.search, a.open_dt_s) {
+        let _ = write!(out, " (search stopped: {} s undecided)", fmt_dt(open));
+    }
+    let at = match (a.search, a.dt_s) {
+        (Some(_), Some(dt)) => format!(" at {} s", fmt_dt(dt)),
+        _ => String::new(),
     };
-    if let Some(d) = detail {
-        let _ = write!(out, " ({})", d.trim());
+    let _ = write!(
+        out,
+        " · {} shots{at} · {} over the floor's {}",
+        a.n,
+        excess_text(a),
+        pct(a.floor_rate)
+    );
+    if let Some(need) = a.shots_to_decide.filter(|_| !complete(a)) {
+        let _ = write!(out, " · about {need} would decide");
     }
-    if a.verdict != Verdict::NotPlayed {
-        let _ = write!(
-            out,
-            " · {} shots · {} vs {}",
-            a.n,
-            pct(a.rate),
-            pct(a.floor_rate)
-        );
-        if let Some(need) = a.shots_to_decide.filter(|_| !a.decided()) {
-            let _ = write!(out, " · about {need} would decide");
-        }
-        let _ = write!(out, " · {cost}");
-    }
+    let _ = write!(out, " · {cost}");
     out
 }
 
@@ -220,9 +284,10 @@ pub fn engine_name(engine: &str, scheme: &str) -> String {
     }
 }
 
-/// An engine's name in the page's filters: a discrete scheme's (`exact`) and a program's
-/// (`exec:<command>`) as the answer table names them, else the engine alone (`rapier`,
-/// `pooltool`: their variant is a version, which tells no two engines of one run apart).
+/// An engine's name in the page's filters: a discrete scheme's (`end_of_step`) and a
+/// program's (`exec:<command>`) as the answer table names them, else the engine alone
+/// (`rapier`, `pooltool`: their variant is a version, which tells no two engines of one run
+/// apart).
 pub fn filter_name(engine: &str, scheme: &str) -> String {
     if engine == pool_engines::DISCRETE || engine == pool_engines::EXEC {
         engine_name(engine, scheme).replace('`', "")
@@ -231,11 +296,13 @@ pub fn filter_name(engine: &str, scheme: &str) -> String {
     }
 }
 
-/// The line above the answer table (Markdown): how many answers are decided, and the budget.
+/// The line above the answer table (Markdown): how many answers carry a decided claim and
+/// how many are complete, and the budget.
 pub fn answer_heading(st: &OutcomeStudy) -> String {
     let decided = st.answers.iter().filter(|a| a.decided()).count();
+    let whole = st.answers.iter().filter(|a| complete(a)).count();
     format!(
-        "**The answer** ({decided} of {} decided{}):",
+        "**The answer** ({decided} of {} carry a decided claim, {whole} complete{}):",
         st.answers.len(),
         st.budget
             .as_ref()
@@ -243,8 +310,8 @@ pub fn answer_heading(st: &OutcomeStudy) -> String {
     )
 }
 
-/// An undecided answer, with about how many shots would decide it and the command that plays
-/// them.
+/// An answer not yet complete, with about how many shots would complete it and the command
+/// that plays them.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Undecided {
     /// The engine's name as the answer table shows it (Markdown).
@@ -255,28 +322,33 @@ pub struct Undecided {
     pub family: String,
     /// Its table.
     pub table: String,
-    /// What the list says before the command (Markdown): `` `exact` on cut (seven_foot):
-    /// undecided at 400 shots, about 9000 would decide ``.
+    /// What the list says before the command (Markdown): `` `end_of_step` on cut
+    /// (seven_foot): changes at ≥ 1e-3 s; the keeps half undecided at 2e-5 s, 400 shots,
+    /// about 9000 would decide ``.
     pub text: String,
     /// The `cargo xtask outcomes ...` command that decides it.
     pub command: String,
 }
 
-/// The undecided answers (played, not decided), in answer order.
+/// The answers played and not complete, in answer order.
 pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
     st.answers
         .iter()
         .enumerate()
-        .filter(|(_, a)| !a.decided() && a.verdict != Verdict::NotPlayed)
+        .filter(|(_, a)| !complete(a) && a.claim != AnswerClaim::NotPlayed)
         .map(|(k, a)| {
             let spec = st.answer_wall[k].as_ref().map(|w| w.run.as_str());
             let name = engine_name(&a.engine, &a.scheme);
+            let open = match (a.search, a.open_dt_s.or(a.dt_s)) {
+                (Some(_), Some(dt)) => format!(" at {} s", fmt_dt(dt)),
+                _ => String::new(),
+            };
             Undecided {
                 text: format!(
-                    "{name} on {} ({}): {} at {} shots{}",
+                    "{name} on {} ({}): {}; undecided{open} at {} shots{}",
                     a.family,
                     a.table,
-                    a.verdict.label(),
+                    a.headline(),
                     a.n,
                     a.shots_to_decide
                         .map_or(String::new(), |n| format!(", about {n} would decide"))
@@ -285,19 +357,20 @@ pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
                 name,
                 family: a.family.clone(),
                 table: a.table.clone(),
-                command: decide_command(a, spec, st.first_shots),
+                command: decide_command(a, spec, st.first_shots, st.budget_shots),
             }
         })
         .collect()
 }
 
-/// What the list of undecided answers says before its items (Markdown), `None` when every
-/// answer played is decided.
+/// What the list of incomplete answers says before its items (Markdown), `None` when every
+/// answer played is complete.
 pub fn undecided_intro(open: usize) -> Option<String> {
     (open > 0).then(|| {
         format!(
-            "Undecided ({open}): each with about how many shots would decide it (its intervals' \
-             widths scaled as 1/sqrt(n): a planning hint) and the command that plays them:"
+            "Not yet complete ({open}): each with about how many shots would complete it (the \
+             mean and spread seen so far taken to hold: a planning hint) and the command that \
+             plays them:"
         )
     })
 }
@@ -359,8 +432,8 @@ pub(crate) fn answer_lines(st: &OutcomeStudy) -> Option<AnswerTable> {
     })
 }
 
-/// The answer table (Markdown), after its reading guide, with the picture and the cells still
-/// undecided.
+/// The answer table (Markdown), after its reading guide, with the picture and the answers not
+/// yet complete.
 pub(crate) fn answer_section(md: &mut String, st: &OutcomeStudy) {
     let Some(t) = answer_lines(st) else {
         return;
@@ -395,12 +468,15 @@ fn budget_for(need: u64, first: u64) -> u64 {
     n.min(pool_harness::MAX_SHOTS)
 }
 
-/// The `outcomes` command that plays answer `a`'s engine on its family until decided.
-pub fn decide_command(a: &AnswerRow, spec: Option<&str>, first_shots: u64) -> String {
+/// The `outcomes` command that plays answer `a`'s engine on its family until decided: a
+/// budget of shots at least what would decide it, and larger than the one that ran
+/// (`ran`).
+pub fn decide_command(a: &AnswerRow, spec: Option<&str>, first_shots: u64, ran: u64) -> String {
     let need = a
         .shots_to_decide
         .unwrap_or(a.n.saturating_mul(4))
-        .max(a.n + 1);
+        .max(a.n + 1)
+        .max(ran.saturating_add(1));
     let engines = if a.engine == pool_engines::DISCRETE {
         format!("--schemes {}", a.scheme)
     } else {
@@ -418,7 +494,7 @@ pub fn decide_command(a: &AnswerRow, spec: Option<&str>, first_shots: u64) -> St
     )
 }
 
-/// The undecided answers, each with about how many shots would decide it and the command.
+/// The incomplete answers, each with about how many shots would complete it and the command.
 fn undecided_hints(md: &mut String, st: &OutcomeStudy) {
     let open = undecided(st);
     let Some(intro) = undecided_intro(open.len()) else {
@@ -432,7 +508,8 @@ fn undecided_hints(md: &mut String, st: &OutcomeStudy) {
 }
 
 /// The answer as a picture's grid (`answer_grid.png`): engines down, families across, each
-/// cell its headline and shots, filled by its [`AnswerClass`].
+/// cell its claim (a series' two halves one above the other), its shots and the changed
+/// rate's excess over the floor, filled by its claim.
 pub fn answer_grid(st: &OutcomeStudy) -> crate::plots::Grid {
     let table = answer_lines(st);
     let (columns, rows) = match &table {
@@ -449,8 +526,10 @@ pub fn answer_grid(st: &OutcomeStudy) -> crate::plots::Grid {
                         .iter()
                         .map(|a| {
                             a.as_ref().map(|a| crate::plots::GridCell {
-                                lines: vec![a.headline(), format!("n = {}", a.n)],
-                                fill: AnswerClass::of(a).rgb(),
+                                parts: answer_parts(a)
+                                    .into_iter()
+                                    .map(|(lines, fill)| crate::plots::GridPart { lines, fill })
+                                    .collect(),
                             })
                         })
                         .collect();
@@ -462,46 +541,63 @@ pub fn answer_grid(st: &OutcomeStudy) -> crate::plots::Grid {
     };
     crate::plots::Grid {
         title: "Does it change the game?".into(),
-        subtitle: "largest dt that keeps the game, or the verdict; n: shots it rests on".into(),
+        subtitle: "each claim at 5 % per answer; n: shots at the dt shown; the changed rate's \
+                   excess over the floor, in points"
+            .into(),
         columns,
         rows,
-        legend: AnswerClass::LEGEND
+        legend: legend()
             .iter()
-            .map(|(c, label)| (label.to_string(), c.rgb()))
+            .map(|(_, label, c)| (label.to_string(), *c))
             .collect(),
     }
 }
 
-/// The terminal's answer: one line per family and engine.
+/// The terminal's answer: one line per family and engine, in columns that hold for every
+/// family and table.
 pub fn console_lines(st: &OutcomeStudy) -> Vec<String> {
     let Some(t) = answer_lines(st) else {
         return vec!["outcome study: no engine besides the reference and the floor".into()];
     };
-    let name_width = t.lines.iter().map(|l| l.name.len()).max().unwrap_or(0);
+    let family_width = t
+        .families
+        .iter()
+        .map(|(f, tb)| f.chars().count() + tb.chars().count() + 3)
+        .max()
+        .unwrap_or(0);
+    let name_width = t
+        .lines
+        .iter()
+        .map(|l| l.name.replace('`', "").chars().count())
+        .max()
+        .unwrap_or(0);
+    let headlines: Vec<String> = t
+        .lines
+        .iter()
+        .flat_map(|l| l.answers.iter().flatten().map(AnswerRow::headline))
+        .collect();
+    let head_width = headlines
+        .iter()
+        .map(|h| h.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut out = Vec::new();
     for (k, (family, table)) in t.families.iter().enumerate() {
         for l in &t.lines {
             let Some(a) = &l.answers[k] else { continue };
             let mut line = format!(
-                "  {:<24} {:<name_width$}  {}",
+                "  {:<family_width$} {:<name_width$}  {:<head_width$}",
                 format!("{family} ({table})"),
                 l.name.replace('`', ""),
                 a.headline()
             );
-            if a.search.is_some() && a.keeps_dt_s.is_some() {
-                let _ = write!(line, " ({} at {} shots)", a.verdict.label(), a.n);
-            } else if a.decided() {
-                let _ = write!(line, " ({} shots)", a.n);
-            } else {
-                let _ = write!(
-                    line,
-                    " at {} shots{}",
-                    a.n,
-                    a.shots_to_decide
-                        .map_or(String::new(), |n| format!("; about {n} would decide"))
-                );
+            if a.claim != AnswerClaim::NotPlayed {
+                let _ = write!(line, "  {}", numbers_line(a));
             }
-            out.push(line);
+            if let Some(n) = a.shots_to_decide.filter(|_| !complete(a)) {
+                let _ = write!(line, "; about {n} would decide");
+            }
+            out.push(line.trim_end().to_string());
         }
     }
     out
@@ -512,24 +608,29 @@ mod tests {
     use super::*;
     use pool_harness::FloorVerdict;
 
-    fn row(search: Option<SearchEnd>, keeps: Option<f64>, verdict: Verdict) -> AnswerRow {
+    fn row(search: Option<SearchEnd>, claim: AnswerClaim, verdict: Verdict) -> AnswerRow {
         AnswerRow {
             family: "cut".into(),
             table: "seven_foot".into(),
             engine: "discrete".into(),
             scheme: "end_of_step".into(),
             search,
-            keeps_dt_s: keeps,
-            changes_dt_s: Some(1e-5),
+            keeps_dt_s: Some(2e-6),
+            changes_dt_s: Some(5e-6),
             open_dt_s: None,
-            dt_s: keeps.or(Some(1e-5)),
+            claim,
+            dt_s: Some(2e-6),
             verdict,
             shot_by_shot: Some(FloorVerdict::Within),
+            alpha: 0.05 / 13.0,
             n: 3200,
             rate: 0.001,
             ci_low: 0.0,
             ci_high: 0.003,
             floor_rate: 0.0,
+            excess_low: -0.002,
+            excess_high: 0.004,
+            margin: 0.005,
             ops_per_shot: None,
             shots_to_decide: Some(9000),
             detail: "x".into(),
@@ -540,20 +641,41 @@ mod tests {
     fn cells_say_what_was_decided() {
         let a = row(
             Some(SearchEnd::Converged),
-            Some(3.2e-6),
-            Verdict::SameShotByShot,
+            AnswerClaim::Keeps,
+            Verdict::Keeps,
         );
-        assert_eq!(AnswerClass::of(&a), AnswerClass::Keeps);
+        assert!(complete(&a));
         assert_eq!(
             answer_cell(&a, "1 ms"),
-            "**≤ 3.2e-6 s** · 3200 shots · 0.1 % vs 0 % · 1 ms"
+            "**≤ 2e-6 s** · 3200 shots at 2e-6 s · +0.1 [-0.2, +0.4] pt over the floor's 0 % · 1 ms"
         );
-        let b = row(Some(SearchEnd::BelowLimit), None, Verdict::Differs);
-        assert_eq!(AnswerClass::of(&b), AnswerClass::BelowLimit);
-        assert!(answer_cell(&b, "1 ms").starts_with("**below 1e-5 s**"));
-        let c = row(Some(SearchEnd::Undecided), None, Verdict::Undecided);
-        assert_eq!(AnswerClass::of(&c), AnswerClass::Undecided);
+        let mut b = row(
+            Some(SearchEnd::Partial),
+            AnswerClaim::KeepsAndChanges,
+            Verdict::Keeps,
+        );
+        b.changes_dt_s = Some(1e-4);
+        b.open_dt_s = Some(5e-5);
+        assert!(!complete(&b));
+        assert!(answer_cell(&b, "1 ms").starts_with(
+            "**changes at ≥ 1e-4 s; keeps at ≤ 2e-6 s** (search stopped: 5e-5 s undecided)"
+        ));
+        assert_eq!(answer_parts(&b).len(), 2, "two halves");
+        let c = row(
+            Some(SearchEnd::Undecided),
+            AnswerClaim::Undecided,
+            Verdict::Undecided,
+        );
         assert!(answer_cell(&c, "1 ms").contains("about 9000 would decide"));
-        assert!(decide_command(&c, None, 100).ends_with("--outcome-budget 12800"));
+        assert!(decide_command(&c, None, 100, 3200).ends_with("--outcome-budget 12800"));
+        // A budget larger than the one that ran.
+        assert!(decide_command(&c, None, 100, 12800).ends_with("--outcome-budget 25600"));
+        // A peer at one dt: its cell's verdict at that dt.
+        let mut d = row(None, AnswerClaim::Changes, Verdict::ChangesShots);
+        d.engine = "mujoco".into();
+        d.dt_s = Some(1e-3);
+        assert_eq!(d.headline(), "changes shots at 1e-3 s");
+        assert!(complete(&d));
+        assert_eq!(claim_rgb(d.claim, d.verdict), CHANGES_RGB);
     }
 }

@@ -21,7 +21,7 @@ pub(crate) fn cell_name(v: &DistributionVerdict) -> String {
 }
 
 /// A cell's shot-by-shot column: `0.3 % vs 0.1 %: +0.20 [-0.10, +0.40] pt, margin 0.52 pt:
-/// within the floor`.
+/// within the floor margin`.
 pub(crate) fn shot_by_shot_cell(st: &OutcomeStudy, v: &DistributionVerdict) -> String {
     let Some(sbs) = v.shot_by_shot else {
         return "–".into();
@@ -59,11 +59,12 @@ pub(crate) fn cells_section(md: &mut String, st: &OutcomeStudy) {
         md,
         "### Every cell\n\nOne row per family and run (the chaos floor: its neutrality; an \
          engine at one dt: its verdict, as the answer reads it). *Shot by shot*: the engine's \
-         rate of changed outcomes against the floor's on the same shots, the interval of the \
-         difference in points and the margin its upper end must stay under to be within the \
-         floor. *Why*: the statistic that differs most (in margins) with its interval, or what \
-         is still undecided. `distribution_answer.csv` holds these rows, `distributions.csv` \
-         every statistic of every cell.\n"
+         rate of changed outcomes against the floor's on the same shots, the confidence \
+         sequence of the difference in points at the cell's level, and the floor margin at the \
+         floor's rate (the test itself holds rate - (1 + r) floor rate to the margin's absolute \
+         part). *Why*: the part furthest beyond its margin with its interval, or the \
+         shot-by-shot test and what is still undecided. `distribution_answer.csv` holds these \
+         rows, `distributions.csv` every part of every cell.\n"
     );
     let _ = writeln!(
         md,
@@ -88,8 +89,9 @@ pub(crate) fn cells_section(md: &mut String, st: &OutcomeStudy) {
     let _ = writeln!(
         md,
         "The reference's statistics per family, with the floor's beside them (the floor is \
-         **neutral** when no interval clears 0 and the energy test does not reject: a floor that \
-         is not neutral has played another game, and its family's cells say so):\n"
+         **neutral** when every statistic is shown within its margin of the reference's, **not \
+         neutral** when one is shown beyond it: such a floor has played another game, and its \
+         family's shot-by-shot claims judge nothing):\n"
     );
     let _ = writeln!(
         md,

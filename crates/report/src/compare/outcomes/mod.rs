@@ -12,14 +12,15 @@ mod rates;
 use std::fmt::Write;
 
 use pool_harness::{
-    answers, AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, Margins, OutcomeRow,
-    OutcomeTally, SearchOptions, Verdict, WallRow, FLOOR,
+    answers, AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, Ladder, Margins,
+    OutcomeRow, OutcomeTally, SearchOptions, Verdict, WallRow, FLOOR,
 };
 
 pub(crate) use answer::answer_lines;
 pub use answer::{
-    answer_cell, answer_grid, answer_heading, console_lines, decide_command, engine_name,
-    filter_name, reading_guide, undecided, undecided_intro, AnswerClass, Undecided,
+    answer_cell, answer_grid, answer_heading, answer_parts, claim_rgb, complete, console_lines,
+    decide_command, engine_name, excess_text, filter_name, legend, legend_key, reading_guide,
+    undecided, undecided_intro, Undecided,
 };
 pub(crate) use cells::{cell_name, shot_by_shot_cell};
 pub use cost::{answer_wall, cost_cell, duration, reference_wall_s};
@@ -55,8 +56,12 @@ pub struct OutcomeStudy {
     pub margins: Margins,
     /// The dt search's options.
     pub search: SearchOptions,
+    /// The rungs of the dt ladder (each rung's cell is at the answer's level over these).
+    pub rungs: usize,
     /// The sequential budget, as given (`3200`, `400,30s`), if the study had one.
     pub budget: Option<String>,
+    /// Its most shots per cell (0 without one), for the commands that would decide more.
+    pub budget_shots: u64,
     /// Shots per family of the first look (`--outcome-shots`), for the commands it suggests.
     pub first_shots: u64,
     /// `chaos.csv`'s rows: the reference's changed-outcome rate against perturbation size.
@@ -67,25 +72,26 @@ pub struct OutcomeStudy {
 
 impl OutcomeStudy {
     /// The study's tables from its `tally`, timed by `wall`, described by `setup`, judged with
-    /// `margins` and `search` (`seed`: the energy test's permutations; the tally's looks are
-    /// its last).
+    /// `margins`, its series answered on `ladder` (searched with `search`; `seed`: the energy
+    /// test's permutations; the tally's looks are its last).
     pub fn new(
         tally: &OutcomeTally,
         wall: &[WallRow],
         setup: Vec<String>,
         margins: &Margins,
-        search: &SearchOptions,
+        (search, ladder): (&SearchOptions, &Ladder),
         seed: u64,
     ) -> Self {
         let rows = tally.rows(margins);
         let (distributions, verdicts) = tally.distribution().evaluate(margins, true, seed);
-        let answers = answers(&rows, &verdicts, search);
+        let answers = answers(&rows, &verdicts, ladder, tally.distribution().levels());
         OutcomeStudy {
             setup,
             distributions,
             verdicts,
             margins: *margins,
             search: *search,
+            rungs: ladder.len(),
             ..OutcomeStudy::from_rows(rows, answers, wall)
         }
     }
@@ -116,7 +122,9 @@ impl OutcomeStudy {
             verdicts: Vec::new(),
             margins: Margins::default(),
             search: SearchOptions::default(),
+            rungs: Ladder::new(&pool_harness::DEFAULT_DTS, SearchOptions::default().limit_s).len(),
             budget: None,
+            budget_shots: 0,
             first_shots: pool_harness::DEFAULT_SHOTS,
             chaos: Vec::new(),
             floor_m: f64::NAN,
@@ -151,8 +159,8 @@ impl OutcomeStudy {
             .filter(|v| v.engine == FLOOR && v.verdict == Verdict::NotNeutral)
             .map(|v| {
                 format!(
-                    "the chaos floor is not neutral on {} ({}): {}; its engines' cells say \
-                     \"floor not neutral\"",
+                    "the chaos floor is not neutral on {} ({}): {}; it judges no shot there \
+                     (its engines' cells rest on their statistics alone)",
                     v.family, v.table, v.detail
                 )
             })
@@ -171,14 +179,16 @@ impl OutcomeStudy {
             .count();
         let shots = floors.iter().map(|v| v.n).max().unwrap_or(0);
         let decided = self.answers.iter().filter(|a| a.decided()).count();
+        let whole = self.answers.iter().filter(|a| complete(a)).count();
         let mut out = vec![format!(
             "does it change the game? {} families, up to {shots} shots each; the chaos floor \
-             neutral on {neutral} of {}; {decided} of {} answers decided{}:",
+             shown neutral on {neutral} of {}; {decided} of {} answers carry a decided claim, \
+             {whole} complete{}:",
             families.len(),
             floors.len(),
             self.answers.len(),
-            if decided < self.answers.len() {
-                " (report.md lists the rest with the command that decides each)"
+            if whole < self.answers.len() {
+                " (report.md lists the rest with the command that would complete each)"
             } else {
                 ""
             }
@@ -246,11 +256,12 @@ fn fields(md: &mut String) {
          `end` (the run ended physically: no budget, no ball lost off the table), \
          `cue_position` and `positions` (final positions within the position tolerance). Each \
          rate comes with its 95 % Wilson interval and the floor's rate on the same shots; \
-         `diff_low`, `diff_high` are Tango's interval of the rate minus the floor's at the \
-         cell's level `alpha` (after the sequential rule and Bonferroni, far below 5 %), \
-         `margin` the margin its upper end is held to, `floor_verdict` the shot-by-shot \
-         verdict; `p_value` is the one-sided exact McNemar test of the engine disagreeing more \
-         often than the floor, for information only. `outcomes/shots.csv` holds every run of \
+         `diff_low`, `diff_high` are the confidence sequence of the rate minus the floor's, each \
+         end at the cell's level `alpha` (5 %, or 5 % over the ladder's rungs), `margin` the \
+         floor margin at the floor's observed rate, `floor_verdict` the shot-by-shot test \
+         (within or beyond that margin; the `outcome` field's is the cell's claim, the others \
+         describe); `p_value` is the one-sided exact McNemar test of the engine disagreeing \
+         more often than the floor, for information only. `outcomes/shots.csv` holds every run of \
          every shot (its outcome and where it disagrees), `outcome_answer.csv` the answers.\n"
     );
 }

@@ -17,8 +17,9 @@ pub(crate) fn rate_ci(rate: f64, lo: f64, hi: f64) -> String {
     )
 }
 
-/// A rate table's cell: the rate of changed outcomes with its interval, a dagger when above
-/// the floor, an open circle when undecided ("–" for a run that played none of the shots).
+/// A rate table's cell: the rate of changed outcomes with its interval, a dagger when shown
+/// beyond the floor margin, an open circle when undecided ("–" for a run that played none of
+/// the shots).
 pub(crate) fn rate_cell(r: &OutcomeRow) -> String {
     if r.n == 0 || !r.rate.is_finite() {
         return "–".into();
@@ -28,7 +29,7 @@ pub(crate) fn rate_cell(r: &OutcomeRow) -> String {
         rate_ci(r.rate, r.ci_low, r.ci_high),
         match r.floor_verdict {
             Some(FloorVerdict::Within) | None => "",
-            Some(FloorVerdict::Above) => " †",
+            Some(FloorVerdict::Beyond) => " †",
             Some(FloorVerdict::Undecided) => " ○",
         }
     )
@@ -99,9 +100,9 @@ pub(crate) fn rates_tables(md: &mut String, st: &OutcomeStudy) {
         md,
         "### Changed outcomes per dt\n\nEvery dt played (the grid's and the search's), each \
          rate of changed outcomes with its 95 % interval and n in the cells' table below; a \
-         dagger marks a rate shown to be above the floor's, an open circle one not yet decided; \
-         unmarked rates are within the floor. A dt's columns are empty for engines that did \
-         not play it.\n"
+         dagger marks a rate shown beyond the floor margin, an open circle one not yet decided; \
+         unmarked rates are shown within it. A dt's columns are empty for engines that did not \
+         play it.\n"
     );
     for f in &families {
         let _ = writeln!(

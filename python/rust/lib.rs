@@ -905,19 +905,21 @@ fn outcome_distribution<'py>(py: Python<'py>, batch: &Batch) -> PyResult<Bound<'
     Ok(out)
 }
 
-/// Whether batch `b` changes the game's statistics against batch `a`, with the verdicts of
-/// `cargo xtask outcomes`: a dict with `verdict` (`same shot by shot`, `same in
-/// distribution`, `changes shots`, `differs`, `undecided`), `detail` (the statistic that
-/// differs and by how much, or what is undecided and about how many shots would decide),
-/// `shot_by_shot` (paired only: `within the floor` when b's games differ from a's on at most
-/// `margin_floor + margin_floor_relative x 0` of the shots, shown by the interval: there is no
-/// chaos floor here, so its rate is 0; `above the floor`, `undecided`; empty unpaired) and
-/// `rows` (one dict per statistic: value, reference, diff, diff_low, diff_high, margin, alpha,
-/// p_value, decision: `same`, `differs`, `undecided`, `within`, `above`, `pending`).
-/// `paired=True`: the batches ran the same shots in the same order (paired differences,
-/// Tango's interval, the paired energy test); `paired=False`: different shots (Newcombe,
-/// Welch, the two-sample energy test). Margins as `--margin-*`; `seed` seeds the energy
-/// test's permutations.
+/// Whether batch `b` changes the game against batch `a`, with the claims of `cargo xtask
+/// outcomes` at 5 %: a dict with `verdict` (`keeps the game`, `changes shots`, `changes shots;
+/// same in distribution`, `changes its statistics`, `same in distribution`, `within the floor
+/// shot by shot`, `undecided`), `detail` (the part beyond its margin and by how much, or what
+/// is undecided and about how many shots would decide), `shot_by_shot` (paired only: `within
+/// the floor margin` when b's games differ from a's on at most `margin_floor +
+/// margin_floor_relative x 0` of the shots: there is no chaos floor here, so its rate is 0;
+/// `beyond the floor margin`, `undecided`; empty unpaired) and `rows` (one dict per statistic:
+/// value, reference, diff, diff_low, diff_high (its confidence sequence), margin, alpha,
+/// p_value, decision: `within`, `beyond`, `undecided`; `differs` or `undecided` for
+/// `cue_position`, a description; `pending`). `paired=True`: the batches ran the same shots in
+/// the same order (paired differences, the paired energy test); `paired=False`: different
+/// shots (b's shot i paired with a's shot i, which the bounded means' tests allow, and the
+/// two-sample energy test). Margins as `--margin-*`; `seed` seeds the energy test's
+/// permutations.
 #[pyfunction]
 #[pyo3(signature = (a, b, *, paired = true, margin_rate = 0.02, margin_balls = 0.05,
     margin_position = 0.05, margin_floor = 0.005, margin_floor_relative = 0.2,

@@ -90,7 +90,8 @@ enum Command {
     ///
     /// The report answers, for every engine: how wrong each event is against dt, what it
     /// costs, whether it predicts the same next event restarted from the reference's states,
-    /// and (the outcome study, a first look and 30 s for more) whether it changes the game.
+    /// and (the outcome study, a first look and then 45 s for more) whether it changes the
+    /// game.
     #[command(after_help = "Examples:
   cargo xtask compare                                   the main job, about 2 minutes on 2 cores
   cargo xtask compare --quick --check                   seconds: the baselines checked (CI)
@@ -178,20 +179,24 @@ chaos floor, margins, output) and the run's output. docs/report.md explains ever
     /// swept box are validated before any work (a point that cannot be played is bad input).
     Sweep(sweep::SweepArgs),
     /// Does the algorithm change the game? Families of random shots (pool's cut, bank, breaks;
-    /// snooker and three-cushion on request) through
-    /// every scheme on a dt grid and any --engines, sampled until each answer is decided.
+    /// snooker and three-cushion on request) through every scheme on the dt ladder and any
+    /// --engines, sampled until each answer is decided.
     ///
     /// Each shot is also played by the event engine moved by its physical uncertainty (every
     /// ball 1 µm, the cue's speed up to 1e-4, a break racked again: the chaos floor). Each cell
-    /// (an engine at a dt on a family) gets a verdict: same shot by shot (changes outcomes at
-    /// most 0.5 points + 20 % of the floor's rate more often than the floor, and every statistic
-    /// of the game within its margin), same in distribution, changes shots, differs, or
-    /// undecided with the shots that would decide it. Each engine and family gets one answer:
-    /// the largest dt that keeps the game (searched below the grid to a factor 2, down to
-    /// 1e-6 s), or the verdict. All claims of a cell are wrong together at most 5 % of the time.
-    /// Writes reports/<run>/: outcome_answer.csv (the answers), distribution_answer.csv (every
-    /// cell's verdict), outcomes.csv (rates per field with Tango's interval of the difference
-    /// against the floor, its margin, level and verdict), distributions.csv (every statistic),
+    /// (an engine at a dt on a family) claims one of two things when its shots show it: keeps
+    /// the game (changes outcomes at most 0.5 points + 20 % of the floor's rate more often than
+    /// the floor, and every statistic of the game within its margin) or changes it (changes
+    /// shots, with "same in distribution" when its statistics are shown within; or changes its
+    /// statistics); else undecided with the shots that would decide it. An engine with a time
+    /// step is played on a ladder of 13 rungs, {1, 2, 5} x 10^k from 1e-2 to 1e-6 s, searched
+    /// coarse to fine: its answer is "changes at >= A s; keeps at <= W s", or "<= W s" once the
+    /// two are adjacent rungs; an engine without one (or a peer named at one dt) answers with
+    /// its cell. Every claim of one answer is wrong at most 5 % of the time (each rung at
+    /// 5 % / 13). Writes reports/<run>/: outcome_answer.csv (the answers),
+    /// distribution_answer.csv (every cell's verdict), outcomes.csv (rates per field with the
+    /// confidence sequence of the difference against the floor, its margin, level and test),
+    /// distributions.csv (every statistic),
     /// chaos.csv, outcomes/shots.csv (every run of every shot), outcomes/wall.csv (timing),
     /// outcomes/replays.json, answer_grid.png, outcome_vs_dt.png, report.md, report.html,
     /// run.json. With --outcome-budget none, shot k of a family depends only on the options

@@ -67,7 +67,7 @@ pub struct StudyRecord {
     /// recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margins: Option<pool_harness::Margins>,
-    /// The dt search's options (`--search-tolerance`, `--search-limit`).
+    /// The dt search's options (`--search-limit`, `--search-max-shot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub search: Option<pool_harness::SearchOptions>,
     /// `--outcome-budget` as it was spent (`none` for one look).

@@ -149,7 +149,7 @@ fn end_of_step_at_1e_2_changes_thin_cuts_beyond_the_floor_and_located_does_not()
         .find(|r| r.field == "outcome" && r.engine == pool_harness::FLOOR)
         .unwrap();
     let exact = outcome("end_of_step", Some(1e-2));
-    // Measurably above the floor: the intervals do not overlap and the test says so.
+    // Measurably beyond the floor: the intervals do not overlap and the test says so.
     assert!(exact.ci_low > floor.ci_high, "{exact:?} vs {floor:?}");
     assert!(exact.p_value < 1e-6, "{exact:?}");
     assert_eq!(exact.floor_verdict, Some(FloorVerdict::Beyond), "{exact:?}");

@@ -866,7 +866,7 @@
   const gameCharts = data.charts.filter(function (c) { return c.section === 'game'; });
   if (gameCharts.length || (data.rates && data.rates.length)) {
     const s = section('game', 'Does it change the game?',
-      'The share of each family\'s shots whose outcome an engine changes, against dt, beside the chaos floor. A dagger marks a rate above the floor, an open circle one whose equivalence is undecided. **Click a rate** to list the shots it counts; a shot marked ▶ has a replay.');
+      'The share of each family\'s shots whose outcome an engine changes, against dt, beside the chaos floor. A dagger marks a rate shown beyond the floor margin, an open circle one not yet decided. **Click a rate** to list the shots it counts; a shot marked ▶ has a replay.');
     const grid = el('div', { class: 'chart-grid' });
     s.appendChild(grid);
     for (const c of gameCharts) renderChart(c, grid, c.family || undefined);

@@ -165,9 +165,11 @@ def compare_distributions(
     position_tol: float = 0.01,
     seed: int = 1,
 ) -> Dict[str, Any]:
-    """Whether b changes the game's statistics against a: verdict (same shot by shot, same in
-    distribution, differs, undecided), detail, shot_by_shot, n, and rows (one dict per
-    statistic: value, reference, diff, diff_low, diff_high, margin, alpha, p_value, decision)."""
+    """Whether b changes the game against a: verdict (keeps the game, changes shots, changes
+    shots; same in distribution, changes its statistics, same in distribution, within the floor
+    shot by shot, undecided), detail, shot_by_shot, n, and rows (one dict per statistic: value,
+    reference, diff, diff_low, diff_high, margin, alpha, p_value, decision: within, beyond,
+    undecided; differs or undecided for cue_position, a description)."""
 
 def simulate(
     shot: Shot, engine: str = "event", *, max_events: Optional[int] = None, check: bool = True

@@ -147,6 +147,7 @@ impl AnswerRow {
             (Some(_), AnswerClaim::Changes) => {
                 format!("changes at ≥ {} s", opt_dt(self.changes_dt_s))
             }
+            (Some(_), AnswerClaim::Partial) => at(self.verdict.label()),
             (Some(_), _) => "undecided".into(),
             (None, AnswerClaim::Undecided) => "undecided".into(),
             (None, _) => at(self.verdict.label()),

@@ -467,6 +467,8 @@ pub(crate) struct Pair {
     open: bool,
     /// Looks ended ([`DistributionTally::close_batch`]).
     looks: u32,
+    /// Whether a shot came since the last look ended.
+    in_look: bool,
     /// The family's game's statistics.
     statistics: Statistics,
     bounds: Bounds,
@@ -520,6 +522,7 @@ impl Pair {
             sizes: Vec::new(),
             open: false,
             looks: 0,
+            in_look: false,
             statistics: Statistics(statistics),
             bounds,
             paired,
@@ -533,6 +536,7 @@ impl Pair {
 
     pub(crate) fn add(&mut self, run: &ShotStats, reference: &ShotStats, floor: &ShotStats) {
         self.n += 1;
+        self.in_look = true;
         if !self.open {
             self.sizes.push(0);
             self.open = true;
@@ -590,7 +594,7 @@ impl Pair {
 
     /// Looks ended, counting an open one (a study of one look never ends its look).
     fn looks(&self) -> u32 {
-        self.looks + u32::from(self.open || (self.looks == 0 && self.n > 0))
+        self.looks + u32::from(self.in_look)
     }
 }
 
@@ -780,7 +784,8 @@ impl DistributionTally {
                 .get_mut(&(family.to_string(), table.to_string(), run.to_string()))
         {
             p.close();
-            p.looks += 1;
+            // A look ended twice (its rows read back, then recorded) counts once.
+            p.looks += u32::from(std::mem::take(&mut p.in_look));
         }
     }
 

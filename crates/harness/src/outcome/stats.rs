@@ -12,27 +12,7 @@ pub const ALPHA: f64 = 0.05;
 /// in [0, 1]. Unlike the normal approximation it stays inside [0, 1] and is not empty at
 /// k = 0 or k = n. `(NaN, NaN)` when `n` is 0.
 pub fn wilson_interval(k: u64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (f64::NAN, f64::NAN);
-    }
-    let (k, n) = (k.min(n) as f64, n as f64);
-    let p = k / n;
-    let z2 = Z_95 * Z_95;
-    let denom = 1.0 + z2 / n;
-    let center = (p + z2 / (2.0 * n)) / denom;
-    let half = Z_95 / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    // Exact ends at k = 0 and k = n (rounding would leave 1e-17 there).
-    let low = if k == 0.0 {
-        0.0
-    } else {
-        (center - half).max(0.0)
-    };
-    let high = if k == n {
-        1.0
-    } else {
-        (center + half).min(1.0)
-    };
-    (low, high)
+    super::interval::wilson(k.min(n), n, ALPHA)
 }
 
 /// P(X <= k) for X ~ Binomial(n, 1/2), summed in logarithms: exact to rounding for any n (no

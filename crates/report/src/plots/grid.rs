@@ -50,13 +50,17 @@ pub fn answer_grid(grid: &Grid, stem: &Path) -> Result<(), PlotError> {
 }
 
 const HEAD: f64 = 17.0;
-/// A row's height (px): two bands of two lines.
-const ROW_H: i32 = 66;
+/// A column header's second line (the table).
+const HEAD_SMALL: f64 = 13.0;
+/// The grid's width (px): eight families' columns wide enough for a claim and its numbers.
+const GRID_WIDTH: u32 = 1400;
+/// A row's height (px): four lines of text.
+const ROW_H: i32 = 76;
 /// The title and subtitle's height (px), as `titled` draws them.
 const TITLE_H: i32 =
     14 + super::common::TITLE_SIZE as i32 + 4 + super::common::SUBTITLE_SIZE as i32 + 4 + 6;
-/// The column headers' height (px).
-const HEAD_H: i32 = 34;
+/// The column headers' height (px): the family, then its table.
+const HEAD_H: i32 = 44;
 /// A legend row's height (px).
 const LEGEND_LINE: i32 = 26;
 
@@ -77,14 +81,14 @@ impl Grid {
         rows
     }
 }
-const CELL_BIG: f64 = 17.0;
-const CELL_SMALL: f64 = 13.0;
+const CELL_BIG: f64 = 15.0;
+const CELL_SMALL: f64 = 12.0;
 const LEGEND: f64 = 16.0;
 
 impl Figure for Grid {
     /// As tall as its rows and legend: no blank area under the grid.
     fn size(&self) -> (u32, u32) {
-        let width = super::WIDTH;
+        let width = GRID_WIDTH;
         let rows = self.rows.len().max(1) as i32;
         let legend = self.legend_rows(width as i32) as i32;
         let h = TITLE_H + HEAD_H + rows * ROW_H + 8 + LEGEND_LINE * legend + 16;
@@ -123,12 +127,30 @@ impl Figure for Grid {
         let x0 = 8 + name_w;
         for (c, head) in self.columns.iter().enumerate() {
             let x = x0 + c as i32 * col_w;
-            let label = fit_text(&body, head, HEAD, col_w - 6);
+            // `family (table)`: the family above, its table below in a smaller size.
+            let (family, table) = match head.split_once(" (") {
+                Some((f, t)) => (f, Some(t.trim_end_matches(')'))),
+                None => (head.as_str(), None),
+            };
+            let label = fit_text(&body, family, HEAD, col_w - 6);
+            let y = if table.is_some() {
+                head_h / 3
+            } else {
+                head_h / 2
+            };
             body.draw_text(
                 &label,
                 &text_at(HEAD, HPos::Center, VPos::Center),
-                (x + col_w / 2, head_h / 2),
+                (x + col_w / 2, y),
             )?;
+            if let Some(table) = table {
+                let label = fit_text(&body, table, HEAD_SMALL, col_w - 6);
+                body.draw_text(
+                    &label,
+                    &text_at(HEAD_SMALL, HPos::Center, VPos::Center),
+                    (x + col_w / 2, 3 * head_h / 4),
+                )?;
+            }
         }
         for (r, (name, cells)) in self.rows.iter().enumerate() {
             let y = head_h + r as i32 * row_h;
@@ -145,14 +167,14 @@ impl Figure for Grid {
                     body.draw(&Rectangle::new(rect, GRID_BOLD.stroke_width(1)))?;
                     continue;
                 };
-                let bands = cell.parts.len().max(1) as i32;
-                let band_h = (row_h - 2) / bands;
+                // Each band as tall as its share of the cell's lines.
+                let lines: i32 = cell.parts.iter().map(|p| p.lines.len().max(1) as i32).sum();
+                let mut top = y + 1;
                 for (b, part) in cell.parts.iter().enumerate() {
-                    let top = y + 1 + b as i32 * band_h;
-                    let bottom = if b as i32 == bands - 1 {
+                    let bottom = if b + 1 == cell.parts.len() {
                         y + row_h - 1
                     } else {
-                        top + band_h
+                        top + (row_h - 2) * part.lines.len().max(1) as i32 / lines.max(1)
                     };
                     let (rr, gg, bb) = part.fill;
                     body.draw(&Rectangle::new(
@@ -171,6 +193,7 @@ impl Figure for Grid {
                             (x + col_w / 2, top + h / 2 + dy),
                         )?;
                     }
+                    top = bottom;
                 }
             }
         }

@@ -173,13 +173,18 @@ fn example_paths() -> ShotPaths {
 
 /// Checks `<stem>.png` (signature and IHDR size) and `<stem>.svg` (contains `texts`).
 fn check_files(stem: &Path, texts: &[&str]) {
+    check_files_sized(stem, texts, (WIDTH, HEIGHT));
+}
+
+/// [`check_files`] of a figure of `size` px.
+fn check_files_sized(stem: &Path, texts: &[&str], size: (u32, u32)) {
     let png = std::fs::read(super::with_suffix(stem, "png")).expect("png written");
     assert!(png.len() > 24, "png too short");
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "png signature");
     assert_eq!(&png[12..16], b"IHDR");
     let w = u32::from_be_bytes(png[16..20].try_into().unwrap());
     let h = u32::from_be_bytes(png[20..24].try_into().unwrap());
-    assert_eq!((w, h), (WIDTH, HEIGHT));
+    assert_eq!((w, h), size);
     let svg = std::fs::read_to_string(super::with_suffix(stem, "svg")).expect("svg written");
     assert!(svg.starts_with("<svg"), "svg header");
     for t in texts {
@@ -539,7 +544,7 @@ fn shot_diagram_marks_every_kind_and_survives_bad_marks() {
 fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
     use super::{answer_grid, Grid, GridCell, GridPart};
     let legend: Vec<(String, (u8, u8, u8))> = [
-        "keeps the game (same shot by shot)",
+        "changes at ≥ A s; keeps at ≤ W s, each half shown as soon as it is decided",
         "same in distribution",
         "changes shots",
         "differs",
@@ -579,7 +584,10 @@ fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
     let dir = temp_dir("grid");
     let stem = dir.join("answer_grid");
     answer_grid(&grid, &stem).unwrap();
-    check_files(
+    // As tall as its one row and its legend: no blank area under the grid.
+    let size = super::Figure::size(&grid);
+    assert!(size.1 < 400, "{size:?} for one row");
+    check_files_sized(
         &stem,
         &[
             "failed",
@@ -587,10 +595,8 @@ fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
             "keeps at ≤ 1e-5 s",
             "changes at ≥ 1e-4 s",
         ],
+        size,
     );
-    // As tall as its one row and its legend: no blank area under the grid.
-    let (_, h) = super::Figure::size(&grid);
-    assert!(h < 400, "{h} px for one row");
     // Every label is drawn whole, on more than one line: the text elements of the legend sit
     // at two heights at least.
     let svg = std::fs::read_to_string(super::with_suffix(&stem, "svg")).unwrap();

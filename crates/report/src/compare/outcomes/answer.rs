@@ -78,21 +78,71 @@ pub fn legend_key((r, g, b): (u8, u8, u8)) -> &'static str {
 }
 
 /// An answer drawn as the grid draws it: one part, or two (a series' two halves, the keeps
-/// half above the changes half), each with its words and fill.
+/// half above the changes half), each with its words (a short claim, then the shots and the dt
+/// they were played at, then the changed rate's excess over the floor) and its fill.
 pub fn answer_parts(a: &AnswerRow) -> Vec<(Vec<String>, (u8, u8, u8))> {
-    let numbers = numbers_line(a);
+    let fill = claim_rgb(a.claim, a.verdict);
+    if a.claim == AnswerClaim::NotPlayed {
+        return vec![(
+            vec!["not played".into(), "every shot declined".into()],
+            fill,
+        )];
+    }
+    let shots = match (a.search, a.dt_s) {
+        (Some(_), Some(dt)) => format!("n = {} at {} s", a.n, fmt_dt(dt)),
+        _ => format!("n = {}", a.n),
+    };
+    let numbers = vec![shots, excess_text(a)];
+    let with = |head: Vec<String>| head.into_iter().chain(numbers.clone()).collect::<Vec<_>>();
+    let at = |text: &str| match a.dt_s {
+        Some(dt) if a.search.is_none() => vec![text.to_string(), format!("at {} s", fmt_dt(dt))],
+        _ => vec![text.to_string()],
+    };
     match (a.search, a.claim) {
         (Some(_), AnswerClaim::KeepsAndChanges) => vec![
             (
-                vec![format!("keeps at ≤ {} s", opt_dt(a.keeps_dt_s)), numbers],
+                with(vec![format!("keeps ≤ {} s", opt_dt(a.keeps_dt_s))]),
                 KEEPS_RGB,
             ),
             (
-                vec![format!("changes at ≥ {} s", opt_dt(a.changes_dt_s))],
+                vec![format!("changes ≥ {} s", opt_dt(a.changes_dt_s))],
                 CHANGES_RGB,
             ),
         ],
-        _ => vec![(vec![a.headline(), numbers], claim_rgb(a.claim, a.verdict))],
+        (Some(_), AnswerClaim::Keeps) => {
+            vec![(with(vec![format!("≤ {} s", opt_dt(a.keeps_dt_s))]), fill)]
+        }
+        (Some(_), AnswerClaim::KeepsBelow) => {
+            vec![(
+                with(vec![format!("keeps ≤ {} s", opt_dt(a.keeps_dt_s))]),
+                fill,
+            )]
+        }
+        (Some(_), AnswerClaim::Changes) => {
+            vec![(
+                with(vec![format!("changes ≥ {} s", opt_dt(a.changes_dt_s))]),
+                fill,
+            )]
+        }
+        (_, AnswerClaim::FloorNotNeutral) => vec![(with(vec!["floor not neutral".into()]), fill)],
+        (_, AnswerClaim::Undecided) => vec![(with(vec!["undecided".into()]), fill)],
+        // A cell's verdict (or a series' partial claim), at its dt.
+        _ => {
+            let short = match a.verdict {
+                Verdict::Keeps => "keeps the game",
+                Verdict::ChangesShotsSameInDistribution => "changes shots, same distr.",
+                Verdict::ChangesShots => "changes shots",
+                Verdict::ChangesStatistics => "changes statistics",
+                Verdict::SameInDistribution => "same in distribution",
+                Verdict::WithinFloor => "within the floor",
+                _ => "undecided",
+            };
+            let head = match (a.search, a.dt_s) {
+                (Some(_), Some(dt)) => vec![format!("{short} at {} s", fmt_dt(dt))],
+                _ => at(short),
+            };
+            vec![(head.into_iter().chain(numbers).collect(), fill)]
+        }
     }
 }
 

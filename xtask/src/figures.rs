@@ -392,7 +392,8 @@ fn floor_rate(
 }
 
 /// The README's answer table: for each engine of the outcome study, on each family of
-/// `table`, its answer (the largest dt that keeps the game, or its verdict), the shots it rests
+/// `table`, its answer (where it keeps and changes the game on the dt ladder, or its cell's
+/// claim), the shots it rests
 /// on, its rate against the floor's and the cost of a shot there (engine time, its ratio to the
 /// event engine's, and a program's wall time with its adapter); the event engine's own cost
 /// last. The cells are the report's own ([`answer_cell`], [`cost_cell`]).

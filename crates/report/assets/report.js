@@ -841,7 +841,7 @@
   }
 
   if (data.answer) {
-    const s = section('answer', 'The answer: the largest dt that does not change the game', null);
+    const s = section('answer', 'The answer: where each engine keeps or changes the game', null);
     if (data.guide) s.appendChild(el('div', { id: 'reading-guide', class: 'guide' }, [mdBlocks(data.guide)]));
     if (data.answer_heading) s.appendChild(el('p', { class: 'answer-heading', html: inlineMd(data.answer_heading) }));
     if (data.grid) s.appendChild(renderGrid(data.grid));

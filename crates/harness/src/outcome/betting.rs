@@ -274,42 +274,11 @@ impl Sequence {
         let target = (1.0 / alpha).ln();
         let shown = |m: f64| self.peak_log_capital(side, m, &bets) >= target;
         // Shown is monotone in m: true below the lower end (Above), above the upper end (Below).
-        let (mut a, mut b) = (self.lo, self.hi);
         match side {
-            Side::Above => {
-                if !shown(a) {
-                    return self.lo;
-                }
-                for _ in 0..BISECTION_STEPS {
-                    let mid = 0.5 * (a + b);
-                    if mid <= a || mid >= b {
-                        break;
-                    }
-                    if shown(mid) {
-                        a = mid;
-                    } else {
-                        b = mid;
-                    }
-                }
-                a
-            }
-            Side::Below => {
-                if !shown(b) {
-                    return self.hi;
-                }
-                for _ in 0..BISECTION_STEPS {
-                    let mid = 0.5 * (a + b);
-                    if mid <= a || mid >= b {
-                        break;
-                    }
-                    if shown(mid) {
-                        b = mid;
-                    } else {
-                        a = mid;
-                    }
-                }
-                b
-            }
+            Side::Above if !shown(self.lo) => self.lo,
+            Side::Above => edge(self.lo, self.hi, |m| !shown(m)).0,
+            Side::Below if !shown(self.hi) => self.hi,
+            Side::Below => edge(self.lo, self.hi, shown).1,
         }
     }
 
@@ -349,6 +318,24 @@ impl Sequence {
         let n = (1.0 / (x * x)).ceil();
         (n.is_finite()).then(|| (n as u64).max(1))
     }
+}
+
+/// The bracket `(a, b)` around the point where the monotone `past` turns true on `[lo, hi]`
+/// (false at `lo`, true at `hi`), halved [`BISECTION_STEPS`] times or to adjacent floats.
+fn edge(lo: f64, hi: f64, past: impl Fn(f64) -> bool) -> (f64, f64) {
+    let (mut a, mut b) = (lo, hi);
+    for _ in 0..BISECTION_STEPS {
+        let mid = 0.5 * (a + b);
+        if mid <= a || mid >= b {
+            break;
+        }
+        if past(mid) {
+            b = mid;
+        } else {
+            a = mid;
+        }
+    }
+    (a, b)
 }
 
 #[cfg(test)]

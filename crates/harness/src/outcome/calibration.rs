@@ -273,6 +273,16 @@ fn false_claim(w: &World, v: Verdict, shot_by_shot_within: bool) -> bool {
     }
 }
 
+/// A judge of verdicts alone (no rows, no intervals to print).
+fn verdicts_only(m: &Margins) -> Judge<'_> {
+    Judge {
+        margins: m,
+        last: false,
+        seed: 1,
+        rows_too: false,
+    }
+}
+
 /// The looks of a cell capped at `max`: 100, 200, ... , `max`.
 fn looks(max: u64) -> Vec<u64> {
     let mut out = Vec::new();
@@ -306,12 +316,7 @@ fn cell(
         levels.alpha,
         &levels,
     );
-    let judge = Judge {
-        margins: &m,
-        last: false,
-        seed: 1,
-        rows_too: false,
-    };
+    let judge = verdicts_only(&m);
     let key = (String::new(), String::new(), String::new());
     let mut n = 0;
     let mut wrong = false;
@@ -353,12 +358,7 @@ fn walk(
 ) -> (bool, usize) {
     let m = Margins::default();
     let levels = Levels::default();
-    let judge = Judge {
-        margins: &m,
-        last: false,
-        seed: 1,
-        rows_too: false,
-    };
+    let judge = verdicts_only(&m);
     let key = (String::new(), String::new(), String::new());
     let world = |dt: f64| World {
         family: CUT,

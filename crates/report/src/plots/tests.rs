@@ -576,7 +576,7 @@ fn the_answer_grid_wraps_a_legend_wider_than_the_figure() {
     };
     let grid = Grid {
         title: "Does it change the game?".into(),
-        subtitle: "largest dt that keeps the game".into(),
+        subtitle: "each claim at 5 % per answer".into(),
         columns: vec!["cut (seven_foot)".into(), "bank (seven_foot)".into()],
         rows: vec![("end_of_step".into(), vec![Some(cell), Some(halves)])],
         legend,

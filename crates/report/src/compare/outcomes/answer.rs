@@ -277,7 +277,8 @@ pub fn answer_cell(a: &AnswerRow, cost: &str) -> String {
         out.push_str(" (every shot declined or failed)");
         return out;
     }
-    if let (Some(_), Some(open)) = (a.search, a.open_dt_s) {
+    // Where a series' search stopped, once it has a half to stop beside.
+    if let (Some(_), Some(open), true) = (a.search, a.open_dt_s, a.decided()) {
         let _ = write!(out, " (search stopped: {} s undecided)", fmt_dt(open));
     }
     let at = match (a.search, a.dt_s) {

@@ -391,6 +391,28 @@ fn floor_rate(
     Ok(percent(finite_cell(r, "outcomes.csv", "rate")?))
 }
 
+/// `k of n`: the answers of `kind` (`all`, `schemes`, `peers`) in `answers` that carry a
+/// decided claim, of all of that kind.
+fn decided(answers: &[pool_harness::AnswerRow], kind: &str) -> Result<String, FigError> {
+    let of_kind = |a: &&pool_harness::AnswerRow| match kind {
+        "all" => true,
+        "schemes" => a.engine == pool_engines::DISCRETE,
+        "peers" => !matches!(
+            a.engine.as_str(),
+            pool_engines::DISCRETE | pool_engines::EXEC | pool_engines::EVENT | "pooltool"
+        ),
+        _ => false,
+    };
+    if !matches!(kind, "all" | "schemes" | "peers") {
+        return Err(FigError::Doc(format!(
+            "decided:{kind}: expected all, schemes or peers"
+        )));
+    }
+    let mine: Vec<&pool_harness::AnswerRow> = answers.iter().filter(of_kind).collect();
+    let k = mine.iter().filter(|a| a.decided()).count();
+    Ok(format!("{k} of {}", mine.len()))
+}
+
 /// The README's answer table: for each engine of the outcome study, on each family of
 /// `table`, its answer (where it keeps and changes the game on the dt ladder, or its cell's
 /// claim), the shots it rests
@@ -652,6 +674,12 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
             &run.sibling_rows(sibling, "outcome_answer.csv")?,
             table,
         ),
+        // How many answers carry a decided claim, of how many: `14 of 32`; of a kind of
+        // engine (`all`, `schemes`: ours, `peers`: the field's engines besides pooltool).
+        ["decided", kind] => decided(&run.rows("outcome_answer.csv")?, kind),
+        ["decided", kind, sibling] => {
+            decided(&run.sibling_rows(sibling, "outcome_answer.csv")?, kind)
+        }
         // The chaos floor's rate of `outcome` disagreement on a family.
         ["floor", family, table] => floor_rate(run.table("outcomes.csv")?, family, table),
         ["floor", family, table, sibling] => {

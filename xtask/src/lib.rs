@@ -90,7 +90,7 @@ enum Command {
     ///
     /// The report answers, for every engine: how wrong each event is against dt, what it
     /// costs, whether it predicts the same next event restarted from the reference's states,
-    /// and (the outcome study, a first look and then 45 s for more) whether it changes the
+    /// and (the outcome study, a first look and then 30 s for more) whether it changes the
     /// game.
     #[command(after_help = "Examples:
   cargo xtask compare                                   the main job, about 2 minutes on 2 cores

@@ -84,7 +84,7 @@ pub struct OutcomeArgs {
     /// after the first look (a look that would overrun it is not started: a slow engine is
     /// stopped by the seconds), both as <shots>,<seconds>s, or none (one look of
     /// --outcome-shots, no search). A cell whose estimate of the shots that would decide it is
-    /// more than twice what is left stops at once [default: outcomes 3200; compare 3200,45s;
+    /// more than twice what is left stops at once [default: outcomes 3200; compare 3200,30s;
     /// --quick and --shard: none]
     #[arg(
         long,
@@ -214,9 +214,9 @@ pub struct OutcomeArgs {
     pub replays: u64,
 }
 
-/// `compare`'s default sequential budget: after its first look, 45 s of looks where a claim can
+/// `compare`'s default sequential budget: after its first look, 30 s of looks where a claim can
 /// still be decided (its whole run stays under 3 minutes on 2 cores).
-pub const COMPARE_BUDGET: &str = "3200,45s";
+pub const COMPARE_BUDGET: &str = "3200,30s";
 /// `outcomes`'s: the study alone, where the shots decide.
 pub const OUTCOMES_BUDGET: &str = "3200";
 

@@ -58,7 +58,7 @@ pub struct OutcomeStudy {
     pub search: SearchOptions,
     /// The rungs of the dt ladder (each rung's cell is at the answer's level over these).
     pub rungs: usize,
-    /// The sequential budget, as given (`3200`, `3200,45s`), if the study had one.
+    /// The sequential budget, as given (`3200`, `3200,30s`), if the study had one.
     pub budget: Option<String>,
     /// Its most shots per cell (0 without one), for the commands that would decide more.
     pub budget_shots: u64,

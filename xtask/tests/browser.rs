@@ -580,9 +580,11 @@ fn js_str(s: &str) -> String {
     Value::String(s.into()).to_string()
 }
 
-/// JavaScript: whether element `e` is shown (laid out, not hidden).
+/// JavaScript: whether element `e` is shown (laid out, not hidden, not folded in a closed
+/// `<details>`: Chromium still lays out a closed details' content, under its summary).
 const SHOWN: &str = "(e => !!e && e.getClientRects().length > 0 && \
-                     getComputedStyle(e).visibility !== 'hidden')";
+                     getComputedStyle(e).visibility !== 'hidden' && \
+                     (!e.closest('details:not([open])') || !!e.closest('summary')))";
 
 /// Waits until the first element of a selector is shown.
 fn wait_shown(tab: &Tab, sel: &str) -> bool {

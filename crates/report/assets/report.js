@@ -444,8 +444,14 @@
     const fi = shots.families.findIndex(function (f) { return f[0] === d.family && f[1] === d.table; });
     const ri = runIndex(d);
     const changed = [], other = [], same = [], failed = [];
+    // The shots this run played on this family (a cell decided early played fewer than the
+    // reference): a shot it never played is not one of its shots.
+    const mine = ri >= 0 ? (shots.runs[ri].played.find(function (p) { return p[0] === fi; }) || [fi, []])[1] : null;
+    const playedIt = function (idx) {
+      return mine === null || mine.some(function (r) { return idx >= r[0] && idx < r[1]; });
+    };
     for (const s of shots.list) {
-      if (s[0] !== fi) continue;
+      if (s[0] !== fi || !playedIt(s[1])) continue;
       const diff = s[4].find(function (x) { return x[0] === ri; });
       if (!diff) same.push([s, null]);
       else if (diff[1] & (1 << 8)) failed.push([s, diff]);

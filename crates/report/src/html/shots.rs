@@ -48,13 +48,31 @@ const BITS: [&str; 9] = [
     "failed",
 ];
 
-/// One run of the study: engine, scheme and dt as the rate tables name it.
+/// One run of the study: engine, scheme and dt as the rate tables name it, and the shots it
+/// played: `played = [[family index, [[first, end), ...]], ...]` (a cell plays fewer shots
+/// than the reference when its claim was decided sooner; a shot it never played is not one of
+/// its shots, even where no row says it differs).
 #[derive(Serialize, Clone, Debug)]
 struct Run {
     run: String,
     engine: String,
     scheme: String,
     dt: Option<f64>,
+    played: Vec<(usize, Vec<[u64; 2]>)>,
+}
+
+/// Sorted shot indices as half-open ranges of consecutive ones.
+fn ranges(mut indices: Vec<u64>) -> Vec<[u64; 2]> {
+    indices.sort_unstable();
+    indices.dedup();
+    let mut out: Vec<[u64; 2]> = Vec::new();
+    for i in indices {
+        match out.last_mut() {
+            Some(last) if last[1] == i => last[1] = i + 1,
+            _ => out.push([i, i + 1]),
+        }
+    }
+    out
 }
 
 /// A shot being gathered: its name, the reference's summary and the runs that differ.
@@ -78,6 +96,7 @@ impl Shots {
         let mut families: Vec<(String, String)> = Vec::new();
         let mut by_shot: BTreeMap<(usize, u64), ShotEntry> = BTreeMap::new();
         let mut order: Vec<(usize, u64)> = Vec::new();
+        let mut played: BTreeMap<(usize, usize), Vec<u64>> = BTreeMap::new();
         for r in rows {
             let fam = (r.family.clone(), r.table.clone());
             let f = match families.iter().position(|x| *x == fam) {
@@ -132,6 +151,7 @@ impl Shots {
                 engine: r.engine.clone(),
                 scheme: r.scheme.clone(),
                 dt: r.dt_s,
+                played: Vec::new(),
             };
             let ri = match runs.iter().position(|x| x.run == run.run) {
                 Some(i) => i,
@@ -140,11 +160,15 @@ impl Shots {
                     runs.len() - 1
                 }
             };
+            played.entry((ri, f)).or_default().push(r.index);
             if bits != 0 {
                 let mut v = vec![serde_json::json!(ri)];
                 v.extend(summary(Some(bits)));
                 entry.2.push(serde_json::Value::Array(v));
             }
+        }
+        for ((ri, f), indices) in played {
+            runs[ri].played.push((f, ranges(indices)));
         }
         let mut list = Vec::with_capacity(order.len());
         for key in order {
@@ -166,5 +190,20 @@ impl Shots {
             families,
             list,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranges;
+
+    #[test]
+    fn played_indices_become_half_open_ranges() {
+        assert_eq!(ranges(vec![]), Vec::<[u64; 2]>::new());
+        // Unordered and repeated indices: one range per run of consecutive ones.
+        assert_eq!(
+            ranges(vec![5, 0, 1, 2, 2, 7, 6, 9]),
+            vec![[0, 3], [5, 8], [9, 10]]
+        );
     }
 }

@@ -196,11 +196,17 @@ fn a_study_played_look_by_look_in_shards_is_the_one_process_study() {
         assert!(merged.len() >= 3, "{} looks", merged.len());
         assert_same_study(&dir.join("whole"), merged.last().unwrap());
     }
-    // The dt search added candidates look by look, and rows of shots played before (an
-    // engine's second look) follow the reference's of earlier looks.
+    // The dt search added the ladder's rungs below the grid's one dt (1e-2 s) look by look,
+    // decades first, and rows of shots played before (an engine's second look) follow the
+    // reference's of earlier looks.
     let state =
         std::fs::read_to_string(dir.join("n2/look7/outcomes/looks.json")).unwrap_or_default();
-    assert!(state.contains("discrete:1e-6:end_of_step"), "{state}");
+    for rung in ["1e-3", "1e-4", "1e-5"] {
+        assert!(
+            state.contains(&format!("\"discrete:{rung}:end_of_step\"")),
+            "{rung}: {state}"
+        );
+    }
 }
 
 /// A look's shards are refused, one line each, when they are not that look's, resumed from

@@ -881,7 +881,8 @@ fn stat_dict<'py>(py: Python<'py>, s: &SummaryStat) -> PyResult<Bound<'py, PyDic
 
 /// The game's statistics of a batch, as `cargo xtask outcomes` tallies them: a dict from
 /// statistic name to a dict of `n`, `value` and its 95 % interval `low`, `high`:
-/// `balls_pocketed` (mean object balls pocketed per shot, Student-t interval), `scratch`,
+/// `balls_pocketed` (mean object balls pocketed per shot, its betting confidence sequence
+/// bounded by the rack's object balls), `scratch`,
 /// `success` (at least one object ball and no scratch), `pocket:<id>` (a pocket receives an
 /// object ball), `first_contact:<id>` (the first ball the cue ball touches, `none` for none;
 /// Wilson intervals), `cue_x`, `cue_y` (mean final cue-ball coordinates, m, over the shots

@@ -93,7 +93,7 @@ enum Command {
     /// and (the outcome study, a first look and then 30 s for more) whether it changes the
     /// game.
     #[command(after_help = "Examples:
-  cargo xtask compare                                   the main job, about 2 minutes on 2 cores
+  cargo xtask compare                                   the main job, about 3 minutes on 2 cores
   cargo xtask compare --quick --check                   seconds: the baselines checked (CI)
   cargo xtask compare --engines \"exec:python3 my_engine.py\"   your program beside every scheme
   cargo xtask compare --schemes located,substep16 --dt 1e-2,1e-3

@@ -68,7 +68,8 @@ pub struct StudyOptions {
     pub chaos_shots: u64,
     /// How the breaks' racks are placed ([`pool_sim::DEFAULT_RACK`] for real racks).
     pub rack: RackModel,
-    /// How far a sequential study searches for each engine's largest dt that keeps the game.
+    /// How far a sequential study searches the dt ladder for where each engine keeps and changes
+    /// the game.
     pub search: SearchOptions,
     /// Whether `engines` with a dt (peers, programs) are played on the dt ladder and searched
     /// as the schemes are (`outcomes`); else each is a cell of its own at the answer's whole

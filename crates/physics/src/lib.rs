@@ -49,8 +49,8 @@ pub use resolve::ball_pocket::pocket_capture;
 pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_cushion};
 pub use table::{
     cushion_id_from_pooltool, pocket_id_from_pooltool, CircularCushion, CircularSegment, Cushion,
-    EndPoint, Escape, LinearSegment, Pocket, PocketTableSpecs, PocketZone, PreparedTable, Table,
-    TableError, POOLTOOL_TABLES,
+    Enclosure, EndPoint, Escape, LinearSegment, Pocket, PocketTableSpecs, PocketZone,
+    PreparedTable, Table, TableError, MAX_ESCAPE_TESTS, MAX_TABLE_ELEMENTS, POOLTOOL_TABLES,
 };
 pub use trajectory::Trajectory;
 

@@ -187,3 +187,92 @@ fn an_open_or_inside_out_table_lets_the_ball_escape() {
         Some(Escape::Behind(..)) | Some(Escape::Open(_))
     ));
 }
+
+/// A random table for the on-table check: a star-shaped outline of `corners` corners (radii
+/// `radii` about the center, counter-clockwise) with each edge cut into `pieces` segments,
+/// pockets at some corners, circular cushions at some, a few edges left out (gaps) or turned
+/// round (facing out), and stray segments across it.
+fn random_table(radii: &[f64], pieces: usize, marks: &[u8], strays: &[[f64; 4]]) -> Table {
+    use pool_physics::{CircularCushion, Cushion, Pocket};
+    let n = radii.len();
+    let corner = |i: usize| {
+        let a = std::f64::consts::TAU * (i % n) as f64 / n as f64;
+        Vec2::new(2.0 + radii[i % n] * a.cos(), 1.5 + radii[i % n] * a.sin())
+    };
+    let mut t = Table::rectangle("random", 4.0, 3.0, 0.036576);
+    t.cushions.clear();
+    let mark = |i: usize| marks[i % marks.len()];
+    for i in 0..n {
+        let (a, b) = (corner(i), corner(i + 1));
+        if mark(i) % 11 == 0 {
+            continue; // a gap
+        }
+        for k in 0..pieces {
+            let (u, v) = (k as f64 / pieces as f64, (k + 1) as f64 / pieces as f64);
+            let (p, q) = (a + (b - a) * u, a + (b - a) * v);
+            let (p1, p2) = if mark(i) % 13 == 1 { (q, p) } else { (p, q) };
+            t.cushions.push(Cushion {
+                id: format!("e{i}_{k}"),
+                p1: [p1.x, p1.y],
+                p2: [p2.x, p2.y],
+                height: 0.036576,
+            });
+        }
+        let c = corner(i);
+        match mark(i) % 7 {
+            0 => t.pockets.push(Pocket {
+                id: format!("p{i}"),
+                center: [c.x, c.y],
+                radius: 0.05 + f64::from(mark(i)) * 1e-4,
+                depth: None,
+                capture_line: None,
+            }),
+            1 => t.circular_cushions.push(CircularCushion {
+                id: format!("a{i}"),
+                center: [c.x, c.y],
+                radius: 0.01 + f64::from(mark(i)) * 1e-4,
+                height: 0.036576,
+            }),
+            _ => {}
+        }
+    }
+    for (k, s) in strays.iter().enumerate() {
+        t.cushions.push(Cushion {
+            id: format!("s{k}"),
+            p1: [s[0], s[1]],
+            p2: [s[2], s[3]],
+            height: 0.036576,
+        });
+    }
+    t
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The on-table check leaves out the tangents of joints that bound no escape and looks up
+    /// the obstacles in a grid: it must say what trying every tangent against every obstacle
+    /// says, on outlines convex and not, with gaps, reversed edges, pockets, arcs and strays.
+    #[test]
+    fn the_on_table_check_agrees_with_trying_every_tangent(
+        radii in prop::collection::vec(0.3f64..1.4, 3..24),
+        pieces in 1usize..5,
+        marks in prop::collection::vec(0u8..255, 1..24),
+        strays in prop::collection::vec(prop::array::uniform4(0.0f64..4.0), 0..3),
+        points in prop::collection::vec((0.0f64..4.0, 0.0f64..3.0), 1..40),
+        radius in prop::sample::select(vec![0.028575, 0.001, 0.1]),
+    ) {
+        let t = random_table(&radii, pieces, &marks, &strays);
+        prop_assume!(t.validate().is_ok());
+        let prepared = PreparedTable::from(t);
+        let check = prepared.enclosure(radius);
+        for (x, y) in points {
+            let p = Vec2::new(x, y);
+            prop_assert_eq!(
+                check.escape(p).is_some(),
+                check.escape_exhaustive(p).is_some(),
+                "at {:?}", p
+            );
+        }
+    }
+}

@@ -1,7 +1,9 @@
 //! The simulation set-up both engines receive.
 
 use pool_physics::resolve::Cue;
-use pool_physics::{BallState, Escape, EventKind, Model, Physics, PreparedTable, Vec2};
+use pool_physics::{
+    BallState, Escape, EventKind, Model, Physics, PreparedTable, Vec2, MAX_ESCAPE_TESTS,
+};
 
 use crate::{Agents, Event};
 
@@ -130,6 +132,8 @@ impl Setup {
                 );
             }
         }
+        let mut checks = std::collections::HashMap::new();
+        let mut tests = 0u64;
         for (i, b) in self.balls.iter().enumerate() {
             let name = |f: &str| format!("balls[{i}].{f} (id {:?})", b.id);
             let s = &b.state;
@@ -151,12 +155,21 @@ impl Setup {
             }
             let p = Vec2::new(s.r.x, s.r.y);
             if s.motion != pool_physics::MotionState::Pocketed {
-                if let Some(k) = self
-                    .table
-                    .pockets
-                    .iter()
-                    .find(|k| (p - k.center_vec()).norm() < k.radius)
-                {
+                // A table of its own is asked through its enclosure check (a grid of its
+                // elements, one per radius): the same answers as the scans, near-linear in
+                // balls and elements.
+                let check = (!self.table.is_built_in()).then(|| {
+                    checks
+                        .entry(radius.to_bits())
+                        .or_insert_with(|| self.table.enclosure(radius))
+                });
+                let pocket = match &check {
+                    Some(c) => c.pocket_at(p),
+                    None => {
+                        (self.table.pockets.iter()).find(|k| (p - k.center_vec()).norm() < k.radius)
+                    }
+                };
+                if let Some(k) = pocket {
                     return err(
                         name("r"),
                         fmt3(&s.r),
@@ -166,7 +179,11 @@ impl Setup {
                         ),
                     );
                 }
-                if let Some(c) = self.table.cushion_overlap(p, radius, OVERLAP_TOL) {
+                let overlap = match &check {
+                    Some(c) => c.cushion_overlap(p, OVERLAP_TOL),
+                    None => self.table.cushion_overlap(p, radius, OVERLAP_TOL),
+                };
+                if let Some(c) = overlap {
                     return err(
                         name("r"),
                         fmt3(&s.r),
@@ -178,11 +195,35 @@ impl Setup {
                 // area (tested once for all): a ball there needs no search.
                 let in_area =
                     p.x > 0.0 && p.y > 0.0 && p.x < self.table.length && p.y < self.table.width;
-                let escape = if self.table.is_built_in() && in_area {
-                    None
-                } else {
-                    self.table.escape(p, radius)
+                let escape = match &check {
+                    None if in_area => None,
+                    None => self.table.escape(p, radius),
+                    Some(c) => {
+                        let before = c.obstacles_tested();
+                        let escape = c.escape(p);
+                        tests += c.obstacles_tested() - before;
+                        escape
+                    }
                 };
+                if tests > MAX_ESCAPE_TESTS {
+                    return err(
+                        "table".into(),
+                        format!(
+                            "{} straight cushions, {} circular, {} pockets under {} balls",
+                            self.table.cushions.len(),
+                            self.table.circular_cushions.len(),
+                            self.table.pockets.len(),
+                            self.balls.len()
+                        ),
+                        &format!(
+                            "checking that every ball is on this table would take more than \
+                             {MAX_ESCAPE_TESTS} tests of a straight path against a cushion (at \
+                             ball {i} of {}: the table has that many cushion ends a ball sees \
+                             past); use fewer balls or a simpler outline",
+                            self.balls.len()
+                        ),
+                    );
+                }
                 match escape {
                     None => {}
                     Some(Escape::Open(d)) => {
@@ -320,33 +361,59 @@ impl Setup {
                 );
             }
         }
-        for i in 0..self.balls.len() {
-            for j in i + 1..self.balls.len() {
-                let (a, b) = (&self.balls[i], &self.balls[j]);
-                if a.state.motion == pool_physics::MotionState::Pocketed
-                    || b.state.motion == pool_physics::MotionState::Pocketed
-                {
-                    continue;
-                }
-                let d = (a.state.r.xy() - b.state.r.xy()).norm();
-                let touch = self.physics.contact_distance(&a.state, &b.state);
-                if d < touch - OVERLAP_TOL {
-                    return err(
-                        format!("balls[{j}].r (id {:?})", b.id),
-                        fmt3(&b.state.r),
-                        &format!(
-                            "overlaps ball {:?}: centers {d:.6} m apart, less than {} m (2R, \
-                             or 2 sqrt(R_a R_b) for balls of radii R_a, R_b)",
-                            a.id, touch
-                        ),
-                    );
+        // The first overlapping partner of each ball (the smallest later index), found among
+        // the balls of the neighbouring cells of a grid of the largest contact distance: the
+        // answer of a scan of every pair, in near-linear time.
+        let reach = (self.physics.all_params())
+            .map(|p| 2.0 * p.radius)
+            .fold(0.0, f64::max);
+        let cell = |s: &BallState| {
+            let key = |x: f64| (x / reach).floor() as i64;
+            (key(s.r.x), key(s.r.y))
+        };
+        let mut cells: std::collections::HashMap<(i64, i64), Vec<usize>> =
+            std::collections::HashMap::new();
+        let on_table = |b: &Ball| b.state.motion != pool_physics::MotionState::Pocketed;
+        for (i, b) in self.balls.iter().enumerate().filter(|(_, b)| on_table(b)) {
+            cells.entry(cell(&b.state)).or_default().push(i);
+        }
+        let mut partner: Vec<Option<usize>> = vec![None; self.balls.len()];
+        for (i, a) in self.balls.iter().enumerate().filter(|(_, b)| on_table(b)) {
+            let (cx, cy) = cell(&a.state);
+            for (dx, dy) in (-1..=1).flat_map(|dx| (-1..=1).map(move |dy| (dx, dy))) {
+                let near = cells.get(&(cx.saturating_add(dx), cy.saturating_add(dy)));
+                for &j in near.into_iter().flatten().filter(|&&j| j > i) {
+                    let b = &self.balls[j];
+                    let d = (a.state.r.xy() - b.state.r.xy()).norm();
+                    if d < self.physics.contact_distance(&a.state, &b.state) - OVERLAP_TOL {
+                        partner[i] = Some(partner[i].map_or(j, |k| k.min(j)));
+                    }
                 }
             }
-            if self.balls[i..]
-                .iter()
-                .skip(1)
-                .any(|b| b.id == self.balls[i].id)
-            {
+        }
+        let mut last_of_id: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::new();
+        for (i, b) in self.balls.iter().enumerate() {
+            last_of_id.insert(b.id.as_str(), i);
+        }
+        let elements: std::collections::HashMap<&str, String> =
+            self.table.element_ids().map(|(at, id)| (id, at)).collect();
+        for i in 0..self.balls.len() {
+            if let Some(j) = partner[i] {
+                let (a, b) = (&self.balls[i], &self.balls[j]);
+                let d = (a.state.r.xy() - b.state.r.xy()).norm();
+                let touch = self.physics.contact_distance(&a.state, &b.state);
+                return err(
+                    format!("balls[{j}].r (id {:?})", b.id),
+                    fmt3(&b.state.r),
+                    &format!(
+                        "overlaps ball {:?}: centers {d:.6} m apart, less than {} m (2R, \
+                         or 2 sqrt(R_a R_b) for balls of radii R_a, R_b)",
+                        a.id, touch
+                    ),
+                );
+            }
+            if last_of_id[self.balls[i].id.as_str()] > i {
                 return err(
                     format!("balls[{i}].id"),
                     format!("{:?}", self.balls[i].id),
@@ -355,7 +422,7 @@ impl Setup {
             }
             // Events name their agents by id: a ball's must name nothing else.
             let id = self.balls[i].id.as_str();
-            if let Some((at, _)) = self.table.element_ids().find(|(_, other)| *other == id) {
+            if let Some(at) = elements.get(id) {
                 return err(
                     format!("balls[{i}].id"),
                     format!("{id:?}"),

@@ -3,10 +3,12 @@
 //! engines use.
 
 mod builtin;
+mod enclosure;
 mod grid;
 mod pooltool;
 mod prepared;
 
+pub use enclosure::{Enclosure, MAX_ESCAPE_TESTS, MAX_TABLE_ELEMENTS};
 pub use pooltool::{
     cushion_id_from_pooltool, pocket_id_from_pooltool, PocketTableSpecs, POOLTOOL_TABLES,
 };
@@ -185,7 +187,8 @@ pub enum TableError {
 pub const POOL_CUSHION_HEIGHT: f64 = 0.64 * 2.0 * 0.028575;
 
 impl Table {
-    /// Checks dimensions, segments and pockets; the error names the offending field.
+    /// Checks dimensions, segments and pockets, and that there are at most
+    /// [`MAX_TABLE_ELEMENTS`] of them; the error names the offending field.
     pub fn validate(&self) -> Result<(), TableError> {
         let bad = |field: String, value: String, why: &str| {
             Err(TableError::Invalid {
@@ -208,6 +211,22 @@ impl Table {
                 "cushions".into(),
                 "[]".into(),
                 "a table needs at least one cushion",
+            );
+        }
+        let elements = self.cushions.len() + self.circular_cushions.len() + self.pockets.len();
+        if elements > MAX_TABLE_ELEMENTS {
+            return bad(
+                "cushions".into(),
+                format!(
+                    "{} straight, {} circular, {} pockets",
+                    self.cushions.len(),
+                    self.circular_cushions.len(),
+                    self.pockets.len()
+                ),
+                &format!(
+                    "a table has at most {MAX_TABLE_ELEMENTS} elements (cushions, circular \
+                     cushions and pockets together)"
+                ),
             );
         }
         for (i, c) in self.cushions.iter().enumerate() {

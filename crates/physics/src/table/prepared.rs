@@ -256,126 +256,16 @@ pub enum Escape {
 }
 
 impl PreparedTable {
-    /// Whether a ball of radius `radius` (m) centered at `p` is enclosed: every straight path
-    /// from `p` first meets a cushion from its playing side (its center reaching R from the
-    /// segment's face or end, or R + r from a circular cushion's center) or a pocket's capture
-    /// circle. `None` when it is; else a way out. This is what "on the table" means: the region
-    /// the cushions enclose, pocket mouths and throats included.
-    ///
-    /// Exact for tables of segments and circles: the directions that escape (or meet a back
-    /// face first) form open arcs whose ends are tangent to an obstacle's reach (an end point's
-    /// circle of radius R, a circular cushion's of radius R + r, a pocket circle), so it tries
-    /// each such tangent turned a little to either side, and four fixed directions for a table
-    /// with no obstacle at all.
+    /// Whether a ball of radius `radius` (m) centered at `p` is enclosed: see
+    /// [`Enclosure::escape`], of which this is one call (a check of many balls builds the
+    /// [`Enclosure`] once, [`PreparedTable::enclosure`]).
     pub fn escape(&self, p: Vec2, radius: f64) -> Option<Escape> {
-        let mut directions: Vec<Vec2> = vec![
-            Vec2::new(1.0, 0.0),
-            Vec2::new(0.0, 1.0),
-            Vec2::new(-1.0, 0.0),
-            Vec2::new(0.0, -1.0),
-        ];
-        let mut tangents = |c: Vec2, r: f64| {
-            let d = c - p;
-            let dist = d.norm();
-            if dist == 0.0 {
-                return;
-            }
-            let half = (r / dist).min(1.0).asin();
-            let base = d.y.atan2(d.x);
-            for side in [-1.0, 1.0] {
-                let a = base + side * (half * (1.0 + 1e-7) + 1e-9);
-                directions.push(Vec2::new(a.cos(), a.sin()));
-            }
-        };
-        for s in &self.linear {
-            tangents(s.start, radius);
-            tangents(s.end, radius);
-        }
-        for a in &self.circular {
-            tangents(a.center, a.radius + radius);
-        }
-        for c in &self.zones {
-            match &c.line {
-                Some(line) => {
-                    tangents(line.start, 0.0);
-                    tangents(line.end, 0.0);
-                }
-                None => tangents(c.center, c.radius),
-            }
-        }
-        // Every obstacle's reach (the box a ball center within R of it lies in), a little
-        // grown so that rounding never leaves one out: a path's first hit is among those whose
-        // box it crosses before it.
-        let margin = 1e-6;
-        let mut boxes: Vec<Aabb> = Vec::new();
-        boxes.extend(self.linear.iter().map(|s| s.bbox.grown(radius + margin)));
-        let linear = boxes.len();
-        boxes.extend(
-            (self.circular.iter()).map(|a| Aabb::of(&[a.center]).grown(a.radius + radius + margin)),
-        );
-        let circular = boxes.len();
-        boxes.extend((self.zones.iter()).map(|c| c.reach(margin)));
-        let grid = super::grid::Grid::new(&boxes);
-        let mut stamp = vec![usize::MAX; boxes.len()];
-        // A direction already tried gives the same answer again (joined segments share their
-        // end points): each is tried once, in the same order.
-        let mut tried = std::collections::HashSet::new();
-        directions.retain(|d| tried.insert((d.x.to_bits(), d.y.to_bits())));
-        directions.into_iter().enumerate().find_map(|(n, d)| {
-            // The obstacles the path meets, with when, cell by cell along it until past the
-            // nearest meeting found so far.
-            let mut found: Vec<(usize, f64)> = Vec::new();
-            let mut nearest = f64::INFINITY;
-            let offer = |k: usize, found: &mut Vec<(usize, f64)>, nearest: &mut f64| {
-                if let Some(t) = self.hit_time(k, linear, circular, p, d, radius) {
-                    *nearest = nearest.min(t);
-                    found.push((k, t));
-                }
-            };
-            for k in grid.big() {
-                stamp[k] = n;
-                offer(k, &mut found, &mut nearest);
-            }
-            grid.walk(p, d, |t, items| {
-                if t > nearest + margin {
-                    return false;
-                }
-                for &k in items {
-                    let k = k as usize;
-                    if stamp[k] != n {
-                        stamp[k] = n;
-                        offer(k, &mut found, &mut nearest);
-                    }
-                }
-                true
-            });
-            // Only the nearest can be the first hit; the scan below breaks their ties as a
-            // scan of every obstacle would.
-            let mut found: Vec<usize> = (found.into_iter())
-                .filter(|&(_, t)| t <= nearest)
-                .map(|(k, _)| k)
-                .collect();
-            found.sort_unstable();
-            let split = |lo: usize, hi: usize| {
-                found
-                    .iter()
-                    .filter(move |&&k| (lo..hi).contains(&k))
-                    .map(move |&k| k - lo)
-            };
-            self.first_hit(
-                p,
-                d,
-                radius,
-                split(0, linear),
-                split(linear, circular),
-                split(circular, boxes.len()),
-            )
-        })
+        self.enclosure(radius).escape(p)
     }
 
     /// When the path from `p` along the unit `d` first meets obstacle `k` of [`Self::escape`]'s
     /// list (linear segments below `linear`, circular ones below `circular`, then pockets).
-    fn hit_time(
+    pub(super) fn hit_time(
         &self,
         k: usize,
         linear: usize,
@@ -415,7 +305,7 @@ impl PreparedTable {
     /// `Some(Open)` for nothing at all, `Some(Behind)` for a cushion's back face.
     /// Only the obstacles listed are looked at, each list in increasing order (the first of
     /// equally near ones counts, as in a scan of all of them).
-    fn first_hit(
+    pub(super) fn first_hit(
         &self,
         p: Vec2,
         d: Vec2,

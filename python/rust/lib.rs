@@ -1201,6 +1201,19 @@ fn cli_result(py: Python<'_>, args: Vec<String>) -> (u8, Option<String>) {
     py.detach(|| xtask::run_cli_quiet(std::iter::once("cargo xtask".to_string()).chain(args)))
 }
 
+/// A sequential study's budget as `--outcome-budget` reads it (the harness's own parser):
+/// `(shots, seconds or None)` for `<shots>`, `<seconds>s` or both (at most one of each), None
+/// for `none`. Raises `ValueError` naming the part that does not parse.
+#[pyfunction]
+fn parse_budget(text: &str) -> PyResult<Option<(u64, Option<f64>)>> {
+    if text == "none" {
+        return Ok(None);
+    }
+    text.parse::<pool_harness::Budget>()
+        .map(|b| Some((b.shots, b.seconds)))
+        .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("--outcome-budget {text:?}: {e}")))
+}
+
 /// A shot from a pooltool `System.save` file (JSON or msgpack) at `path`, named `name`, its
 /// laws from the pooltool resolver file at `resolver` (YAML or JSON) when given, else the
 /// file's own `resolver` entry, else pooltool's default laws (`pooltool_default`);
@@ -1262,6 +1275,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cli_result, m)?)?;
     m.add_function(wrap_pyfunction!(import_pooltool, m)?)?;
     m.add_function(wrap_pyfunction!(export_pooltool, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_budget, m)?)?;
     m.add("ShotError", py.get_type::<ShotError>())?;
     m.add("RunError", py.get_type::<RunError>())?;
     m.add("PRESETS", pool_physics::Model::PRESETS.to_vec())?;

@@ -110,3 +110,19 @@ def test_float32_states_are_named_by_their_dtype():
         shot.with_states(shot.states.astype(np.float32))
     with pytest.raises(bh.ShotError, match=r"states: .*expected a 3-d array"):
         shot.with_states(shot.states[0])
+
+
+def test_a_budget_is_read_by_the_harnesss_own_parser():
+    from billiards_harness import _core, cluster
+
+    assert _core.parse_budget("3200,30s") == (3200, 30.0)
+    assert _core.parse_budget("45s,800") == (800, 45.0)
+    assert _core.parse_budget("none") is None
+    # A forgotten `s`, a count twice, a duration twice: each names its part.
+    for text, part in [("6400,5100", '"5100"'), ("100,5s,7", '"7"'), ("3s,1s", '"1s"')]:
+        with pytest.raises(ValueError, match=part):
+            _core.parse_budget(text)
+    # The cluster driver refuses it as the command line would, before any shard runs.
+    with pytest.raises(SystemExit) as e:
+        cluster.main(["--local", "--run-name", "x", "outcomes", "--outcome-budget", "800,400"])
+    assert e.value.code == 2

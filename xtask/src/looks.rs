@@ -417,10 +417,14 @@ impl Failures {
 /// (appended to `chaos`).
 fn absorb_extras(
     dir: &Path,
+    rows: &[OutcomeShotRow],
     wall: &mut Vec<WallRow>,
     chaos: &mut Vec<pool_harness::ChaosRow>,
 ) -> Result<(), CliError> {
-    absorb_wall(wall, &dir.join("outcomes/wall.csv"))?;
+    let path = dir.join("outcomes/wall.csv");
+    let timed = absorb_wall(wall, &path)?;
+    pool_harness::check_wall(&timed, rows)
+        .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
     let path = dir.join("chaos.csv");
     chaos.extend(parse_rows::<pool_harness::ChaosRow>(
         &read_text(&path)?,
@@ -429,20 +433,21 @@ fn absorb_extras(
     Ok(())
 }
 
-/// The wall times of a run directory or a shard, checked, absorbed into `wall`.
-fn absorb_wall(wall: &mut Vec<WallRow>, path: &Path) -> Result<(), CliError> {
+/// The wall times of a run directory or a shard, checked, absorbed into `wall`; returns them.
+fn absorb_wall(wall: &mut Vec<WallRow>, path: &Path) -> Result<Vec<WallRow>, CliError> {
     let text = read_text(path)?;
-    for w in parse_rows::<WallRow>(&text, path)? {
-        crate::shard::check_times(&w, path)?;
+    let timed = parse_rows::<WallRow>(&text, path)?;
+    for w in &timed {
+        crate::shard::check_times(w, path)?;
         match wall
             .iter_mut()
             .find(|x| (&x.family, &x.table, &x.run) == (&w.family, &w.table, &w.run))
         {
-            Some(x) => x.absorb(&w),
-            None => wall.push(w),
+            Some(x) => x.absorb(w),
+            None => wall.push(w.clone()),
         }
     }
-    Ok(())
+    Ok(timed)
 }
 
 /// What `merge --look K` was asked for.
@@ -580,7 +585,9 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
     let mut failures = Failures::default();
     let mut wall: Vec<WallRow> = Vec::new();
     let mut chaos = Vec::new();
-    // The looks before, tallied again as the loop tallied them.
+    // The looks before, tallied again as the loop tallied them (their reference rows are
+    // those of the shots this look's rows play again).
+    let mut earlier: Vec<OutcomeShotRow> = Vec::new();
     if let Some((_, dir)) = &previous {
         let path = dir.join("outcomes/shots.csv");
         let text = read_text(&path)?;
@@ -606,8 +613,11 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
                 .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
             at += n as usize;
         }
+        plan.check_rows(&rows, &[])
+            .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
         failures.note(&rows);
-        absorb_extras(dir, &mut wall, &mut chaos)?;
+        absorb_extras(dir, &rows, &mut wall, &mut chaos)?;
+        earlier = rows;
     }
     // This look: the wants the shards computed, from the same state.
     let wants = plan.look_wants(&mut state);
@@ -653,9 +663,11 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
             &rows,
             &path,
         )?;
+        plan.check_rows(&rows, &earlier)
+            .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
         failures.note(&rows);
+        absorb_extras(dir, &rows, &mut wall, &mut chaos)?;
         look_rows.extend(rows);
-        absorb_extras(dir, &mut wall, &mut chaos)?;
     }
     out.flush().map_err(write_err)?;
     drop(out);

@@ -270,9 +270,33 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
             );
             // The shots that failed: each may have its file in failures/, and only they.
             let mut failing: std::collections::BTreeSet<String> = Default::default();
+            let replayed = m.options.iter().any(|(k, _)| k == "--replay");
             for rec in reader.records() {
                 let rec = rec.map_err(bad_row)?;
                 coverage.row(format!("shot {}", &rec[shot]))?;
+                // The kind is the seed's (a generated shot) and the name's (a replayed one).
+                let of_seed = (!replayed)
+                    .then(|| {
+                        rec[shot]
+                            .parse::<u64>()
+                            .ok()
+                            .map(pool_harness::ScenarioKind::of_seed)
+                    })
+                    .flatten();
+                let of_name = pool_harness::ScenarioKind::from_shot_name(&rec[name]);
+                let expected = if replayed { of_name } else { of_seed };
+                if expected.is_none_or(|k| k.name() != &rec[kind])
+                    || of_name.is_some_and(|k| k.name() != &rec[kind])
+                {
+                    return Err(CliError::Input(format!(
+                        "{}: shot {}: field kind = {:?}, but its {} makes it {}; nothing merged",
+                        file.display(),
+                        &rec[shot],
+                        pool_exec::escape_bytes(rec[kind].as_bytes()),
+                        if replayed { "name" } else { "seed" },
+                        expected.map_or("no kind", |k| k.name())
+                    )));
+                }
                 if !rec[failures].is_empty() {
                     failing.insert(format!("{}.toml", &rec[name]));
                 }
@@ -284,8 +308,19 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
                 stress.add(&rec[kind], n, &broken);
             }
             coverage.end()?;
-            // The failing shots' files: one per shot, named by the shot.
+            // The failing shots' files: one per shot, named by the shot, each there.
             let failures_dir = dir.join("stress/failures");
+            if let Some(missing) = failing
+                .iter()
+                .find(|n| !pool_report::files::exists(&failures_dir.join(n.as_str())))
+            {
+                return Err(CliError::Input(format!(
+                    "{}: a failing shot's file {} is missing (every failing shot writes \
+                     failures/<shot>.toml); nothing merged",
+                    file.display(),
+                    failures_dir.join(missing).display()
+                )));
+            }
             if failures_dir.is_dir() {
                 let mut files: Vec<PathBuf> = std::fs::read_dir(&failures_dir)
                     .map_err(|e| CliError::Input(format!("{}: {e}", failures_dir.display())))?
@@ -463,7 +498,28 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         if let Some(v) = &verify {
             v.shard(m, &file, &text)?;
         }
-        for row in crate::study::tally_rows(&mut tally, text.as_bytes(), &file)? {
+        // The rows are data: each checked against its shot and its reference's row, and the
+        // shard's wall times against the rows they time, before anything counts.
+        let rows: Vec<pool_harness::OutcomeShotRow> = csv::Reader::from_reader(text.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
+        plan.check_rows(&rows, &[])
+            .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", file.display())))?;
+        let wall_file = dir.join("outcomes/wall.csv");
+        let wall_text =
+            pool_report::files::read_capped(&wall_file, pool_report::files::MAX_CSV_BYTES)
+                .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
+        let shard_wall: Vec<pool_harness::WallRow> = csv::Reader::from_reader(wall_text.as_slice())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
+        pool_harness::check_wall(&shard_wall, &rows).map_err(|e| {
+            CliError::Input(format!("{}: {e}; nothing merged", wall_file.display()))
+        })?;
+        let failed_rows = pool_harness::tally_shot_rows(&mut tally, rows.into_iter().map(Ok))
+            .map_err(CliError::Input)?;
+        for row in failed_rows {
             if let Some(reason) = row.failure.strip_prefix(pool_harness::DECLINED) {
                 pool_report::compare::Decline::note(&mut declined, &row.run, reason);
             } else if !row.failure.is_empty() {
@@ -473,11 +529,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
                 }
             }
         }
-        let wall_file = dir.join("outcomes/wall.csv");
-        let text = pool_report::files::read_capped(&wall_file, pool_report::files::MAX_CSV_BYTES)
-            .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
-        for w in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::WallRow>() {
-            let w = w.map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
+        for w in shard_wall {
             crate::shard::check_times(&w, &wall_file)?;
             match wall
                 .iter_mut()

@@ -8,9 +8,8 @@ use std::io::Write;
 use indicatif::ProgressBar;
 use pool_engines::EngineSpec;
 use pool_harness::{
-    Budget, Margins, OptionError, OutcomeTally, Perturbation, SearchOptions, StudyError,
-    StudyOption, StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS,
-    QUICK_SHOTS,
+    Budget, Margins, OptionError, Perturbation, SearchOptions, StudyError, StudyOption,
+    StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS,
 };
 use pool_report::compare::{outcome_section, OutcomeStudy};
 
@@ -692,21 +691,4 @@ pub fn study_report(study: &OutcomeStudy, wall: &str) -> String {
     ));
     outcome_section(&mut md, study);
     md
-}
-
-/// Tallies a study's `outcomes/shots.csv` rows read back (a shard's), shot by shot, and
-/// returns the rows of engines that could not run their shot.
-///
-/// # Errors
-/// A row that does not parse, naming the file.
-pub fn tally_rows(
-    tally: &mut OutcomeTally,
-    text: &[u8],
-    file: &std::path::Path,
-) -> Result<Vec<pool_harness::OutcomeShotRow>, CliError> {
-    let mut reader = csv::Reader::from_reader(text);
-    let rows = reader
-        .deserialize::<pool_harness::OutcomeShotRow>()
-        .map(|r| r.map_err(|e| format!("{}: {e}", file.display())));
-    pool_harness::tally_shot_rows(tally, rows).map_err(CliError::Input)
 }

@@ -58,13 +58,13 @@ pub use outcome::{
     MarginName, OptionError, Scale, SearchEnd, SearchOptions, StudyOption, Verdict,
     SHOT_BY_SHOT_SHARE,
 };
+pub use outcome::{check_wall, fit_within, pick_replays, ShotCheck, ShotRows};
 pub use outcome::{
     decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,
     replay_shot, Geometry, Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile,
     ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
-pub use outcome::{fit_within, pick_replays, ShotRows};
 pub use outcome::{CueContact, MAX_CUE_CONTACTS};
 pub use outcome::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use paths::ball_paths;

@@ -200,3 +200,7 @@ def strike_many(
 def cli(args: List[str]) -> int: ...
 def cli_result(args: List[str]) -> Tuple[int, Optional[str]]:
     """``cli``, but a failure's line is returned (exit code, the line after "error: ")."""
+def parse_budget(text: str) -> Optional[Tuple[int, Optional[float]]]:
+    """``--outcome-budget`` as the harness reads it: ``(shots, seconds or None)``, None for
+    ``none``; ``ValueError`` naming the part that does not parse (at most one count of shots
+    and one of seconds)."""

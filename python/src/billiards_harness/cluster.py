@@ -36,6 +36,7 @@ import sys
 import tempfile
 from typing import Dict, List, Optional, Sequence
 
+from . import _core
 from ._core import cli, cli_result
 
 __all__ = [
@@ -339,15 +340,23 @@ def run_looks(
                 shutil.rmtree(work, ignore_errors=True)
 
 
-def _one_look(command: Sequence[str]) -> bool:
-    """Whether ``outcomes`` ``command`` plays one look (``--outcome-budget none``): sharded as
-    stress and sweep are, not look by look."""
+def _budget(command: Sequence[str]) -> Optional[str]:
+    """The text of ``command``'s ``--outcome-budget`` (the last one given), if any."""
+    text = None
     for i, word in enumerate(command):
         if word == "--outcome-budget" and i + 1 < len(command):
-            return command[i + 1] == "none"
-        if word == "--outcome-budget=none":
-            return True
-    return False
+            text = command[i + 1]
+        elif word.startswith("--outcome-budget="):
+            text = word.split("=", 1)[1]
+    return text
+
+
+def _one_look(command: Sequence[str]) -> bool:
+    """Whether ``outcomes`` ``command`` plays one look (``--outcome-budget none``): sharded as
+    stress and sweep are, not look by look. The budget is read by the harness's own parser
+    (``_core.parse_budget``): a budget it refuses raises ``ValueError`` naming the part."""
+    text = _budget(command)
+    return text is not None and _core.parse_budget(text) is None
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -374,7 +383,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not args.command or args.command[0] not in ("stress", "sweep", "outcomes"):
         ap.error("give the command to shard: stress ..., sweep ... or outcomes ...")
     options = dict(address=args.address, local=args.local, keep_shards=args.keep_shards)
-    if args.command[0] == "outcomes" and not _one_look(args.command):
+    try:
+        one_look = args.command[0] == "outcomes" and _one_look(args.command)
+    except ValueError as e:
+        ap.error(str(e))
+    if args.command[0] == "outcomes" and not one_look:
         return run_looks(args.command, args.shards, args.out, args.run_name, **options,
                          resume=args.resume)
     if args.resume is not None:

@@ -20,6 +20,7 @@ mod looks;
 mod perturb;
 mod replay;
 mod replay_pick;
+mod row_check;
 mod runner;
 pub mod search;
 mod shot;
@@ -50,6 +51,7 @@ pub use replay::{
     REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
 };
 pub use replay_pick::{fit_within, pick_replays, ShotRows};
+pub use row_check::{check_wall, ShotCheck};
 pub use search::{Ladder, SearchEnd, SearchOptions};
 pub use shot::{StudyError, StudyRules, StudySetups, StudyShot};
 pub use stats::{mcnemar_one_sided, wilson_interval, ALPHA, Z_95};

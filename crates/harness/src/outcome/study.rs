@@ -619,16 +619,15 @@ pub struct Budget {
 impl std::str::FromStr for Budget {
     type Err = String;
 
-    /// `<shots>`, `<seconds>s`, or `<shots>,<seconds>s` (shots 1 to [`MAX_SHOTS`], seconds in
-    /// (0, 1e6]); a budget of seconds alone allows [`MAX_SHOTS`] shots.
+    /// `<shots>`, `<seconds>s`, or `<shots>,<seconds>s` in either order (shots 1 to
+    /// [`MAX_SHOTS`], seconds in (0, 1e6]); a budget of seconds alone allows [`MAX_SHOTS`]
+    /// shots. At most one count and one duration: a second of either is an error naming it.
     fn from_str(text: &str) -> Result<Self, String> {
-        let mut budget = Budget {
-            shots: MAX_SHOTS,
-            seconds: None,
-        };
-        let mut any = false;
+        if text.trim().is_empty() {
+            return Err("empty budget".into());
+        }
+        let (mut shots, mut seconds) = (None, None);
         for part in text.split(',').map(str::trim) {
-            any = true;
             if let Some(secs) = part.strip_suffix('s') {
                 let v: f64 = secs
                     .parse()
@@ -636,7 +635,12 @@ impl std::str::FromStr for Budget {
                 if !(v > 0.0 && v <= 1e6) {
                     return Err(format!("{part:?}: seconds must be in (0, 1e6]"));
                 }
-                budget.seconds = Some(v);
+                if let Some(first) = seconds.replace(v) {
+                    return Err(format!(
+                        "{part:?}: a second duration (after {first}s): a budget is at most one \
+                         count of shots and one of seconds"
+                    ));
+                }
             } else {
                 let v: u64 = part
                     .parse()
@@ -644,13 +648,18 @@ impl std::str::FromStr for Budget {
                 if !(1..=MAX_SHOTS).contains(&v) {
                     return Err(format!("{part:?}: shots must be 1 to {MAX_SHOTS}"));
                 }
-                budget.shots = v;
+                if let Some(first) = shots.replace(v) {
+                    return Err(format!(
+                        "{part:?}: a second count of shots (after {first}; seconds end in s, \
+                         e.g. {part}s): a budget is at most one count of shots and one of seconds"
+                    ));
+                }
             }
         }
-        if !any || text.trim().is_empty() {
-            return Err("empty budget".into());
-        }
-        Ok(budget)
+        Ok(Budget {
+            shots: shots.unwrap_or(MAX_SHOTS),
+            seconds,
+        })
     }
 }
 
@@ -691,4 +700,52 @@ pub fn tally_shot_rows(
     }
     tally.add_shot(&shot);
     Ok(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_budget_is_at_most_one_count_and_one_duration() {
+        let b = |t: &str| t.parse::<Budget>();
+        assert_eq!(
+            b("3200").unwrap(),
+            Budget {
+                shots: 3200,
+                seconds: None
+            }
+        );
+        assert_eq!(
+            b("45s").unwrap(),
+            Budget {
+                shots: MAX_SHOTS,
+                seconds: Some(45.0)
+            }
+        );
+        assert_eq!(
+            b(" 30s , 800 ").unwrap(),
+            Budget {
+                shots: 800,
+                seconds: Some(30.0)
+            }
+        );
+        for (text, part) in [
+            ("6400,5100", "\"5100\": a second count"),
+            ("100,5s,7", "\"7\": a second count"),
+            ("3s,1s", "\"1s\": a second duration"),
+            ("", "empty"),
+            ("5,", "\"\" is not a count"),
+            ("0", "shots must be 1"),
+            ("-3s", "seconds must be in"),
+        ] {
+            let e = b(text).unwrap_err();
+            assert!(e.contains(part), "{text:?}: {e}");
+        }
+        // Written back, a budget reads as itself.
+        for text in ["3200", "3200,30s", "45s"] {
+            let v = b(text).unwrap();
+            assert_eq!(v.to_string().parse::<Budget>().unwrap(), v);
+        }
+    }
 }

@@ -690,5 +690,6 @@ pub fn study_report(study: &OutcomeStudy, wall: &str) -> String {
         "The outcome study alone (`cargo xtask outcomes`); wall time {wall}.\n\n"
     ));
     outcome_section(&mut md, study);
-    md
+    // Names, commands and an engine's own words come from elsewhere: no raw HTML.
+    pool_report::md::no_html(&md)
 }

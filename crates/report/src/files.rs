@@ -154,8 +154,9 @@ pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
         .map_err(|e| e.error)
 }
 
-/// `bytes` in a temporary file beside `path` (`.<name>.<random>.tmp`, created exclusively),
-/// synced; removed when dropped unless persisted.
+/// `bytes` in a temporary file beside `path` (`.<name>.<random>.tmp`, created exclusively,
+/// mode 0666 less the umask as `fs::write` gives), synced; removed when dropped unless
+/// persisted.
 fn temp_beside(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
@@ -164,10 +165,17 @@ fn temp_beside(path: &Path, bytes: &[u8]) -> io::Result<tempfile::NamedTempFile>
     let name = path
         .file_name()
         .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
-    let mut tmp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".tmp")
-        .tempfile_in(dir)?;
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // A file of the run is shared as any other written with fs::write: 0666 less the
+        // umask (tempfile's default, 0600, is for secrets).
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     Ok(tmp)
@@ -247,5 +255,25 @@ mod tests {
             .filter(|n| n.starts_with('.') && n != ".report.html.tmp")
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_written_whole_have_the_mode_of_any_other_file() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = temp("mode");
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        // fs::write's mode is 0666 less this process's umask, whatever it is here.
+        fs::write(d.join("plain.csv"), b"x").unwrap();
+        write_replacing(&d.join("report.html"), b"page").unwrap();
+        write_new(&d.join("LATEST"), b"run").unwrap();
+        let plain = mode(&d.join("plain.csv"));
+        assert_eq!(mode(&d.join("report.html")), plain);
+        assert_eq!(mode(&d.join("LATEST")), plain);
+        assert_ne!(
+            plain & 0o044,
+            0,
+            "a umask this test does not expect: {plain:o}"
+        );
     }
 }

@@ -9,5 +9,6 @@
 pub mod compare;
 pub mod files;
 pub mod html;
+pub mod md;
 pub mod plots;
 pub mod roots;

@@ -98,7 +98,8 @@ pub fn markdown(res: &Results) -> String {
         throw_section(&mut md, &res.throw);
     }
     how_to_read(&mut md, res);
-    md
+    // Names, commands and an engine's own words come from elsewhere: no raw HTML.
+    crate::md::no_html(&md)
 }
 
 /// Title, what ran, and the files beside the report.
@@ -463,11 +464,13 @@ fn failures_section(md: &mut String, res: &Results) {
     );
     for f in &res.failures {
         let what = if f.unsupported { "declined: " } else { "" };
-        let msg = f.message.replace('\n', "<br>").replace('|', "\\|");
         let _ = writeln!(
             md,
-            "| `{}` | {} | {} | {what}{msg} |",
-            f.engine, f.shot, f.task
+            "| {} | {} | {} | {what}{} |",
+            crate::md::code_cell(&f.engine),
+            crate::md::code_cell(&f.shot),
+            f.task,
+            crate::md::code_cell(&f.message)
         );
     }
     let _ = writeln!(md);

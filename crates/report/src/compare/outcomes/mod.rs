@@ -231,10 +231,16 @@ pub fn outcome_section(md: &mut String, st: &OutcomeStudy) {
             st.failed
         );
         for f in &st.failures {
-            let _ = writeln!(md, "- {f}");
+            let _ = writeln!(md, "- {}", crate::md::code(f));
         }
         for d in &st.declined {
-            let _ = writeln!(md, "- {}", d.line());
+            let _ = writeln!(
+                md,
+                "- {} declined {} run(s) as outside its model: {}",
+                crate::md::code(&d.engine),
+                d.runs,
+                crate::md::code(&d.reason)
+            );
         }
         let _ = writeln!(md);
     }

@@ -31,7 +31,7 @@ use std::time::Duration;
 use pool_sim::{Engine, EngineError, Outcome, Setup};
 
 pub use process::{MAX_BLANK_LINES, MAX_LINE};
-pub use request::request;
+pub use request::{request, request_line};
 pub use response::{escape_bytes, parse_answer, REST_SPEED, T_END_SLACK};
 pub use serve::{answer_of, max_events_of_request, setup_of_request};
 pub use supervise::{end_all, end_on_signals, interrupted, start_guardian};

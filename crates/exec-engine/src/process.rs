@@ -20,7 +20,7 @@ use pool_sim::{EngineError, Outcome, Setup};
 use serde_json::Value;
 
 use crate::response::{answer_value, escape_bytes, parse_value};
-use crate::{request, ExecEngine};
+use crate::{request_line, ExecEngine};
 
 /// Longest answer line read (bytes): a 16-ball break logs ~100 kB; beyond this the program
 /// is misbehaving, and memory stays bounded.
@@ -78,11 +78,7 @@ pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, En
 /// running, is a program that started. The session ends as every session does.
 pub fn first_answer(engine: &ExecEngine, setup: &Setup) -> Result<(), String> {
     let mut live = LiveSession::start(&engine.command, 0)?;
-    let mut r = request(setup, engine.max_events);
-    if let Value::Object(m) = &mut r {
-        m.insert("id".into(), Value::from(0));
-    }
-    live.send(vec![r.to_string()]);
+    live.send(vec![request_line(setup, engine.max_events, 0)]);
     live.close_stdin();
     let got = match live.rx.recv_timeout(engine.timeout) {
         Ok(_) | Err(RecvTimeoutError::Timeout) => Ok(()),
@@ -266,13 +262,7 @@ fn session(
     let lines: Vec<String> = mine
         .iter()
         .enumerate()
-        .map(|(k, s)| {
-            let mut r = request(s, engine.max_events);
-            if let Value::Object(m) = &mut r {
-                m.insert("id".into(), Value::from(id0 + k));
-            }
-            r.to_string()
-        })
+        .map(|(k, s)| request_line(s, engine.max_events, id0 + k))
         .collect();
     live.next_id += mine.len();
     live.send(lines);

@@ -13,6 +13,34 @@ use crate::PROTOCOL;
 /// every ball's
 /// state at t = 0 with a cue strike already applied, `t_end` and `max_events` (null for none).
 pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
+    sorted(request_unsorted(setup, max_events))
+}
+
+/// The request line for `setup` with its `id`: [`request`] written with every object's keys in
+/// alphabetical order, as docs/engine-protocol.md says (whether or not serde_json keeps
+/// insertion order in this build: its `preserve_order` feature is the whole build's).
+pub fn request_line(setup: &Setup, max_events: Option<usize>, id: usize) -> String {
+    let mut r = request_unsorted(setup, max_events);
+    if let Value::Object(m) = &mut r {
+        m.insert("id".into(), Value::from(id));
+    }
+    sorted(r).to_string()
+}
+
+/// `v` with every object's keys in alphabetical order (objects inside arrays too).
+fn sorted(v: Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = m.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Value::Object(entries.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(sorted).collect()),
+        v => v,
+    }
+}
+
+fn request_unsorted(setup: &Setup, max_events: Option<usize>) -> Value {
     let physics = &setup.physics;
     let mut laws = Map::new();
     for (event_type, spec) in physics.resolver().specs() {

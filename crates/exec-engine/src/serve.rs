@@ -92,18 +92,38 @@ fn law(v: &Value, field: &str) -> Result<LawSpec, String> {
 /// The model of a request: ball parameters, motion, every event type's law.
 fn model(m: &Value) -> Result<Model, String> {
     let mut params = BallParams::pool();
-    if let Value::Object(values) = get(m, "params", "model.")? {
-        for (k, v) in values {
-            let at = format!("model.params.{k}");
-            let x = number(v, &at)?;
-            *params
-                .field_mut(k)
-                .ok_or_else(|| bad(&at, v, "not a ball parameter"))? = x;
-        }
-    } else {
+    let Value::Object(values) = get(m, "params", "model.")? else {
         return Err("model.params: must be an object".into());
+    };
+    for (k, v) in values {
+        let at = format!("model.params.{k}");
+        let x = number(v, &at)?;
+        *params
+            .field_mut(k)
+            .ok_or_else(|| bad(&at, v, "not a ball parameter"))? = x;
     }
-    params.radius = number(get(m, "radius", "model.")?, "model.radius")?;
+    // Every parameter is given (docs/engine-protocol.md): none is filled in.
+    if let Some(missing) = BallParams::NAMES.iter().find(|n| !values.contains_key(**n)) {
+        return Err(format!(
+            "model.params.{missing}: missing (every ball parameter is given, by its shot-file \
+             name)"
+        ));
+    }
+    if let Err(why) = params.validate() {
+        let key = why.split_whitespace().next().unwrap_or("");
+        return Err(format!("model.params.{key}: {why}"));
+    }
+    let radius = get(m, "radius", "model.")?;
+    if number(radius, "model.radius")?.to_bits() != params.radius.to_bits() {
+        return Err(bad(
+            "model.radius",
+            radius,
+            &format!(
+                "differs from model.params.R = {:?}: both are the balls' radius",
+                params.radius
+            ),
+        ));
+    }
     let name = text(get(m, "motion", "model.")?, "model.motion")?;
     let motion = Motion::by_name(name).ok_or_else(|| {
         bad(

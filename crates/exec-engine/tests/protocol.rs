@@ -257,3 +257,64 @@ fn a_program_that_stops_on_one_shot_is_started_again_for_the_rest() {
     }
     assert!(start.elapsed() < Duration::from_secs(10));
 }
+
+/// `v` written with every object's keys in alphabetical order, by hand (the reference the
+/// request line is held to, whatever order serde_json's maps keep in this build).
+fn canonical(v: &serde_json::Value) -> String {
+    use serde_json::Value;
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let inner: Vec<String> = (keys.iter())
+                .map(|k| format!("{}:{}", Value::from(k.as_str()), canonical(&m[k.as_str()])))
+                .collect();
+            format!("{{{}}}", inner.join(","))
+        }
+        Value::Array(a) => format!(
+            "[{}]",
+            a.iter().map(canonical).collect::<Vec<_>>().join(",")
+        ),
+        v => v.to_string(),
+    }
+}
+
+#[test]
+fn request_keys_are_in_alphabetical_order() {
+    for name in ["straight", "break_9ball", "break_9ball_pooltool"] {
+        let line = pool_exec::request_line(&shot(name), Some(1000), 7);
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(line, canonical(&value), "{name}");
+        assert_eq!(value["id"], 7);
+        // Not sorted by accident: the unsorted model has keys out of order.
+        assert!(line.find("\"balls\"").unwrap() < line.find("\"model\"").unwrap());
+    }
+}
+
+#[test]
+fn a_served_request_with_a_bad_or_missing_parameter_is_refused_naming_it() {
+    let good = request(&shot("straight"), None);
+    assert!(pool_exec::setup_of_request(&good).is_ok());
+    let edited = |edit: &dyn Fn(&mut serde_json::Value)| {
+        let mut r = good.clone();
+        edit(&mut r);
+        pool_exec::setup_of_request(&r).unwrap_err()
+    };
+    for (r, says) in [
+        (0.0, "model.params.R"),
+        (-1.0, "model.params.R"),
+        (0.05, "model.radius"),
+    ] {
+        let e = edited(&|v| v["model"]["params"]["R"] = r.into());
+        assert!(e.contains(says), "R = {r}: {e}");
+    }
+    let e = edited(&|v| v["model"]["params"]["mu_r"] = (-5.0).into());
+    assert!(
+        e.contains("model.params.mu_r") && e.contains("must be in"),
+        "{e}"
+    );
+    let e = edited(&|v| {
+        v["model"]["params"].as_object_mut().unwrap().remove("mu_r");
+    });
+    assert!(e.contains("model.params.mu_r: missing"), "{e}");
+}

@@ -100,12 +100,17 @@ pub struct CompareArgs {
     pub physics: Vec<String>,
     /// Skip the outcome study ("Does it change the game?": families of random shots through
     /// every scheme and --engines, judged against the chaos floor; outcomes.csv)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "OutcomeArgs")]
     pub no_outcomes: bool,
     /// The engines of the outcome study besides the schemes, comma-separated specs [default:
     /// every --engines]; `none` for none. Slow programs (pooltool, MuJoCo at small dt) take
     /// seconds per shot, and the study plays hundreds
-    #[arg(long, value_delimiter = ',', value_name = "SPEC,...")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_name = "SPEC,...",
+        conflicts_with = "no_outcomes"
+    )]
     pub outcome_engines: Option<Vec<String>>,
     #[command(flatten)]
     pub outcomes: crate::study::OutcomeArgs,
@@ -1051,6 +1056,12 @@ fn regression(
 /// The presets of `--physics` (`none` for none), each checked.
 fn physics_presets(names: &[String]) -> Result<Vec<String>, CliError> {
     let mut out: Vec<String> = Vec::new();
+    if names.len() > 1 && names.iter().any(|n| n == "none") {
+        return Err(CliError::Input(format!(
+            "--physics = {:?}: none is no preset, so it goes alone",
+            names.join(",")
+        )));
+    }
     for n in names {
         if n == "none" {
             continue;

@@ -314,6 +314,22 @@ where
         Ok(cli) => cli,
         // --help and --version (exit 0 unless standard output fails), or a usage error (exit 2;
         // clap names the option).
+        Err(e) if e.exit_code() == 2 => {
+            // A usage error: one line, clap's own words and its tip (a similar option), not
+            // its usage block.
+            let text = e.render().to_string();
+            let lines: Vec<&str> = (text.lines().map(str::trim))
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                .filter(|l| !l.is_empty())
+                .collect();
+            let what: Vec<&str> = lines.iter().copied().filter(|l| !l.starts_with("tip:")).collect();
+            let what = if what.is_empty() { "error: bad usage".to_string() } else { what.join(" ") };
+            let line = match lines.iter().find(|l| l.starts_with("tip:")) {
+                Some(t) => format!("{what} ({t}; see --help)"),
+                None => format!("{what} (see --help)"),
+            };
+            return (2, Some(line.trim_start_matches("error: ").to_string()));
+        }
         Err(e) => {
             let code = match (e.print(), e.exit_code()) {
                 (Err(io), 0) => {

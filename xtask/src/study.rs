@@ -275,6 +275,14 @@ impl OutcomeArgs {
         max_events: usize,
     ) -> Result<StudyPlan, CliError> {
         crate::args::in_range("--replays", self.replays, 0, crate::replays::MAX_REPLAYS)?;
+        if let (Some(chaos), Some(shots)) = (self.chaos_shots, self.outcome_shots) {
+            if chaos > shots {
+                return Err(CliError::Input(format!(
+                    "--chaos-shots {chaos} with --outcome-shots {shots}: the chaos curve plays \
+                     at most --outcome-shots shots a family"
+                )));
+            }
+        }
         let dts: Vec<f64> = if !self.outcome_dt.is_empty() {
             self.outcome_dt.clone()
         } else if quick {

@@ -322,8 +322,16 @@ where
                 .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
                 .filter(|l| !l.is_empty())
                 .collect();
-            let what: Vec<&str> = lines.iter().copied().filter(|l| !l.starts_with("tip:")).collect();
-            let what = if what.is_empty() { "error: bad usage".to_string() } else { what.join(" ") };
+            let what: Vec<&str> = lines
+                .iter()
+                .copied()
+                .filter(|l| !l.starts_with("tip:"))
+                .collect();
+            let what = if what.is_empty() {
+                "error: bad usage".to_string()
+            } else {
+                what.join(" ")
+            };
             let line = match lines.iter().find(|l| l.starts_with("tip:")) {
                 Some(t) => format!("{what} ({t}; see --help)"),
                 None => format!("{what} (see --help)"),

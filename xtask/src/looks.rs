@@ -269,6 +269,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         (_, Some(dir)) => {
             let (file, sha) = read_state(dir)?;
             resumable(&file, dir, look, &options, plan)?;
+            previous_looks(plan, dir, &file)?;
             (file.state, Some(sha))
         }
     };
@@ -383,6 +384,70 @@ fn parse_rows<T: serde::de::DeserializeOwned>(text: &str, path: &Path) -> Result
         .deserialize::<T>()
         .map(|r| r.map_err(|e| CliError::Input(format!("{}: {e}", path.display()))))
         .collect()
+}
+
+/// The looks a merged look's directory holds, read back and checked: its rows (against their
+/// shots and references), tallied look by look as the loop tallied them, its wall times
+/// (against the rows) and chaos rows, and its state against all of them
+/// ([`StudyState::check_against_rows`]): a `looks.json` edited by hand is refused.
+struct PreviousLooks {
+    text: String,
+    rows: Vec<OutcomeShotRow>,
+    tally: ShotRowsTally,
+    wall: Vec<WallRow>,
+    chaos: Vec<pool_harness::ChaosRow>,
+}
+
+/// Reads the merged look `dir` whose state is `file` ([`PreviousLooks`]).
+///
+/// # Errors
+/// A file that does not read, or rows, times or a state that do not agree (exit 2).
+fn previous_looks(
+    plan: &StudyPlan,
+    dir: &Path,
+    file: &LooksFile,
+) -> Result<PreviousLooks, CliError> {
+    let path = dir.join("outcomes/shots.csv");
+    let text = read_text(&path)?;
+    let rows: Vec<OutcomeShotRow> = parse_rows(&text, &path)?;
+    let segments = &file.segments;
+    let counted: u64 = segments.iter().map(|s| s.1).sum();
+    if counted != rows.len() as u64 || segments.iter().any(|s| s.0 >= plan.families.len()) {
+        return Err(CliError::Input(format!(
+            "{}: {} rows, but {} says its looks wrote {counted}",
+            path.display(),
+            rows.len(),
+            dir.join(LOOKS_FILE).display()
+        )));
+    }
+    let mut tally = ShotRowsTally::new(plan);
+    let mut at = 0usize;
+    for &(_, n) in segments {
+        let part = &rows[at..at + n as usize];
+        tally
+            .add_look(part)
+            .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+        at += n as usize;
+    }
+    plan.check_rows(&rows, &[])
+        .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
+    let (mut wall, mut chaos) = (Vec::new(), Vec::new());
+    absorb_extras(dir, &rows, &mut wall, &mut chaos)?;
+    file.state
+        .check_against_rows(plan, &tally.tally, &rows, segments, &wall)
+        .map_err(|e| {
+            CliError::Input(format!(
+                "{}: state: {e}: the state is not the one its rows give; nothing played",
+                dir.join(LOOKS_FILE).display()
+            ))
+        })?;
+    Ok(PreviousLooks {
+        text,
+        rows,
+        tally,
+        wall,
+        chaos,
+    })
 }
 
 /// What the merged rows say of failed and declined runs, as the one-process study counts them.
@@ -588,36 +653,17 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
     // The looks before, tallied again as the loop tallied them (their reference rows are
     // those of the shots this look's rows play again).
     let mut earlier: Vec<OutcomeShotRow> = Vec::new();
-    if let Some((_, dir)) = &previous {
-        let path = dir.join("outcomes/shots.csv");
-        let text = read_text(&path)?;
-        let (h, body) = split_header(&text);
+    if let Some(((file, _), dir)) = &previous {
+        let before = previous_looks(&plan, dir, file)?;
+        let (h, body) = split_header(&before.text);
         writeln!(out, "{h}").map_err(write_err)?;
         out.write_all(body.as_bytes()).map_err(write_err)?;
         header = Some(h.to_string());
-        let rows: Vec<OutcomeShotRow> = parse_rows(&text, &path)?;
-        let counted: u64 = segments.iter().map(|s| s.1).sum();
-        if counted != rows.len() as u64 || segments.iter().any(|s| s.0 >= plan.families.len()) {
-            return Err(CliError::Input(format!(
-                "{}: {} rows, but {} says its looks wrote {counted}",
-                path.display(),
-                rows.len(),
-                dir.join(LOOKS_FILE).display()
-            )));
-        }
-        let mut at = 0usize;
-        for &(_, n) in &segments {
-            let part = &rows[at..at + n as usize];
-            tally
-                .add_look(part)
-                .map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
-            at += n as usize;
-        }
-        plan.check_rows(&rows, &[])
-            .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
-        failures.note(&rows);
-        absorb_extras(dir, &rows, &mut wall, &mut chaos)?;
-        earlier = rows;
+        tally = before.tally;
+        failures.note(&before.rows);
+        wall.extend(before.wall);
+        chaos.extend(before.chaos);
+        earlier = before.rows;
     }
     // This look: the wants the shards computed, from the same state.
     let wants = plan.look_wants(&mut state);

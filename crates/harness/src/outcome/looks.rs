@@ -112,6 +112,18 @@ impl StudyState {
         {
             return Err("engines: not the study's engines first".into());
         }
+        // The rest are what a dt search adds: a laddered series at one of the ladder's rungs.
+        for (e, spec) in self.engines.iter().enumerate().skip(plan.engines.len()) {
+            let series = (spec.family().to_string(), spec.variant());
+            let on_ladder = spec
+                .dt()
+                .is_some_and(|dt| plan.ladder.rungs().contains(&dt));
+            if !on_ladder || !plan.laddered.contains(&series) || self.engines[..e].contains(spec) {
+                return Err(format!(
+                    "engines[{e}] = {spec}: not a rung of a laddered series the search could add"
+                ));
+            }
+        }
         if self.max_shots < plan.shots || self.max_shots > super::study::MAX_SHOTS {
             return Err(format!("max_shots = {}: out of range", self.max_shots));
         }
@@ -126,6 +138,97 @@ impl StudyState {
                     "families[{f}].cells[{e}]: more shots than the family's reference played"
                 ));
             }
+        }
+        Ok(())
+    }
+}
+
+impl StudyState {
+    /// Checks that this state (a merged look's `looks.json`, read back) is what the looks'
+    /// rows and wall times give: `tally` is those rows tallied look by look, `rows` the rows
+    /// themselves, `wall` the merged wall times. Every family's reference shots and floor
+    /// looks, every cell's shots, looks and cost, and every family's verdicts are derived again
+    /// and compared; an engine that played must be a member.
+    ///
+    /// # Errors
+    /// The first field that disagrees, as a phrase naming it.
+    pub fn check_against_rows(
+        &self,
+        plan: &StudyPlan,
+        tally: &OutcomeTally,
+        rows: &[OutcomeShotRow],
+        segments: &[(usize, u64)],
+        wall: &[super::tally::WallRow],
+    ) -> Result<(), String> {
+        for (f, family) in self.families.iter().enumerate() {
+            let (kind, table) = &plan.families[f];
+            let of_family = |r: &&OutcomeShotRow| r.family == kind.name() && r.table == *table;
+            let mine: Vec<&OutcomeShotRow> = rows.iter().filter(of_family).collect();
+            let played = mine.iter().filter(|r| r.run == REFERENCE).count() as u64;
+            let looks_of = |run: &str| {
+                let mut at = 0usize;
+                let mut looks = 0u32;
+                for &(g, n) in segments {
+                    let part = &rows[at..at + n as usize];
+                    at += n as usize;
+                    if g == f && part.iter().any(|r| r.run == run) {
+                        looks += 1;
+                    }
+                }
+                looks
+            };
+            if family.played != played || family.floor_looks != looks_of(FLOOR) {
+                return Err(format!(
+                    "families[{f}]: played = {}, floor_looks = {}, but its rows give {played} \
+                     and {}",
+                    family.played,
+                    family.floor_looks,
+                    looks_of(FLOOR)
+                ));
+            }
+            for (e, cell) in family.cells.iter().enumerate() {
+                let run = self.engines[e].to_string();
+                let shots = mine.iter().filter(|r| r.run == run).count() as u64;
+                let cost = (wall.iter())
+                    .find(|w| w.family == kind.name() && w.table == *table && w.run == run)
+                    .filter(|w| w.shots > 0)
+                    .map(|w| w.wall_s / w.shots as f64);
+                if cell.shots != shots
+                    || cell.looks != looks_of(&run)
+                    || (shots > 0 && !cell.member)
+                    || cell.cost_s.map(f64::to_bits) != cost.map(f64::to_bits)
+                {
+                    return Err(format!(
+                        "families[{f}].cells[{e}] ({run}): shots = {}, looks = {}, cost_s = \
+                         {:?}, but its rows give {shots}, {} and {cost:?}",
+                        cell.shots,
+                        cell.looks,
+                        cell.cost_s,
+                        looks_of(&run)
+                    ));
+                }
+            }
+            let verdicts = (tally.distribution()).verdicts_of_family(
+                kind.name(),
+                table,
+                &plan.margins,
+                plan.seed,
+            );
+            if family.verdicts != verdicts {
+                return Err(format!(
+                    "families[{f}].verdicts: not what its rows give (a verdict edited?)"
+                ));
+            }
+        }
+        if let Some(r) = rows.iter().find(|r| {
+            r.run != REFERENCE
+                && r.run != FLOOR
+                && !self.engines.iter().any(|s| s.to_string() == r.run)
+        }) {
+            return Err(format!(
+                "engines: {} played, but is not in the state",
+                r.run
+            ));
         }
         Ok(())
     }

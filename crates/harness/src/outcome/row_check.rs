@@ -444,10 +444,17 @@ impl super::study::StudyPlan {
                         r.family, r.table, r.index, r.run
                     )
                 })?;
-            if r.index >= self.shots {
+            // A sequential study's looks play past its first look's shots, up to its budget
+            // (which shots a shard holds, its coverage check says).
+            if r.index >= super::study::MAX_SHOTS {
                 return Err(format!(
-                    "{} on {} shot {} ({}): index = {}: the study has {} shots a family",
-                    r.family, r.table, r.index, r.run, r.index, self.shots
+                    "{} on {} shot {} ({}): index = {}: a family has at most {} shots",
+                    r.family,
+                    r.table,
+                    r.index,
+                    r.run,
+                    r.index,
+                    super::study::MAX_SHOTS
                 ));
             }
             let check = match &last {

@@ -683,28 +683,44 @@ fn check_shot_name(
     seed: u64,
     file: &Path,
 ) -> Result<(), CliError> {
-    let expected = pool_harness::FamilyKind::from_name(&rec[family])
-        .zip(rec[index].parse::<u64>().ok())
-        .map(|(kind, k)| kind.shot_seed(&rec[table], seed, k).to_string());
+    shot_names_its_seed(&rec[family], &rec[table], &rec[index], &rec[shot], seed).map_err(|why| {
+        CliError::Input(format!(
+            "{}: {why}, but --outcome-seed {seed} of the shard's manifest makes it: the \
+                 manifest is not the one these rows were made with; nothing merged",
+            file.display()
+        ))
+    })
+}
+
+/// Whether `shot` is a name of shot `index` of family `family` on `table` under the study's
+/// `seed`: it holds that shot's seed as one of its `_`-separated parts.
+///
+/// # Errors
+/// The phrase `<family> on <table> shot <index>: field shot = <name>, not the shot of seed
+/// <s>` (or "no such shot").
+pub(crate) fn shot_names_its_seed(
+    family: &str,
+    table: &str,
+    index: &str,
+    shot: &str,
+    seed: u64,
+) -> Result<(), String> {
+    let expected = pool_harness::FamilyKind::from_name(family)
+        .zip(index.parse::<u64>().ok())
+        .map(|(kind, k)| kind.shot_seed(table, seed, k).to_string());
     if let Some(e) = &expected {
-        if rec[shot].split('_').any(|part| part == e) {
+        if shot.split('_').any(|part| part == e) {
             return Ok(());
         }
     }
-    Err(CliError::Input(format!(
-        "{}: {} on {} shot {}: field shot = {:?}, but --outcome-seed {seed} of the shard's \
-         manifest makes {}: the manifest is not the one these rows were made with; nothing \
-         merged",
-        file.display(),
-        &rec[family],
-        &rec[table],
-        &rec[index],
-        pool_exec::escape_bytes(rec[shot].as_bytes()),
+    Err(format!(
+        "{family} on {table} shot {index}: field shot = {:?}, not {}",
+        pool_exec::escape_bytes(shot.as_bytes()),
         expected.map_or_else(
-            || "no such shot".to_string(),
+            || "a shot of the study".to_string(),
             |e| format!("the shot of seed {e}")
         )
-    )))
+    ))
 }
 
 /// `merge --verify`: the study the shards' manifests record, and the worker threads.

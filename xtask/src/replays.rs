@@ -230,6 +230,7 @@ fn read_shots(
     recorded: Option<&[EngineSpec]>,
     programs: Programs,
     source: &str,
+    seed: u64,
 ) -> Result<(Vec<pool_harness::ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
     let mut specs: BTreeMap<String, EngineSpec> = BTreeMap::new();
     let mut reader = csv::Reader::from_reader(text);
@@ -293,6 +294,21 @@ fn read_shots(
             }
             specs.insert(row.run.clone(), spec);
         }
+        // The index and the name must be one shot's: two rows must not claim one shot.
+        crate::merge::shot_names_its_seed(
+            &row.family,
+            &row.table,
+            &row.index.to_string(),
+            &row.shot,
+            seed,
+        )
+        .map_err(|why| {
+            CliError::Input(format!(
+                "{}: row {} (line {line}): {why} under {source}'s seed {seed}; nothing replayed",
+                file.display(),
+                n + 1
+            ))
+        })?;
         let key = (row.family.clone(), row.table.clone(), row.index);
         let at = *by_key.entry(key).or_insert_with(|| {
             shots.push(pool_harness::ShotRows {
@@ -350,7 +366,14 @@ pub fn make(
     crate::args::in_range("--replays", max_shots, 0, MAX_REPLAYS)?;
     let (rack, perturbation) = record.check(source)?;
     let recorded = record.engine_specs(source)?;
-    let (shots, parsed) = read_shots(shots_csv, file, recorded.as_deref(), programs, source)?;
+    let (shots, parsed) = read_shots(
+        shots_csv,
+        file,
+        recorded.as_deref(),
+        programs,
+        source,
+        record.seed,
+    )?;
     let disagreeing = shots
         .iter()
         .flat_map(|s| &s.rows)

@@ -609,6 +609,9 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     study.failed = failed;
     study.failures = failures;
     study.declined = declined;
+    // The one plan the shards were cut from, as the one-process run reports it.
+    study.first_shots = plan.shots;
+    study.plan_args = crate::study::plan_args(&plan);
     let mut chaos = Vec::new();
     for (_, dir) in shards {
         let file = dir.join("chaos.csv");

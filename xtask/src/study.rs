@@ -502,6 +502,72 @@ pub fn manifest_options(plan: &StudyPlan) -> Vec<(String, String)> {
     .collect()
 }
 
+/// `outcomes`' own defaults, as clap gives them (for [`plan_args`]).
+#[derive(clap::Parser)]
+struct Defaults {
+    #[command(flatten)]
+    study: OutcomeArgs,
+    #[arg(long, default_value_t = 1_000_000)]
+    max_events: usize,
+}
+
+/// The options of `plan` that are not `cargo xtask outcomes`' defaults, as command-line
+/// words (`--outcome-shots 9`, `--max-events 100000`, ...): what a printed `outcomes`
+/// command must carry to play the same study (its families, tables, engines and budget are
+/// the command's own).
+pub fn plan_args(plan: &StudyPlan) -> Vec<String> {
+    use clap::Parser;
+    let Ok(d) = Defaults::try_parse_from(["outcomes"]) else {
+        return Vec::new();
+    };
+    let Ok(default) = d.study.plan(false, &[], (&[], false), d.max_events) else {
+        return Vec::new();
+    };
+    let skip = [
+        flag(StudyOption::Families),
+        flag(StudyOption::Tables),
+        flag(StudyOption::Engines),
+    ];
+    let mut args: Vec<String> = Vec::new();
+    let mine = manifest_options(plan);
+    let theirs = manifest_options(&default);
+    for ((k, v), (_, dv)) in mine.iter().zip(&theirs) {
+        if v != dv && !skip.contains(&k.as_str()) {
+            args.extend([k.clone(), v.clone()]);
+        }
+    }
+    let (s, ds) = (&plan.search, &default.search);
+    if s.limit_s != ds.limit_s {
+        args.extend([
+            flag(StudyOption::SearchLimit).into(),
+            format!("{:?}", s.limit_s),
+        ]);
+    }
+    if s.max_shot_s != ds.max_shot_s {
+        args.extend([
+            flag(StudyOption::SearchMaxShot).into(),
+            format!("{:?}", s.max_shot_s),
+        ]);
+    }
+    // The grid's dt are rungs of the ladder: another grid is another ladder.
+    if plan.ladder.rungs() != default.ladder.rungs() {
+        let grid: Vec<String> = (plan.engines.iter())
+            .filter(|e| e.family() == pool_engines::DISCRETE)
+            .filter_map(EngineSpec::dt)
+            .map(|dt| format!("{dt:?}"))
+            .fold(Vec::new(), |mut v, d| {
+                if !v.contains(&d) {
+                    v.push(d);
+                }
+                v
+            });
+        if !grid.is_empty() {
+            args.extend([flag(StudyOption::Dts).into(), grid.join(",")]);
+        }
+    }
+    args
+}
+
 /// The study's set-up, one sentence each, for its report.
 pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
     let mut families: Vec<String> = Vec::new();
@@ -688,6 +754,7 @@ pub fn study_of(plan: &StudyPlan, result: StudyResult, budget: Option<&Budget>) 
     study.floor_m = plan.perturbation.position_m;
     study.budget = budget.map(ToString::to_string);
     study.first_shots = plan.shots;
+    study.plan_args = plan_args(plan);
     study
 }
 

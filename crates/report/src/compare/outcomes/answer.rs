@@ -408,7 +408,7 @@ pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
                 name,
                 family: a.family.clone(),
                 table: a.table.clone(),
-                command: decide_command(a, spec, st.first_shots, st.budget_shots),
+                command: decide_command(a, spec, st.first_shots, st.budget_shots, &st.plan_args),
             }
         })
         .collect()
@@ -521,8 +521,14 @@ fn budget_for(need: u64, first: u64) -> u64 {
 
 /// The `outcomes` command that plays answer `a`'s engine on its family until decided: a
 /// budget of shots at least what would decide it, and larger than the one that ran
-/// (`ran`).
-pub fn decide_command(a: &AnswerRow, spec: Option<&str>, first_shots: u64, ran: u64) -> String {
+/// (`ran`), and the study's own options (`plan_args`, [`super::OutcomeStudy::plan_args`]).
+pub fn decide_command(
+    a: &AnswerRow,
+    spec: Option<&str>,
+    first_shots: u64,
+    ran: u64,
+    plan_args: &[String],
+) -> String {
     let need = a
         .shots_to_decide
         .unwrap_or(a.n.saturating_mul(4))
@@ -536,9 +542,10 @@ pub fn decide_command(a: &AnswerRow, spec: Option<&str>, first_shots: u64, ran: 
             spec.unwrap_or(&format!("{}:{}", a.engine, a.scheme))
         )
     };
+    let own: String = plan_args.iter().map(|w| format!(" {w}")).collect();
     format!(
         "cargo xtask outcomes {engines} --outcome-families {} --outcome-tables {} \
-         --outcome-budget {}",
+         --outcome-budget {}{own}",
         a.family,
         a.table,
         budget_for(need, first_shots)
@@ -718,9 +725,9 @@ mod tests {
             Verdict::Undecided,
         );
         assert!(answer_cell(&c, "1 ms").contains("about 9000 would decide"));
-        assert!(decide_command(&c, None, 100, 3200).ends_with("--outcome-budget 12800"));
+        assert!(decide_command(&c, None, 100, 3200, &[]).ends_with("--outcome-budget 12800"));
         // A budget larger than the one that ran.
-        assert!(decide_command(&c, None, 100, 12800).ends_with("--outcome-budget 25600"));
+        assert!(decide_command(&c, None, 100, 12800, &[]).ends_with("--outcome-budget 25600"));
         // A peer at one dt: its cell's verdict at that dt.
         let mut d = row(None, AnswerClaim::Changes, Verdict::ChangesShots);
         d.engine = "mujoco".into();

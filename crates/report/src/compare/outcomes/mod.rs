@@ -64,6 +64,9 @@ pub struct OutcomeStudy {
     pub budget_shots: u64,
     /// Shots per family of the first look (`--outcome-shots`), for the commands it suggests.
     pub first_shots: u64,
+    /// The study's options that are not `outcomes`' defaults, as command-line words: every
+    /// command it suggests carries them, so that it plays the same study.
+    pub plan_args: Vec<String>,
     /// `chaos.csv`'s rows: the reference's changed-outcome rate against perturbation size.
     pub chaos: Vec<ChaosRow>,
     /// The chaos floor's position perturbation (m), marked on the chaos curve.
@@ -126,6 +129,7 @@ impl OutcomeStudy {
             budget: None,
             budget_shots: 0,
             first_shots: pool_harness::DEFAULT_SHOTS,
+            plan_args: Vec::new(),
             chaos: Vec::new(),
             floor_m: f64::NAN,
         }

@@ -131,7 +131,7 @@ impl Answers<'_> {
     /// (which then fails). Returns whether the awaited set-up was settled.
     fn take(&mut self, bytes: &[u8]) -> bool {
         let k = self.next;
-        let value = match answer_value(bytes) {
+        let answer = match answer_value(bytes) {
             Ok(v) => v,
             Err(why) => {
                 self.fail(k, why);
@@ -139,7 +139,7 @@ impl Answers<'_> {
                 return true;
             }
         };
-        let target = match value.get("id") {
+        let target = match answer.get("id") {
             None | Some(Value::Null) => {
                 self.unnumbered += 1;
                 k
@@ -187,7 +187,7 @@ impl Answers<'_> {
             );
         }
         let setup = &self.setups[self.first + target];
-        self.out[target] = Some(parse_value(value, setup).map_err(|e| EngineError {
+        self.out[target] = Some(parse_value(answer, setup).map_err(|e| EngineError {
             message: format!("shot {:?}: {}", setup.name, e.message),
             unsupported: e.unsupported,
         }));

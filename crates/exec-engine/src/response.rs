@@ -20,13 +20,42 @@ pub const MAX_OP_NAME_BYTES: usize = 64;
 /// # Errors
 /// A line that is not UTF-8 or not JSON, and every error of [`parse_value`].
 pub fn parse_answer(line: &str, setup: &Setup) -> Result<Outcome, EngineError> {
-    let value = answer_value(line.as_bytes()).map_err(EngineError::failed)?;
-    parse_value(value, setup)
+    let answer = answer_value(line.as_bytes()).map_err(EngineError::failed)?;
+    parse_value(answer, setup)
+}
+
+/// An answer line read back: every top-level field but `events` as JSON values, and what
+/// `events` is. The events are read only by [`parse_value`], one at a time straight into the
+/// outcome's log, so that an answer of a million events holds its log, not a tree of JSON
+/// values for it (a gigabyte for 64 MiB of text).
+pub(crate) struct Answer<'a> {
+    /// The line (UTF-8, without its line end).
+    text: &'a str,
+    /// Every top-level field but `events`; `Err` for an answer that is not an object (shown).
+    head: Result<Map<String, Value>, String>,
+    /// What `events` holds.
+    events: Shape,
+}
+
+/// What a field that should be an array holds.
+enum Shape {
+    Missing,
+    Array,
+    /// Something else, as an error line shows it.
+    Other(String),
+}
+
+impl Answer<'_> {
+    /// The top-level field `key` (`id`, `error`, ...), `None` for an answer that is not an
+    /// object.
+    pub(crate) fn get(&self, key: &str) -> Option<&Value> {
+        self.head.as_ref().ok()?.get(key)
+    }
 }
 
 /// An answer line as JSON: one line naming why not (not UTF-8, not JSON), the line's start
 /// escaped.
-pub(crate) fn answer_value(line: &[u8]) -> Result<Value, String> {
+pub(crate) fn answer_value(line: &[u8]) -> Result<Answer<'_>, String> {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     let text = std::str::from_utf8(line).map_err(|e| {
@@ -36,8 +65,24 @@ pub(crate) fn answer_value(line: &[u8]) -> Result<Value, String> {
             shorten_bytes(line)
         )
     })?;
-    serde_json::from_str(text)
-        .map_err(|e| format!("answer is not JSON ({e}): {}", shorten(text.trim_end())))
+    let not_json =
+        |e: serde_json::Error| format!("answer is not JSON ({e}): {}", shorten(text.trim_end()));
+    let mut de = serde_json::Deserializer::from_str(text);
+    let top =
+        serde::Deserializer::deserialize_any(&mut de, stream::TopVisitor).map_err(not_json)?;
+    de.end().map_err(not_json)?;
+    Ok(match top {
+        stream::Top::Object(head, events) => Answer {
+            text,
+            head: Ok(head),
+            events,
+        },
+        stream::Top::Other(shown) => Answer {
+            text,
+            head: Err(shown),
+            events: Shape::Missing,
+        },
+    })
 }
 
 /// The outcome an answer describes, for `setup`, checked for consistency with the request and
@@ -50,9 +95,14 @@ pub(crate) fn answer_value(line: &[u8]) -> Result<Value, String> {
 /// missing from or repeated in `final_states`, an `engine_s` that is not a time >= 0, an
 /// inconsistency; or the program's own `error`
 /// (a failure) or `unsupported` (a shot outside its model).
-pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, EngineError> {
-    let Value::Object(obj) = value else {
-        return Err(bad("answer", &value, "must be a JSON object"));
+pub(crate) fn parse_value(answer: Answer<'_>, setup: &Setup) -> Result<Outcome, EngineError> {
+    let obj = match &answer.head {
+        Ok(obj) => obj,
+        Err(shown) => {
+            return Err(EngineError::failed(format!(
+                "answer = {shown}: must be a JSON object"
+            )))
+        }
     };
     if let Some(why) = obj.get("unsupported") {
         return Err(EngineError::unsupported(text(why)));
@@ -66,19 +116,18 @@ pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, Engine
     let (_, strike) = setup.initial_states();
     let had_strike = strike.is_some();
     let mut events: Vec<Event> = strike.into_iter().collect();
-    for (k, e) in array(&obj, "events")?.iter().enumerate() {
-        let e = event(e, setup).map_err(|m| EngineError::failed(format!("events[{k}]: {m}")))?;
-        if let Some(last) = events.last() {
-            if e.time < last.time {
-                return Err(EngineError::failed(format!(
-                    "events[{k}].time = {}: earlier than the event before it ({})",
-                    e.time, last.time
-                )));
-            }
+    match &answer.events {
+        Shape::Missing => return Err(EngineError::failed("events: missing".to_string())),
+        Shape::Other(shown) => {
+            return Err(EngineError::failed(format!(
+                "events = {shown}: must be an array"
+            )))
         }
-        events.push(e);
+        Shape::Array => {
+            stream::events(answer.text, setup, &mut events).map_err(EngineError::failed)?
+        }
     }
-    let final_states = final_states(array(&obj, "final_states")?, setup)?;
+    let final_states = final_states(array(obj, "final_states")?, setup)?;
     let last = events.last().map_or(0.0, |e| e.time);
     let end_time = match obj.get("end_time") {
         None | Some(Value::Null) => last,
@@ -111,6 +160,219 @@ pub(crate) fn parse_value(value: Value, setup: &Setup) -> Result<Outcome, Engine
     };
     check_consistency(&outcome, setup, usize::from(had_strike))?;
     Ok(outcome)
+}
+
+/// The two passes of [`answer_value`] and [`parse_value`] over an answer line, with serde's
+/// visitors: the first keeps every field but `events` (skipped), the second reads only
+/// `events`, each event a small JSON value turned into an [`Event`] at once.
+mod stream {
+    use std::fmt;
+
+    use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, SeqAccess, Visitor};
+    use serde_json::{Map, Value};
+
+    use super::{event, shown, Shape};
+    use pool_sim::{Event, Setup};
+
+    /// An answer's top level: an object's fields but `events`, and what `events` is; or what
+    /// else it is, shown.
+    pub(super) enum Top {
+        Object(Map<String, Value>, Shape),
+        Other(String),
+    }
+
+    /// Pass one.
+    pub(super) struct TopVisitor;
+
+    /// A value that is not an object, as an error line shows it.
+    fn other<E>(v: Value) -> Result<Top, E> {
+        Ok(Top::Other(shown(&v)))
+    }
+
+    impl<'de> Visitor<'de> for TopVisitor {
+        type Value = Top;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an answer")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Top, A::Error> {
+            let mut head = Map::new();
+            let mut events = Shape::Missing;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "events" {
+                    if !matches!(events, Shape::Missing) {
+                        return Err(A::Error::custom("events: given twice"));
+                    }
+                    events = map.next_value::<ShapeOf>()?.0;
+                } else {
+                    let v = map.next_value::<Value>()?;
+                    head.insert(key, v);
+                }
+            }
+            Ok(Top::Object(head, events))
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Top, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok(Top::Other("[...]".into()))
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Top, E> {
+            other(v.into())
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Top, E> {
+            other(v.into())
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Top, E> {
+            other(v.into())
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Top, E> {
+            other(v.into())
+        }
+        fn visit_str<E>(self, v: &str) -> Result<Top, E> {
+            other(v.into())
+        }
+        fn visit_unit<E>(self) -> Result<Top, E> {
+            other(Value::Null)
+        }
+    }
+
+    /// What `events` holds, read without keeping it.
+    struct ShapeOf(Shape);
+
+    impl<'de> serde::Deserialize<'de> for ShapeOf {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = ShapeOf;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("the events")
+                }
+                fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ShapeOf, A::Error> {
+                    while seq.next_element::<IgnoredAny>()?.is_some() {}
+                    Ok(ShapeOf(Shape::Array))
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ShapeOf, A::Error> {
+                    while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                    Ok(ShapeOf(Shape::Other("{...}".into())))
+                }
+                fn visit_bool<E>(self, v: bool) -> Result<ShapeOf, E> {
+                    Ok(ShapeOf(Shape::Other(shown(&v.into()))))
+                }
+                fn visit_i64<E>(self, v: i64) -> Result<ShapeOf, E> {
+                    Ok(ShapeOf(Shape::Other(shown(&v.into()))))
+                }
+                fn visit_u64<E>(self, v: u64) -> Result<ShapeOf, E> {
+                    Ok(ShapeOf(Shape::Other(shown(&v.into()))))
+                }
+                fn visit_f64<E>(self, v: f64) -> Result<ShapeOf, E> {
+                    Ok(ShapeOf(Shape::Other(shown(&v.into()))))
+                }
+                fn visit_str<E>(self, v: &str) -> Result<ShapeOf, E> {
+                    Ok(ShapeOf(Shape::Other(shown(&v.into()))))
+                }
+                fn visit_unit<E>(self) -> Result<ShapeOf, E> {
+                    Ok(ShapeOf(Shape::Other("null".into())))
+                }
+            }
+            d.deserialize_any(V)
+        }
+    }
+
+    /// Pass two: the events of `text` (a JSON object already read once, with one `events`
+    /// array) appended to `out`, each checked ([`event`]) and in time order.
+    ///
+    /// # Errors
+    /// The first event that does not read, as `events[k]: ...`.
+    pub(super) fn events(text: &str, setup: &Setup, out: &mut Vec<Event>) -> Result<(), String> {
+        let mut why: Option<String> = None;
+        let mut de = serde_json::Deserializer::from_str(text);
+        let read = serde::Deserializer::deserialize_map(
+            &mut de,
+            Fields {
+                setup,
+                out,
+                why: &mut why,
+            },
+        );
+        match (read, why) {
+            (_, Some(why)) => Err(why),
+            (Err(e), None) => Err(format!("events: {e}")),
+            (Ok(()), None) => Ok(()),
+        }
+    }
+
+    /// The top level of pass two: every field skipped but `events`.
+    struct Fields<'a> {
+        setup: &'a Setup,
+        out: &'a mut Vec<Event>,
+        why: &'a mut Option<String>,
+    }
+
+    impl<'de> Visitor<'de> for Fields<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an answer object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            let Fields { setup, out, why } = self;
+            while let Some(key) = map.next_key::<String>()? {
+                if key == "events" {
+                    map.next_value_seed(List {
+                        setup,
+                        out: &mut *out,
+                        why: &mut *why,
+                    })?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// The `events` array of pass two.
+    struct List<'a> {
+        setup: &'a Setup,
+        out: &'a mut Vec<Event>,
+        why: &'a mut Option<String>,
+    }
+
+    impl<'de> DeserializeSeed<'de> for List<'_> {
+        type Value = ();
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for List<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array of events")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+            let mut k = 0usize;
+            while let Some(v) = seq.next_element::<Value>()? {
+                let fail = |why: &mut Option<String>, m: String| {
+                    *why = Some(m);
+                    A::Error::custom("stopped")
+                };
+                let e = match event(&v, self.setup) {
+                    Ok(e) => e,
+                    Err(m) => return Err(fail(self.why, format!("events[{k}]: {m}"))),
+                };
+                if let Some(last) = self.out.last() {
+                    if e.time < last.time {
+                        let m = format!(
+                            "events[{k}].time = {}: earlier than the event before it ({})",
+                            e.time, last.time
+                        );
+                        return Err(fail(self.why, m));
+                    }
+                }
+                self.out.push(e);
+                k += 1;
+            }
+            Ok(())
+        }
+    }
 }
 
 /// The optional `engine_s`: seconds the program spent inside its engine's own calls for this

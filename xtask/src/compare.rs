@@ -928,6 +928,14 @@ impl Baselines {
     /// Reads `--baselines` (default `data/baselines`; a link there followed), first putting
     /// back a directory a killed bless left mid-swap.
     fn read(args: &CompareArgs, setups: &[Setup]) -> Result<Self, CliError> {
+        if let Some(d) = &args.baselines {
+            if !pool_report::files::exists(d) {
+                return Err(CliError::Input(format!(
+                    "--baselines {}: no such directory",
+                    d.display()
+                )));
+            }
+        }
         let dir = crate::baselines::resolve(&match &args.baselines {
             Some(d) => d.clone(),
             None => crate::baselines::default_dir()?,

@@ -48,9 +48,10 @@ pub use resolve::ball_cushion::{han2005_cushion, mirror_cushion};
 pub use resolve::ball_pocket::pocket_capture;
 pub use resolve::sustained::{burn_pressing_slip, sustained_ball_ball, sustained_cushion};
 pub use table::{
-    cushion_id_from_pooltool, pocket_id_from_pooltool, CircularCushion, CircularSegment, Cushion,
-    Enclosure, EndPoint, Escape, LinearSegment, Pocket, PocketTableSpecs, PocketZone,
-    PreparedTable, Table, TableError, MAX_ESCAPE_TESTS, MAX_TABLE_ELEMENTS, POOLTOOL_TABLES,
+    cushion_id_from_pooltool, id_problem, pocket_id_from_pooltool, CircularCushion,
+    CircularSegment, Cushion, Enclosure, EndPoint, Escape, LinearSegment, Pocket, PocketTableSpecs,
+    PocketZone, PreparedTable, Table, TableError, MAX_ESCAPE_TESTS, MAX_TABLE_ELEMENTS,
+    POOLTOOL_TABLES,
 };
 pub use trajectory::Trajectory;
 

@@ -187,6 +187,14 @@ impl Builder<'_> {
                 self.finite(path, &[x])?;
             }
         }
+        // An angle is a turn or less: beyond, the float's precision is the direction.
+        if !(-360.0..=360.0).contains(&cue.phi) {
+            return Err(self.err(
+                "cue.phi",
+                self.shown("cue.phi", &format!("{:?}", cue.phi)),
+                "an angle in [-360, 360] degrees",
+            ));
+        }
         let Some(ball) = balls.iter().position(|b| b.id == cue.ball) else {
             let ids: Vec<&str> = balls.iter().map(|b| b.id.as_str()).take(20).collect();
             return Err(self.err(
@@ -297,6 +305,9 @@ impl Builder<'_> {
             let path = |k: &str| format!("balls[{i}].{k}");
             if b.id.is_empty() {
                 return Err(self.err(path("id"), "\"\"", "ball ids must be non-empty"));
+            }
+            if let Some(why) = pool_physics::id_problem(&b.id) {
+                return Err(self.err(path("id"), format!("{:?}", b.id), why));
             }
             if b.id.len() > crate::MAX_ID_BYTES {
                 return Err(self.err(

@@ -183,6 +183,22 @@ pub enum TableError {
     },
 }
 
+/// What is wrong with an id (a ball's, a cushion's, a pocket's), if anything: ids go into
+/// every event, CSV row and report, so they are printable text, with no control character
+/// (ESC, a line break, NUL) and no invisible or direction-changing character.
+pub fn id_problem(id: &str) -> Option<String> {
+    let hidden = |c: char| {
+        matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}')
+    };
+    id.chars().find(|&c| c.is_control() || hidden(c)).map(|c| {
+        format!(
+            "an id is printable text: U+{:04X} is a control or invisible character",
+            u32::from(c)
+        )
+    })
+}
+
 /// Height of the cushion contact line for pool tables: 0.64 * 2R with R = 0.028575 m (pooltool).
 pub const POOL_CUSHION_HEIGHT: f64 = 0.64 * 2.0 * 0.028575;
 
@@ -278,6 +294,9 @@ impl Table {
         // An event names its agents by id: one id, one element.
         let mut seen: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
         for (field, id) in self.element_ids() {
+            if let Some(why) = id_problem(id) {
+                return bad(format!("{field}.id"), format!("{id:?}"), &why);
+            }
             if let Some(first) = seen.get(id) {
                 return bad(
                     format!("{field}.id"),

@@ -788,15 +788,21 @@ pub fn console_summary(res: &Results) -> String {
     } else {
         String::new()
     };
+    let slope = if slopes.is_empty() {
+        "no end_of_step/euler run to fit an order to".to_string()
+    } else {
+        format!(
+            "median fitted slope of end_of_step/euler {:.2} (min {:.2}, max {:.2})",
+            median(slopes.clone()),
+            slopes.iter().copied().fold(f64::INFINITY, f64::min),
+            slopes.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+        )
+    };
     format!(
-        "{} shots, {} reference events; median fitted slope of end_of_step/euler {:.2} (min {:.2}, max \
-         {:.2}); event engine max residual: ball-ball {} m, cushion {} m; max overlap {} m; \
-         off-table samples {}; wall time {:.1} s{failed}",
+        "{} shots, {} reference events; {slope}; event engine max residual: ball-ball {} m, \
+         cushion {} m; max overlap {} m; off-table samples {}; wall time {:.1} s{failed}",
         res.residuals.len(),
         events,
-        median(slopes.clone()),
-        slopes.iter().copied().fold(f64::INFINITY, f64::min),
-        slopes.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         sci(bb),
         sci(cu),
         sci(overlap),

@@ -35,6 +35,8 @@ pub(crate) fn shot_by_shot_cell(st: &OutcomeStudy, v: &DistributionVerdict) -> S
             && r.dt_s == v.dt_s
     });
     match row {
+        // A run that played no shot has no rate: nothing to show but its label.
+        Some(r) if r.n == 0 || !r.rate.is_finite() => format!("no shot played: {}", sbs.label()),
         Some(r) => format!(
             "{} vs {}: {:+.2} [{:+.2}, {:+.2}] pt, margin {:.2} pt: {}",
             pct(r.rate),

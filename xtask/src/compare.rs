@@ -928,19 +928,18 @@ impl Baselines {
     /// Reads `--baselines` (default `data/baselines`; a link there followed), first putting
     /// back a directory a killed bless left mid-swap.
     fn read(args: &CompareArgs, setups: &[Setup]) -> Result<Self, CliError> {
-        if let Some(d) = &args.baselines {
-            if !pool_report::files::exists(d) {
-                return Err(CliError::Input(format!(
-                    "--baselines {}: no such directory",
-                    d.display()
-                )));
-            }
-        }
         let dir = crate::baselines::resolve(&match &args.baselines {
             Some(d) => d.clone(),
             None => crate::baselines::default_dir()?,
         })?;
         crate::baselines::recover(&dir)?;
+        // After the recovery (a killed bless may have left it renamed away).
+        if !pool_report::files::exists(&dir) {
+            return Err(CliError::Input(format!(
+                "--baselines {}: no such directory",
+                dir.display()
+            )));
+        }
         let shots = setups
             .iter()
             .map(|s| crate::baselines::read_shot(&dir, &s.name))

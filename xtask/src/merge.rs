@@ -708,9 +708,13 @@ pub(crate) fn shot_names_its_seed(
     shot: &str,
     seed: u64,
 ) -> Result<(), String> {
-    let expected = pool_harness::FamilyKind::from_name(family)
-        .zip(index.parse::<u64>().ok())
-        .map(|(kind, k)| kind.shot_seed(table, seed, k).to_string());
+    let Some(kind) = pool_harness::FamilyKind::from_name(family) else {
+        return Err(format!(
+            "field family = {:?}: not a family",
+            pool_exec::escape_bytes(family.as_bytes())
+        ));
+    };
+    let expected = (index.parse::<u64>().ok()).map(|k| kind.shot_seed(table, seed, k).to_string());
     if let Some(e) = &expected {
         if shot.split('_').any(|part| part == e) {
             return Ok(());

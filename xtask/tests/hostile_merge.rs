@@ -223,30 +223,49 @@ fn verify_plays_shots_again_and_refuses_rows_they_do_not_give() {
     let parts = shards(&STUDY, 2, &dir, "v");
     let (code, err) = merge_verified(&parts, "3", &dir, "ok");
     assert_eq!(code, Some(0), "{err}");
-    // Three engine rows of shard 2 with their outcome flipped (each of its 3 shots played).
-    let file = parts[1].join("outcomes/shots.csv");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    let at = lines[0].split(',').position(|c| c == "d_outcome").unwrap();
-    for line in lines
-        .iter_mut()
-        .skip(1)
-        .filter(|l| !l.contains(",reference,"))
-        .take(3)
-    {
-        let mut f: Vec<String> = line.split(',').map(str::to_string).collect();
-        f[at] = if f[at] == "0" { "1".into() } else { "0".into() };
-        *line = f.join(",");
+    // Three engine rows of shard 2 with their outcome flipped: what their other fields and
+    // the reference's row decide, refused with or without --verify.
+    let edit = |column: &str, change: &dyn Fn(&str) -> String| {
+        let file = parts[1].join("outcomes/shots.csv");
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let at = lines[0].split(',').position(|c| c == column).unwrap();
+        for line in lines
+            .iter_mut()
+            .skip(1)
+            .filter(|l| !l.contains(",reference,") && !l.contains(",floor,"))
+            .take(3)
+        {
+            let mut f: Vec<String> = line.split(',').map(str::to_string).collect();
+            f[at] = change(&f[at]);
+            *line = f.join(",");
+        }
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+        text
+    };
+    let flip = |v: &str| if v == "0" { "1".into() } else { "0".into() };
+    let original = edit("d_outcome", &flip);
+    for verify in ["3", "0"] {
+        let (code, err) = merge_verified(&parts, verify, &dir, &format!("flipped{verify}"));
+        assert_eq!(code, Some(2), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        for n in ["shots.csv", "d_outcome", "nothing merged"] {
+            assert!(err.contains(n), "{n:?} not in {err}");
+        }
     }
-    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    std::fs::write(parts[1].join("outcomes/shots.csv"), original).unwrap();
+    // What only playing again shows (an engine's event count): --verify's.
+    edit("events", &|v: &str| {
+        (v.parse::<u64>().unwrap() + 1).to_string()
+    });
     let (code, err) = merge_verified(&parts, "3", &dir, "edited");
     assert_eq!(code, Some(2), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
-    for n in ["shots.csv", "shard 2/2", "shot cut_", "field d_outcome"] {
+    for n in ["shots.csv", "shard 2/2", "shot cut_", "field events"] {
         assert!(err.contains(n), "{n:?} not in {err}");
     }
     assert!(!dir.join("edited").exists());
-    // Without --verify the rows are taken as they are (the check is the option's).
+    // Without --verify such rows are taken as they are (the replay is the option's).
     let (code, err) = merge(&parts, &dir, "unverified");
     assert_eq!(code, Some(0), "{err}");
 }

@@ -16,7 +16,7 @@ use crate::{BallParams, BallState, Vec2, Vec3};
 /// v_xI = v_x + w_y R sin theta - w_z R cos theta, v_yI = -v_y sin theta + w_x R at I and
 /// v_xC = v_x - w_y R, v_yC = v_y + w_x R at C, at angles phi and phi' (taken here as direction
 /// cosines, x/|v| and y/|v|, the same numbers without libm's atan2, sin and cos; no slip is
-/// angle 0). Per unit normal impulse P
+/// pooltool's angle 0 seen in our frame, [`NO_SLIP`]). Per unit normal impulse P
 /// at I, with friction mu_w (the balls' `f_c`) at the cushion and mu_s (their `mu_s`) at the
 /// cloth (eqs. 15-19):
 /// - dv_x/dP = -(mu_w cos phi + mu_s cos phi' (sin theta + mu_w sin phi cos theta)) / M
@@ -126,6 +126,18 @@ impl BallCushionLaw for Mathavan2010 {
     }
 }
 
+/// The slip direction (cos phi, sin phi), or (cos phi', sin phi'), this law takes where a slip
+/// is exactly zero: pooltool's `atan2(0, 0)` = 0, its cushion frame's +x, which is our cushion
+/// frame's -x. pooltool's frame is the mirror image of ours (its (x, y) is our (y, x),
+/// `crates/pooltool/src/frame.rs`), and both cushion frames take x as the normal turned
+/// clockwise, so the mirror turns pooltool's +x into our -x. It matters for a ball reaching the
+/// cushion rolling: its cloth slip (Mathavan et al. 2010, eq. 14: v_xC = v_x - w_y R,
+/// v_yC = v_y + w_x R) is zero or a rounding residual, and its direction sets the cloth's
+/// friction in the first impulse step, mu_s (sin theta + mu_w sin phi cos theta) dP / M of
+/// velocity and 5/2 of that in R w (up to 3.3e-4 and 8.3e-4 m/s for carom balls at the default
+/// `delta_p`; docs/pooltool.md, "mathavan_2010 at a rolling ball").
+const NO_SLIP: (f64, f64) = (-1.0, 0.0);
+
 /// The ball's velocity (v_x, v_y) and spin (w_x, w_y, w_z) in the cushion frame.
 #[derive(Clone, Copy)]
 struct Impact {
@@ -161,7 +173,7 @@ impl Setting {
             if n > 0.0 {
                 (x / n, y / n)
             } else {
-                (1.0, 0.0)
+                NO_SLIP
             }
         };
         (direction(x_i, y_i), direction(x_c, y_c))

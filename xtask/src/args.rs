@@ -65,9 +65,18 @@ pub fn engine_spec(
 /// # Errors
 /// The first spec that does not parse, naming `option`.
 pub fn engine_specs(option: &str, specs: &[String]) -> Result<Vec<EngineSpec>, CliError> {
-    specs
+    engine_list(specs)
         .iter()
         .map(|s| engine_spec(option, s, None, None, None))
+        .collect()
+}
+
+/// The specs of an `--engines` option given once or more: each occurrence a comma-separated
+/// list, where a comma inside an exec command stays in it ([`pool_engines::split_list`]).
+pub fn engine_list(given: &[String]) -> Vec<String> {
+    given
+        .iter()
+        .flat_map(|g| pool_engines::split_list(g))
         .collect()
 }
 
@@ -180,8 +189,14 @@ pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError>
     }
     for n in names {
         let s = Scheme::from_name(n.trim()).ok_or_else(|| {
+            let names: Vec<String> = ["end_of_step", "euler", "located", "substep8"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+            let hint = pool_engines::did_you_mean(n.trim(), &names)
+                .map_or(String::new(), |s| format!(" (did you mean {s:?}?)"));
             CliError::Input(format!(
-                "--schemes = {n:?}: unknown scheme; valid: {}",
+                "--schemes = {n:?}: unknown scheme{hint}; valid: {}",
                 Scheme::NAMES
             ))
         })?;
@@ -208,6 +223,7 @@ pub fn extra_engines(
     specs: &[String],
     already: &[EngineSpec],
 ) -> Result<Vec<EngineSpec>, CliError> {
+    let specs = &engine_list(specs)[..];
     if specs.len() > MAX_ENGINES {
         return Err(CliError::Input(format!(
             "{option}: {} engines, more than the {MAX_ENGINES} a run may add",

@@ -60,11 +60,11 @@ pub struct CompareArgs {
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
     /// specs: discrete:<dt>[:<scheme>], event:<solver>, rapier:<dt> (the rapier2d game engine),
     /// pooltool, the peers mujoco:<dt>[:euler|implicitfast|rk4], pybullet:<dt>, pymunk:<dt>,
-    /// box2d:<dt> and billiards (each skipped with a note when not installed:
-    /// benches/peers/install.sh), exec:<command> (any
-    /// program speaking docs/engine-protocol.md; its command cannot contain a comma), or a
-    /// registered engine; at most 16
-    #[arg(long, value_delimiter = ',')]
+    /// box2d:<dt>, billiards and fastfiz (each skipped with a note when not installed:
+    /// benches/peers/install.sh), exec:[timeout=<s>:][dt=<s>:][name=<label>:]<command> (any
+    /// program speaking docs/engine-protocol.md; a comma stays in its command unless another
+    /// spec follows it), or a registered engine; at most 16
+    #[arg(long, value_name = "SPEC,...")]
     pub engines: Vec<String>,
     /// Skip the one-step agreement (every engine restarted from the reference's state before
     /// each reference event; one_step.csv)
@@ -105,12 +105,7 @@ pub struct CompareArgs {
     /// The engines of the outcome study besides the schemes, comma-separated specs [default:
     /// every --engines]; `none` for none. Slow programs (pooltool, MuJoCo at small dt) take
     /// seconds per shot, and the study plays hundreds
-    #[arg(
-        long,
-        value_delimiter = ',',
-        value_name = "SPEC,...",
-        conflicts_with = "no_outcomes"
-    )]
+    #[arg(long, value_name = "SPEC,...", conflicts_with = "no_outcomes")]
     pub outcome_engines: Option<Vec<String>>,
     #[command(flatten)]
     pub outcomes: crate::study::OutcomeArgs,
@@ -245,6 +240,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
         }
     }
     let extra = crate::args::extra_engines("--engines", &args.engines, &engines)?;
+    crate::study::programs_start(&extra)?;
     engines.extend(extra.iter().cloned());
     let budget = args.outcomes.budget(if args.quick {
         None
@@ -254,9 +250,13 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
     let study = if args.no_outcomes {
         None
     } else {
-        let studied = match &args.outcome_engines {
+        let studied = match args
+            .outcome_engines
+            .as_deref()
+            .map(crate::args::engine_list)
+        {
             Some(v) if v.len() == 1 && v[0] == "none" => Vec::new(),
-            Some(v) => crate::args::extra_engines("--outcome-engines", v, &[])?,
+            Some(v) => crate::args::extra_engines("--outcome-engines", &v, &[])?,
             None => extra.clone(),
         };
         Some(args.outcomes.plan(

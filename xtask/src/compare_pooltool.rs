@@ -99,7 +99,7 @@ pub fn run(args: ComparePooltoolArgs) -> Result<(), CliError> {
         outln!("compare-pooltool: skipped: {}", crate::python::SETUP_HINT)?;
         return Ok(());
     };
-    let staging = args.run.stage("pooltool-compare")?;
+    let staging = args.run.stage("compare-pooltool")?;
     let mut laws = pool_pooltool::resolver_out(model.resolver());
     if let Some(map) = laws.as_object_mut() {
         map.remove("version");

@@ -64,7 +64,7 @@ use crate::console::errln;
 /// The reference harness for pool/billiards physics: an event-based engine and a discrete-time
 /// integrator over the same physics, compared on identical shots.
 #[derive(Parser, Debug)]
-#[command(name = "cargo xtask", version, about, long_about = None, after_help = AFTER_HELP)]
+#[command(name = "cargo xtask", bin_name = "cargo xtask", version, about, long_about = None, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -135,7 +135,7 @@ chaos floor, margins, output) and the run's output. docs/report.md explains ever
     ///
     /// Looks for pooltool in --python, $POOLTOOL_PYTHON, then .venv-pooltool/bin/python at the
     /// workspace root; without it, times our engine only and says how to set pooltool up
-    /// (benches/peers/README.md). Writes reports/peers-<time>/peers.{csv,md}.
+    /// (benches/peers/README.md). Writes reports/bench-peers-<time>/peers.{csv,md}.
     BenchPeers(peers::PeersArgs),
     /// Write a shot file from a pooltool 0.6.0 `System.save` file (.json or .msgpack).
     ///
@@ -164,7 +164,7 @@ chaos floor, margins, output) and the run's output. docs/report.md explains ever
     /// the lowered spacer's prefix is longer; pooltool's resolve_continually_touching, which
     /// it applies after a ball-ball law, or a pooltool run that does not finish). Exits 1 if
     /// at the smallest spacer a break shares fewer than --events events and pooltool's own
-    /// handling does not explain it. Writes reports/pooltool-compare-<time>/: systems/ and
+    /// handling does not explain it. Writes reports/compare-pooltool-<time>/: systems/ and
     /// pooltool/ (pooltool's files), breaks/ (our shot files), compare.csv, summary.md.
     ComparePooltool(compare_pooltool::ComparePooltoolArgs),
     /// One shot per point of a grid or random sample over a base shot's cue strike and ball
@@ -423,5 +423,100 @@ impl From<pool_report::plots::PlotError> for CliError {
 impl From<pool_shots::ShotError> for CliError {
     fn from(e: pool_shots::ShotError) -> Self {
         CliError::Input(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod help_tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// The long help of `cargo xtask <command>`, one line per option's paragraph joined.
+    fn help(command: &str) -> String {
+        let mut cli = Cli::command();
+        cli.build();
+        let sub = cli
+            .find_subcommand_mut(command)
+            .unwrap_or_else(|| panic!("no command {command}"));
+        sub.render_long_help().to_string().replace('\n', " ")
+    }
+
+    /// The `[default: ...]` an option's help writes by hand (where clap does not show its own).
+    fn default_of(help: &str, option: &str) -> String {
+        let at = help
+            .find(&format!("{option} <"))
+            .or_else(|| help.find(&format!("{option} ")))
+            .unwrap_or_else(|| panic!("no {option}"));
+        let rest = &help[at..];
+        let start = rest.find("[default: ").expect("a default") + "[default: ".len();
+        let end = rest[start..].find(']').unwrap();
+        rest[start..start + end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn every_default_help_shows_is_the_one_the_code_uses() {
+        use pool_harness::{DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS};
+        let dts = |v: &[f64]| {
+            v.iter()
+                .map(|d| format!("{d:e}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        for command in ["outcomes", "compare"] {
+            let h = help(command);
+            assert_eq!(
+                default_of(&h, "--outcome-shots"),
+                format!("{DEFAULT_SHOTS}; compare --quick: {QUICK_SHOTS}")
+            );
+            assert_eq!(
+                default_of(&h, "--chaos-shots"),
+                format!("{DEFAULT_SHOTS}; compare --quick: {QUICK_SHOTS}")
+            );
+            assert_eq!(
+                default_of(&h, "--outcome-dt"),
+                format!(
+                    "{}; compare --quick: {}",
+                    dts(&DEFAULT_DTS),
+                    dts(&QUICK_DTS)
+                )
+            );
+            assert_eq!(
+                default_of(&h, "--outcome-budget"),
+                format!(
+                    "outcomes {}; compare {}; --quick and --shard: none",
+                    study::OUTCOMES_BUDGET,
+                    study::COMPARE_BUDGET
+                )
+            );
+        }
+        // simulate's plain engines, completed as its help says.
+        let h = help("simulate");
+        let (dt, scheme, solver) = (
+            default_of(&h, "--dt"),
+            default_of(&h, "--scheme"),
+            default_of(&h, "--solver"),
+        );
+        let discrete = args::engine_spec("--engine", "discrete", None, None, None).unwrap();
+        assert_eq!(discrete.dt(), Some(dt.parse::<f64>().unwrap()));
+        assert_eq!(discrete.variant(), scheme);
+        let event = args::engine_spec("--engine", "event", None, None, None).unwrap();
+        assert_eq!(event.variant(), solver);
+        // The study's options as clap defaults them are the library's defaults.
+        #[derive(clap::Parser)]
+        struct Defaults {
+            #[command(flatten)]
+            study: study::OutcomeArgs,
+        }
+        let d = <Defaults as clap::Parser>::try_parse_from(["outcomes"]).unwrap();
+        let plan = d.study.plan(false, &[], (&[], false), 1_000_000).unwrap();
+        assert_eq!(plan.margins, pool_harness::Margins::default());
+        assert_eq!(plan.search, pool_harness::SearchOptions::default());
+        assert_eq!(plan.perturbation, pool_harness::Perturbation::default());
+        assert_eq!(plan.shots, DEFAULT_SHOTS);
+        // Usage lines name the command as it is typed.
+        assert!(help("stress").contains("Usage: cargo xtask stress"));
     }
 }

@@ -307,7 +307,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         pool.current_num_threads(),
         staging.destination().display()
     );
-    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
+    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "outcome runs {per_sec}");
     let result = {
         let mut csv = csv::Writer::from_writer(staging.create("outcomes/shots.csv")?);
         let mut sink = |r: &OutcomeShotRow| {

@@ -25,9 +25,9 @@ pub struct OutcomesArgs {
     /// More engines, comma-separated specs: event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
     /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
-    /// exec:<command>, or a registered engine; pooltool and the peers are skipped
+    /// fastfiz, exec:[timeout=<s>:][dt=<s>:][name=<label>:]<command>, or a registered engine; pooltool and the peers are skipped
     /// with a note when not installed; at most 16
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_name = "SPEC,...")]
     pub engines: Vec<String>,
     /// Event budget of every run (1 to 1000000): a reference that needs more is a defect
     /// (exit 1), an engine that needs more disagrees on `end`
@@ -107,10 +107,15 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     let total = plan.total();
     let (lo, hi) = shard.range(total);
     let rack = plan.racks.first().and_then(pool_harness::Racks::first);
-    if let (Some(_), Some(rack), true) = (args.shard, rack, hi > lo) {
-        // A shard's program that cannot start on this worker stops it before it writes
-        // anything (exit 3); one process records its shots as failed (exit 1), as before.
-        crate::study::check_programs_start(&plan.engines, rack)?;
+    if let (Some(rack), true) = (rack, hi > lo) {
+        // A program that cannot start stops the study before any shot is played: a shard's
+        // on this worker with exit 3 (another worker may have it), one process with exit 1.
+        match crate::study::check_programs_start(&plan.engines, rack) {
+            Err(CliError::Unstartable(m)) if args.shard.is_none() => {
+                return Err(CliError::Run(m.replace(" on this worker", "")))
+            }
+            other => other?,
+        }
     }
     let pool = crate::args::thread_pool(args.jobs)?;
     let staging = args.run.stage("outcomes")?;
@@ -123,7 +128,7 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
         pool.current_num_threads(),
         staging.destination().display()
     );
-    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "runs {per_sec}");
+    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "outcome runs {per_sec}");
     let result = run_study(&plan, lo, hi, budget.as_ref(), &pool, &staging, &bar)?;
     bar.finish_and_clear();
     let wall = result.wall.clone();

@@ -385,7 +385,8 @@ pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), CliError> 
 /// Where a command writes its run: the options every writing command shares.
 #[derive(clap::Args, Debug, Clone)]
 pub struct RunArgs {
-    /// Directory that receives the run directory [default: reports/ of the workspace]
+    /// Directory that receives the run directory [default: reports/ of the workspace, or of
+    /// the current directory outside one]
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Name of the run directory [default: <command>-<UTC time>, with -2, -3, ... if another
@@ -404,7 +405,7 @@ impl RunArgs {
     pub fn stage(&self, prefix: &str) -> Result<Staging, CliError> {
         let root = match &self.out {
             Some(out) => out.clone(),
-            None => crate::workspace::workspace_root()?.join("reports"),
+            None => crate::workspace::reports_dir()?,
         };
         let name = match &self.run_name {
             Some(name) => {

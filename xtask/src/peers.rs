@@ -185,7 +185,7 @@ pub fn run(args: PeersArgs) -> Result<(), CliError> {
     if let Err(why) = &fastfiz {
         errln!("bench-peers: FastFiz skipped: {why}");
     }
-    let staging = args.run.stage("peers")?;
+    let staging = args.run.stage("bench-peers")?;
     let mut rows = Vec::new();
     let mut pooltool_shots = Vec::new();
     for path in &shots {

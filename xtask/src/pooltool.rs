@@ -12,8 +12,9 @@ use crate::CliError;
 pub struct ImportArgs {
     /// pooltool file written by `System.save` (.json or .msgpack)
     pub file: PathBuf,
-    /// Write the shot file here (never overwriting a file) instead of printing it
-    #[arg(long, value_name = "FILE")]
+    /// Write the shot file to FILE (never overwriting a file) instead of printing it (a file,
+    /// where every other command's --out is a directory; --out is its old spelling)
+    #[arg(long = "output", alias = "out", value_name = "FILE")]
     pub out: Option<PathBuf>,
     /// pooltool resolver file (resolver.yaml, or the same as .json) whose laws the shot takes,
     /// e.g. ~/.config/pooltool/physics/resolver.yaml [default: the file's own `resolver` entry,
@@ -61,7 +62,7 @@ fn write_new(path: &std::path::Path, bytes: &[u8]) -> Result<(), CliError> {
     pool_report::files::write_new(path, bytes).map_err(|e| {
         if e.kind() == std::io::ErrorKind::AlreadyExists {
             CliError::Input(format!(
-                "--out {}: the file exists already (never overwritten)",
+                "--output {}: the file exists already (never overwritten)",
                 path.display()
             ))
         } else {

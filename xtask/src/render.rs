@@ -36,8 +36,8 @@ pub struct RenderArgs {
     /// an engine spec: event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
     /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
-    /// exec:<command>, or a registered engine
-    #[arg(long, value_delimiter = ',', default_value = "event")]
+    /// fastfiz, exec:[timeout=<s>:][dt=<s>:][name=<label>:]<command>, or a registered engine
+    #[arg(long, value_name = "SPEC,...", default_value = "event")]
     pub engines: Vec<String>,
     /// Frames per second of animation. GIF frame delays are whole centiseconds, so 25 and 50
     /// play in real time; browsers slow down anything above 50
@@ -144,7 +144,8 @@ fn check_options(args: &RenderArgs) -> Result<(), CliError> {
 }
 
 /// Renders the animation into `<out>/render-<shot>-<UTC time>/`.
-pub fn run(args: RenderArgs) -> Result<(), CliError> {
+pub fn run(mut args: RenderArgs) -> Result<(), CliError> {
+    args.engines = crate::args::engine_list(&args.engines);
     let start = Instant::now();
     check_options(&args)?;
     let specs = crate::args::engine_specs("--engines", &args.engines)?;

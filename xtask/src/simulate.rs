@@ -31,7 +31,7 @@ pub struct SimulateArgs {
     /// Evolution algorithm: an engine spec, event[:<solver>] (solver isolator, ferrari, alg1010, companion), discrete:<dt>[:<scheme>]
     /// (scheme end_of_step, euler, located, substep<k>), rapier:<dt>, pooltool, mujoco:<dt>[:<integrator>]
     /// (integrator euler, implicitfast, rk4), pybullet:<dt>, pymunk:<dt>, box2d:<dt>, billiards,
-    /// exec:<command>, or a registered engine;
+    /// fastfiz, exec:[timeout=<s>:][dt=<s>:][name=<label>:]<command>, or a registered engine;
     /// or plain event / discrete completed by --solver / --dt / --scheme
     #[arg(long, default_value = "event")]
     pub engine: String,
@@ -39,7 +39,7 @@ pub struct SimulateArgs {
     #[arg(long, allow_negative_numbers = true)]
     pub dt: Option<f64>,
     /// Integration scheme of plain `--engine discrete`: end_of_step, euler, located, substep<k> (k in
-    /// 2..=1000) [default: exact]
+    /// 2..=1000) [default: end_of_step]
     #[arg(long)]
     pub scheme: Option<String>,
     /// Root solver of plain `--engine event`: isolator, ferrari, alg1010, companion [default:

@@ -644,7 +644,18 @@ pub fn run_study(
             .map_err(|e| format!("writing outcomes/shots.csv: {e}"))
     };
     let result = match budget {
-        Some(b) => plan.run_sequential(b, pool, &mut sink, &|n| bar.inc(n)),
+        Some(b) => {
+            // Each look's runs join the bar as it starts: done of planned so far, and the look.
+            let on_look = |look: u32, runs: u64| {
+                if look == 1 {
+                    bar.set_length(runs);
+                } else {
+                    bar.inc_length(runs);
+                }
+                bar.set_message(format!("look {look}"));
+            };
+            plan.run_sequential(b, pool, &mut sink, &|n| bar.inc(n), &on_look)
+        }
         None => plan.run(lo, hi, pool, &mut sink, &|n| bar.inc(n)),
     }
     .map_err(study_error)?;
@@ -669,7 +680,10 @@ pub fn check_programs_start<'a>(
     setup: &pool_sim::Setup,
 ) -> Result<(), CliError> {
     for spec in specs {
-        let EngineSpec::Exec { command, timeout_s } = spec else {
+        let EngineSpec::Exec {
+            command, timeout_s, ..
+        } = spec
+        else {
             continue;
         };
         let engine = pool_exec::ExecEngine::new(command, *timeout_s)
@@ -682,6 +696,25 @@ pub fn check_programs_start<'a>(
         })?;
     }
     Ok(())
+}
+
+/// [`check_programs_start`] for one process, on the 7-foot table's first rack: a program that
+/// cannot start stops the command before any shot is played (exit 1).
+///
+/// # Errors
+/// The first program that cannot start, one line (exit 1).
+pub fn programs_start(specs: &[EngineSpec]) -> Result<(), CliError> {
+    if !specs.iter().any(|s| matches!(s, EngineSpec::Exec { .. })) {
+        return Ok(());
+    }
+    let racks = pool_harness::Racks::on_table("seven_foot").map_err(CliError::Run)?;
+    let Some(rack) = racks.first() else {
+        return Ok(());
+    };
+    match check_programs_start(specs, rack) {
+        Err(CliError::Unstartable(m)) => Err(CliError::Run(m.replace(" on this worker", ""))),
+        other => other,
+    }
 }
 
 /// This machine's host name (`?` when it has none that reads).

@@ -1,4 +1,5 @@
-//! Where the workspace's data and reports live (found from the current directory), and which
+//! Where the workspace's data and reports live (found from the current directory, else the
+//! harness's own), and which
 //! shot files a command runs.
 
 use std::path::{Path, PathBuf};
@@ -6,26 +7,66 @@ use std::path::{Path, PathBuf};
 use crate::CliError;
 
 /// The workspace this command works in: the current directory or its nearest ancestor holding
-/// both `Cargo.toml` and `data/shots/`, as cargo and git find theirs. Its `data/` (default
-/// shots, baselines, root cases) and `reports/` are the ones used, whatever directory the
-/// binary was built in; `cargo xtask` runs it from where it was typed, anywhere in the
-/// workspace.
+/// both `Cargo.toml` and `data/shots/`, as cargo and git find theirs; else the workspace this
+/// binary was built from (a user's own program in its own repository runs the default shots
+/// and families of the installed harness). Its `data/` (default shots, baselines, root cases)
+/// are the ones used; `cargo xtask` runs it from where it was typed.
 ///
 /// # Errors
-/// No such directory at or above the current one (exit 2).
+/// No such directory at or above the current one, and the harness's own is gone (exit 2).
 pub fn workspace_root() -> Result<PathBuf, CliError> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| CliError::Run(format!("cannot read the current directory: {e}")))?;
-    cwd.ancestors()
-        .find(|d| d.join("Cargo.toml").is_file() && d.join("data/shots").is_dir())
+    let cwd = current_dir()?;
+    if let Some(d) = enclosing(&cwd) {
+        return Ok(d);
+    }
+    installed().ok_or_else(|| {
+        CliError::Input(format!(
+            "no harness workspace at or above {} (a directory with Cargo.toml and \
+             data/shots/), and the one this binary was built from ({}) is gone: run the command \
+             inside one, or name every file and --out",
+            cwd.display(),
+            built_from().display()
+        ))
+    })
+}
+
+/// Where runs go by default: `reports/` of the workspace at or above the current directory,
+/// else `reports/` of the current directory (a user's own repository, where their program
+/// lives).
+///
+/// # Errors
+/// The current directory cannot be read (exit 1).
+pub fn reports_dir() -> Result<PathBuf, CliError> {
+    let cwd = current_dir()?;
+    Ok(enclosing(&cwd).unwrap_or(cwd).join("reports"))
+}
+
+fn current_dir() -> Result<PathBuf, CliError> {
+    std::env::current_dir()
+        .map_err(|e| CliError::Run(format!("cannot read the current directory: {e}")))
+}
+
+/// The nearest directory at or above `dir` that is a harness workspace.
+fn enclosing(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| is_workspace(d))
         .map(Path::to_path_buf)
-        .ok_or_else(|| {
-            CliError::Input(format!(
-                "no harness workspace at or above {} (a directory with Cargo.toml and \
-                 data/shots/): run the command inside one, or name every file and --out",
-                cwd.display()
-            ))
-        })
+}
+
+fn is_workspace(d: &Path) -> bool {
+    d.join("Cargo.toml").is_file() && d.join("data/shots").is_dir()
+}
+
+/// The workspace this binary was built from (xtask's parent).
+fn built_from() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// [`built_from`], when it still is a workspace.
+fn installed() -> Option<PathBuf> {
+    Some(built_from()).filter(|d| is_workspace(d))
 }
 
 /// The default shots' directory, `data/shots` of the workspace.

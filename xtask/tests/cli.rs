@@ -740,8 +740,26 @@ fn a_broken_program_is_reported_and_every_other_result_is_written() {
     )
     .unwrap();
     let ghost = format!("exec:sh {}", ghost.display());
+    // A program that cannot start at all stops the run before any shot, in one line.
+    let out = xtask()
+        .args([
+            "compare",
+            "--no-outcomes",
+            "--quick",
+            "--engines",
+            "exec:exit 3",
+            "--out",
+        ])
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot start") && stderr.contains("exit status: 3"),
+        "{stderr}"
+    );
     for (k, (program, says)) in [
-        ("exec:exit 3", "exit status: 3"),
         (
             "exec:timeout=0.5:sleep 20",
             "no answer within the timeout of 0.5 s",
@@ -869,8 +887,8 @@ fn an_order_over_few_matched_events_says_so() {
 
 #[test]
 fn a_study_of_a_missing_program_says_why_it_failed() {
-    // A new user's first `outcomes` with a mistyped program: the terminal and report.md carry
-    // the program's own stderr, not only its exit status.
+    // A new user's first `outcomes` with a mistyped program: it stops before any shot is
+    // played, with the program's own stderr, not only its exit status.
     let dir = temp_dir("missing-program");
     let out_dir = dir.join("reports");
     let program = format!("exec:python3 {}", dir.join("no_such_engine.py").display());
@@ -900,9 +918,13 @@ fn a_study_of_a_missing_program_says_why_it_failed() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("The first: "), "{stderr}");
+    assert_eq!(
+        stderr.lines().filter(|l| l.starts_with("error:")).count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("cannot start"), "{stderr}");
     assert!(stderr.contains("no_such_engine.py"), "{stderr}");
     assert!(stderr.contains("stderr: "), "{stderr}");
-    let report = std::fs::read_to_string(out_dir.join("study/report.md")).unwrap();
-    assert!(report.contains("without answering | stderr: "), "{report}");
+    assert!(!out_dir.join("study").exists(), "nothing written");
 }

@@ -1150,20 +1150,33 @@ fn data_and_reports_come_from_the_workspace_of_the_current_directory() {
     );
     assert_exit(&out, 0, &[], "render a default shot by name");
     assert!(ws.join("reports/b/bank.gif").is_file());
-    // Outside any workspace: explicit files work, defaults say what is missing.
+    // Outside any workspace (a user's own repository): the installed harness's default shots,
+    // and reports/ where the user stands.
     let outside = temp_dir("outside");
     let out = run(
         &outside,
         &["simulate", shots().join("cut.toml").to_str().unwrap()],
     );
     assert_exit(&out, 0, &[], "simulate outside");
-    let out = run(&outside, &["compare", "--quick"]);
-    assert_exit(
-        &out,
-        2,
-        &["no harness workspace at or above"],
-        "compare outside",
+    let out = run(
+        &outside,
+        &[
+            "compare",
+            "--quick",
+            "--no-scaling",
+            "--no-outcomes",
+            "--physics",
+            "none",
+            "--run-name",
+            "o",
+        ],
     );
-    let out = run(&outside, &["render", "cut"]);
+    assert_exit(&out, 0, &[], "compare outside");
+    let summary = std::fs::read_to_string(outside.join("reports/o/summary.csv")).unwrap();
+    assert!(
+        summary.lines().any(|l| l.starts_with("break_9ball,")),
+        "{summary}"
+    );
+    let out = run(&outside, &["render", "nope"]);
     assert_exit(&out, 2, &["no such shot file"], "render outside");
 }

@@ -190,7 +190,8 @@ fn a_study_played_look_by_look_in_shards_is_the_one_process_study() {
     ]));
     let (code, _, err) = run(&a);
     assert_eq!(code, 0, "{err}");
-    for n in [1, 2, 3] {
+    // One shard is the one-process run's own code path; two and three cut looks apart.
+    for n in [2, 3] {
         let sub = dir.join(format!("n{n}"));
         let merged = play_in_shards(&sub, n);
         assert!(merged.len() >= 3, "{} looks", merged.len());

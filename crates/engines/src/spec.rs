@@ -51,6 +51,12 @@ pub enum EngineSpec {
         command: String,
         /// Seconds it may take to answer one shot.
         timeout_s: f64,
+        /// The time step (s) every request asks the program to take, for a program that takes
+        /// one (`dt=<s>`): each answer must echo it (docs/engine-protocol.md). A program with
+        /// one plays the outcome study's dt ladder as the schemes do.
+        dt: Option<f64>,
+        /// The short name the reports show for it (`name=<label>`), instead of its command.
+        name: Option<String>,
     },
     /// pooltool 0.6.0 through its protocol adapter.
     Pooltool,
@@ -152,7 +158,9 @@ impl EngineSpec {
         match self {
             EngineSpec::Event { solver, .. } => solver.clone(),
             EngineSpec::Discrete { scheme, .. } => scheme.name().to_string(),
-            EngineSpec::Exec { command, .. } => command.clone(),
+            EngineSpec::Exec { command, name, .. } => {
+                name.clone().unwrap_or_else(|| command.clone())
+            }
             EngineSpec::Pooltool => "0.6.0".into(),
             EngineSpec::Rapier { .. } => "rapier2d-f64 0.36".into(),
             EngineSpec::Peer {
@@ -174,7 +182,15 @@ impl EngineSpec {
             EngineSpec::Discrete { dt, scheme, .. } => {
                 format!("discrete {} dt={dt:.0e} s", scheme.name())
             }
-            EngineSpec::Exec { command, .. } => format!("exec: {command}"),
+            EngineSpec::Exec {
+                command, dt, name, ..
+            } => {
+                let what = name.clone().unwrap_or_else(|| format!("exec: {command}"));
+                match dt {
+                    Some(dt) => format!("{what} dt={dt:.0e} s"),
+                    None => what,
+                }
+            }
             EngineSpec::Pooltool => "pooltool 0.6.0".into(),
             EngineSpec::Rapier { dt } => format!("rapier dt={dt:.0e} s"),
             EngineSpec::Peer {
@@ -199,7 +215,7 @@ impl EngineSpec {
     pub fn dt(&self) -> Option<f64> {
         match self {
             EngineSpec::Discrete { dt, .. } | EngineSpec::Rapier { dt } => Some(*dt),
-            EngineSpec::Peer { dt, .. } => *dt,
+            EngineSpec::Peer { dt, .. } | EngineSpec::Exec { dt, .. } => *dt,
             _ => None,
         }
     }
@@ -221,6 +237,17 @@ impl EngineSpec {
                 broad_phase: *broad_phase,
             }),
             EngineSpec::Rapier { .. } => Some(EngineSpec::Rapier { dt }),
+            EngineSpec::Exec {
+                command,
+                timeout_s,
+                dt: Some(_),
+                name,
+            } => Some(EngineSpec::Exec {
+                command: command.clone(),
+                timeout_s: *timeout_s,
+                dt: Some(dt),
+                name: name.clone(),
+            }),
             EngineSpec::Peer {
                 peer,
                 dt: Some(_),
@@ -284,9 +311,15 @@ impl EngineSpec {
                     .with_sampling(options.snapshots)
                     .with_max_events(options.max_events),
             ),
-            EngineSpec::Exec { command, timeout_s } => Box::new(
+            EngineSpec::Exec {
+                command,
+                timeout_s,
+                dt,
+                ..
+            } => Box::new(
                 ExecEngine::new(command, *timeout_s)
                     .map_err(invalid)?
+                    .with_dt(*dt)
                     .with_max_events(options.max_events)
                     .with_kept_sessions(options.keep_sessions),
             ),
@@ -446,7 +479,9 @@ impl FromStr for EngineSpec {
                 ];
                 families.extend(crate::registry::registered().into_iter().map(String::from));
                 Err(bad(format!(
-                    "unknown engine; valid: {}",
+                    "unknown engine{}; valid: {}",
+                    did_you_mean(parts[0], &spec_heads())
+                        .map_or(String::new(), |h| format!(" (did you mean {h:?}?)")),
                     families.join(", ")
                 )))
             }
@@ -475,12 +510,23 @@ impl fmt::Display for EngineSpec {
                 }
                 Ok(())
             }
-            EngineSpec::Exec { command, timeout_s } => {
-                if *timeout_s == pool_exec::DEFAULT_TIMEOUT_S {
-                    write!(f, "exec:{command}")
-                } else {
-                    write!(f, "exec:timeout={timeout_s}:{command}")
+            EngineSpec::Exec {
+                command,
+                timeout_s,
+                dt,
+                name,
+            } => {
+                f.write_str("exec:")?;
+                if *timeout_s != pool_exec::DEFAULT_TIMEOUT_S {
+                    write!(f, "timeout={timeout_s}:")?;
                 }
+                if let Some(dt) = dt {
+                    write!(f, "dt={dt:e}:")?;
+                }
+                if let Some(name) = name {
+                    write!(f, "name={name}:")?;
+                }
+                f.write_str(command)
             }
             EngineSpec::Pooltool => f.write_str(crate::POOLTOOL),
             EngineSpec::Rapier { dt } => write!(f, "rapier:{dt:e}"),
@@ -565,23 +611,118 @@ fn parse_peer(peer: Peer, rest: &[&str]) -> Result<EngineSpec, String> {
     })
 }
 
-/// `[timeout=<s>:]<command>` of an `exec:` spec.
-fn parse_exec(rest: &str) -> Result<EngineSpec, String> {
-    let (timeout_s, command) = match rest.strip_prefix("timeout=") {
-        Some(t) => {
-            let (t, command) = t
-                .split_once(':')
-                .ok_or("expected exec:timeout=<s>:<command>")?;
-            let t: f64 = t
-                .parse()
-                .map_err(|_| format!("timeout = {t:?}: not a number (s)"))?;
-            (t, command)
-        }
-        None => (pool_exec::DEFAULT_TIMEOUT_S, rest),
+/// The names a spec starts with: every family's, the peers' and the registered engines'.
+pub fn spec_heads() -> Vec<String> {
+    let mut heads: Vec<String> = ["event", "discrete", "exec", "pooltool", "rapier"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    heads.extend(Peer::ALL.iter().map(|p| p.name().to_string()));
+    heads.extend(crate::registry::registered().into_iter().map(String::from));
+    heads
+}
+
+/// The one of `names` nearest to `word` when it is near enough to be a typo (Jaro-Winkler
+/// similarity at least 0.8, `strsim`), for a "did you mean" hint.
+pub fn did_you_mean<'a>(word: &str, names: &'a [String]) -> Option<&'a str> {
+    names
+        .iter()
+        .map(|n| (strsim::jaro_winkler(word, n), n))
+        .filter(|(score, n)| *score >= 0.8 && n.as_str() != word)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, n)| n.as_str())
+}
+
+/// A comma-separated list of specs as `--engines` takes it: a comma ends a spec only where
+/// what follows starts one (a family's, a peer's or a registered engine's name, then `:` or
+/// the next comma or the end), so that an `exec:` command keeps its own commas
+/// (`exec:python3 e.py --dt 1e-3,1e-4` is one spec; `exec:a.py,mujoco:1e-3` is two).
+pub fn split_list(text: &str) -> Vec<String> {
+    let heads = spec_heads();
+    let starts_spec = |rest: &str| {
+        let head = rest.split([':', ',']).next().unwrap_or("").trim();
+        heads.iter().any(|h| h == head)
     };
+    let mut out: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for (i, part) in text.split(',').enumerate() {
+        if i > 0 && (current.is_empty() || starts_spec(part)) {
+            out.push(std::mem::take(&mut current));
+        } else if i > 0 {
+            current.push(',');
+        }
+        current.push_str(part);
+    }
+    out.push(current);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `[timeout=<s>:][dt=<s>:][name=<label>:]<command>` of an `exec:` spec (the options in any
+/// order, each once; the command is the rest, colons and commas included).
+fn parse_exec(rest: &str) -> Result<EngineSpec, String> {
+    let (mut timeout_s, mut dt, mut name) = (None, None, None);
+    let mut command = rest;
+    loop {
+        let Some((key, after)) = command.split_once('=') else {
+            break;
+        };
+        if !["timeout", "dt", "name"].contains(&key) {
+            break;
+        }
+        let (value, more) = after
+            .split_once(':')
+            .ok_or_else(|| format!("expected exec:{key}=<value>:<command>"))?;
+        let number = |v: &str, what: &str| -> Result<f64, String> {
+            v.parse::<f64>()
+                .map_err(|_| format!("{key} = {v:?}: not a number ({what})"))
+        };
+        let twice = |k: &str| format!("{k}= given twice");
+        match key {
+            "timeout" => {
+                if timeout_s.replace(number(value, "s")?).is_some() {
+                    return Err(twice(key));
+                }
+            }
+            "dt" => {
+                let v = number(value, "s, the time step the program takes")?;
+                if !(pool_discrete::DT_MIN..=pool_discrete::DT_MAX).contains(&v) {
+                    return Err(format!(
+                        "dt = {v} s: must be in [{:e}, {}] s",
+                        pool_discrete::DT_MIN,
+                        pool_discrete::DT_MAX
+                    ));
+                }
+                if dt.replace(v).is_some() {
+                    return Err(twice(key));
+                }
+            }
+            _ => {
+                let ok = !value.is_empty()
+                    && value.len() <= 40
+                    && value
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "_-.+".contains(c));
+                if !ok {
+                    return Err(format!(
+                        "name = {value:?}: a short label, 1 to 40 letters, digits, _ - . +"
+                    ));
+                }
+                if name.replace(value.to_string()).is_some() {
+                    return Err(twice(key));
+                }
+            }
+        }
+        command = more;
+    }
+    let timeout_s = timeout_s.unwrap_or(pool_exec::DEFAULT_TIMEOUT_S);
     ExecEngine::new(command, timeout_s)?;
     Ok(EngineSpec::Exec {
         command: command.to_string(),
         timeout_s,
+        dt,
+        name,
     })
 }

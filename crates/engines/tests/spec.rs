@@ -291,3 +291,69 @@ fn the_end_of_step_scheme_is_named_for_what_it_does_and_exact_still_reads() {
         .with_dt(1e-3)
         .is_none());
 }
+
+#[test]
+fn a_program_may_take_a_time_step_and_a_short_name() {
+    let p: EngineSpec = "exec:dt=1e-3:name=euler_rl:python3 e.py --flag a:b"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        p,
+        EngineSpec::Exec {
+            command: "python3 e.py --flag a:b".into(),
+            timeout_s: pool_exec::DEFAULT_TIMEOUT_S,
+            dt: Some(1e-3),
+            name: Some("euler_rl".into()),
+        }
+    );
+    assert_eq!(
+        (p.family(), p.variant(), p.dt()),
+        ("exec", "euler_rl".into(), Some(1e-3))
+    );
+    assert_eq!(p.label(), "euler_rl dt=1e-3 s");
+    // On the ladder: the same program at another rung; its name and command stay.
+    let rung = p.with_dt(2e-4).unwrap();
+    assert_eq!((rung.dt(), rung.variant()), (Some(2e-4), "euler_rl".into()));
+    for s in [
+        "exec:timeout=5:name=x:dt=1e-2:./run",
+        "exec:dt=1e-4:sh -c 'echo a=b'",
+    ] {
+        let spec: EngineSpec = s.parse().unwrap();
+        assert_eq!(spec.to_string().parse::<EngineSpec>().unwrap(), spec, "{s}");
+    }
+    // Without dt= a program has no time step and no rung.
+    let plain: EngineSpec = "exec:python3 e.py".parse().unwrap();
+    assert_eq!((plain.dt(), plain.with_dt(1e-3)), (None, None));
+    for (bad, says) in [
+        ("exec:dt=0:x", "must be in"),
+        ("exec:dt=abc:x", "not a number"),
+        ("exec:dt=1e-3:dt=1e-4:x", "given twice"),
+        ("exec:name=a b:x", "a short label"),
+        ("exec:dt=1e-3", "expected exec:dt=<value>:<command>"),
+    ] {
+        let e = bad.parse::<EngineSpec>().unwrap_err().to_string();
+        assert!(e.contains(says), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn an_engine_list_keeps_the_commas_of_a_command_and_names_a_typo() {
+    use pool_engines::split_list;
+    assert_eq!(
+        split_list("exec:python3 e.py --dts 1e-2,1e-3,mujoco:1e-3, pymunk:1e-3"),
+        [
+            "exec:python3 e.py --dts 1e-2,1e-3",
+            "mujoco:1e-3",
+            "pymunk:1e-3"
+        ]
+    );
+    assert_eq!(split_list("event,billiards"), ["event", "billiards"]);
+    assert_eq!(split_list("exec:a,exec:b"), ["exec:a", "exec:b"]);
+    let e = "pymunkk:1e-3"
+        .parse::<EngineSpec>()
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("did you mean \"pymunk\"?"), "{e}");
+    let e = "fastfix".parse::<EngineSpec>().unwrap_err().to_string();
+    assert!(e.contains("did you mean \"fastfiz\"?"), "{e}");
+}

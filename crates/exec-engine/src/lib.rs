@@ -71,6 +71,9 @@ pub struct ExecEngine {
     pub max_events: Option<usize>,
     /// Keep the program running between batches ([`ExecEngine::with_kept_sessions`]).
     pub keep_sessions: bool,
+    /// Sent as every request's `dt` (s), for a program that takes a time step; each answer
+    /// must echo it ([`ExecEngine::with_dt`]).
+    pub dt: Option<f64>,
     /// The idle sessions (kept sessions only), shared by the clones; ended when the last clone
     /// is dropped.
     sessions: Arc<process::SessionPool>,
@@ -83,6 +86,7 @@ impl PartialEq for ExecEngine {
             && self.timeout == other.timeout
             && self.max_events == other.max_events
             && self.keep_sessions == other.keep_sessions
+            && self.dt.map(f64::to_bits) == other.dt.map(f64::to_bits)
     }
 }
 
@@ -105,8 +109,17 @@ impl ExecEngine {
             timeout: Duration::from_secs_f64(timeout_s),
             max_events: None,
             keep_sessions: false,
+            dt: None,
             sessions: Arc::default(),
         })
+    }
+
+    /// Builder: ask the program to take time step `dt` (s): every request carries it as `dt`,
+    /// and an answer that does not echo it fails its shot (docs/engine-protocol.md, "A time
+    /// step"). `None`: a program without one (no `dt` in its requests).
+    pub fn with_dt(mut self, dt: Option<f64>) -> Self {
+        self.dt = dt;
+        self
     }
 
     /// Builder: ask the program to stop after `limit` events.

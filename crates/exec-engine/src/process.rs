@@ -78,7 +78,7 @@ pub fn sessions(engine: &ExecEngine, setups: &[Setup]) -> Vec<Result<Outcome, En
 /// running, is a program that started. The session ends as every session does.
 pub fn first_answer(engine: &ExecEngine, setup: &Setup) -> Result<(), String> {
     let mut live = LiveSession::start(&engine.command, 0)?;
-    live.send(vec![request_line(setup, engine.max_events, 0)]);
+    live.send(vec![request_line(setup, engine.max_events, engine.dt, 0)]);
     live.close_stdin();
     let got = match live.rx.recv_timeout(engine.timeout) {
         Ok(_) | Err(RecvTimeoutError::Timeout) => Ok(()),
@@ -108,6 +108,8 @@ struct Answers<'a> {
     next: usize,
     /// Answers taken by their order because they carry no `id`.
     unnumbered: usize,
+    /// The time step every request asked for: each answer echoes it.
+    dt: Option<f64>,
 }
 
 impl Answers<'_> {
@@ -187,6 +189,25 @@ impl Answers<'_> {
             );
         }
         let setup = &self.setups[self.first + target];
+        if let (Some(dt), None) = (self.dt, answer.get("unsupported").or(answer.get("error"))) {
+            // A program asked for a time step says it took it: the rungs of a dt ladder are
+            // the program's, not a number it ignored.
+            let echoed = answer.get("dt").and_then(Value::as_f64);
+            if echoed.map(f64::to_bits) != Some(dt.to_bits()) {
+                let said = answer.get("dt").map_or("missing".into(), |v| {
+                    format!("= {}", crate::response::shown(v))
+                });
+                self.fail(
+                    target,
+                    format!(
+                        "dt {said}: the request asked for a time step of {dt:e} s, and a \
+                         program that takes it echoes it (\"dt\": {dt:e})"
+                    ),
+                );
+                self.next = target + 1;
+                return true;
+            }
+        }
         self.out[target] = Some(parse_value(answer, setup).map_err(|e| EngineError {
             message: format!("shot {:?}: {}", setup.name, e.message),
             unsupported: e.unsupported,
@@ -262,7 +283,7 @@ fn session(
     let lines: Vec<String> = mine
         .iter()
         .enumerate()
-        .map(|(k, s)| request_line(s, engine.max_events, id0 + k))
+        .map(|(k, s)| request_line(s, engine.max_events, engine.dt, id0 + k))
         .collect();
     live.next_id += mine.len();
     live.send(lines);
@@ -279,6 +300,7 @@ fn session(
         out: (0..mine.len()).map(|_| None).collect(),
         next: 0,
         unnumbered: 0,
+        dt: engine.dt,
     };
     let stopped = await_answers(engine, &mut live.program, &live.rx, &mut answers);
     let tail = if kept && !stopped && exited(&mut live.program.child).is_none() {

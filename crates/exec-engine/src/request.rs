@@ -16,13 +16,22 @@ pub fn request(setup: &Setup, max_events: Option<usize>) -> Value {
     sorted(request_unsorted(setup, max_events))
 }
 
-/// The request line for `setup` with its `id`: [`request`] written with every object's keys in
+/// The request line for `setup` with its `id` (and the time step `dt` (s) the program is
+/// asked to take, for a program that takes one): [`request`] written with every object's keys in
 /// alphabetical order, as docs/engine-protocol.md says (whether or not serde_json keeps
 /// insertion order in this build: its `preserve_order` feature is the whole build's).
-pub fn request_line(setup: &Setup, max_events: Option<usize>, id: usize) -> String {
+pub fn request_line(
+    setup: &Setup,
+    max_events: Option<usize>,
+    dt: Option<f64>,
+    id: usize,
+) -> String {
     let mut r = request_unsorted(setup, max_events);
     if let Value::Object(m) = &mut r {
         m.insert("id".into(), Value::from(id));
+        if let Some(dt) = dt {
+            m.insert("dt".into(), Value::from(dt));
+        }
     }
     sorted(r).to_string()
 }

@@ -282,7 +282,7 @@ fn canonical(v: &serde_json::Value) -> String {
 #[test]
 fn request_keys_are_in_alphabetical_order() {
     for name in ["straight", "break_9ball", "break_9ball_pooltool"] {
-        let line = pool_exec::request_line(&shot(name), Some(1000), 7);
+        let line = pool_exec::request_line(&shot(name), Some(1000), None, 7);
         let value: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(line, canonical(&value), "{name}");
         assert_eq!(value["id"], 7);

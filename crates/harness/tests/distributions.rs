@@ -78,7 +78,7 @@ fn play(options: &StudyOptions, budget: Option<Budget>) -> StudyResult {
     let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
     let mut sink = |_: &OutcomeShotRow| Ok(());
     match budget {
-        Some(b) => plan.run_sequential(&b, &pool, &mut sink, &|_| {}),
+        Some(b) => plan.run_sequential(&b, &pool, &mut sink, &|_| {}, &|_, _| {}),
         None => plan.run(0, plan.total(), &pool, &mut sink, &|_| {}),
     }
     .unwrap()

@@ -260,6 +260,8 @@ impl StudyPlan {
     /// while a cell needs shots and `budget` allows, looks of twice its shots, and the dt
     /// search's candidates (see the module docs). Rows go to `sink` look by look, each look's
     /// in shot order: the reference's and the floor's rows of new shots, then the engines'.
+    /// `progress` hears of runs as they end, `on_look` of each look before it plays (its
+    /// number from 1 and its runs), for a progress display.
     ///
     /// # Errors
     /// As [`StudyPlan::run`].
@@ -269,6 +271,7 @@ impl StudyPlan {
         pool: &rayon::ThreadPool,
         sink: &mut dyn FnMut(&OutcomeShotRow) -> Result<(), String>,
         progress: &(dyn Fn(u64) + Sync),
+        on_look: &dyn Fn(u32, u64),
     ) -> Result<StudyResult, StudyError> {
         // The budget's seconds start after the first look: every family's first look plays.
         let mut clock: Option<Instant> = None;
@@ -327,6 +330,12 @@ impl StudyPlan {
                 for (f, wants) in look.iter_mut().enumerate() {
                     wants.retain(|&(e, _)| keep.contains(&(f, e)));
                 }
+            }
+            let runs: usize = (self.look_units(&state, &look).into_iter())
+                .map(|u| self.unit_runs(&state, &look, u).len())
+                .sum();
+            if runs > 0 {
+                on_look(state.looks + 1, runs as u64);
             }
             let mut any = false;
             for (f, wants) in look.into_iter().enumerate() {

@@ -406,7 +406,8 @@ impl StudyPlan {
                 err(
                     O::Families,
                     format!(
-                        ": unknown family {name:?} (expected some of {})",
+                        ": unknown family {name:?}{} (expected some of {})",
+                        suggest(name.trim(), &FamilyKind::ALL.map(|k| k.name().to_string())),
                         FamilyKind::ALL.map(|k| k.name()).join(", ")
                     ),
                 )
@@ -748,4 +749,10 @@ mod tests {
             assert_eq!(v.to_string().parse::<Budget>().unwrap(), v);
         }
     }
+}
+
+/// ` (did you mean "x"?)` for a name near one of `names`, else nothing.
+pub(crate) fn suggest(word: &str, names: &[String]) -> String {
+    pool_engines::did_you_mean(word, names)
+        .map_or(String::new(), |n| format!(" (did you mean {n:?}?)"))
 }

@@ -125,7 +125,14 @@ impl Racks {
     pub fn on_table(table: &str) -> Result<Racks, String> {
         if pool_physics::Table::by_name(table).is_none() {
             return Err(format!(
-                "{table:?}: unknown table; valid: {} (rectangle_LxW for any L x W in m)",
+                "{table:?}: unknown table{}; valid: {} (rectangle_LxW for any L x W in m)",
+                super::study::suggest(
+                    table,
+                    &pool_physics::Table::BUILT_IN
+                        .iter()
+                        .map(|t| t.to_string())
+                        .collect::<Vec<_>>()
+                ),
                 pool_physics::Table::BUILT_IN.join(", ")
             ));
         }

@@ -9,7 +9,8 @@
 //!
 //! The browser is `$CHROME`, else `chromium`, `chromium-browser` or `google-chrome` on PATH
 //! (Debian: `apt-get install chromium`); without one the test prints one line and passes. It is
-//! driven over the DevTools protocol by the `headless_chrome` crate (never downloading a browser).
+//! driven over the DevTools protocol through its `--remote-debugging-pipe` (`browser/cdp.rs`; never
+//! downloading a browser).
 //!
 //! By default the test makes its own run (`xtask compare --quick --no-scaling` into a temporary
 //! directory). To check and time any page instead, name it:
@@ -23,6 +24,8 @@
 //! prints the page's size in bytes, its own `window.poolReport.loadMs` and the wall time from
 //! navigation to `window.poolReport.ready`.
 
+#[path = "browser/cdp.rs"]
+mod cdp;
 mod common;
 
 use std::collections::BTreeSet;
@@ -31,11 +34,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use headless_chrome::browser::tab::point::Point;
-use headless_chrome::browser::tab::Tab;
-use headless_chrome::protocol::cdp::types::Event;
-use headless_chrome::protocol::cdp::Page;
-use headless_chrome::{Browser, LaunchOptions};
+use cdp::{Tab, Viewport};
 use serde_json::Value;
 
 /// The browser window (CSS pixels; headless Chromium draws at device scale 1).
@@ -169,22 +168,13 @@ fn make_run() -> PathBuf {
 fn check_page(chrome: &Path, page: &Path, strict: bool) {
     let dir = page.parent().unwrap().to_path_buf();
     let bytes = std::fs::metadata(page).unwrap().len();
-    let browser = Browser::new(
-        LaunchOptions::default_builder()
-            .path(Some(chrome.to_path_buf()))
-            // Root (CI, containers) cannot start Chromium's sandbox; the page is our own file.
-            .sandbox(false)
-            .window_size(Some(WINDOW))
-            .idle_browser_timeout(Duration::from_secs(120))
-            .args(vec![
-                OsStr::new("--disable-gpu"),
-                OsStr::new("--hide-scrollbars"),
-            ])
-            .build()
-            .unwrap(),
+    let tab = Tab::launch(
+        chrome,
+        WINDOW,
+        &["--disable-gpu", "--hide-scrollbars"],
+        Duration::from_secs(60),
     )
     .unwrap_or_else(|e| panic!("could not start {}: {e}", chrome.display()));
-    let tab = browser.new_tab().unwrap();
     tab.set_default_timeout(SHOW_TIMEOUT);
 
     // Console errors, uncaught exceptions and error log entries (failed loads, CSP, ...), from
@@ -192,12 +182,11 @@ fn check_page(chrome: &Path, page: &Path, strict: bool) {
     let errors = Arc::new(Mutex::new(Vec::<String>::new()));
     {
         let errors = Arc::clone(&errors);
-        tab.add_event_listener(Arc::new(move |ev: &Event| {
-            if let Some(e) = error_of(ev) {
+        tab.add_event_listener(Box::new(move |method: &str, params: &Value| {
+            if let Some(e) = error_of(method, params) {
                 errors.lock().unwrap().push(e);
             }
-        }))
-        .unwrap();
+        }));
     }
     tab.enable_runtime().unwrap();
     tab.enable_log().unwrap();
@@ -362,7 +351,7 @@ fn play(tab: &Tab, page: &Path, dir: &Path, strict: bool) -> Played {
     .unwrap_or(0.0)
     .clamp(f64::from(WINDOW.1) * 0.6, 4000.0);
     let report_png = shots.join("report.png");
-    let clip = Page::Viewport {
+    let clip = Viewport {
         x: 0.0,
         y: 0.0,
         width: f64::from(WINDOW.0),
@@ -475,47 +464,42 @@ fn load(tab: &Tab, url: &str) -> (f64, f64) {
     (ready_ms, load_ms.as_f64().unwrap())
 }
 
-/// A console error, an uncaught exception or an error log entry, as a line.
-fn error_of(ev: &Event) -> Option<String> {
-    use headless_chrome::protocol::cdp::{Log, Runtime};
-    match ev {
-        Event::RuntimeConsoleAPICalled(e)
-            if e.params.Type == Runtime::ConsoleAPICalledEventTypeOption::Error =>
-        {
-            let args: Vec<String> = e
-                .params
-                .args
-                .iter()
-                .map(|a| {
-                    a.value
-                        .as_ref()
-                        .map(|v| v.to_string())
-                        .or_else(|| a.description.clone())
-                        .unwrap_or_default()
+/// A console error, an uncaught exception or an error log entry, as a line, from an event's
+/// method and params (Runtime.consoleAPICalled, Runtime.exceptionThrown, Log.entryAdded).
+fn error_of(method: &str, p: &Value) -> Option<String> {
+    let text = |v: &Value| v.as_str().map(str::to_string).unwrap_or_default();
+    match method {
+        "Runtime.consoleAPICalled" if p["type"] == "error" => {
+            let args: Vec<String> = p["args"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|a| match a.get("value") {
+                    Some(v) => v.to_string(),
+                    None => text(&a["description"]),
                 })
                 .collect();
             Some(format!("console.error: {}", args.join(" ")))
         }
-        Event::RuntimeExceptionThrown(e) => {
-            let d = &e.params.exception_details;
-            let what = d
-                .exception
-                .as_ref()
-                .and_then(|x| x.description.clone())
-                .unwrap_or_else(|| d.text.clone());
+        "Runtime.exceptionThrown" => {
+            let d = &p["exceptionDetails"];
+            let what = d["exception"]["description"]
+                .as_str()
+                .map_or_else(|| text(&d["text"]), str::to_string);
             Some(format!(
                 "uncaught exception at {}:{}:{}: {what}",
-                d.url.clone().unwrap_or_default(),
-                d.line_number,
-                d.column_number
+                text(&d["url"]),
+                d["lineNumber"],
+                d["columnNumber"]
             ))
         }
-        Event::LogEntryAdded(e) if e.params.entry.level == Log::LogEntryLevel::Error => {
+        "Log.entryAdded" if p["entry"]["level"] == "error" => {
+            let e = &p["entry"];
             Some(format!(
-                "log error ({:?}): {} {}",
-                e.params.entry.source,
-                e.params.entry.text,
-                e.params.entry.url.clone().unwrap_or_default()
+                "log error ({}): {} {}",
+                text(&e["source"]),
+                text(&e["text"]),
+                text(&e["url"])
             ))
         }
         _ => None,
@@ -531,12 +515,9 @@ fn eval(tab: &Tab, expr: &str) -> Value {
     let r = tab
         .evaluate(&wrapped, true)
         .unwrap_or_else(|e| panic!("evaluating {expr}: {e}"));
-    match r.value {
-        Some(Value::String(s)) => serde_json::from_str(&s).unwrap(),
-        _ => panic!(
-            "evaluating {expr}: {}",
-            r.description.unwrap_or_else(|| format!("{:?}", r.Type))
-        ),
+    match r.get("value") {
+        Some(Value::String(s)) => serde_json::from_str(s).unwrap(),
+        _ => panic!("evaluating {expr}: {r}"),
     }
 }
 
@@ -548,8 +529,7 @@ fn wait_for(tab: &Tab, cond: &str, timeout: Duration) -> bool {
         let ok = tab
             .evaluate(&format!("!!({cond})"), false)
             .ok()
-            .and_then(|r| r.value)
-            .is_some_and(|v| v == Value::Bool(true));
+            .is_some_and(|r| r.get("value") == Some(&Value::Bool(true)));
         if ok {
             return true;
         }
@@ -615,7 +595,7 @@ fn click(tab: &Tab, sel: &str, i: usize) {
         .as_array()
         .unwrap_or_else(|| panic!("clicking {sel} #{i}: {at}"));
     let (x, y) = (xy[0].as_f64().unwrap(), xy[1].as_f64().unwrap());
-    tab.click_point(Point { x, y })
+    tab.click_point(x, y)
         .unwrap_or_else(|e| panic!("clicking {sel} #{i}: {e}"));
 }
 
@@ -1413,7 +1393,7 @@ fn balls(tab: &Tab) -> Balls {
 
 /// The replay section's box on the page (CSS px) and the canvas's box inside it (px of the
 /// screenshot), after scrolling it into view.
-fn replay_clip(tab: &Tab) -> (Page::Viewport, (u32, u32, u32, u32)) {
+fn replay_clip(tab: &Tab) -> (Viewport, (u32, u32, u32, u32)) {
     let r = eval(
         tab,
         "(() => { const s = document.querySelector('section#replay'); s.scrollIntoView(); \
@@ -1429,7 +1409,7 @@ fn replay_clip(tab: &Tab) -> (Page::Viewport, (u32, u32, u32, u32)) {
         .map(|x| x.as_f64().unwrap())
         .collect();
     let h = v[3].min(3000.0);
-    let clip = Page::Viewport {
+    let clip = Viewport {
         x: v[0],
         y: v[1],
         width: v[2],
@@ -1441,20 +1421,9 @@ fn replay_clip(tab: &Tab) -> (Page::Viewport, (u32, u32, u32, u32)) {
 }
 
 /// A PNG of a region of the page (CSS px, from the document's top), beyond the viewport too.
-fn screenshot(tab: &Tab, clip: Page::Viewport) -> Vec<u8> {
+fn screenshot(tab: &Tab, clip: Viewport) -> Vec<u8> {
     use base64::Engine as _;
-    use headless_chrome::protocol::cdp::Page::CaptureScreenshot;
-    let data = tab
-        .call_method(CaptureScreenshot {
-            format: Some(Page::CaptureScreenshotFormatOption::Png),
-            quality: None,
-            clip: Some(clip),
-            from_surface: Some(true),
-            capture_beyond_viewport: Some(true),
-            optimize_for_speed: None,
-        })
-        .unwrap()
-        .data;
+    let data = tab.capture_screenshot(&clip).unwrap();
     base64::prelude::BASE64_STANDARD.decode(data).unwrap()
 }
 

@@ -274,7 +274,9 @@ fn a_shot_and_a_programs_words_reach_report_md_as_text() {
     let program = dir.join("fails.sh");
     std::fs::write(
         &program,
-        "#!/bin/sh\nread l\necho '<iframe src=javascript:alert(4)>' >&2\nexit 3\n",
+        // It answers (so it starts), with an error of its own, then stops.
+        "#!/bin/sh\nread l\necho '<iframe src=javascript:alert(4)>' >&2\n\
+         echo '{\"error\": \"<img src=x onerror=alert(5)>\"}'\nexit 3\n",
     )
     .unwrap();
     std::fs::set_permissions(
@@ -308,6 +310,7 @@ fn a_shot_and_a_programs_words_reach_report_md_as_text() {
         md.contains("iframe src=javascript"),
         "the program's words are kept"
     );
+    assert!(md.contains("img src=x"), "the program's error is kept: {md}");
 }
 
 /// The straight shot's request line, as a program receives it.

@@ -187,3 +187,63 @@ fn every_relative_link_resolves_inside_the_repository() {
         );
     }
 }
+
+/// Each package's features as `cargo tree` resolves them for `args`: `name version` to the
+/// feature lists it is built with (a build dependency and a normal one may differ).
+fn resolved_features(args: &[&str]) -> std::collections::BTreeMap<String, Vec<String>> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .current_dir(root())
+        .args([
+            "tree",
+            "--locked",
+            "--offline",
+            "--prefix",
+            "none",
+            "--no-dedupe",
+        ])
+        .args(["-f", "{p}|{f}"])
+        .args(args)
+        .output()
+        .unwrap();
+    let (so, se) = texts(&out);
+    assert!(out.status.success(), "cargo tree {args:?}: {se}");
+    let mut m = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for line in so.lines() {
+        let Some((p, f)) = line.split_once('|') else {
+            continue;
+        };
+        let p = p.trim_end_matches(" (*)").trim();
+        // A workspace member's path differs by checkout, not by build.
+        let p = p.split(" (").next().unwrap_or(p).to_string();
+        let f = f.trim_end_matches(" (*)").to_string();
+        let fs = m.entry(p).or_default();
+        if !fs.contains(&f) {
+            fs.push(f);
+            fs.sort();
+        }
+    }
+    m
+}
+
+/// README's promise that the tests after `cargo xtask compare` reuse its build: xtask alone
+/// (`cargo xtask`) and the whole workspace with its tests (`cargo test --workspace`) give every
+/// dependency xtask has the same features, so cargo builds each once.
+#[test]
+fn the_tests_and_cargo_xtask_share_one_build() {
+    let alone = resolved_features(&["-p", "xtask", "-e", "normal,build"]);
+    let all = resolved_features(&["--workspace", "-e", "normal,build,dev"]);
+    let differ: Vec<String> = alone
+        .iter()
+        .filter_map(|(p, f)| {
+            let w = all.get(p)?;
+            (w != f).then(|| format!("{p}: xtask alone {f:?}, the tests {w:?}"))
+        })
+        .collect();
+    assert!(alone.len() > 100, "{} packages", alone.len());
+    assert!(
+        differ.is_empty(),
+        "turn these features on in xtask/Cargo.toml too:\n{}",
+        differ.join("\n")
+    );
+}

@@ -310,7 +310,10 @@ fn a_shot_and_a_programs_words_reach_report_md_as_text() {
         md.contains("iframe src=javascript"),
         "the program's words are kept"
     );
-    assert!(md.contains("img src=x"), "the program's error is kept: {md}");
+    assert!(
+        md.contains("img src=x"),
+        "the program's error is kept: {md}"
+    );
 }
 
 /// The straight shot's request line, as a program receives it.

@@ -13,8 +13,8 @@ use std::os::fd::{FromRawFd, RawFd};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -140,7 +140,8 @@ impl Tab {
             }
         };
         // SAFETY: each descriptor is open and owned by nothing else from here on.
-        let (to_chrome, from_chrome) = unsafe { (File::from_raw_fd(cmd_w), File::from_raw_fd(out_r)) };
+        let (to_chrome, from_chrome) =
+            unsafe { (File::from_raw_fd(cmd_w), File::from_raw_fd(out_r)) };
 
         let listeners: Arc<Mutex<Vec<Listener>>> = Arc::new(Mutex::new(Vec::new()));
         let (tx, answers) = channel();
@@ -184,10 +185,7 @@ impl Tab {
             timeout: Mutex::new(timeout),
             profile,
         };
-        let target = tab.call(
-            "Target.createTarget",
-            json!({"url": "about:blank"}),
-        )?;
+        let target = tab.call("Target.createTarget", json!({"url": "about:blank"}))?;
         let target_id = target["targetId"]
             .as_str()
             .ok_or("Target.createTarget: no targetId")?
@@ -328,7 +326,9 @@ impl Tab {
 impl Drop for Tab {
     fn drop(&mut self) {
         self.session.clear();
-        let _ = self.to_chrome.write_all(b"{\"id\":0,\"method\":\"Browser.close\"}\0");
+        let _ = self
+            .to_chrome
+            .write_all(b"{\"id\":0,\"method\":\"Browser.close\"}\0");
         let t = std::time::Instant::now();
         while t.elapsed() < Duration::from_secs(5) {
             if let Ok(Some(_)) = self.child.try_wait() {

@@ -531,11 +531,8 @@ fn outcome_study(
     staging: &Staging,
 ) -> Result<(report::OutcomeStudy, String), CliError> {
     errln!(
-        "compare: outcome study, {} families x {} shots, {} engines besides the reference and \
-         the floor",
-        plan.families.len(),
-        plan.shots,
-        plan.engines.len()
+        "compare: outcome study: {}",
+        crate::study::plan_words(plan, budget)
     );
     let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
     let result = crate::study::run_study(plan, 0, plan.total(), budget, pool, staging, &bar)?;

@@ -120,11 +120,8 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     let pool = crate::args::thread_pool(args.jobs)?;
     let staging = args.run.stage("outcomes")?;
     errln!(
-        "outcomes: {} families x {} shots, {} engines besides the reference and the floor, on \
-         {} threads -> {}",
-        plan.families.len(),
-        plan.shots,
-        plan.engines.len(),
+        "outcomes: {}; on {} threads -> {}",
+        crate::study::plan_words(&plan, budget.as_ref()),
         pool.current_num_threads(),
         staging.destination().display()
     );

@@ -20,10 +20,16 @@ pub fn bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} · about {{eta}} left{}",
+            "{{elapsed_precise}} [{{bar:40}}] {{pos}}/{{len}} {what} · about {{left}} left{}",
             if what.contains("{msg}") { "" } else { " {msg}" }
         ))
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "left",
+            |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&hms(time_left(s.elapsed(), s.pos(), s.len().unwrap_or(0))));
+            },
+        )
         .progress_chars("=> "),
     );
     if !std::io::stderr().is_terminal() {
@@ -50,6 +56,16 @@ fn label_of(what: &str) -> String {
         .join(" ")
 }
 
+/// The time left at the whole run's average rate so far (zero before the first step).
+/// indicatif's own estimate follows the last steps, and runs that come in chunks (a look's shots,
+/// a program's batch) make it swing by hours.
+fn time_left(elapsed: Duration, pos: u64, len: u64) -> Duration {
+    if pos == 0 || pos >= len {
+        return Duration::ZERO;
+    }
+    elapsed.mul_f64((len - pos) as f64 / pos as f64)
+}
+
 /// The captured form's line for `bar` (its message, when it has one, after a `;`).
 fn line(label: &str, bar: &ProgressBar) -> String {
     let (pos, len) = (bar.position(), bar.length().unwrap_or(0));
@@ -59,7 +75,7 @@ fn line(label: &str, bar: &ProgressBar) -> String {
         String::new()
     };
     let left = if pos > 0 && pos < len {
-        format!(", about {} left", hms(bar.eta()))
+        format!(", about {} left", hms(time_left(bar.elapsed(), pos, len)))
     } else {
         String::new()
     };
@@ -106,6 +122,12 @@ mod tests {
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(12), "12");
         assert_eq!(hms(Duration::from_secs(3725)), "1:02:05");
+        // A stalled run's estimate grows with its elapsed time only, never by hours a line.
+        assert_eq!(
+            time_left(Duration::from_secs(60), 900, 1000),
+            Duration::from_secs_f64(60.0 / 9.0)
+        );
+        assert_eq!(time_left(Duration::from_secs(60), 0, 1000), Duration::ZERO);
         let bar = ProgressBar::hidden();
         bar.set_length(4800);
         bar.set_position(1200);

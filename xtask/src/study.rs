@@ -568,6 +568,106 @@ pub fn plan_args(plan: &StudyPlan) -> Vec<String> {
     args
 }
 
+/// What a study plays, in words for its first line: the families (kinds and tables), the shots,
+/// and its engines grouped: series at the same dts as "4 schemes at 7 dts (1e-2 to 1e-5 s)",
+/// then the others by name. With a `budget` (a sequential study) the laddered series are said to
+/// be searched down the dt ladder.
+pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
+    let mut kinds: Vec<&str> = Vec::new();
+    let mut tables: Vec<&str> = Vec::new();
+    for (kind, table) in &plan.families {
+        if !kinds.contains(&kind.name()) {
+            kinds.push(kind.name());
+        }
+        if !tables.contains(&table.as_str()) {
+            tables.push(table);
+        }
+    }
+    // Each laddered series (family, variant) and the dts it plays at, in column order.
+    let mut series: Vec<(String, bool, Vec<f64>)> = Vec::new();
+    let mut others: Vec<String> = Vec::new();
+    for e in &plan.engines {
+        let Some(dt) = e.dt() else {
+            others.push(e.to_string());
+            continue;
+        };
+        let (name, scheme) = match e {
+            EngineSpec::Discrete { .. } => (e.variant(), true),
+            EngineSpec::Exec { .. } => (e.variant(), false),
+            _ => (e.family().to_string(), false),
+        };
+        let laddered = budget.is_some()
+            && plan
+                .laddered
+                .iter()
+                .any(|(f, v)| f == e.family() && *v == e.variant());
+        let name = if laddered { format!("{name}*") } else { name };
+        match series.iter_mut().find(|(n, _, _)| *n == name) {
+            Some((_, _, dts)) => dts.push(dt),
+            None => series.push((name, scheme, vec![dt])),
+        }
+    }
+    // Series with the same dts said together.
+    let mut groups: Vec<(Vec<f64>, Vec<(String, bool)>)> = Vec::new();
+    for (name, scheme, dts) in series {
+        match groups.iter_mut().find(|(d, _)| *d == dts) {
+            Some((_, names)) => names.push((name, scheme)),
+            None => groups.push((dts, vec![(name, scheme)])),
+        }
+    }
+    let mut parts: Vec<String> = groups
+        .iter()
+        .map(|(dts, names)| {
+            let list: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+            let what = match names.len() {
+                1 => list[0].to_string(),
+                n if names.iter().all(|(_, s)| *s) => format!("{n} schemes ({})", list.join(", ")),
+                n => format!("{n} engines ({})", list.join(", ")),
+            };
+            let hi = dts.iter().copied().fold(f64::MIN, f64::max);
+            let lo = dts.iter().copied().fold(f64::MAX, f64::min);
+            if dts.len() == 1 {
+                format!("{what} at dt {} s", pool_harness::fmt_dt(hi))
+            } else {
+                format!(
+                    "{what} at {} dts ({} to {} s)",
+                    dts.len(),
+                    pool_harness::fmt_dt(hi),
+                    pool_harness::fmt_dt(lo)
+                )
+            }
+        })
+        .collect();
+    parts.extend(others);
+    let starred = parts.iter().any(|p| p.contains('*'));
+    let plural = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let searched = if starred {
+        format!(
+            "; * searched down the dt ladder to {} s",
+            pool_harness::fmt_dt(plan.search.limit_s)
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "{} ({}) on {} ({}), {} each; {} ({}) against the event reference and its chaos \
+         floor{searched}",
+        plural(kinds.len(), "kind of shot", "kinds of shot"),
+        kinds.join(", "),
+        plural(tables.len(), "table", "tables"),
+        tables.join(", "),
+        plural(plan.shots as usize, "shot", "shots"),
+        plural(plan.engines.len(), "run", "runs"),
+        parts.join("; ")
+    )
+}
+
 /// The study's set-up, one sentence each, for its report.
 pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
     let mut families: Vec<String> = Vec::new();
@@ -681,13 +781,18 @@ pub fn check_programs_start<'a>(
 ) -> Result<(), CliError> {
     for spec in specs {
         let EngineSpec::Exec {
-            command, timeout_s, ..
+            command,
+            timeout_s,
+            dt,
+            ..
         } = spec
         else {
             continue;
         };
+        // The request the program will get, its dt included.
         let engine = pool_exec::ExecEngine::new(command, *timeout_s)
-            .map_err(|e| CliError::Input(format!("engine {spec}: {e}")))?;
+            .map_err(|e| CliError::Input(format!("engine {spec}: {e}")))?
+            .with_dt(*dt);
         engine.check_start(setup).map_err(|why| {
             CliError::Unstartable(format!(
                 "engine {spec}: cannot start on this worker ({}): {why}",

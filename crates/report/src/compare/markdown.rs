@@ -820,7 +820,7 @@ fn scaling_section(md: &mut String, sc: &Scaling) {
         md,
         "Random scatters of n = {} balls ({} seed(s) each) on a {l} m x {w} m pocketless \
          table, {} s of play each, through the event engine and the discrete integrator \
-         (dt = {} s, exact scheme) with both broad phases: `exhaustive` tests every pair, \
+         (dt = {} s, end_of_step scheme) with both broad phases: `exhaustive` tests every pair, \
          cushion and pocket each step (the method Leckie & Greenspan count); `culled` \
          (sort-and-sweep on x with a skin, the list kept until a ball moves R/2; per-cell \
          cushion lists) gives the same events bit for bit. \

@@ -928,3 +928,88 @@ fn a_study_of_a_missing_program_says_why_it_failed() {
     assert!(stderr.contains("stderr: "), "{stderr}");
     assert!(!out_dir.join("study").exists(), "nothing written");
 }
+
+/// A fixed-step program on the dt ladder (docs/engine-protocol.md, "A time step"): every request
+/// carries the rung's dt, the answer for it is a search along the ladder, and a program that
+/// does not echo the dt fails its shots saying so.
+#[test]
+fn a_stepped_program_is_played_on_the_dt_ladder() {
+    let dir = temp_dir("stepped");
+    let run = |engine: &str, name: &str| {
+        xtask()
+            .args([
+                "outcomes",
+                "--schemes",
+                "none",
+                "--engines",
+                engine,
+                "--outcome-families",
+                "cut",
+                "--outcome-tables",
+                "seven_foot",
+                "--outcome-shots",
+                "12",
+                "--outcome-budget",
+                "24",
+                "--chaos-shots",
+                "4",
+                "--search-limit",
+                "1e-3",
+                "--replays",
+                "0",
+                "--out",
+            ])
+            .arg(&dir)
+            .args(["--run-name", name])
+            .output()
+            .unwrap()
+    };
+    let out = run(
+        "exec:dt=1e-2:name=euler:python3 benches/peers/euler_engine.py",
+        "ladder",
+    );
+    let (so, se) = common::texts(&out);
+    assert_eq!(out.status.code(), Some(0), "{so}{se}");
+    assert!(se.contains("euler* at dt 1e-2 s"), "{se}");
+    // Its rows at more than one rung, each the dt its requests carried (the program echoed it).
+    let shots = std::fs::read_to_string(dir.join("ladder/outcomes/shots.csv")).unwrap();
+    let mut header = shots.lines().next().unwrap().split(',');
+    let run_col = header.position(|c| c == "run").unwrap();
+    let dts: std::collections::BTreeSet<String> = shots
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<_>>())
+        .filter(|f| f[run_col].starts_with("exec:dt="))
+        .map(|f| f[run_col].split(':').nth(1).unwrap().to_string())
+        .collect();
+    assert!(dts.len() >= 2, "rungs played: {dts:?}");
+    let answer = std::fs::read_to_string(dir.join("ladder/outcome_answer.csv")).unwrap();
+    let row = answer
+        .lines()
+        .find(|l| l.starts_with("cut,seven_foot,exec,euler,"))
+        .unwrap_or_else(|| panic!("{answer}"));
+    let search = row.split(',').nth(4).unwrap();
+    assert!(
+        [
+            "converged",
+            "keeps_at_top",
+            "below_limit",
+            "partial",
+            "undecided"
+        ]
+        .contains(&search),
+        "a search along the ladder: {row}"
+    );
+    assert!(so.contains("exec:euler"), "{so}");
+
+    // The same program with the dt taken out of its answers.
+    let out = run(
+        // sed -u: a pipe's stage that buffers would hold the answer back.
+        "exec:timeout=10:dt=1e-2:name=noecho:python3 benches/peers/euler_engine.py \
+         | sed -u 's/\"dt\": [^,]*, //'",
+        "noecho",
+    );
+    let (so, se) = common::texts(&out);
+    assert_eq!(out.status.code(), Some(1), "{so}{se}");
+    assert!(se.contains("dt missing"), "{so}{se}");
+}

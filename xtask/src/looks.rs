@@ -269,7 +269,12 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         (_, Some(dir)) => {
             let (file, sha) = read_state(dir)?;
             resumable(&file, dir, look, &options, plan)?;
-            previous_looks(plan, dir, &file)?;
+            // A worker may be handed the state alone (the Python cluster driver sends only
+            // looks.json): its rows are then checked where they are, by `merge --look
+            // --resume`, which refuses shards that resumed from another state (their SHA-256).
+            if dir.join("outcomes/shots.csv").is_file() {
+                previous_looks(plan, dir, &file)?;
+            }
             (file.state, Some(sha))
         }
     };

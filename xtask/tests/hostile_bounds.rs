@@ -13,7 +13,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use common::{run_within, temp_dir, texts, xtask};
+use common::{run_within, shards, temp_dir, texts, xtask};
 
 /// Asserts exit code 2, one line on stderr, naming every one of `names`.
 fn refused(out: &std::process::Output, names: &[&str], what: &str) {
@@ -108,24 +108,6 @@ fn a_budget_has_one_count_and_one_duration() {
             .unwrap();
         refused(&out, &["--outcome-budget", part], budget);
     }
-}
-
-/// `xtask <args> --shard k/n --out <out> --run-name <name>k` for each k.
-fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
-    (1..=n)
-        .map(|k| {
-            let run = format!("{name}{k}");
-            let o = xtask()
-                .args(args)
-                .args(["--shard", &format!("{k}/{n}"), "--run-name", &run])
-                .arg("--out")
-                .arg(out)
-                .output()
-                .unwrap();
-            assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
-            out.join(run)
-        })
-        .collect()
 }
 
 /// `file`'s CSV with `edit` applied to its rows (header first), written back.

@@ -9,25 +9,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{run_within, temp_dir, texts, xtask};
-
-/// `xtask <args> --shard k/n --out <out> --run-name <name>` for each k: the shards.
-fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
-    (1..=n)
-        .map(|k| {
-            let run = format!("{name}{k}");
-            let o = xtask()
-                .args(args)
-                .args(["--shard", &format!("{k}/{n}"), "--run-name", &run])
-                .arg("--out")
-                .arg(out)
-                .output()
-                .unwrap();
-            assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
-            out.join(run)
-        })
-        .collect()
-}
+use common::{run_within, shards, temp_dir, texts, xtask};
 
 /// `xtask merge <dirs> --out <out> --run-name <name>`: exit code and stderr, within 20 s.
 fn merge(dirs: &[PathBuf], out: &Path, name: &str) -> (Option<i32>, String) {

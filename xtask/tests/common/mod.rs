@@ -113,3 +113,22 @@ pub fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out.sort();
     out
 }
+
+/// `xtask <args> --shard k/n --out <out> --run-name <name>k` for each k (each must exit 0): the
+/// shards' directories.
+pub fn shards(args: &[&str], n: u32, out: &Path, name: &str) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let run = format!("{name}{k}");
+            let o = xtask()
+                .args(args)
+                .args(["--shard", &format!("{k}/{n}"), "--run-name", &run])
+                .arg("--out")
+                .arg(out)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(0), "{}", texts(&o).1);
+            out.join(run)
+        })
+        .collect()
+}

@@ -192,16 +192,12 @@ fn every_relative_link_resolves_inside_the_repository() {
 /// feature lists it is built with (a build dependency and a normal one may differ).
 fn resolved_features(args: &[&str]) -> std::collections::BTreeMap<String, Vec<String>> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // Not --offline: cargo tree reads the manifest of every package it resolves, some of which
+    // no build downloads (aho-corasick on a fresh machine); --locked keeps the lock file's
+    // resolution.
     let out = std::process::Command::new(cargo)
         .current_dir(root())
-        .args([
-            "tree",
-            "--locked",
-            "--offline",
-            "--prefix",
-            "none",
-            "--no-dedupe",
-        ])
+        .args(["tree", "--locked", "--prefix", "none", "--no-dedupe"])
         .args(["-f", "{p}|{f}"])
         .args(args)
         .output()

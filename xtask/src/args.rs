@@ -208,6 +208,28 @@ pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError>
     Ok(out)
 }
 
+/// The one engine of `option` (`outcomes --reference`), checked: a spec as `--engines` takes
+/// them, installed (a reference cannot be skipped).
+///
+/// # Errors
+/// None or several specs, one that does not parse, or a peer not installed (exit 2).
+pub fn reference(option: &str, text: &str) -> Result<EngineSpec, CliError> {
+    let mut specs = engine_specs(option, &[text.to_string()])?;
+    if specs.len() != 1 {
+        return Err(CliError::Input(format!(
+            "{option} {text:?}: {} engines; the reference is one engine",
+            specs.len()
+        )));
+    }
+    let spec = specs.remove(0);
+    if let Some(why) = spec.unavailable() {
+        return Err(CliError::Input(format!(
+            "{option} = {spec}: {why}; the study cannot be judged without its reference"
+        )));
+    }
+    Ok(spec)
+}
+
 /// Most engines `--engines` may add to a run.
 pub const MAX_ENGINES: usize = 16;
 

@@ -263,6 +263,7 @@ fn plan(args: &CompareArgs) -> Result<Plan, CliError> {
             args.quick,
             &schemes,
             (&studied, false),
+            &EngineSpec::reference(),
             pool_event::MAX_EVENTS,
         )?)
     };
@@ -534,7 +535,7 @@ fn outcome_study(
         "compare: outcome study: {}",
         crate::study::plan_words(plan, budget)
     );
-    let bar = crate::progress::bar(plan.total() * plan.runs_per_job(), "outcome runs {per_sec}");
+    let bar = crate::progress::bar(plan.runs_in(0, plan.total()), "outcome runs {per_sec}");
     let result = crate::study::run_study(plan, 0, plan.total(), budget, pool, staging, &bar)?;
     bar.finish_and_clear();
     let wall = result.wall.clone();

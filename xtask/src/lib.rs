@@ -511,7 +511,16 @@ mod help_tests {
             study: study::OutcomeArgs,
         }
         let d = <Defaults as clap::Parser>::try_parse_from(["outcomes"]).unwrap();
-        let plan = d.study.plan(false, &[], (&[], false), 1_000_000).unwrap();
+        let plan = d
+            .study
+            .plan(
+                false,
+                &[],
+                (&[], false),
+                &pool_engines::EngineSpec::reference(),
+                1_000_000,
+            )
+            .unwrap();
         assert_eq!(plan.margins, pool_harness::Margins::default());
         assert_eq!(plan.search, pool_harness::SearchOptions::default());
         assert_eq!(plan.perturbation, pool_harness::Perturbation::default());

@@ -189,16 +189,6 @@ fn study_args(raw: &[OsString]) -> Vec<String> {
     out
 }
 
-/// A word for a POSIX shell: as it is when plain, else single-quoted.
-fn shell_word(s: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
-    if !s.is_empty() && s.chars().all(plain) {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
-}
-
 /// The sequential budget of a look's shard: `--outcome-budget` in shots.
 ///
 /// # Errors
@@ -296,10 +286,12 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         .collect();
     if let Some(rack) = plan.racks.first().and_then(pool_harness::Racks::first) {
         crate::study::check_programs_start(
-            state
-                .engines
-                .iter()
-                .filter(|s| runs.contains(&s.to_string())),
+            std::iter::once(&plan.reference).chain(
+                state
+                    .engines
+                    .iter()
+                    .filter(|s| runs.contains(&s.to_string())),
+            ),
             rack,
         )?;
     }
@@ -312,7 +304,16 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         pool.current_num_threads(),
         staging.destination().display()
     );
-    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "outcome runs {per_sec}");
+    // The first look's shots below --chaos-shots play the chaos curve too.
+    let chaos = mine
+        .iter()
+        .filter(|&&(_, k)| look == 1 && k < plan.chaos_shots)
+        .count() as u64
+        * pool_harness::CHAOS_SIZES.len() as u64;
+    let bar = crate::progress::bar(
+        (hi - lo) * plan.runs_per_job() + chaos,
+        "outcome runs {per_sec}",
+    );
     let result = {
         let mut csv = csv::Writer::from_writer(staging.create("outcomes/shots.csv")?);
         let mut sink = |r: &OutcomeShotRow| {
@@ -339,7 +340,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         version: crate::shard::version(),
         command: "outcomes".into(),
         options,
-        engine: "event".into(),
+        engine: plan.reference.to_string(),
         k: shard.k,
         n: shard.n,
         total,
@@ -940,11 +941,15 @@ fn next_steps(
     )?;
     let out = dir.parent().unwrap_or(Path::new("."));
     let name = |i: u64| format!("look{}-{i}of{}", look + 1, file.shards);
-    let options: Vec<String> = file.args.iter().map(|a| shell_word(a)).collect();
+    let options: Vec<String> = file
+        .args
+        .iter()
+        .map(|a| pool_engines::shell_word(a))
+        .collect();
     let options = options.join(" ");
     let (d, o) = (
-        shell_word(&dir.display().to_string()),
-        shell_word(&out.display().to_string()),
+        pool_engines::shell_word(&dir.display().to_string()),
+        pool_engines::shell_word(&out.display().to_string()),
     );
     outln!(
         "next, look {} in {} shards (each anywhere, in any order):",
@@ -961,7 +966,7 @@ fn next_steps(
         )?;
     }
     let shard_dirs: Vec<String> = (1..=file.shards)
-        .map(|i| shell_word(&out.join(name(i)).display().to_string()))
+        .map(|i| pool_engines::shell_word(&out.join(name(i)).display().to_string()))
         .collect();
     outln!(
         "then: cargo xtask merge --look {} --resume {d} {} --out {o} --run-name look{}",

@@ -29,6 +29,15 @@ pub struct OutcomesArgs {
     /// with a note when not installed; at most 16
     #[arg(long, value_name = "SPEC,...")]
     pub engines: Vec<String>,
+    /// The engine every run is judged against, one spec as --engines takes them; its chaos
+    /// floor is itself on the perturbed shots. A stepped engine at a fine dt (e.g.
+    /// "exec:dt=1e-5:name=mine:python3 mine.py" with the same program at coarser dts in
+    /// --engines) answers how much of the change is the dt's; the event engine is then added
+    /// to the engines, its change against the reference being the model's. The dt ladder stops
+    /// above the reference's dt, and the chaos curve (ten runs of the reference a shot) is
+    /// not played unless --chaos-shots asks
+    #[arg(long, value_name = "SPEC", default_value = "event")]
+    pub reference: String,
     /// Event budget of every run (1 to 1000000): a reference that needs more is a defect
     /// (exit 1), an engine that needs more disagrees on `end`
     #[arg(long, default_value_t = 1_000_000)]
@@ -66,9 +75,14 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     )?;
     let schemes = crate::args::schemes(&args.schemes)?;
     let extra = crate::args::extra_engines("--engines", &args.engines, &[])?;
-    let plan = args
-        .study
-        .plan(false, &schemes, (&extra, true), args.max_events)?;
+    let reference = crate::args::reference("--reference", &args.reference)?;
+    let mut study = args.study.clone();
+    if reference != pool_engines::EngineSpec::reference() && study.chaos_shots.is_none() {
+        // The chaos curve plays the reference ten times a shot: for a stepped reference, asked
+        // for only.
+        study.chaos_shots = Some(0);
+    }
+    let plan = study.plan(false, &schemes, (&extra, true), &reference, args.max_events)?;
     if let Some(look) = args.look {
         return crate::looks::shard(
             &plan,
@@ -76,7 +90,7 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
                 look,
                 shard: args.shard.unwrap_or(Shard::WHOLE),
                 resume: args.resume.as_deref(),
-                study: &args.study,
+                study: &study,
                 jobs: args.jobs,
                 run: &args.run,
                 raw,
@@ -110,7 +124,10 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     if let (Some(rack), true) = (rack, hi > lo) {
         // A program that cannot start stops the study before any shot is played: a shard's
         // on this worker with exit 3 (another worker may have it), one process with exit 1.
-        match crate::study::check_programs_start(&plan.engines, rack) {
+        match crate::study::check_programs_start(
+            std::iter::once(&plan.reference).chain(&plan.engines),
+            rack,
+        ) {
             Err(CliError::Unstartable(m)) if args.shard.is_none() => {
                 return Err(CliError::Run(m.replace(" on this worker", "")))
             }
@@ -125,7 +142,7 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
         pool.current_num_threads(),
         staging.destination().display()
     );
-    let bar = crate::progress::bar((hi - lo) * plan.runs_per_job(), "outcome runs {per_sec}");
+    let bar = crate::progress::bar(plan.runs_in(lo, hi), "outcome runs {per_sec}");
     let result = run_study(&plan, lo, hi, budget.as_ref(), &pool, &staging, &bar)?;
     bar.finish_and_clear();
     let wall = result.wall.clone();
@@ -161,7 +178,7 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
             version: crate::shard::version(),
             command: "outcomes".into(),
             options: crate::study::manifest_options(&plan),
-            engine: "event".into(),
+            engine: plan.reference.to_string(),
             k: shard.k,
             n: shard.n,
             total,

@@ -78,6 +78,10 @@ pub struct StudyRecord {
     /// before they were recorded: a program (`exec:`) such a run names is then never run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub engines: Option<Vec<String>>,
+    /// `outcomes --reference`: the engine every run was judged against, when it is not the
+    /// event engine (absent: the event engine).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
 }
 
 impl StudyRecord {
@@ -107,6 +111,23 @@ impl StudyRecord {
             search: Some(plan.search),
             budget: Some(budget.map_or("none".into(), ToString::to_string)),
             engines: Some(plan.engines.iter().map(ToString::to_string).collect()),
+            reference: (plan.reference != EngineSpec::reference())
+                .then(|| plan.reference.to_string()),
+        }
+    }
+
+    /// The recorded reference, parsed (the event engine when none is recorded).
+    ///
+    /// # Errors
+    /// A recorded reference that is no engine spec (exit 2, naming `source`).
+    fn reference_spec(&self, source: &str) -> Result<EngineSpec, CliError> {
+        match &self.reference {
+            None => Ok(EngineSpec::reference()),
+            Some(r) => r.parse::<EngineSpec>().map_err(|why| {
+                CliError::Input(format!(
+                    "{source}: outcome_options.reference = {r:?}: {why}"
+                ))
+            }),
         }
     }
 
@@ -451,7 +472,7 @@ pub fn make(
         spec.build_with(&replay_options(spec, record.max_events))
             .map_err(|e| CliError::Input(format!("{}: field run = {e}", file.display())))
     };
-    let reference_spec = EngineSpec::reference();
+    let reference_spec = record.reference_spec(&file.display().to_string())?;
     let reference = build(&reference_spec)?;
     let mut engines: BTreeMap<&str, Box<dyn Engine>> = BTreeMap::new();
     for (run, spec) in &specs {

@@ -93,6 +93,7 @@ fn study_options(args: &ReplaysArgs) -> Result<(StudyRecord, String), CliError> 
             search: None,
             budget: None,
             engines: None,
+            reference: None,
         };
         return Ok((
             record,

@@ -227,6 +227,7 @@ pub fn flag(option: StudyOption) -> &'static str {
         StudyOption::Tables => "--outcome-tables",
         StudyOption::Dts => "--outcome-dt",
         StudyOption::Engines => "--engines",
+        StudyOption::Reference => "--reference",
         StudyOption::PerturbPosition => "--perturb-position",
         StudyOption::PerturbSpeed => "--perturb-speed",
         StudyOption::PositionTol => "--position-tol",
@@ -263,7 +264,8 @@ impl OutcomeArgs {
     }
 
     /// The checked plan: `schemes` at the study's time steps, then `extra` engines (played on
-    /// the dt ladder too when `search_engines`: `outcomes`; `compare` plays each at its one dt).
+    /// the dt ladder too when `search_engines`: `outcomes`; `compare` plays each at its one dt),
+    /// each judged against `reference` (the event engine, or `outcomes --reference`).
     ///
     /// # Errors
     /// Any option out of range or unknown, naming it (exit 2).
@@ -272,6 +274,7 @@ impl OutcomeArgs {
         quick: bool,
         schemes: &[pool_discrete::Scheme],
         (extra, search_engines): (&[EngineSpec], bool),
+        reference: &EngineSpec,
         max_events: usize,
     ) -> Result<StudyPlan, CliError> {
         crate::args::in_range("--replays", self.replays, 0, crate::replays::MAX_REPLAYS)?;
@@ -300,6 +303,7 @@ impl OutcomeArgs {
             dts,
             schemes: schemes.to_vec(),
             engines: extra.to_vec(),
+            reference: reference.clone(),
             perturbation: Perturbation {
                 position_m: self.perturb_position,
                 speed_rel: self.perturb_speed,
@@ -403,6 +407,14 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
                 .map_err(|why| bad(O::Engines, &format!("{e:?}: {why}")))
         })
         .collect::<Result<Vec<_>, _>>()?;
+    // Recorded since a study may have another reference: else the event engine.
+    let reference = match options.iter().find(|(k, _)| k == flag(O::Reference)) {
+        Some((_, v)) => v
+            .parse::<EngineSpec>()
+            .map_err(|why| bad(O::Reference, &format!("{v:?}: {why}")))?,
+        None => EngineSpec::reference(),
+    };
+    // The event engine a stepped reference adds is among the recorded engines already.
     let study = StudyOptions {
         families: unique(&kinds),
         tables: unique(&tables),
@@ -411,6 +423,7 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
         dts: Vec::new(),
         schemes: Vec::new(),
         engines,
+        reference,
         perturbation: Perturbation {
             position_m: number(O::PerturbPosition)?,
             speed_rel: number(O::PerturbSpeed)?,
@@ -473,6 +486,7 @@ pub fn manifest_options(plan: &StudyPlan) -> Vec<(String, String)> {
         (StudyOption::Shots, plan.shots.to_string()),
         (StudyOption::Seed, plan.seed.to_string()),
         (StudyOption::Engines, engines),
+        (StudyOption::Reference, plan.reference.to_string()),
         (
             StudyOption::PerturbPosition,
             format!("{:?}", plan.perturbation.position_m),
@@ -520,7 +534,13 @@ pub fn plan_args(plan: &StudyPlan) -> Vec<String> {
     let Ok(d) = Defaults::try_parse_from(["outcomes"]) else {
         return Vec::new();
     };
-    let Ok(default) = d.study.plan(false, &[], (&[], false), d.max_events) else {
+    let Ok(default) = d.study.plan(
+        false,
+        &[],
+        (&[], false),
+        &EngineSpec::reference(),
+        d.max_events,
+    ) else {
         return Vec::new();
     };
     let skip = [
@@ -650,21 +670,31 @@ pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
     let searched = if starred {
         format!(
             "; * searched down the dt ladder to {} s",
-            pool_harness::fmt_dt(plan.search.limit_s)
+            pool_harness::fmt_dt(
+                plan.ladder
+                    .rungs()
+                    .last()
+                    .copied()
+                    .unwrap_or(plan.search.limit_s)
+            )
         )
     } else {
         String::new()
     };
     format!(
-        "{} ({}) on {} ({}), {} each; {} ({}) against the event reference and its chaos \
-         floor{searched}",
+        "{} ({}) on {} ({}), {} each; {} ({}) against {} and its chaos floor{searched}",
         plural(kinds.len(), "kind of shot", "kinds of shot"),
         kinds.join(", "),
         plural(tables.len(), "table", "tables"),
         tables.join(", "),
         plural(plan.shots as usize, "shot", "shots"),
         plural(plan.engines.len(), "run", "runs"),
-        parts.join("; ")
+        parts.join("; "),
+        if plan.reference == EngineSpec::reference() {
+            "the event reference".to_string()
+        } else {
+            format!("the reference {}", plan.reference)
+        }
     )
 }
 
@@ -686,12 +716,17 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
             plan.seed
         ),
         format!(
-            "Engines: {} (the event engine is the reference).",
+            "Engines: {} ({}).",
             plan.engines
                 .iter()
                 .map(|e| format!("`{e}`"))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            if plan.reference == EngineSpec::reference() {
+                "the event engine is the reference".to_string()
+            } else {
+                format!("the reference is `{}`: `--reference`", plan.reference)
+            }
         ),
         match budget {
             Some(b) => format!(
@@ -699,7 +734,13 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
                  first look; every engine, every look; the dt ladder's {} rungs down to {} s, \
                  at most {} s a shot: `--search-limit`, `--search-max-shot`).",
                 plan.ladder.len(),
-                pool_harness::fmt_dt(plan.search.limit_s),
+                pool_harness::fmt_dt(
+                    plan.ladder
+                        .rungs()
+                        .last()
+                        .copied()
+                        .unwrap_or(plan.search.limit_s)
+                ),
                 plan.search.max_shot_s
             ),
             None => "One look of the first shots (`--outcome-budget none`): no sampling until \
@@ -865,7 +906,12 @@ pub fn write_study(
     staging.write("distribution_answer.csv", &csv_bytes(&study.verdicts)?)?;
     staging.write("chaos.csv", &csv_bytes(&study.chaos)?)?;
     staging.write("outcomes/wall.csv", &csv_bytes(wall)?)?;
-    pool_report::plots::outcome_vs_dt(&study.rows, "outcome", &staging.path("outcome_vs_dt"))?;
+    pool_report::plots::outcome_vs_dt(
+        &study.rows,
+        "outcome",
+        study.reference.as_deref().unwrap_or("event engine"),
+        &staging.path("outcome_vs_dt"),
+    )?;
     pool_report::plots::answer_grid(
         &pool_report::compare::answer_grid(study),
         &staging.path("answer_grid"),
@@ -893,6 +939,9 @@ pub fn study_of(plan: &StudyPlan, result: StudyResult, budget: Option<&Budget>) 
     study.budget = budget.map(ToString::to_string);
     study.first_shots = plan.shots;
     study.plan_args = plan_args(plan);
+    study.reference =
+        (plan.reference != EngineSpec::reference()).then(|| plan.reference.to_string());
+    study.program = crate::workspace::invocation();
     study
 }
 

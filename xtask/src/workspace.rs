@@ -41,6 +41,19 @@ pub fn reports_dir() -> Result<PathBuf, CliError> {
     Ok(enclosing(&cwd).unwrap_or(cwd).join("reports"))
 }
 
+/// How a printed command runs this binary: `cargo xtask` inside a harness workspace, else
+/// the binary's own path (a user in their own repository runs it by path).
+pub fn invocation() -> String {
+    let inside = std::env::current_dir()
+        .ok()
+        .and_then(|d| enclosing(&d))
+        .is_some();
+    match std::env::current_exe() {
+        Ok(exe) if !inside => pool_engines::shell_word(&exe.display().to_string()),
+        _ => "cargo xtask".into(),
+    }
+}
+
 fn current_dir() -> Result<PathBuf, CliError> {
     std::env::current_dir()
         .map_err(|e| CliError::Run(format!("cannot read the current directory: {e}")))

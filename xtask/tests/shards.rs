@@ -372,3 +372,111 @@ fn outcome_study_says_once_what_an_engine_declined() {
         );
     }
 }
+
+/// `outcomes --reference`: every run judged against a stepped engine at a fine dt. The shards'
+/// manifests carry the reference, so the merge is the one-process run byte for byte; the
+/// report says what the reference is and what the event engine's line means; a reference not
+/// finer than its own series, or not one engine, is refused in one line (exit 2).
+#[test]
+fn a_study_against_a_stepped_reference_shards_merges_and_says_so() {
+    let dir = temp_dir("shards-reference");
+    let args = [
+        "outcomes",
+        "--outcome-families",
+        "cut",
+        "--outcome-tables",
+        "seven_foot",
+        "--outcome-shots",
+        "9",
+        "--outcome-dt",
+        "1e-2",
+        "--schemes",
+        "euler",
+        "--reference",
+        "discrete:1e-3:euler",
+        "--outcome-budget",
+        "none",
+        "--replays",
+        "0",
+    ];
+    let (code, out, err) = run(&args, &dir, "whole");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("against the reference discrete:1e-3:euler"),
+        "{err}"
+    );
+    assert!(out.contains("Judged against discrete:1e-3:euler"), "{out}");
+    let shots = std::fs::read_to_string(dir.join("whole/outcomes/shots.csv")).unwrap();
+    // The reference and the floor rows are the euler scheme's at 1e-3 s; the event engine is
+    // an engine.
+    for run in ["reference", "floor"] {
+        let rows: Vec<&str> = shots
+            .lines()
+            .filter(|l| l.split(',').nth(4) == Some(run))
+            .collect();
+        assert_eq!(rows.len(), 9, "{run}");
+        assert!(
+            rows.iter().all(|l| l.contains(",discrete,euler,0.001,")),
+            "{run}: {rows:?}"
+        );
+    }
+    let answer = std::fs::read_to_string(dir.join("whole/outcome_answer.csv")).unwrap();
+    assert!(
+        answer.contains("\ncut,seven_foot,event,isolator,"),
+        "{answer}"
+    );
+    let report = std::fs::read_to_string(dir.join("whole/report.md")).unwrap();
+    assert!(report.contains("**Model or dt.**"), "{report}");
+    assert!(
+        report.contains("| `discrete:1e-3:euler` (the reference) |"),
+        "{report}"
+    );
+    // No chaos curve unless asked: ten runs of a stepped reference a shot.
+    let chaos = std::fs::read_to_string(dir.join("whole/chaos.csv")).unwrap();
+    assert_eq!(chaos.lines().skip(1).count(), 0, "{chaos}");
+    let mut shard_dirs = Vec::new();
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let mut a = args.to_vec();
+        a.extend(["--shard", &shard]);
+        let name = format!("shard{k}");
+        let (code, _, err) = run(&a, &dir, &name);
+        assert_eq!(code, 0, "{a:?}: {err}");
+        shard_dirs.push(dir.join(name));
+    }
+    let manifest = std::fs::read_to_string(dir.join("shard1/outcomes/shard.json")).unwrap();
+    assert!(manifest.contains("discrete:1e-3:euler"), "{manifest}");
+    let (code, err) = merge(&shard_dirs, &dir);
+    assert_eq!(code, 0, "{err}");
+    for f in [
+        "outcomes/shots.csv",
+        "outcomes.csv",
+        "outcome_answer.csv",
+        "distribution_answer.csv",
+    ] {
+        let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
+        let merged = std::fs::read(dir.join("merged").join(f)).unwrap();
+        assert!(whole == merged, "{f} differs");
+    }
+    let merged = std::fs::read_to_string(dir.join("merged/report.md")).unwrap();
+    assert!(merged.contains("**Model or dt.**"), "{merged}");
+    for (reference, why) in [
+        (
+            "discrete:1e-2:euler",
+            "--reference = discrete:1e-2:euler: its dt",
+        ),
+        ("discrete:5e-2:euler", "is not finer than 1e-2 s"),
+        (
+            "discrete:1e-3:euler,event",
+            "2 engines; the reference is one engine",
+        ),
+        ("discrete:1e-3:eulr", "--reference"),
+    ] {
+        let mut a = args.to_vec();
+        a[12] = reference;
+        let (code, _, err) = run(&a, &dir, "refused");
+        assert_eq!(code, 2, "{reference}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{reference}: {err}");
+        assert!(err.contains(why), "{reference}: {err}");
+    }
+}

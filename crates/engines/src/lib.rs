@@ -24,4 +24,6 @@ pub const POOLTOOL: &str = "pooltool";
 /// The rapier engine's family name.
 pub const RAPIER: &str = "rapier";
 pub use peers::{Integrator, Peer};
-pub use spec::{did_you_mean, spec_heads, split_list, EngineSpec, RunOptions, SpecError};
+pub use spec::{
+    did_you_mean, shell_word, spec_heads, split_list, EngineSpec, RunOptions, SpecError,
+};

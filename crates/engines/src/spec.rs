@@ -622,6 +622,17 @@ pub fn spec_heads() -> Vec<String> {
     heads
 }
 
+/// `s` as one word for a POSIX shell, for the commands a report prints: as it is when it is
+/// plain (letters, digits, `_-./:=,+@%`), else single-quoted (a `'` inside written `'\''`).
+pub fn shell_word(s: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=,+@%".contains(c);
+    if !s.is_empty() && s.chars().all(plain) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 /// The one of `names` nearest to `word` when it is near enough to be a typo (Jaro-Winkler
 /// similarity at least 0.8, `strsim`), for a "did you mean" hint.
 pub fn did_you_mean<'a>(word: &str, names: &'a [String]) -> Option<&'a str> {

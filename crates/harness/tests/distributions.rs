@@ -62,6 +62,7 @@ fn options(families: &[&str], shots: u64, seed: u64, rack: RackModel) -> StudyOp
         dts: Vec::new(),
         schemes: Vec::new(),
         engines: Vec::new(),
+        reference: EngineSpec::reference(),
         perturbation: Perturbation::default(),
         position_tol_m: 1e-2,
         max_events: 1_000_000,

@@ -118,6 +118,7 @@ fn a_games_family_plays_on_its_own_table_and_refuses_another_games() {
         dts: Vec::new(),
         schemes: Vec::new(),
         engines: Vec::new(),
+        reference: EngineSpec::reference(),
         perturbation: Perturbation::default(),
         position_tol_m: 1e-2,
         max_events: 1_000_000,

@@ -334,8 +334,14 @@ impl StudyPlan {
             let runs: usize = (self.look_units(&state, &look).into_iter())
                 .map(|u| self.unit_runs(&state, &look, u).len())
                 .sum();
+            // The first look plays the chaos curve too.
+            let chaos = if state.looks == 0 {
+                self.runs_in(0, self.total()) - self.total() * self.runs_per_job()
+            } else {
+                0
+            };
             if runs > 0 {
-                on_look(state.looks + 1, runs as u64);
+                on_look(state.looks + 1, runs as u64 + chaos);
             }
             let mut any = false;
             for (f, wants) in look.into_iter().enumerate() {

@@ -166,7 +166,11 @@ impl<'a> Runner<'a> {
             shots
                 .par_iter()
                 .filter(|s| s.index >= played && s.index < plan.chaos_shots)
-                .map(|s| chaos_of(plan, s, reference))
+                .map(|s| {
+                    let changed = chaos_of(plan, s, reference);
+                    progress(CHAOS_SIZES.len() as u64);
+                    changed
+                })
                 .collect::<Result<Vec<_>, StudyError>>()
         })?;
         for changed in chaos {

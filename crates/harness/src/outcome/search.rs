@@ -100,7 +100,9 @@ impl Ladder {
             .filter(|d| d.is_finite() && *d > 0.0)
             .collect();
         let mut decade = 10f64.powf(top.log10().ceil());
-        while decade >= limit_s * 0.999 {
+        // A decade's 5 and 2 may be above a limit that is no rung (the rung above a stepped
+        // reference's dt) while the decade itself is below it.
+        while decade * 5.0 >= limit_s * 0.999 {
             for m in [5.0, 2.0, 1.0] {
                 let r = round_dt(decade * m);
                 if r <= top * 1.001 && r >= limit_s * 0.999 {

@@ -55,6 +55,12 @@ pub struct StudyOptions {
     pub schemes: Vec<Scheme>,
     /// More engines, after the schemes.
     pub engines: Vec<EngineSpec>,
+    /// The engine every run is judged against, its chaos floor the same engine on the
+    /// perturbed shots: the event engine ([`EngineSpec::reference`]) by default. A stepped
+    /// engine here (one with a dt, finer than every dt its own series plays) judges a series
+    /// against itself at a fine dt: what changes the game then is the dt, and the event engine,
+    /// added as an engine, shows what the model changes ("model or dt").
+    pub reference: EngineSpec,
     /// The chaos floor's perturbation.
     pub perturbation: Perturbation,
     /// Final positions within this distance (m) agree, in (0, 1].
@@ -91,6 +97,8 @@ pub enum StudyOption {
     Dts,
     /// [`StudyOptions::engines`].
     Engines,
+    /// [`StudyOptions::reference`].
+    Reference,
     /// [`Perturbation::position_m`].
     PerturbPosition,
     /// [`Perturbation::speed_rel`].
@@ -216,7 +224,7 @@ pub struct StudyPlan {
     pub shots: u64,
     /// Seed of the shots.
     pub seed: u64,
-    /// The reference engine (the event engine).
+    /// The engine every run is judged against ([`StudyOptions::reference`]).
     pub reference: EngineSpec,
     /// Every engine judged against it, in column order.
     pub engines: Vec<EngineSpec>,
@@ -400,6 +408,14 @@ impl StudyPlan {
             }
             engines.push(spec.clone());
         }
+        let reference = options.reference.clone();
+        check_reference(&reference, &engines).map_err(|m| err(O::Reference, m))?;
+        if reference != EngineSpec::reference()
+            && !engines.iter().any(|e| *e == EngineSpec::reference())
+        {
+            // Against a stepped reference the event engine's own change is the model's share.
+            engines.push(EngineSpec::reference());
+        }
         let mut kinds = Vec::new();
         for name in &options.families {
             let kind = FamilyKind::from_name(name.trim()).ok_or_else(|| {
@@ -486,7 +502,13 @@ impl StudyPlan {
             })
             .collect();
         let grid: Vec<f64> = laddered_specs.iter().filter_map(|e| e.dt()).collect();
-        let ladder = Ladder::new(&grid, options.search.limit_s);
+        // No rung at or below a stepped reference's dt: a series there is judged against a
+        // coarser run of the reference's, or is the reference itself.
+        let limit_s = match reference.dt() {
+            Some(dt) => options.search.limit_s.max(dt * 1.01),
+            None => options.search.limit_s,
+        };
+        let ladder = Ladder::new(&grid, limit_s);
         let mut laddered: Vec<(String, String)> = Vec::new();
         for e in laddered_specs {
             let key = (e.family().to_string(), e.variant());
@@ -499,7 +521,7 @@ impl StudyPlan {
             racks: on_tables,
             shots,
             seed: options.seed,
-            reference: EngineSpec::reference(),
+            reference,
             engines,
             perturbation,
             position_tol_m: options.position_tol_m,
@@ -543,6 +565,20 @@ impl StudyPlan {
     /// Runs per job (the reference, the floor, every engine), for progress bars.
     pub fn runs_per_job(&self) -> u64 {
         2 + self.engines.len() as u64
+    }
+
+    /// Runs of jobs `[lo, hi)` for a progress bar: [`StudyPlan::runs_per_job`] each, and the
+    /// chaos curve's [`CHAOS_SIZES`] runs of the reference on each of its shots (a stepped
+    /// reference's chaos curve can be most of a study's time).
+    pub fn runs_in(&self, lo: u64, hi: u64) -> u64 {
+        let chaos_jobs: u64 = (0..self.families.len() as u64)
+            .map(|f| {
+                let first = f * self.shots;
+                let (a, b) = (lo.max(first), hi.min(first + self.chaos_shots));
+                b.saturating_sub(a)
+            })
+            .sum();
+        hi.saturating_sub(lo) * self.runs_per_job() + chaos_jobs * CHAOS_SIZES.len() as u64
     }
 
     /// Refuses a study whose fixed-step runs would take more than [`MAX_STUDY_BALL_STEPS`],
@@ -605,6 +641,28 @@ impl StudyPlan {
         }
         Ok(runner.finish())
     }
+}
+
+/// Refuses a stepped reference not finer than every dt its own series plays among `engines`
+/// (a run judged against a coarser run of its own engine, or against itself). The message
+/// follows the option's name.
+fn check_reference(reference: &EngineSpec, engines: &[EngineSpec]) -> Result<(), String> {
+    let name = reference.to_string();
+    let Some(ref_dt) = reference.dt() else {
+        return Ok(());
+    };
+    let finest = engines
+        .iter()
+        .filter(|e| e.family() == reference.family() && e.variant() == reference.variant())
+        .filter_map(EngineSpec::dt)
+        .fold(f64::INFINITY, f64::min);
+    if finest <= ref_dt {
+        return Err(format!(
+            "= {name}: its dt ({ref_dt:e} s) is not finer than {finest:e} s, where its series \
+             also plays; a stepped reference judges coarser steps of an engine against a finer one"
+        ));
+    }
+    Ok(())
 }
 
 /// How far a sequential study may go: shots per family and wall seconds (no look starts

@@ -137,7 +137,14 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
             }
         })
         .collect();
-    let mut cells = vec![cell("event engine (reference)", None)];
+    let mut cells = vec![cell(
+        st.reference
+            .as_ref()
+            .map_or("event engine (reference)".to_string(), |r| {
+                format!("{r} (reference)")
+            }),
+        None,
+    )];
     cells.extend(t.reference.iter().map(|c| cell(c.clone(), None)));
     rows.push(Row {
         attrs: attrs(&[("engine", pool_engines::EVENT), ("scheme", "isolator")]),
@@ -476,7 +483,11 @@ pub(super) fn rates(st: &OutcomeStudy) -> Vec<Table> {
             columns.extend(dts.iter().map(|d| format!("dt = {d:.0e} s")));
             columns.push("no dt".into());
             let mut rows = Vec::new();
-            let mut floor_cells = vec![cell("chaos floor (event engine, perturbed)", None)];
+            let floor_name = match &st.reference {
+                None => "chaos floor (event engine, perturbed)".to_string(),
+                Some(r) => format!("chaos floor ({r}, perturbed)"),
+            };
+            let mut floor_cells = vec![cell(floor_name, None)];
             floor_cells.extend(dts.iter().map(|_| cell("", None)));
             floor_cells.push(drill_cell(f.floor));
             rows.push(Row {

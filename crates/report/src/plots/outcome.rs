@@ -29,17 +29,31 @@ const BAND: RGBColor = RGBColor(205, 205, 205);
 /// table, in first-appearance order, up to 4 columns), one colour and marker per engine and
 /// scheme with a time step, a vertical bar for each rate's Wilson 95 % interval, and the
 /// floor's interval as a grey band with its rate dashed. Engines without a time step are left
-/// out (the report's table has them).
+/// out (the report's table has them). `reference` names what the rates are against in the
+/// subtitle (`event engine`, or a stepped reference's spec).
 ///
 /// # Errors
 /// A file that cannot be created or written.
-pub fn outcome_vs_dt(rows: &[OutcomeRow], field: &str, stem: &Path) -> Result<(), PlotError> {
-    render(stem, &OutcomeVsDt { rows, field })
+pub fn outcome_vs_dt(
+    rows: &[OutcomeRow],
+    field: &str,
+    reference: &str,
+    stem: &Path,
+) -> Result<(), PlotError> {
+    render(
+        stem,
+        &OutcomeVsDt {
+            rows,
+            field,
+            reference,
+        },
+    )
 }
 
 struct OutcomeVsDt<'a> {
     rows: &'a [OutcomeRow],
     field: &'a str,
+    reference: &'a str,
 }
 
 impl OutcomeVsDt<'_> {
@@ -68,8 +82,14 @@ impl Figure for OutcomeVsDt<'_> {
     {
         let body = titled(
             root,
-            &format!("Does it change the game? `{}` disagreement vs dt", self.field),
-            Some("share of shots differing from the event engine's vs time step dt (s); grey: the chaos floor"),
+            &format!(
+                "Does it change the game? `{}` disagreement vs dt",
+                self.field
+            ),
+            Some(&format!(
+                "share of shots differing from the {}'s vs time step dt (s); grey: the chaos floor",
+                self.reference
+            )),
         )?;
         let rows = self.mine();
         let stepped: Vec<&OutcomeRow> = rows

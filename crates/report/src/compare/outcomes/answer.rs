@@ -202,14 +202,18 @@ pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
     let m = &st.margins;
     let _ = writeln!(
         md,
-        "**How to read it.** Each cell is one engine on one family of random shots, against the \
-         event engine (the reference) on the same shots. A shot's **outcome** is the first ball \
+        "**How to read it.** Each cell is one engine on one family of random shots, against \
+         {} (the reference) on the same shots. A shot's **outcome** is the first ball \
          the cue ball touches, the pocketed balls with their pockets, a scratch and a physical \
          end. The **chaos floor** is the reference itself on each shot moved by its physical \
          uncertainty (every ball 1 µm, the cue's speed 1e-4, a break racked again): how often \
          that changes the outcome is what no algorithm can be blamed for. Two claims, exactly \
-         one of which is true of any engine, each made only when the shots show it:\n"
+         one of which is true of any engine, each made only when the shots show it:\n",
+        st.reference_name()
     );
+    if let Some(p) = st.model_or_dt() {
+        let _ = writeln!(md, "**Model or dt.** {p}\n");
+    }
     let _ = writeln!(
         md,
         "- **keeps the game**: it changes outcomes at most {} + {:.0} % of the floor's rate more \
@@ -240,7 +244,7 @@ pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
          adjacent rungs. An engine played at one dt (a peer named at one dt) is one cell: \
          \"keeps the game at 1e-3 s\" or \"changes ... at 1e-3 s\";",
         st.rungs,
-        fmt_dt(st.search.limit_s)
+        fmt_dt(st.finest_rung_s)
     );
     let _ = writeln!(
         md,
@@ -251,7 +255,7 @@ pub fn reading_guide(md: &mut String, st: &OutcomeStudy) {
         md,
         "Beside each answer: the shots it rests on, the changed rate's excess over the floor's \
          on the same shots with its interval at the cell's level, and what a shot costs there \
-         (engine time on one core, its ratio to the event engine's; a program that reports its \
+         (engine time on one core, its ratio to the reference's; a program that reports its \
          engine time has its whole wall time *with adapter* beside it).\n"
     );
     let _ = writeln!(
@@ -408,7 +412,13 @@ pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
                 name,
                 family: a.family.clone(),
                 table: a.table.clone(),
-                command: decide_command(a, spec, st.first_shots, st.budget_shots, &st.plan_args),
+                command: decide_command(
+                    a,
+                    spec,
+                    (st.first_shots, st.budget_shots),
+                    &st.plan_args,
+                    &st.program,
+                ),
             }
         })
         .collect()
@@ -503,7 +513,10 @@ pub(crate) fn answer_section(md: &mut String, st: &OutcomeStudy) {
     }
     let _ = writeln!(
         md,
-        "| event engine (the reference) | {} |\n",
+        "| {} (the reference) | {} |\n",
+        st.reference
+            .as_ref()
+            .map_or("event engine".to_string(), |r| format!("`{r}`")),
         t.reference.join(" | ")
     );
     let _ = writeln!(md, "![the answer as a grid](answer_grid.png)\n");
@@ -521,13 +534,14 @@ fn budget_for(need: u64, first: u64) -> u64 {
 
 /// The `outcomes` command that plays answer `a`'s engine on its family until decided: a
 /// budget of shots at least what would decide it, and larger than the one that ran
-/// (`ran`), and the study's own options (`plan_args`, [`super::OutcomeStudy::plan_args`]).
+/// (`ran`), and the study's own options (`plan_args`, [`super::OutcomeStudy::plan_args`]),
+/// run by `program` ([`super::OutcomeStudy::program`]).
 pub fn decide_command(
     a: &AnswerRow,
     spec: Option<&str>,
-    first_shots: u64,
-    ran: u64,
+    (first_shots, ran): (u64, u64),
     plan_args: &[String],
+    program: &str,
 ) -> String {
     let need = a
         .shots_to_decide
@@ -538,13 +552,16 @@ pub fn decide_command(
         format!("--schemes {}", a.scheme)
     } else {
         format!(
-            "--schemes none --engines '{}'",
-            spec.unwrap_or(&format!("{}:{}", a.engine, a.scheme))
+            "--schemes none --engines {}",
+            pool_engines::shell_word(spec.unwrap_or(&format!("{}:{}", a.engine, a.scheme)))
         )
     };
-    let own: String = plan_args.iter().map(|w| format!(" {w}")).collect();
+    let own: String = plan_args
+        .iter()
+        .map(|w| format!(" {}", pool_engines::shell_word(w)))
+        .collect();
     format!(
-        "cargo xtask outcomes {engines} --outcome-families {} --outcome-tables {} \
+        "{program} outcomes {engines} --outcome-families {} --outcome-tables {} \
          --outcome-budget {}{own}",
         a.family,
         a.table,
@@ -725,9 +742,11 @@ mod tests {
             Verdict::Undecided,
         );
         assert!(answer_cell(&c, "1 ms").contains("about 9000 would decide"));
-        assert!(decide_command(&c, None, 100, 3200, &[]).ends_with("--outcome-budget 12800"));
+        assert!(decide_command(&c, None, (100, 3200), &[], "cargo xtask")
+            .ends_with("--outcome-budget 12800"));
         // A budget larger than the one that ran.
-        assert!(decide_command(&c, None, 100, 12800, &[]).ends_with("--outcome-budget 25600"));
+        assert!(decide_command(&c, None, (100, 12800), &[], "cargo xtask")
+            .ends_with("--outcome-budget 25600"));
         // A peer at one dt: its cell's verdict at that dt.
         let mut d = row(None, AnswerClaim::Changes, Verdict::ChangesShots);
         d.engine = "mujoco".into();

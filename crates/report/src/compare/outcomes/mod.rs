@@ -58,6 +58,9 @@ pub struct OutcomeStudy {
     pub search: SearchOptions,
     /// The rungs of the dt ladder (each rung's cell is at the answer's level over these).
     pub rungs: usize,
+    /// The ladder's finest rung (s): the search's limit, or the rung above a stepped
+    /// reference's dt.
+    pub finest_rung_s: f64,
     /// The sequential budget, as given (`3200`, `3200,30s`), if the study had one.
     pub budget: Option<String>,
     /// Its most shots per cell (0 without one), for the commands that would decide more.
@@ -71,6 +74,13 @@ pub struct OutcomeStudy {
     pub chaos: Vec<ChaosRow>,
     /// The chaos floor's position perturbation (m), marked on the chaos curve.
     pub floor_m: f64,
+    /// The engine every run was judged against, when it is not the event engine (its spec,
+    /// `outcomes --reference`): a stepped engine at a fine dt, the study then answering what
+    /// the dt changes, and the event engine's cell what the model changes.
+    pub reference: Option<String>,
+    /// How the commands it suggests start: `cargo xtask` inside the harness's workspace, else
+    /// the binary's path (a run made from the user's own repository).
+    pub program: String,
 }
 
 impl OutcomeStudy {
@@ -95,6 +105,7 @@ impl OutcomeStudy {
             margins: *margins,
             search: *search,
             rungs: ladder.len(),
+            finest_rung_s: ladder.rungs().last().copied().unwrap_or(search.limit_s),
             ..OutcomeStudy::from_rows(rows, answers, wall)
         }
     }
@@ -126,13 +137,37 @@ impl OutcomeStudy {
             margins: Margins::default(),
             search: SearchOptions::default(),
             rungs: Ladder::new(&pool_harness::DEFAULT_DTS, SearchOptions::default().limit_s).len(),
+            finest_rung_s: SearchOptions::default().limit_s,
             budget: None,
             budget_shots: 0,
             first_shots: pool_harness::DEFAULT_SHOTS,
             plan_args: Vec::new(),
             chaos: Vec::new(),
             floor_m: f64::NAN,
+            reference: None,
+            program: "cargo xtask".into(),
         }
+    }
+
+    /// The reference as the report names it: `the event engine`, or `` `<spec>` ``.
+    pub fn reference_name(&self) -> String {
+        match &self.reference {
+            None => "the event engine".into(),
+            Some(r) => format!("`{r}`"),
+        }
+    }
+
+    /// What a study judged against another reference answers, one paragraph (`None` against
+    /// the event engine): each series' change against its own fine dt is the dt's, the event
+    /// engine's change against the reference the model's.
+    pub fn model_or_dt(&self) -> Option<String> {
+        let r = self.reference.as_ref()?;
+        Some(format!(
+            "Judged against `{r}`, not the event engine. A series' answer here is what its dt \
+             changes against the same engine at that fine dt; the line of the event engine \
+             (`event`) is what the model changes: the event engine against the reference. Run \
+             without --reference for the change against the event engine."
+        ))
     }
 
     /// The reference's wall time per shot (s) on `family` and `table`; NaN when not timed.
@@ -197,6 +232,9 @@ impl OutcomeStudy {
                 ""
             }
         )];
+        if let Some(p) = self.model_or_dt() {
+            out.push(format!("  {}", p.replace('`', "")));
+        }
         out.extend(console_lines(self));
         out
     }

@@ -10,13 +10,31 @@ impl SplitMix {
         SplitMix(seed)
     }
 
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
+    /// The next 64 bits (SplitMix64: G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
+    /// pseudorandom number generators", OOPSLA 2014).
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1): the top 53 bits of [`SplitMix::next_u64`].
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Uniform integer in `0..bound` (`bound >= 1`), unbiased (Lemire's multiply-and-reject
+    /// method, ACM TOMACS 2019).
+    pub fn below(&mut self, bound: u64) -> u64 {
+        let threshold = bound.wrapping_neg() % bound;
+        loop {
+            let prod = u128::from(self.next_u64()) * u128::from(bound);
+            if (prod as u64) >= threshold {
+                return (prod >> 64) as u64;
+            }
+        }
     }
 
     /// Uniform in [lo, hi).

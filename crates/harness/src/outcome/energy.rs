@@ -36,6 +36,8 @@
 //! first `ENERGY_MAX_POINTS` points, deterministically); [`EnergyTest`] reports
 //! the sizes actually used.
 
+use pool_sim::SplitMix as SplitMix64;
+
 /// Per-sample cap on the number of points used by [`energy_test`] and
 /// [`energy_test_paired`]; longer samples are truncated to their first
 /// `ENERGY_MAX_POINTS` points. At the cap the distance matrix holds
@@ -359,36 +361,6 @@ impl Pooled {
     fn tolerance(&self, n: usize, m: usize) -> f64 {
         let (nf, mf) = (n as f64, m as f64);
         1e-10 * self.total / ((nf + mf) * (nf + mf)) * (nf * mf / (nf + mf))
-    }
-}
-
-/// SplitMix64 (G. L. Steele, D. Lea and C. H. Flood, "Fast splittable
-/// pseudorandom number generators", OOPSLA 2014).
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn new(seed: u64) -> Self {
-        SplitMix64(seed)
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform integer in `0..bound` (`bound >= 1`), unbiased (Lemire's
-    /// multiply-and-reject method).
-    fn below(&mut self, bound: u64) -> u64 {
-        let threshold = bound.wrapping_neg() % bound;
-        loop {
-            let prod = u128::from(self.next_u64()) * u128::from(bound);
-            if (prod as u64) >= threshold {
-                return (prod >> 64) as u64;
-            }
-        }
     }
 }
 

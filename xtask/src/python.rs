@@ -14,8 +14,9 @@ with pooltool-billiards 0.6.0. To set it up (a plain `pip install pooltool-billi
 0.3.3), follow benches/peers/README.md.";
 
 /// The Python to run pooltool with: `explicit` (the `--python` option, which must work: bad
-/// input otherwise), else the first of `$POOLTOOL_PYTHON` and the workspace's
-/// `.venv-pooltool/bin/python` that does, else none.
+/// input otherwise), else the one the `pooltool` engine finds
+/// ([`pool_engines::pooltool::find_python`]: `$POOLTOOL_PYTHON`, then the harness's
+/// `.venv-pooltool/bin/python`), else none.
 ///
 /// # Errors
 /// An explicit Python that cannot run or import pooltool 0.6.0 (exit 2, naming `--python`).
@@ -25,14 +26,7 @@ pub fn find_pooltool(explicit: Option<&Path>) -> Result<Option<PathBuf>, CliErro
             .map(|()| Some(p.to_path_buf()))
             .map_err(|why| CliError::Input(format!("--python = {}: {why}", p.display())));
     }
-    let venv = workspace_root()
-        .ok()
-        .map(|r| r.join(".venv-pooltool/bin/python"));
-    Ok(std::env::var_os("POOLTOOL_PYTHON")
-        .map(PathBuf::from)
-        .into_iter()
-        .chain(venv)
-        .find(|p| pool_engines::pooltool::imports_pooltool(p)))
+    Ok(pool_engines::pooltool::find_python(None))
 }
 
 /// Runs `benches/peers/<script>` with `python` and `args`; its standard output.

@@ -501,7 +501,7 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
 /// which `cargo xtask replays` remakes its replays.
 fn run_json(
     args: &CompareArgs,
-    res: &report::Results,
+    res: &Results,
     study: Option<&pool_harness::StudyPlan>,
     budget: Option<&pool_harness::Budget>,
 ) -> String {

@@ -393,13 +393,13 @@ fn floor_rate(
 
 /// `k of n`: the answers of `kind` (`all`, `schemes`, `peers`) in `answers` that carry a
 /// decided claim, of all of that kind.
-fn decided(answers: &[pool_harness::AnswerRow], kind: &str) -> Result<String, FigError> {
+fn decided(answers: &[AnswerRow], kind: &str) -> Result<String, FigError> {
     if !matches!(kind, "all" | "schemes" | "peers") {
         return Err(FigError::Doc(format!(
             "decided:{kind}: expected all, schemes or peers"
         )));
     }
-    let of_kind = |a: &&pool_harness::AnswerRow| match kind {
+    let of_kind = |a: &&AnswerRow| match kind {
         "schemes" => a.engine == pool_engines::DISCRETE,
         "peers" => !matches!(
             a.engine.as_str(),
@@ -407,7 +407,7 @@ fn decided(answers: &[pool_harness::AnswerRow], kind: &str) -> Result<String, Fi
         ),
         _ => true,
     };
-    let mine: Vec<&pool_harness::AnswerRow> = answers.iter().filter(of_kind).collect();
+    let mine: Vec<&AnswerRow> = answers.iter().filter(of_kind).collect();
     let k = mine.iter().filter(|a| a.decided()).count();
     Ok(format!("{k} of {}", mine.len()))
 }

@@ -510,7 +510,7 @@ mod help_tests {
             #[command(flatten)]
             study: study::OutcomeArgs,
         }
-        let d = <Defaults as clap::Parser>::try_parse_from(["outcomes"]).unwrap();
+        let d = <Defaults as Parser>::try_parse_from(["outcomes"]).unwrap();
         let plan = d
             .study
             .plan(

@@ -434,7 +434,7 @@ pub fn plan_of_manifest(options: &[(String, String)], source: &str) -> Result<St
             .parse::<pool_harness::RackModel>()
             .map_err(|e| bad(O::Rack, &e.to_string()))?,
         chaos_shots: count(O::ChaosShots)?,
-        margins: pool_harness::Margins {
+        margins: Margins {
             rate: number(O::MarginRate)?,
             balls: number(O::MarginBalls)?,
             position_m: number(O::MarginPosition)?,
@@ -627,8 +627,9 @@ pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
             None => series.push((name, scheme, vec![dt])),
         }
     }
-    // Series with the same dts said together.
-    let mut groups: Vec<(Vec<f64>, Vec<(String, bool)>)> = Vec::new();
+    // Series with the same dts said together: (dts, [(name, is a scheme)]).
+    type Group = (Vec<f64>, Vec<(String, bool)>);
+    let mut groups: Vec<Group> = Vec::new();
     for (name, scheme, dts) in series {
         match groups.iter_mut().find(|(d, _)| *d == dts) {
             Some((_, names)) => names.push((name, scheme)),

@@ -444,7 +444,7 @@ fn stress_runs_seeded_shots_and_reports_them() {
 }
 
 /// `cargo xtask stress ARGS --out DIR`.
-fn stress_into(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+fn stress_into(dir: &Path, args: &[&str]) -> std::process::Output {
     xtask()
         .arg("stress")
         .args(args)

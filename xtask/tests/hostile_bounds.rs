@@ -435,7 +435,7 @@ fn a_looks_state_that_its_rows_do_not_give_is_refused() {
     *cell = 10.0.into();
     std::fs::write(&state, file.to_string()).unwrap();
     let out = xtask()
-        .args(&study)
+        .args(study)
         .args([
             "--look",
             "2",

@@ -102,6 +102,8 @@ fn a_child_left_running_after_valid_answers_is_killed_and_reaped() {
 /// Peak resident memory (kB) of `xtask args`, with its output.
 fn peak_kb(args: &[&str]) -> (Output, i64, Duration) {
     let t = Instant::now();
+    // Reaped by wait4 below, which gives the peak memory std's wait does not.
+    #[allow(clippy::zombie_processes)]
     let child = xtask()
         .args(args)
         .stdout(Stdio::piped())

@@ -256,7 +256,9 @@ fn figures_of_a_run_lacking_a_column_or_a_number_exit_1_naming_it() {
     let dir = temp_dir("hostile-figures");
     // Each case: the run's files, the key, the file and column the message must name. Every
     // one of them panicked (exit 101) before.
-    let cases: Vec<(Vec<(&str, &str)>, &str, &str, &str)> = vec![
+    // (files, key, file, column).
+    type Case<'a> = (Vec<(&'a str, &'a str)>, &'a str, &'a str, &'a str);
+    let cases: Vec<Case> = vec![
         (
             vec![("example-python/batch.csv", "what,shots\nloop,3\n")],
             "py_rate:loop",

@@ -238,7 +238,7 @@ impl Engine for DiscreteEngine {
             if !pocketings.is_empty() {
                 events.extend(pocketings.drain(..).map(|(k, q)| Event {
                     time: t,
-                    kind: pool_physics::EventKind::BallPocket,
+                    kind: EventKind::BallPocket,
                     agents: Agents::BallPocket {
                         ball: order[k],
                         pocket: q,
@@ -309,7 +309,7 @@ impl Engine for DiscreteEngine {
                     now[j] = b;
                     events.push(Event {
                         time: t,
-                        kind: pool_physics::EventKind::BallBall,
+                        kind: EventKind::BallBall,
                         agents: Agents::pair(order[i], order[j]),
                     });
                 }

@@ -116,7 +116,8 @@ fn under_a_symmetric_law_a_permuted_file_is_the_same_run_relabelled() {
         let ab = two_moving(model);
         let ba = reversed(&ab);
         let flip = |i: usize| 1 - i;
-        let runs: [(&str, fn(&Setup) -> Outcome); 3] = [
+        type Run = (&'static str, fn(&Setup) -> Outcome);
+        let runs: [Run; 3] = [
             ("event", reference),
             ("located", |s| discrete(s, 1e-3, Scheme::Located)),
             ("end_of_step", |s| discrete(s, 1e-4, Scheme::EndOfStep)),

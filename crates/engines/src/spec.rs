@@ -676,10 +676,7 @@ pub fn split_list(text: &str) -> Vec<String> {
 fn parse_exec(rest: &str) -> Result<EngineSpec, String> {
     let (mut timeout_s, mut dt, mut name) = (None, None, None);
     let mut command = rest;
-    loop {
-        let Some((key, after)) = command.split_once('=') else {
-            break;
-        };
+    while let Some((key, after)) = command.split_once('=') {
         if !["timeout", "dt", "name"].contains(&key) {
             break;
         }

@@ -449,7 +449,7 @@ mod tests {
     fn a_creeping_ball_pressing_a_frozen_row_brings_the_row_to_rest_at_once() {
         let p = pool();
         let two_r = 2.0 * p.params().radius;
-        let table = pool_physics::PreparedTable::from(pool_physics::Table::seven_foot());
+        let table = PreparedTable::from(pool_physics::Table::seven_foot());
         let mut now: Vec<BallState> = (0..6)
             .map(|k| rolling(&p, 0.5 + k as f64 * two_r, 0.6, 0.0, 0.0))
             .collect();
@@ -516,7 +516,7 @@ mod tests {
         #[test]
         fn settling_a_cluster_leaves_no_contact_closing_and_no_energy_gained(start in cluster()) {
             let p = pool();
-            let table = pool_physics::PreparedTable::from(pool_physics::Table::seven_foot());
+            let table = PreparedTable::from(pool_physics::Table::seven_foot());
             let rank: Vec<usize> = (0..start.len()).collect();
             let mut now = start.clone();
             let mut c = Cluster::default();

@@ -55,11 +55,11 @@ impl SweepParam {
             return bad("expected name=lo:hi:n, name=v1,v2,... or name=lo:hi");
         };
         let name = name.trim();
-        if !CUE_PARAMS.contains(&name) && !pool_physics::BallParams::NAMES.contains(&name) {
+        if !CUE_PARAMS.contains(&name) && !BallParams::NAMES.contains(&name) {
             return bad(&format!(
                 "unknown parameter {name:?}; valid: {}, {}",
                 CUE_PARAMS.join(", "),
-                pool_physics::BallParams::NAMES.join(", ")
+                BallParams::NAMES.join(", ")
             ));
         }
         let number = |s: &str| -> Result<f64, String> {

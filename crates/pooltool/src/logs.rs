@@ -198,6 +198,29 @@ pub fn shared_prefix(ours: &[LoggedEvent], theirs: &[LoggedEvent], tie: f64) -> 
     }
 }
 
+/// `setup` with every law that reads the contact's geometry after pooltool's `make_kiss`
+/// reading it `spacer` (m) off the contact, as pooltool run with
+/// `pooltool.constants.MIN_DIST = spacer` does (its `make_kiss` moves the bodies that far apart
+/// before the law runs): the ball–ball and cushion laws pooltool has. The laws of a run of
+/// ours to set beside such a pooltool run; other laws and everything else as they are.
+pub fn at_spacer(setup: &Setup, spacer: f64) -> Setup {
+    let mut resolver = setup.physics.resolver().clone();
+    resolver.ball_ball = resolver.ball_ball.with_spacer(spacer);
+    resolver.ball_linear_cushion = resolver.ball_linear_cushion.with_spacer(spacer);
+    resolver.ball_circular_cushion = resolver.ball_circular_cushion.with_spacer(spacer);
+    let old = &setup.physics;
+    let mut physics = pool_physics::Model::new(*old.params(), old.motion(), resolver);
+    for p in old.ball_sets() {
+        // The sets were distinct in `old`, so they take the same numbers here, and there are
+        // no more of them than fit.
+        let _ = physics.add_ball_params(p);
+    }
+    Setup {
+        physics,
+        ..setup.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,28 +278,5 @@ mod tests {
             .end
             .unwrap()
             .contains("pooltool's run ends after 3 events"));
-    }
-}
-
-/// `setup` with every law that reads the contact's geometry after pooltool's `make_kiss`
-/// reading it `spacer` (m) off the contact, as pooltool run with
-/// `pooltool.constants.MIN_DIST = spacer` does (its `make_kiss` moves the bodies that far apart
-/// before the law runs): the ball–ball and cushion laws pooltool has. The laws of a run of
-/// ours to set beside such a pooltool run; other laws and everything else as they are.
-pub fn at_spacer(setup: &Setup, spacer: f64) -> Setup {
-    let mut resolver = setup.physics.resolver().clone();
-    resolver.ball_ball = resolver.ball_ball.with_spacer(spacer);
-    resolver.ball_linear_cushion = resolver.ball_linear_cushion.with_spacer(spacer);
-    resolver.ball_circular_cushion = resolver.ball_circular_cushion.with_spacer(spacer);
-    let old = &setup.physics;
-    let mut physics = pool_physics::Model::new(*old.params(), old.motion(), resolver);
-    for p in old.ball_sets() {
-        // The sets were distinct in `old`, so they take the same numbers here, and there are
-        // no more of them than fit.
-        let _ = physics.add_ball_params(p);
-    }
-    Setup {
-        physics,
-        ..setup.clone()
     }
 }

@@ -446,7 +446,7 @@ fn numpy_all(
     if first_only {
         // The first row only: the outer dimension cut to one.
         let rows = shape[0];
-        let row = if rows == 0 { 0 } else { n / rows };
+        let row = n.checked_div(rows).unwrap_or(0);
         let flat: Vec<Value> = (0..row).map(item).collect::<Result<_, _>>()?;
         let mut one = shape.clone();
         one[0] = one[0].min(1);

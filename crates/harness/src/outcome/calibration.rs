@@ -239,12 +239,10 @@ fn shot(rng: &mut SplitMix, w: &World, m: &Margins) -> [ShotStats; 3] {
                 }
             }
         }
-        Some(Part::FirstContact) => {
-            // Another ball first on `margin` of shots: first_contact:2 at +margin and
-            // first_contact:1 at about -margin.
-            if flip(rng, m.rate) {
-                engine.first_contact = "2".into();
-            }
+        // Another ball first on `margin` of shots: first_contact:2 at +margin and
+        // first_contact:1 at about -margin.
+        Some(Part::FirstContact) if flip(rng, m.rate) => {
+            engine.first_contact = "2".into();
         }
         Some(Part::CueX(sign)) | Some(Part::CueY(sign)) => {
             if let Some(c) = engine.cue.as_mut() {

@@ -18,6 +18,9 @@ use super::shot::{StudyError, StudyRules, StudyShot};
 use super::study::{ChaosRow, Decline, StudyPlan, StudyResult, CHAOS_SIZES};
 use super::tally::{OutcomeShotRow, WallRow, FLOOR, REFERENCE};
 
+/// A run's result and its wall time (s).
+type TimedRun = (Result<Outcome, pool_sim::EngineError>, f64);
+
 /// Shots played at a time: each chunk's rows are handed to the sink before the next starts.
 pub(crate) const CHUNK: u64 = 512;
 
@@ -316,7 +319,7 @@ fn play_engines(
         .filter(|&e| in_process(&specs[e]))
         .flat_map(|e| wanted[e].iter().map(move |&i| (e, i)))
         .collect();
-    let ran: Vec<(usize, (Result<Outcome, pool_sim::EngineError>, f64))> = pool.install(|| {
+    let ran: Vec<(usize, TimedRun)> = pool.install(|| {
         local
             .par_iter()
             .map(|&(e, i)| {

@@ -761,6 +761,12 @@ pub fn tally_shot_rows(
     Ok(failed)
 }
 
+/// ` (did you mean "x"?)` for a name near one of `names`, else nothing.
+pub(crate) fn suggest(word: &str, names: &[String]) -> String {
+    pool_engines::did_you_mean(word, names)
+        .map_or(String::new(), |n| format!(" (did you mean {n:?}?)"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -807,10 +813,4 @@ mod tests {
             assert_eq!(v.to_string().parse::<Budget>().unwrap(), v);
         }
     }
-}
-
-/// ` (did you mean "x"?)` for a name near one of `names`, else nothing.
-pub(crate) fn suggest(word: &str, names: &[String]) -> String {
-    pool_engines::did_you_mean(word, names)
-        .map_or(String::new(), |n| format!(" (did you mean {n:?}?)"))
 }

@@ -131,7 +131,7 @@ fn ends(table: &PreparedTable) -> Vec<End> {
     }
     let at = |i: usize| {
         let s = &segments[i / 2];
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             s.start
         } else {
             s.end

@@ -156,6 +156,8 @@ impl Grid {
                 t1 = t1.min(a.max(b));
             }
         }
+        // Written so that a NaN bound returns too.
+        #[allow(clippy::neg_cmp_op_on_partial_ord)]
         if !(t0 <= t1) {
             return;
         }

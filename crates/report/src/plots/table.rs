@@ -19,7 +19,7 @@ use super::common::{
     TICK_SIZE,
 };
 use super::{render, Figure, PlotError};
-#[cfg(test)]
+// The plots' tests check it too.
 pub(super) use axes::equal_aspect;
 use axes::{table_bounds, tick_step, Bounds, MetreAxis};
 use legend::{draw_legend_strip, strip_height};
@@ -407,7 +407,7 @@ where
     );
     let (w_px, h_px) = (f64::from((b.0 - a.0).abs()), f64::from((b.1 - a.1).abs()));
     drop(probe);
-    let (xr, yr) = axes::equal_aspect(bounds, w_px, h_px);
+    let (xr, yr) = equal_aspect(bounds, w_px, h_px);
     let m_per_px = (xr.end - xr.start) / w_px.max(1.0);
 
     // The same tick step on both axes.

@@ -49,7 +49,13 @@ pub fn invocation() -> String {
         .and_then(|d| enclosing(&d))
         .is_some();
     match std::env::current_exe() {
-        Ok(exe) if !inside => pool_engines::shell_word(&exe.display().to_string()),
+        Ok(exe) if !inside => {
+            // Linux names a binary rebuilt while it runs "<path> (deleted)": the path is the
+            // new build's.
+            let path = exe.display().to_string();
+            let path = path.strip_suffix(" (deleted)").unwrap_or(&path);
+            pool_engines::shell_word(path)
+        }
         _ => "cargo xtask".into(),
     }
 }

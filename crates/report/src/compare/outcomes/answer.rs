@@ -615,7 +615,10 @@ pub fn answer_grid(st: &OutcomeStudy) -> crate::plots::Grid {
         None => (Vec::new(), Vec::new()),
     };
     crate::plots::Grid {
-        title: "Does it change the game?".into(),
+        title: match &st.reference {
+            None => "Does it change the game?".into(),
+            Some(r) => format!("Does it change the game? Against {r}"),
+        },
         subtitle: "each claim at 5 % per answer; n: shots at the dt shown; the changed rate's \
                    excess over the floor, in points"
             .into(),

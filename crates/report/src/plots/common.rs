@@ -381,6 +381,26 @@ pub(super) fn fit_text<DB: DrawingBackend>(
     String::new()
 }
 
+/// `s` at the largest size from `size` down to `min_size` (1 px steps) at which it fits in
+/// `max_w` px, else shortened with an ellipsis at `min_size` ([`fit_text`]): a label is made
+/// smaller before it is cut.
+pub(super) fn shrink_to_fit<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    s: &str,
+    size: f64,
+    min_size: f64,
+    max_w: i32,
+) -> (String, f64) {
+    let mut at = size;
+    while at > min_size {
+        if text_width(area, s, at) <= max_w {
+            return (s.to_string(), at);
+        }
+        at = (at - 1.0).max(min_size);
+    }
+    (fit_text(area, s, min_size, max_w), min_size)
+}
+
 /// Width (px) a vertical legend of `entries` needs, title included.
 pub(super) fn legend_width<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,

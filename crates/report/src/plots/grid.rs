@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 
-use super::common::{fit_text, text_at, titled, GRID_BOLD, INK};
+use super::common::{fit_text, shrink_to_fit, text_at, titled, GRID_BOLD, INK};
 use super::{render, Figure, PlotError};
 
 /// One cell: its lines of text and its fill (RGB).
@@ -185,7 +185,8 @@ impl Figure for Grid {
                     let h = bottom - top;
                     for (k, line) in part.lines.iter().enumerate() {
                         let size = if k == 0 { CELL_BIG } else { CELL_SMALL };
-                        let text = fit_text(&body, line, size, col_w - 8);
+                        let (text, size) =
+                            shrink_to_fit(&body, line, size, CELL_SMALL.min(size), col_w - 8);
                         let dy = (k as i32 * 2 + 1 - n) * h / (2 * n + 1);
                         body.draw_text(
                             &text,

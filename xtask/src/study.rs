@@ -671,13 +671,7 @@ pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
     let searched = if starred {
         format!(
             "; * searched down the dt ladder to {} s",
-            pool_harness::fmt_dt(
-                plan.ladder
-                    .rungs()
-                    .last()
-                    .copied()
-                    .unwrap_or(plan.search.limit_s)
-            )
+            pool_harness::fmt_dt(plan.finest_rung_s())
         )
     } else {
         String::new()
@@ -735,13 +729,7 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
                  first look; every engine, every look; the dt ladder's {} rungs down to {} s, \
                  at most {} s a shot: `--search-limit`, `--search-max-shot`).",
                 plan.ladder.len(),
-                pool_harness::fmt_dt(
-                    plan.ladder
-                        .rungs()
-                        .last()
-                        .copied()
-                        .unwrap_or(plan.search.limit_s)
-                ),
+                pool_harness::fmt_dt(plan.finest_rung_s()),
                 plan.search.max_shot_s
             ),
             None => "One look of the first shots (`--outcome-budget none`): no sampling until \

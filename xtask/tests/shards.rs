@@ -249,6 +249,28 @@ fn bad_sweeps_shards_and_merges_are_refused_in_one_line() {
     }
 }
 
+/// `args --shard k/n` for each k into `<dir>/shard<k>` (each must exit 0): their directories.
+fn outcome_shards(args: &[&str], n: usize, dir: &Path) -> Vec<PathBuf> {
+    (1..=n)
+        .map(|k| {
+            let shard = format!("{k}/{n}");
+            let mut a = args.to_vec();
+            a.extend(["--shard", &shard]);
+            let name = format!("shard{k}");
+            let (code, _, err) = run(&a, dir, &name);
+            assert_eq!(code, 0, "{a:?}: {err}");
+            dir.join(name)
+        })
+        .collect()
+}
+
+/// `<dir>/whole/<f>` and `<dir>/merged/<f>` hold the same bytes.
+fn assert_same_file(dir: &Path, f: &str) {
+    let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
+    let merged = std::fs::read(dir.join("merged").join(f)).unwrap();
+    assert!(whole == merged, "{f} differs");
+}
+
 #[test]
 fn outcome_studies_shard_and_merge_byte_for_byte() {
     let dir = temp_dir("shards-outcomes");
@@ -276,16 +298,7 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
         "{out}"
     );
     // 28 shots in 3 shards: the second starts inside the first break9 family.
-    let mut shard_dirs = Vec::new();
-    for k in 1..=3 {
-        let shard = format!("{k}/3");
-        let mut a = args.to_vec();
-        a.extend(["--shard", &shard]);
-        let name = format!("shard{k}");
-        let (code, _, err) = run(&a, &dir, &name);
-        assert_eq!(code, 0, "{a:?}: {err}");
-        shard_dirs.push(dir.join(name));
-    }
+    let mut shard_dirs = outcome_shards(&args, 3, &dir);
     shard_dirs.swap(0, 2);
     let (code, err) = merge(&shard_dirs, &dir);
     assert_eq!(code, 0, "{err}");
@@ -301,9 +314,7 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
         "chaos.csv",
         "chaos.png",
     ] {
-        let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
-        let merged = std::fs::read(dir.join("merged").join(f)).unwrap();
-        assert!(whole == merged, "{f} differs");
+        assert_same_file(&dir, f);
     }
     // 28 shots x (reference, floor, 4 engines) rows; the wall times count every shot once.
     let shots = std::fs::read_to_string(dir.join("merged/outcomes/shots.csv")).unwrap();
@@ -434,16 +445,7 @@ fn a_study_against_a_stepped_reference_shards_merges_and_says_so() {
     // No chaos curve unless asked: ten runs of a stepped reference a shot.
     let chaos = std::fs::read_to_string(dir.join("whole/chaos.csv")).unwrap();
     assert_eq!(chaos.lines().skip(1).count(), 0, "{chaos}");
-    let mut shard_dirs = Vec::new();
-    for k in 1..=2 {
-        let shard = format!("{k}/2");
-        let mut a = args.to_vec();
-        a.extend(["--shard", &shard]);
-        let name = format!("shard{k}");
-        let (code, _, err) = run(&a, &dir, &name);
-        assert_eq!(code, 0, "{a:?}: {err}");
-        shard_dirs.push(dir.join(name));
-    }
+    let shard_dirs = outcome_shards(&args, 2, &dir);
     let manifest = std::fs::read_to_string(dir.join("shard1/outcomes/shard.json")).unwrap();
     assert!(manifest.contains("discrete:1e-3:euler"), "{manifest}");
     let (code, err) = merge(&shard_dirs, &dir);
@@ -454,9 +456,7 @@ fn a_study_against_a_stepped_reference_shards_merges_and_says_so() {
         "outcome_answer.csv",
         "distribution_answer.csv",
     ] {
-        let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
-        let merged = std::fs::read(dir.join("merged").join(f)).unwrap();
-        assert!(whole == merged, "{f} differs");
+        assert_same_file(&dir, f);
     }
     let merged = std::fs::read_to_string(dir.join("merged/report.md")).unwrap();
     assert!(merged.contains("**Model or dt.**"), "{merged}");

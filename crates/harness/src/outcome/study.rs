@@ -548,6 +548,16 @@ impl StudyPlan {
         }
     }
 
+    /// The ladder's finest rung (s): the search's limit, or the rung above a stepped
+    /// reference's dt.
+    pub fn finest_rung_s(&self) -> f64 {
+        self.ladder
+            .rungs()
+            .last()
+            .copied()
+            .unwrap_or(self.search.limit_s)
+    }
+
     /// Whether `spec` is played on the ladder (searched), rather than as a cell of its own.
     pub fn is_laddered(&self, spec: &EngineSpec) -> bool {
         spec.dt().is_some()

@@ -378,8 +378,8 @@ pub struct Undecided {
     /// Its table.
     pub table: String,
     /// What the list says before the command (Markdown): `` `end_of_step` on cut
-    /// (seven_foot): changes at ≥ 1e-3 s; the keeps half undecided at 2e-5 s, 400 shots,
-    /// about 9000 would decide ``.
+    /// (seven_foot): changes at ≥ 1e-3 s; undecided at 2e-5 s at 400 shots, about 9000 would
+    /// decide `` (or `its next rung, 5e-3 s, not played yet`).
     pub text: String,
     /// The `cargo xtask outcomes ...` command that decides it.
     pub command: String,
@@ -394,17 +394,36 @@ pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
         .map(|(k, a)| {
             let spec = st.answer_wall[k].as_ref().map(|w| w.run.as_str());
             let name = engine_name(&a.engine, &a.scheme);
+            // The shots the open rung has played (the answer's own n is its decided rung's):
+            // a search's next rung may not have been played at all.
             let open = match (a.search, a.open_dt_s.or(a.dt_s)) {
-                (Some(_), Some(dt)) => format!(" at {} s", fmt_dt(dt)),
-                _ => String::new(),
+                (Some(_), Some(dt)) => {
+                    let played = st
+                        .rows
+                        .iter()
+                        .filter(|r| {
+                            r.family == a.family
+                                && r.table == a.table
+                                && r.engine == a.engine
+                                && r.scheme == a.scheme
+                                && r.dt_s.is_some_and(|d| (d / dt - 1.0).abs() < 1e-9)
+                        })
+                        .map(|r| r.n)
+                        .max()
+                        .unwrap_or(0);
+                    match played {
+                        0 => format!("; its next rung, {} s, not played yet", fmt_dt(dt)),
+                        n => format!("; undecided at {} s at {n} shots", fmt_dt(dt)),
+                    }
+                }
+                _ => format!("; undecided at {} shots", a.n),
             };
             Undecided {
                 text: format!(
-                    "{name} on {} ({}): {}; undecided{open} at {} shots{}",
+                    "{name} on {} ({}): {}{open}{}",
                     a.family,
                     a.table,
                     a.headline(),
-                    a.n,
                     a.shots_to_decide
                         .map_or(String::new(), |n| format!(", about {n} would decide"))
                 ),
@@ -757,5 +776,45 @@ mod tests {
         assert_eq!(d.headline(), "changes shots at 1e-3 s");
         assert!(complete(&d));
         assert_eq!(claim_rgb(d.claim, d.verdict), CHANGES_RGB);
+    }
+
+    #[test]
+    fn an_undecided_series_says_whether_its_next_rung_was_played() {
+        // Decided to change at 1e-2 s on 100 shots; its open rung 5e-3 s.
+        let mut a = row(
+            Some(SearchEnd::Partial),
+            AnswerClaim::Changes,
+            Verdict::ChangesShots,
+        );
+        (a.changes_dt_s, a.keeps_dt_s, a.open_dt_s, a.dt_s, a.n) =
+            (Some(1e-2), None, Some(5e-3), Some(1e-2), 100);
+        let outcome_row = |dt: f64, n: u64| -> pool_harness::OutcomeRow {
+            let text = format!(
+                "family,table,engine,scheme,dt_s,field,n,disagree,rate,ci_low,ci_high,\
+                 floor_disagree,floor_rate,floor_ci_low,floor_ci_high,p_value,diff_low,\
+                 diff_high,margin,alpha,floor_verdict,failed,ops_per_shot\n\
+                 cut,seven_foot,discrete,end_of_step,{dt},outcome,{n},9,0.03,0.01,0.05,0,0,0,\
+                 0.01,1,0,0.05,0.005,0.05,,0,100\n"
+            );
+            csv::Reader::from_reader(text.as_bytes())
+                .deserialize()
+                .next()
+                .unwrap()
+                .unwrap()
+        };
+        let text = |rows: Vec<pool_harness::OutcomeRow>| {
+            let st = OutcomeStudy::from_rows(rows, vec![a.clone()], &[]);
+            undecided(&st).remove(0).text
+        };
+        let unplayed = text(vec![outcome_row(1e-2, 100)]);
+        assert!(
+            unplayed.ends_with("its next rung, 5e-3 s, not played yet, about 9000 would decide"),
+            "{unplayed}"
+        );
+        let played = text(vec![outcome_row(1e-2, 100), outcome_row(5e-3, 300)]);
+        assert!(
+            played.contains("; undecided at 5e-3 s at 300 shots"),
+            "{played}"
+        );
     }
 }

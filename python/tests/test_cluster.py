@@ -224,3 +224,16 @@ def test_ray_a_worker_without_the_program_fails_the_study_with_one_line(tmp_path
         assert list(tmp_path.iterdir()) == []
     finally:
         ray.shutdown()
+
+
+def test_the_programs_a_study_names_are_the_ones_its_merges_may_start():
+    # --engines and --reference, each spec's options (timeout=, dt=, name=) taken off its
+    # command; other engines are none of them.
+    command = [
+        "outcomes",
+        "--engines",
+        "exec:dt=1e-2:name=euler:python3 euler.py,exec:timeout=5:./fast,discrete:1e-3",
+        "--reference=exec:name=fine:dt=1e-4:python3 euler.py --fine",
+    ]
+    assert cluster._programs(command) == ["python3 euler.py", "./fast", "python3 euler.py --fine"]
+    assert cluster._programs(["outcomes", "--reference", "event"]) == []

@@ -750,12 +750,23 @@ impl Verify {
         let source = dir.join("outcomes").join(crate::shard::MANIFEST);
         let source = source.display().to_string();
         let mut plan = crate::study::plan_of_manifest(&m.options, &source)?;
-        for spec in &plan.engines {
+        if let Some(why) = plan.reference.unavailable() {
+            return Err(CliError::Input(format!(
+                "{source}: the reference {} cannot run here ({why}): --verify plays it again; \
+                 nothing merged",
+                plan.reference
+            )));
+        }
+        for (k, spec) in std::iter::once(&plan.reference)
+            .chain(&plan.engines)
+            .enumerate()
+        {
             if let pool_engines::EngineSpec::Exec { command, .. } = spec {
                 if !args.allow_exec.iter().any(|a| a == command) {
                     return Err(CliError::Input(format!(
-                        "{source}: engine {:?} is a program named only by the shard; nothing \
+                        "{source}: {} {:?} is a program named only by the shard; nothing \
                          merged: to play it again, give --allow-exec {:?} (exactly its command)",
+                        if k == 0 { "the reference" } else { "engine" },
                         pool_exec::escape_bytes(spec.to_string().as_bytes()),
                         pool_exec::escape_bytes(command.as_bytes())
                     )));

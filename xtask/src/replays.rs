@@ -473,6 +473,24 @@ pub fn make(
             .map_err(|e| CliError::Input(format!("{}: field run = {e}", file.display())))
     };
     let reference_spec = record.reference_spec(&file.display().to_string())?;
+    // The reference is the run directory's word too: a program there starts only when allowed.
+    if let (EngineSpec::Exec { command, .. }, false) =
+        (&reference_spec, programs.allow(&reference_spec))
+    {
+        return Err(CliError::Input(format!(
+            "{}: the reference {:?} is a program named only by the run directory ({source}); \
+             nothing replayed: to run it, give --allow-exec {:?} (exactly its command)",
+            file.display(),
+            shorten(&reference_spec.to_string()),
+            shorten(command)
+        )));
+    }
+    if let Some(why) = reference_spec.unavailable() {
+        return Err(CliError::Input(format!(
+            "{}: the reference {reference_spec} cannot run here: {why}; nothing replayed",
+            file.display()
+        )));
+    }
     let reference = build(&reference_spec)?;
     let mut engines: BTreeMap<&str, Box<dyn Engine>> = BTreeMap::new();
     for (run, spec) in &specs {

@@ -276,3 +276,53 @@ fn a_manifest_whose_seed_is_not_its_shots_is_refused() {
     }
     assert!(!dir.join("m").exists());
 }
+
+/// `merge --verify` plays a shard's reference again: a program named only by the manifests'
+/// `--reference` is not started without `--allow-exec`.
+#[test]
+fn verify_starts_a_reference_program_only_when_the_user_allows_it() {
+    let dir = temp_dir("merge-reference");
+    let study = [
+        "outcomes",
+        "--outcome-families",
+        "cut",
+        "--outcome-tables",
+        "seven_foot",
+        "--outcome-shots",
+        "4",
+        "--outcome-dt",
+        "1e-2",
+        "--schemes",
+        "euler",
+        "--reference",
+        "discrete:1e-3:euler",
+        "--outcome-budget",
+        "none",
+        "--replays",
+        "0",
+    ];
+    let parts = shards(&study, 2, &dir, "s");
+    let pwned = dir.join("PWNED");
+    let program = format!("exec:dt=1e-3:touch {}", pwned.display());
+    for p in &parts {
+        let file = p.join("outcomes/shard.json");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"discrete:1e-3:euler\""), "{text}");
+        std::fs::write(
+            &file,
+            text.replace("\"discrete:1e-3:euler\"", &format!("{program:?}")),
+        )
+        .unwrap();
+    }
+    let mut args: Vec<PathBuf> = parts.clone();
+    args.push("--verify".into());
+    args.push("2".into());
+    let (code, err) = merge(&args, &dir, "m");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!pwned.exists(), "the program ran: {err}");
+    assert!(
+        err.contains("the reference") && err.contains("--allow-exec"),
+        "{err}"
+    );
+    assert!(!dir.join("m").exists());
+}

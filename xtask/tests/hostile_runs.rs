@@ -163,6 +163,32 @@ fn replays_start_a_program_a_run_names_only_when_the_user_allows_it() {
     assert!(d.join("outcomes/replays.json").is_file(), "{err}");
 }
 
+#[test]
+fn replays_start_a_reference_program_a_run_names_only_when_the_user_allows_it() {
+    let dir = temp_dir("runs-allow-reference");
+    let run_dir = study(&dir, "run");
+    let pwned = dir.join("PWNED");
+    let command = format!(
+        "touch {}; exec python3 benches/peers/euler_engine.py",
+        pwned.display()
+    );
+    // A received run whose run.json says its reference was a program.
+    let d = dir.join("received");
+    copy_run(&run_dir, &d);
+    let p = d.join("run.json");
+    let mut v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    v["outcome_options"]["reference"] = format!("exec:dt=1e-4:{command}").into();
+    std::fs::write(&p, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let (code, err) = run(&["replays", "--replays", "3"], &d);
+    assert_eq!(code, 2, "{err}");
+    assert!(!pwned.exists(), "the program ran: {err}");
+    let line = err.lines().find(|l| l.starts_with("error:")).unwrap();
+    for n in ["the reference", "--allow-exec", "nothing replayed"] {
+        assert!(line.contains(n), "{n:?} not in {line}");
+    }
+    assert!(!d.join("outcomes/replays.json").exists());
+}
+
 /// A copy of the whole run directory `from` at `to` (files and directories only).
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();

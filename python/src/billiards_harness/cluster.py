@@ -209,19 +209,24 @@ def _gather(futures: list) -> list:
 
 
 def _programs(command: Sequence[str]) -> List[str]:
-    """The commands of the program engines (``exec:``) named by ``--engines`` in ``command``:
-    the user named them, so the merges' replays may start them."""
+    """The commands of the program engines (``exec:``) named by ``--engines`` and
+    ``--reference`` in ``command``: the user named them, so the merges' replays may start them."""
     specs: List[str] = []
     for i, word in enumerate(command):
         if word == "--engines" and i + 1 < len(command):
             specs += command[i + 1].split(",")
         elif word.startswith("--engines="):
             specs += word[len("--engines="):].split(",")
+        elif word == "--reference" and i + 1 < len(command):
+            specs.append(command[i + 1])
+        elif word.startswith("--reference="):
+            specs.append(word[len("--reference="):])
     out = []
     for spec in specs:
         if spec.startswith("exec:"):
             rest = spec[len("exec:"):]
-            if rest.startswith("timeout=") and ":" in rest:
+            # The spec's options (timeout=, dt=, name=, any order) before the command.
+            while rest.split("=", 1)[0] in ("timeout", "dt", "name") and ":" in rest:
                 rest = rest.split(":", 1)[1]
             out.append(rest)
     return out

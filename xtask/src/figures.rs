@@ -659,17 +659,17 @@ fn figure(key: &str, run: &mut Run) -> Result<String, FigError> {
             Ok((runs - shots.min(runs)).to_string())
         }
         ["answer_table"] => answer_table(
-            &run.rows("outcomes/wall.csv")?,
+            &run.rows(pool_harness::run_files::WALL_CSV)?,
             &run.rows("outcome_answer.csv")?,
             "seven_foot",
         ),
         ["answer_table", table] => answer_table(
-            &run.rows("outcomes/wall.csv")?,
+            &run.rows(pool_harness::run_files::WALL_CSV)?,
             &run.rows("outcome_answer.csv")?,
             table,
         ),
         ["answer_table", table, sibling] => answer_table(
-            &run.sibling_rows(sibling, "outcomes/wall.csv")?,
+            &run.sibling_rows(sibling, pool_harness::run_files::WALL_CSV)?,
             &run.sibling_rows(sibling, "outcome_answer.csv")?,
             table,
         ),

@@ -262,7 +262,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
             // A worker may be handed the state alone (the Python cluster driver sends only
             // looks.json): its rows are then checked where they are, by `merge --look
             // --resume`, which refuses shards that resumed from another state (their SHA-256).
-            if dir.join("outcomes/shots.csv").is_file() {
+            if dir.join(pool_harness::run_files::SHOTS_CSV).is_file() {
                 previous_looks(plan, dir, &file)?;
             }
             (file.state, Some(sha))
@@ -315,7 +315,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         "outcome runs {per_sec}",
     );
     let result = {
-        let mut csv = csv::Writer::from_writer(staging.create("outcomes/shots.csv")?);
+        let mut csv = csv::Writer::from_writer(staging.create(pool_harness::run_files::SHOTS_CSV)?);
         let mut sink = |r: &OutcomeShotRow| {
             csv.serialize(r)
                 .map_err(|e| format!("writing outcomes/shots.csv: {e}"))
@@ -332,7 +332,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
     };
     bar.finish_and_clear();
     staging.write(
-        "outcomes/wall.csv",
+        pool_harness::run_files::WALL_CSV,
         &crate::output::csv_bytes(&result.wall)?,
     )?;
     staging.write("chaos.csv", &crate::output::csv_bytes(&result.chaos)?)?;
@@ -413,7 +413,7 @@ fn previous_looks(
     dir: &Path,
     file: &LooksFile,
 ) -> Result<PreviousLooks, CliError> {
-    let path = dir.join("outcomes/shots.csv");
+    let path = dir.join(pool_harness::run_files::SHOTS_CSV);
     let text = read_text(&path)?;
     let rows: Vec<OutcomeShotRow> = parse_rows(&text, &path)?;
     let segments = &file.segments;
@@ -467,17 +467,21 @@ struct Failures {
 impl Failures {
     fn note(&mut self, rows: &[OutcomeShotRow]) {
         for row in rows {
-            if let Some(reason) = row.failure.strip_prefix(pool_harness::DECLINED) {
-                pool_harness::Decline::note(&mut self.declined, &row.run, reason);
-            } else if !row.failure.is_empty() {
-                self.failed += 1;
-                if self.failures.len() < 10 {
-                    // As the study words it, but for the message's first line only (the
-                    // row keeps no more).
-                    self.failures.push(format!(
-                        "{} on {} ({} on {}): {}",
-                        row.run, row.shot, row.family, row.table, row.failure
-                    ));
+            match pool_harness::Failure::of(&row.failure) {
+                None => {}
+                Some(pool_harness::Failure::Declined(reason)) => {
+                    pool_harness::Decline::note(&mut self.declined, &row.run, reason);
+                }
+                Some(pool_harness::Failure::Failed(message)) => {
+                    self.failed += 1;
+                    if self.failures.len() < 10 {
+                        // As the study words it, but for the message's first line only (the
+                        // row keeps no more).
+                        self.failures.push(format!(
+                            "{} on {} ({} on {}): {}",
+                            row.run, row.shot, row.family, row.table, message
+                        ));
+                    }
                 }
             }
         }
@@ -492,7 +496,7 @@ fn absorb_extras(
     wall: &mut Vec<WallRow>,
     chaos: &mut Vec<pool_harness::ChaosRow>,
 ) -> Result<(), CliError> {
-    let path = dir.join("outcomes/wall.csv");
+    let path = dir.join(pool_harness::run_files::WALL_CSV);
     let timed = absorb_wall(wall, &path)?;
     pool_harness::check_wall(&timed, rows)
         .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
@@ -649,7 +653,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
         }
     };
     let staging = args.run.stage(&format!("outcomes-look{look}"))?;
-    let mut out = std::io::BufWriter::new(staging.create("outcomes/shots.csv")?);
+    let mut out = std::io::BufWriter::new(staging.create(pool_harness::run_files::SHOTS_CSV)?);
     let write_err = |e: std::io::Error| CliError::Run(format!("writing outcomes/shots.csv: {e}"));
     let mut header: Option<String> = None;
     let mut tally = ShotRowsTally::new(&plan);
@@ -683,7 +687,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
     }
     let mut look_rows: Vec<OutcomeShotRow> = Vec::new();
     for (m, dir) in &shards {
-        let path = dir.join("outcomes/shots.csv");
+        let path = dir.join(pool_harness::run_files::SHOTS_CSV);
         let text = read_text(&path)?;
         let (h, body) = split_header(&text);
         if !body.is_empty() {
@@ -826,7 +830,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
         return Err(CliError::Run(format!(
             "{} engine run(s) failed (see {})",
             study.failed,
-            dir.join("outcomes/shots.csv").display()
+            dir.join(pool_harness::run_files::SHOTS_CSV).display()
         )));
     }
     Ok(())

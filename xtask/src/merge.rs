@@ -458,7 +458,7 @@ fn outcome_keys(m: &Manifest) -> Result<Box<dyn Iterator<Item = String>>, CliErr
 /// the tables and plot tallied again from its rows, the wall times summed.
 fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<(), CliError> {
     use std::io::Write;
-    let table = "outcomes/shots.csv";
+    let table = pool_harness::run_files::SHOTS_CSV;
     let staging = args.run.stage("outcomes-merged")?;
     let write_err = |e: std::io::Error| CliError::Run(format!("writing {table}: {e}"));
     let mut out = std::io::BufWriter::new(staging.create(table)?);
@@ -506,7 +506,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
         plan.check_rows(&rows, &[])
             .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", file.display())))?;
-        let wall_file = dir.join("outcomes/wall.csv");
+        let wall_file = dir.join(pool_harness::run_files::WALL_CSV);
         let wall_text =
             pool_report::files::read_capped(&wall_file, pool_report::files::MAX_CSV_BYTES)
                 .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
@@ -520,12 +520,16 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         let failed_rows = pool_harness::tally_shot_rows(&mut tally, rows.into_iter().map(Ok))
             .map_err(CliError::Input)?;
         for row in failed_rows {
-            if let Some(reason) = row.failure.strip_prefix(pool_harness::DECLINED) {
-                pool_report::compare::Decline::note(&mut declined, &row.run, reason);
-            } else if !row.failure.is_empty() {
-                failed += 1;
-                if failures.len() < 10 {
-                    failures.push(format!("{} on {}: {}", row.run, row.shot, row.failure));
+            match pool_harness::Failure::of(&row.failure) {
+                None => {}
+                Some(pool_harness::Failure::Declined(reason)) => {
+                    pool_report::compare::Decline::note(&mut declined, &row.run, reason);
+                }
+                Some(pool_harness::Failure::Failed(_)) => {
+                    failed += 1;
+                    if failures.len() < 10 {
+                        failures.push(format!("{} on {}: {}", row.run, row.shot, row.failure));
+                    }
                 }
             }
         }

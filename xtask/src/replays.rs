@@ -655,7 +655,7 @@ pub fn write_staged_with(
     pool: &rayon::ThreadPool,
     programs: Programs,
 ) -> Result<String, CliError> {
-    let name = "outcomes/shots.csv";
+    let name = pool_harness::run_files::SHOTS_CSV;
     let path = staging.path(name);
     let text = std::fs::read(&path)
         .map_err(|e| CliError::Run(format!("reading {}: {e}", path.display())))?;

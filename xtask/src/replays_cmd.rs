@@ -152,7 +152,7 @@ pub fn run(args: ReplaysArgs) -> Result<(), CliError> {
             args.dir.display()
         )));
     }
-    let shots = args.dir.join("outcomes/shots.csv");
+    let shots = args.dir.join(pool_harness::run_files::SHOTS_CSV);
     let text = pool_report::files::read_capped(&shots, pool_report::files::MAX_CSV_BYTES).map_err(
         |e| {
             CliError::Input(format!(

@@ -768,7 +768,7 @@ pub fn run_study(
     staging: &Staging,
     bar: &ProgressBar,
 ) -> Result<StudyResult, CliError> {
-    let mut csv = csv::Writer::from_writer(staging.create("outcomes/shots.csv")?);
+    let mut csv = csv::Writer::from_writer(staging.create(pool_harness::run_files::SHOTS_CSV)?);
     let mut sink = |r: &pool_harness::OutcomeShotRow| {
         csv.serialize(r)
             .map_err(|e| format!("writing outcomes/shots.csv: {e}"))
@@ -894,7 +894,7 @@ pub fn write_study(
     staging.write("distributions.csv", &csv_bytes(&study.distributions)?)?;
     staging.write("distribution_answer.csv", &csv_bytes(&study.verdicts)?)?;
     staging.write("chaos.csv", &csv_bytes(&study.chaos)?)?;
-    staging.write("outcomes/wall.csv", &csv_bytes(wall)?)?;
+    staging.write(pool_harness::run_files::WALL_CSV, &csv_bytes(wall)?)?;
     pool_report::plots::outcome_vs_dt(
         &study.rows,
         "outcome",

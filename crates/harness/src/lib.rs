@@ -20,6 +20,7 @@ mod rack;
 mod roots_eval;
 mod rows;
 mod run;
+pub mod run_files;
 mod scaling;
 mod scenarios;
 mod stress_shots;
@@ -45,12 +46,13 @@ pub use outcome::{
     answers, compare_independent, cue_ball, cushions_before_second, family_shot, floor_shot,
     mcnemar_one_sided, merge_chaos, perturb, pool_racks, summarize_games, tally_shot_rows,
     wilson_interval, Agreement, AnswerRow, Budget, ChaosRow, CushionHit, CushionRef, Decline,
-    DistributionRow, DistributionTally, DistributionVerdict, FamilyKind, Fate, Field, GameOutcome,
-    Margins, OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel, ScoreEntry,
-    StudyError, StudyOptions, StudyPlan, StudyResult, StudyRules, StudySetups, StudyShot,
-    SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS, ENERGY_ALPHA,
-    ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, MAX_DTS, MAX_SHOTS, MAX_STUDY_BALL_STEPS,
-    PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M, STUDY_ALPHA, Z_95,
+    DistributionRow, DistributionTally, DistributionVerdict, Failure, FamilyKind, Fate, Field,
+    GameOutcome, Margins, OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel,
+    ScoreEntry, StudyError, StudyOptions, StudyPlan, StudyResult, StudyRules, StudySetups,
+    StudyShot, SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS,
+    ENERGY_ALPHA, ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, MAX_DTS, MAX_SHOTS,
+    MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M,
+    STUDY_ALPHA, Z_95,
 };
 pub use outcome::{betting, calibration, energy, interval, search, shot_by_shot};
 pub use outcome::{

@@ -61,6 +61,7 @@ pub use study::{
     MAX_SHOTS, MAX_STUDY_BALL_STEPS, QUICK_DTS, QUICK_SHOTS,
 };
 pub use tally::{
-    OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED, FLOOR, REFERENCE,
+    Failure, OutcomeRow, OutcomeShotRow, OutcomeTally, RunLabel, WallRow, DECLINED, FLOOR,
+    REFERENCE,
 };
 pub use verdict::{Claim, Decision, FloorVerdict, Verdict};

@@ -26,6 +26,29 @@ pub const FLOOR: &str = "floor";
 /// How the `failure` of a run an engine declined (outside its model) starts.
 pub const DECLINED: &str = "declined: ";
 
+/// Why a run has no outcome, read from `outcomes/shots.csv`'s `failure` column: the one place
+/// that knows how the column spells a decline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure<'a> {
+    /// Declined as outside its model (an engine's `unsupported` answer): its reason.
+    Declined(&'a str),
+    /// Could not run the shot: the message's first line.
+    Failed(&'a str),
+}
+
+impl<'a> Failure<'a> {
+    /// The failure a `failure` column holds (`None`: the run played).
+    pub fn of(text: &'a str) -> Option<Self> {
+        if text.is_empty() {
+            return None;
+        }
+        Some(match text.strip_prefix(DECLINED) {
+            Some(reason) => Failure::Declined(reason),
+            None => Failure::Failed(text),
+        })
+    }
+}
+
 /// One run of one shot of the study: the reference, the floor (the reference on the perturbed
 /// shot), or an engine; with its outcome and, for the floor and engines, where it disagrees
 /// with the reference (`d_<field>`: 1 disagrees, 0 agrees).

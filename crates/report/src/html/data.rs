@@ -94,8 +94,8 @@ const DATA_FILES: [&str; 18] = [
     "slopes.csv",
     "summary.csv",
     "throw.csv",
-    "outcomes/shots.csv",
-    "outcomes/wall.csv",
+    pool_harness::run_files::SHOTS_CSV,
+    pool_harness::run_files::WALL_CSV,
     REPLAYS,
 ];
 
@@ -174,16 +174,20 @@ fn options_of(
 }
 
 /// The study's failed and declined runs from `outcomes/shots.csv`'s rows, as `merge` counts
-/// them (a `failure` after [`pool_harness::DECLINED`] is a decline).
+/// them ([`pool_harness::Failure`]).
 fn failures_of(st: &mut OutcomeStudy, rows: &[ShotRow]) {
     for r in rows {
-        if let Some(reason) = r.failure.strip_prefix(pool_harness::DECLINED) {
-            Decline::note(&mut st.declined, &r.run, reason);
-        } else if !r.failure.is_empty() {
-            st.failed += 1;
-            if st.failures.len() < 10 {
-                st.failures
-                    .push(format!("{} on {}: {}", r.run, r.shot, r.failure));
+        match pool_harness::Failure::of(&r.failure) {
+            None => {}
+            Some(pool_harness::Failure::Declined(reason)) => {
+                Decline::note(&mut st.declined, &r.run, reason);
+            }
+            Some(pool_harness::Failure::Failed(_)) => {
+                st.failed += 1;
+                if st.failures.len() < 10 {
+                    st.failures
+                        .push(format!("{} on {}: {}", r.run, r.shot, r.failure));
+                }
             }
         }
     }
@@ -208,7 +212,8 @@ impl RunFiles {
         let mut study = match outcome_rows {
             Some(rows) => {
                 let answers = csv_rows::<AnswerRow>(dir, "outcome_answer.csv")?.unwrap_or_default();
-                let wall = csv_rows::<WallRow>(dir, "outcomes/wall.csv")?.unwrap_or_default();
+                let wall = csv_rows::<WallRow>(dir, pool_harness::run_files::WALL_CSV)?
+                    .unwrap_or_default();
                 let mut st = OutcomeStudy::from_rows(rows, answers, &wall);
                 st.distributions =
                     csv_rows::<DistributionRow>(dir, "distributions.csv")?.unwrap_or_default();
@@ -219,7 +224,7 @@ impl RunFiles {
             }
             None => None,
         };
-        let shots = csv_rows::<ShotRow>(dir, "outcomes/shots.csv")?;
+        let shots = csv_rows::<ShotRow>(dir, pool_harness::run_files::SHOTS_CSV)?;
         let run_json = json_file(dir, "run.json", files::MAX_JSON_BYTES)?;
         if let Some(st) = study.as_mut() {
             options_of(st, run_json.as_ref(), &mut notes);

@@ -151,7 +151,10 @@ pub fn report_html_with(
         .map_or((None, None), tables::distribution);
     let charts = charts::charts(&run);
     let shots = match &run.shots {
-        Some(rows) => Some(shots::Shots::of(rows, &dir.join("outcomes/shots.csv"))?),
+        Some(rows) => Some(shots::Shots::of(
+            rows,
+            &dir.join(pool_harness::run_files::SHOTS_CSV),
+        )?),
         None => None,
     };
     let replays = run.replays.as_ref().map_or(0, data::replay_count);

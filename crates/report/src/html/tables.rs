@@ -360,17 +360,21 @@ pub(super) fn declined(run: &RunFiles) -> Vec<Declined> {
                 }
                 let d = &mut out[k];
                 d.runs += 1;
-                if let Some(reason) = r.failure.strip_prefix(pool_harness::DECLINED) {
-                    if d.declined == 0 {
-                        d.reason = first_line(reason);
+                match pool_harness::Failure::of(&r.failure) {
+                    None => {}
+                    Some(pool_harness::Failure::Declined(reason)) => {
+                        if d.declined == 0 {
+                            d.reason = first_line(reason);
+                        }
+                        d.declined += 1;
+                        shots[k].insert((format!("{}/{}", r.family, r.table), r.index));
                     }
-                    d.declined += 1;
-                    shots[k].insert((format!("{}/{}", r.family, r.table), r.index));
-                } else if !r.failure.is_empty() {
-                    if d.declined == 0 && d.failed == 0 {
-                        d.reason = first_line(&r.failure);
+                    Some(pool_harness::Failure::Failed(message)) => {
+                        if d.declined == 0 && d.failed == 0 {
+                            d.reason = first_line(message);
+                        }
+                        d.failed += 1;
                     }
-                    d.failed += 1;
                 }
             }
             for (d, s) in out.iter_mut().zip(&shots) {

@@ -473,7 +473,10 @@ mod help_tests {
             );
             assert_eq!(
                 default_of(&h, "--chaos-shots"),
-                format!("{DEFAULT_SHOTS}; compare --quick: {QUICK_SHOTS}")
+                format!(
+                    "{DEFAULT_SHOTS}; compare --quick: {QUICK_SHOTS}; outcomes --reference other \
+                     than event: 0"
+                )
             );
             assert_eq!(
                 default_of(&h, "--outcome-dt"),

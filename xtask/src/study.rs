@@ -132,7 +132,7 @@ pub struct OutcomeArgs {
     pub perturb_speed: f64,
     /// Shots per family whose reference is also played with every ball moved 1e-12, 1e-11,
     /// ..., 1e-3 m (the chaos curve, chaos.csv and chaos.png), at most --outcome-shots; 0 for
-    /// none [default: 100; compare --quick: 12]
+    /// none [default: 100; compare --quick: 12; outcomes --reference other than event: 0]
     #[arg(
         long,
         value_name = "N",

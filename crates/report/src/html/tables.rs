@@ -146,8 +146,13 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
         None,
     )];
     cells.extend(t.reference.iter().map(|c| cell(c.clone(), None)));
+    // The reference's own engine and scheme (the event engine's unless --reference said).
+    let reference = (st.reference.as_deref())
+        .and_then(|r| r.parse::<pool_engines::EngineSpec>().ok())
+        .unwrap_or_else(pool_engines::EngineSpec::reference);
+    let scheme = reference.variant();
     rows.push(Row {
-        attrs: attrs(&[("engine", pool_engines::EVENT), ("scheme", "isolator")]),
+        attrs: attrs(&[("engine", reference.family()), ("scheme", &scheme)]),
         class: "reference".into(),
         cells,
     });

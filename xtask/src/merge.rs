@@ -614,11 +614,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     study.failures = failures;
     study.declined = declined;
     // The one plan the shards were cut from, as the one-process run reports it.
-    study.first_shots = plan.shots;
-    study.plan_args = crate::study::plan_args(&plan);
-    study.reference = (plan.reference != pool_engines::EngineSpec::reference())
-        .then(|| plan.reference.to_string());
-    study.program = crate::workspace::invocation();
+    crate::study::name_plan(&mut study, &plan);
     let mut chaos = Vec::new();
     for (_, dir) in shards {
         let file = dir.join("chaos.csv");

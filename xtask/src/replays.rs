@@ -111,8 +111,7 @@ impl StudyRecord {
             search: Some(plan.search),
             budget: Some(budget.map_or("none".into(), ToString::to_string)),
             engines: Some(plan.engines.iter().map(ToString::to_string).collect()),
-            reference: (plan.reference != EngineSpec::reference())
-                .then(|| plan.reference.to_string()),
+            reference: plan.other_reference().map(ToString::to_string),
         }
     }
 

@@ -685,10 +685,9 @@ pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
         plural(plan.shots as usize, "shot", "shots"),
         plural(plan.engines.len(), "run", "runs"),
         parts.join("; "),
-        if plan.reference == EngineSpec::reference() {
-            "the event reference".to_string()
-        } else {
-            format!("the reference {}", plan.reference)
+        match plan.other_reference() {
+            None => "the event reference".to_string(),
+            Some(r) => format!("the reference {r}"),
         }
     )
 }
@@ -717,10 +716,9 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
                 .map(|e| format!("`{e}`"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            if plan.reference == EngineSpec::reference() {
-                "the event engine is the reference".to_string()
-            } else {
-                format!("the reference is `{}`: `--reference`", plan.reference)
+            match plan.other_reference() {
+                None => "the event engine is the reference".to_string(),
+                Some(r) => format!("the reference is `{r}`: `--reference`"),
             }
         ),
         match budget {
@@ -898,7 +896,7 @@ pub fn write_study(
     pool_report::plots::outcome_vs_dt(
         &study.rows,
         "outcome",
-        study.reference.as_deref().unwrap_or("event engine"),
+        study.reference_label(),
         &staging.path("outcome_vs_dt"),
     )?;
     pool_report::plots::answer_grid(
@@ -926,12 +924,18 @@ pub fn study_of(plan: &StudyPlan, result: StudyResult, budget: Option<&Budget>) 
     study.chaos = result.chaos;
     study.floor_m = plan.perturbation.position_m;
     study.budget = budget.map(ToString::to_string);
+    name_plan(&mut study, plan);
+    study
+}
+
+/// What a study's report says of its plan, however the study was tallied (one process, or
+/// `merge` of its shards): its first look's shots, the options its commands carry, its
+/// reference and how its commands start.
+pub fn name_plan(study: &mut OutcomeStudy, plan: &StudyPlan) {
     study.first_shots = plan.shots;
     study.plan_args = plan_args(plan);
-    study.reference =
-        (plan.reference != EngineSpec::reference()).then(|| plan.reference.to_string());
+    study.reference = plan.other_reference().map(ToString::to_string);
     study.program = crate::workspace::invocation();
-    study
 }
 
 /// The report of a study run alone (`outcomes`, or `merge` of its shards).

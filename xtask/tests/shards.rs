@@ -249,21 +249,6 @@ fn bad_sweeps_shards_and_merges_are_refused_in_one_line() {
     }
 }
 
-/// `args --shard k/n` for each k into `<dir>/shard<k>` (each must exit 0): their directories.
-fn outcome_shards(args: &[&str], n: usize, dir: &Path) -> Vec<PathBuf> {
-    (1..=n)
-        .map(|k| {
-            let shard = format!("{k}/{n}");
-            let mut a = args.to_vec();
-            a.extend(["--shard", &shard]);
-            let name = format!("shard{k}");
-            let (code, _, err) = run(&a, dir, &name);
-            assert_eq!(code, 0, "{a:?}: {err}");
-            dir.join(name)
-        })
-        .collect()
-}
-
 /// `<dir>/whole/<f>` and `<dir>/merged/<f>` hold the same bytes.
 fn assert_same_file(dir: &Path, f: &str) {
     let whole = std::fs::read(dir.join("whole").join(f)).unwrap();
@@ -298,7 +283,7 @@ fn outcome_studies_shard_and_merge_byte_for_byte() {
         "{out}"
     );
     // 28 shots in 3 shards: the second starts inside the first break9 family.
-    let mut shard_dirs = outcome_shards(&args, 3, &dir);
+    let mut shard_dirs = common::shards(&args, 3, &dir, "shard");
     shard_dirs.swap(0, 2);
     let (code, err) = merge(&shard_dirs, &dir);
     assert_eq!(code, 0, "{err}");
@@ -445,7 +430,7 @@ fn a_study_against_a_stepped_reference_shards_merges_and_says_so() {
     // No chaos curve unless asked: ten runs of a stepped reference a shot.
     let chaos = std::fs::read_to_string(dir.join("whole/chaos.csv")).unwrap();
     assert_eq!(chaos.lines().skip(1).count(), 0, "{chaos}");
-    let shard_dirs = outcome_shards(&args, 2, &dir);
+    let shard_dirs = common::shards(&args, 2, &dir, "shard");
     let manifest = std::fs::read_to_string(dir.join("shard1/outcomes/shard.json")).unwrap();
     assert!(manifest.contains("discrete:1e-3:euler"), "{manifest}");
     let (code, err) = merge(&shard_dirs, &dir);

@@ -336,7 +336,7 @@ impl StudyPlan {
                 .sum();
             // The first look plays the chaos curve too.
             let chaos = if state.looks == 0 {
-                self.runs_in(0, self.total()) - self.total() * self.runs_per_job()
+                self.chaos_runs_in(0, self.total())
             } else {
                 0
             };

@@ -116,6 +116,21 @@ impl Ladder {
         Ladder { rungs }
     }
 
+    /// The ladder's limit (s) when the runs are judged against `reference`: the search's
+    /// `limit_s`, or just above a stepped reference's dt (no rung at or below it: a series
+    /// there would be judged against a coarser run of the reference's, or be the reference).
+    pub fn limit_for(limit_s: f64, reference: &pool_engines::EngineSpec) -> f64 {
+        match reference.dt() {
+            Some(dt) => limit_s.max(dt * 1.01),
+            None => limit_s,
+        }
+    }
+
+    /// The finest rung (s), if there is one.
+    pub fn finest(&self) -> Option<f64> {
+        self.rungs.last().copied()
+    }
+
     /// The rungs, coarsest first.
     pub fn rungs(&self) -> &[f64] {
         &self.rungs

@@ -502,13 +502,7 @@ impl StudyPlan {
             })
             .collect();
         let grid: Vec<f64> = laddered_specs.iter().filter_map(|e| e.dt()).collect();
-        // No rung at or below a stepped reference's dt: a series there is judged against a
-        // coarser run of the reference's, or is the reference itself.
-        let limit_s = match reference.dt() {
-            Some(dt) => options.search.limit_s.max(dt * 1.01),
-            None => options.search.limit_s,
-        };
-        let ladder = Ladder::new(&grid, limit_s);
+        let ladder = Ladder::new(&grid, Ladder::limit_for(options.search.limit_s, &reference));
         let mut laddered: Vec<(String, String)> = Vec::new();
         for e in laddered_specs {
             let key = (e.family().to_string(), e.variant());
@@ -551,11 +545,13 @@ impl StudyPlan {
     /// The ladder's finest rung (s): the search's limit, or the rung above a stepped
     /// reference's dt.
     pub fn finest_rung_s(&self) -> f64 {
-        self.ladder
-            .rungs()
-            .last()
-            .copied()
-            .unwrap_or(self.search.limit_s)
+        self.ladder.finest().unwrap_or(self.search.limit_s)
+    }
+
+    /// The reference when it is not the event engine (`outcomes --reference`), which reports
+    /// name; `None` for the event engine.
+    pub fn other_reference(&self) -> Option<&EngineSpec> {
+        (self.reference != EngineSpec::reference()).then_some(&self.reference)
     }
 
     /// Whether `spec` is played on the ladder (searched), rather than as a cell of its own.
@@ -581,6 +577,12 @@ impl StudyPlan {
     /// chaos curve's [`CHAOS_SIZES`] runs of the reference on each of its shots (a stepped
     /// reference's chaos curve can be most of a study's time).
     pub fn runs_in(&self, lo: u64, hi: u64) -> u64 {
+        hi.saturating_sub(lo) * self.runs_per_job() + self.chaos_runs_in(lo, hi)
+    }
+
+    /// The chaos curve's runs among jobs `[lo, hi)`: [`CHAOS_SIZES`] runs of the reference on
+    /// each shot below `chaos_shots` of its family.
+    pub fn chaos_runs_in(&self, lo: u64, hi: u64) -> u64 {
         let chaos_jobs: u64 = (0..self.families.len() as u64)
             .map(|f| {
                 let first = f * self.shots;
@@ -588,7 +590,7 @@ impl StudyPlan {
                 b.saturating_sub(a)
             })
             .sum();
-        hi.saturating_sub(lo) * self.runs_per_job() + chaos_jobs * CHAOS_SIZES.len() as u64
+        chaos_jobs * CHAOS_SIZES.len() as u64
     }
 
     /// Refuses a study whose fixed-step runs would take more than [`MAX_STUDY_BALL_STEPS`],
@@ -657,10 +659,10 @@ impl StudyPlan {
 /// (a run judged against a coarser run of its own engine, or against itself). The message
 /// follows the option's name.
 fn check_reference(reference: &EngineSpec, engines: &[EngineSpec]) -> Result<(), String> {
-    let name = reference.to_string();
     let Some(ref_dt) = reference.dt() else {
         return Ok(());
     };
+    let name = reference.to_string();
     let finest = engines
         .iter()
         .filter(|e| e.family() == reference.family() && e.variant() == reference.variant())

@@ -159,12 +159,9 @@ fn options_of(
         .and_then(|v| v.as_str())
         .map(String::from);
     // The ladder stops above a stepped reference's dt, as the plan's does.
-    let reference_dt = (st.reference.as_deref())
-        .and_then(|r| r.parse::<pool_engines::EngineSpec>().ok())
-        .and_then(|r| r.dt());
-    let limit_s = reference_dt.map_or(st.search.limit_s, |dt| st.search.limit_s.max(dt * 1.01));
+    let limit_s = pool_harness::Ladder::limit_for(st.search.limit_s, &st.reference_spec());
     let ladder = pool_harness::Ladder::new(&pool_harness::DEFAULT_DTS, limit_s);
-    st.finest_rung_s = ladder.rungs().last().copied().unwrap_or(limit_s);
+    st.finest_rung_s = ladder.finest().unwrap_or(limit_s);
     if let Some(b) = field("budget").and_then(|v| v.as_str()) {
         st.budget = (b != "none").then(|| b.to_string());
     }

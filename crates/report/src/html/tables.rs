@@ -137,19 +137,10 @@ pub(super) fn answer(st: &OutcomeStudy) -> Option<Table> {
             }
         })
         .collect();
-    let mut cells = vec![cell(
-        st.reference
-            .as_ref()
-            .map_or("event engine (reference)".to_string(), |r| {
-                format!("{r} (reference)")
-            }),
-        None,
-    )];
+    let mut cells = vec![cell(format!("{} (reference)", st.reference_label()), None)];
     cells.extend(t.reference.iter().map(|c| cell(c.clone(), None)));
     // The reference's own engine and scheme (the event engine's unless --reference said).
-    let reference = (st.reference.as_deref())
-        .and_then(|r| r.parse::<pool_engines::EngineSpec>().ok())
-        .unwrap_or_else(pool_engines::EngineSpec::reference);
+    let reference = st.reference_spec();
     let scheme = reference.variant();
     rows.push(Row {
         attrs: attrs(&[("engine", reference.family()), ("scheme", &scheme)]),
@@ -492,10 +483,7 @@ pub(super) fn rates(st: &OutcomeStudy) -> Vec<Table> {
             columns.extend(dts.iter().map(|d| format!("dt = {d:.0e} s")));
             columns.push("no dt".into());
             let mut rows = Vec::new();
-            let floor_name = match &st.reference {
-                None => "chaos floor (event engine, perturbed)".to_string(),
-                Some(r) => format!("chaos floor ({r}, perturbed)"),
-            };
+            let floor_name = format!("chaos floor ({}, perturbed)", st.reference_label());
             let mut floor_cells = vec![cell(floor_name, None)];
             floor_cells.extend(dts.iter().map(|_| cell("", None)));
             floor_cells.push(drill_cell(f.floor));

@@ -399,18 +399,8 @@ pub fn undecided(st: &OutcomeStudy) -> Vec<Undecided> {
             let open = match (a.search, a.open_dt_s.or(a.dt_s)) {
                 (Some(_), Some(dt)) => {
                     let played = st
-                        .rows
-                        .iter()
-                        .filter(|r| {
-                            r.family == a.family
-                                && r.table == a.table
-                                && r.engine == a.engine
-                                && r.scheme == a.scheme
-                                && r.dt_s.is_some_and(|d| (d / dt - 1.0).abs() < 1e-9)
-                        })
-                        .map(|r| r.n)
-                        .max()
-                        .unwrap_or(0);
+                        .outcome_row((&a.family, &a.table), (&a.engine, &a.scheme), Some(dt))
+                        .map_or(0, |r| r.n);
                     match played {
                         0 => format!("; its next rung, {} s, not played yet", fmt_dt(dt)),
                         n => format!("; undecided at {} s at {n} shots", fmt_dt(dt)),

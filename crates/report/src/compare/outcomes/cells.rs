@@ -26,14 +26,7 @@ pub(crate) fn shot_by_shot_cell(st: &OutcomeStudy, v: &DistributionVerdict) -> S
     let Some(sbs) = v.shot_by_shot else {
         return "–".into();
     };
-    let row = st.rows.iter().find(|r| {
-        r.field == "outcome"
-            && r.family == v.family
-            && r.table == v.table
-            && r.engine == v.engine
-            && r.scheme == v.scheme
-            && r.dt_s == v.dt_s
-    });
+    let row = st.outcome_row((&v.family, &v.table), (&v.engine, &v.scheme), v.dt_s);
     match row {
         // A run that played no shot has no rate: nothing to show but its label.
         Some(r) if r.n == 0 || !r.rate.is_finite() => format!("no shot played: {}", sbs.label()),

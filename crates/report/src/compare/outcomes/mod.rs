@@ -105,7 +105,7 @@ impl OutcomeStudy {
             margins: *margins,
             search: *search,
             rungs: ladder.len(),
-            finest_rung_s: ladder.rungs().last().copied().unwrap_or(search.limit_s),
+            finest_rung_s: ladder.finest().unwrap_or(search.limit_s),
             ..OutcomeStudy::from_rows(rows, answers, wall)
         }
     }
@@ -147,6 +147,36 @@ impl OutcomeStudy {
             reference: None,
             program: "cargo xtask".into(),
         }
+    }
+
+    /// The reference's spec: the event engine's unless the study names another (one that no
+    /// longer parses is taken for the event engine: it names nothing this report runs).
+    pub fn reference_spec(&self) -> pool_engines::EngineSpec {
+        (self.reference.as_deref())
+            .and_then(|r| r.parse::<pool_engines::EngineSpec>().ok())
+            .unwrap_or_else(pool_engines::EngineSpec::reference)
+    }
+
+    /// The `outcome` row of `engine` and `scheme` at `dt` on `family` and `table`, if played.
+    pub fn outcome_row(
+        &self,
+        (family, table): (&str, &str),
+        (engine, scheme): (&str, &str),
+        dt: Option<f64>,
+    ) -> Option<&OutcomeRow> {
+        self.rows.iter().find(|r| {
+            r.field == "outcome"
+                && r.family == family
+                && r.table == table
+                && r.engine == engine
+                && r.scheme == scheme
+                && r.dt_s == dt
+        })
+    }
+
+    /// The reference in plain words: `event engine`, or its spec.
+    pub fn reference_label(&self) -> &str {
+        self.reference.as_deref().unwrap_or("event engine")
     }
 
     /// The reference as the report names it: `the event engine`, or `` `<spec>` ``.

@@ -16,11 +16,8 @@ use std::sync::Arc;
 use numpy::ndarray::{Array1, Array2, Array3, Array4, ArrayView3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1};
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{
-    agents_label, compare_independent, summarize_games, Agreement, DistributionTally, Field,
-    Frames, GameOutcome, MarginName, Margins, OutcomeShotRow, RunLabel, SummaryStat, FLOOR,
-    REFERENCE,
-};
+use pool_harness::{agents_label, Frames};
+use pool_outcome::{compare_independent, summarize_games, Agreement, DistributionTally, Field, GameOutcome, MarginName, Margins, OutcomeShotRow, RunLabel, SummaryStat, FLOOR, REFERENCE};
 use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
 use pool_physics::{BallState, MotionState, Physics, Vec3};
 use pool_sim::{Outcome, Setup, Strike, Termination};
@@ -1209,7 +1206,7 @@ fn parse_budget(text: &str) -> PyResult<Option<(u64, Option<f64>)>> {
     if text == "none" {
         return Ok(None);
     }
-    text.parse::<pool_harness::Budget>()
+    text.parse::<pool_outcome::Budget>()
         .map(|b| Some((b.shots, b.seconds)))
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("--outcome-budget {text:?}: {e}")))
 }

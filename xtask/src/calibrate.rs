@@ -1,9 +1,9 @@
-//! `cargo xtask calibrate`: the decision rule's calibration ([`pool_harness::calibration`]),
+//! `cargo xtask calibrate`: the decision rule's calibration ([`pool_outcome::calibration`]),
 //! printed as a table, and with `--write` put into docs/outcomes.md between its markers.
 
 use crate::console::outln;
 use crate::CliError;
-use pool_harness::calibration::{calibration_table, Calibration};
+use pool_outcome::calibration::{calibration_table, Calibration};
 
 /// Where the table goes in docs/outcomes.md.
 const START: &str = "<!--calibration-->";

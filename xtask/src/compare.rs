@@ -130,9 +130,9 @@ struct Plan {
     /// event ([`one_step`]).
     one_step: bool,
     /// The outcome study, unless `--no-outcomes`.
-    study: Option<pool_harness::StudyPlan>,
+    study: Option<pool_outcome::StudyPlan>,
     /// Its sequential budget (`None`: one look).
-    budget: Option<pool_harness::Budget>,
+    budget: Option<pool_outcome::Budget>,
 }
 
 /// What a job computes.
@@ -502,8 +502,8 @@ pub fn run(args: CompareArgs) -> Result<(), CliError> {
 fn run_json(
     args: &CompareArgs,
     res: &Results,
-    study: Option<&pool_harness::StudyPlan>,
-    budget: Option<&pool_harness::Budget>,
+    study: Option<&pool_outcome::StudyPlan>,
+    budget: Option<&pool_outcome::Budget>,
 ) -> String {
     let value = serde_json::json!({
         "quick": args.quick,
@@ -525,8 +525,8 @@ fn run_json(
 /// `outcome_vs_dt.png`), then up to `replays` drill-down replays (`outcomes/replays.json`),
 /// and returns it for the report with the replays' note.
 fn outcome_study(
-    plan: &pool_harness::StudyPlan,
-    budget: Option<&pool_harness::Budget>,
+    plan: &pool_outcome::StudyPlan,
+    budget: Option<&pool_outcome::Budget>,
     replays: u64,
     pool: &rayon::ThreadPool,
     staging: &Staging,

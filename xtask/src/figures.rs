@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use pool_discrete::Scheme;
-use pool_harness::{AnswerRow, WallRow};
+use pool_outcome::{AnswerRow, WallRow};
 use pool_report::compare::{
     answer_cell, answer_wall, cost_cell, duration, engine_name, reference_wall_s,
 };
@@ -383,7 +383,7 @@ fn floor_rate(
         &[
             ("family", family),
             ("table", table),
-            ("engine", pool_harness::FLOOR),
+            ("engine", pool_outcome::FLOOR),
             ("field", "outcome"),
         ],
     )

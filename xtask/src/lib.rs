@@ -458,7 +458,7 @@ mod help_tests {
 
     #[test]
     fn every_default_help_shows_is_the_one_the_code_uses() {
-        use pool_harness::{DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS};
+        use pool_outcome::{DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS};
         let dts = |v: &[f64]| {
             v.iter()
                 .map(|d| format!("{d:e}"))
@@ -524,9 +524,9 @@ mod help_tests {
                 1_000_000,
             )
             .unwrap();
-        assert_eq!(plan.margins, pool_harness::Margins::default());
-        assert_eq!(plan.search, pool_harness::SearchOptions::default());
-        assert_eq!(plan.perturbation, pool_harness::Perturbation::default());
+        assert_eq!(plan.margins, pool_outcome::Margins::default());
+        assert_eq!(plan.search, pool_outcome::SearchOptions::default());
+        assert_eq!(plan.perturbation, pool_outcome::Perturbation::default());
         assert_eq!(plan.shots, DEFAULT_SHOTS);
         // Usage lines name the command as it is typed.
         assert!(help("stress").contains("Usage: cargo xtask stress"));

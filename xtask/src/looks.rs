@@ -16,7 +16,7 @@ use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use pool_harness::{
+use pool_outcome::{
     Budget, OutcomeShotRow, ShotRowsTally, StudyPlan, StudyResult, StudyState, WallRow, FLOOR,
     REFERENCE,
 };
@@ -284,7 +284,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
     let runs: std::collections::BTreeSet<String> = (mine.iter())
         .flat_map(|&u| plan.unit_runs(&state, &wants, u))
         .collect();
-    if let Some(rack) = plan.racks.first().and_then(pool_harness::Racks::first) {
+    if let Some(rack) = plan.racks.first().and_then(pool_outcome::Racks::first) {
         crate::study::check_programs_start(
             std::iter::once(&plan.reference).chain(
                 state
@@ -309,7 +309,7 @@ pub fn shard(plan: &StudyPlan, args: &LookShard<'_>) -> Result<(), CliError> {
         .iter()
         .filter(|&&(_, k)| look == 1 && k < plan.chaos_shots)
         .count() as u64
-        * pool_harness::CHAOS_SIZES.len() as u64;
+        * pool_outcome::CHAOS_SIZES.len() as u64;
     let bar = crate::progress::bar(
         (hi - lo) * plan.runs_per_job() + chaos,
         "outcome runs {per_sec}",
@@ -401,7 +401,7 @@ struct PreviousLooks {
     rows: Vec<OutcomeShotRow>,
     tally: ShotRowsTally,
     wall: Vec<WallRow>,
-    chaos: Vec<pool_harness::ChaosRow>,
+    chaos: Vec<pool_outcome::ChaosRow>,
 }
 
 /// Reads the merged look `dir` whose state is `file` ([`PreviousLooks`]).
@@ -461,18 +461,18 @@ fn previous_looks(
 struct Failures {
     failed: u64,
     failures: Vec<String>,
-    declined: Vec<pool_harness::Decline>,
+    declined: Vec<pool_outcome::Decline>,
 }
 
 impl Failures {
     fn note(&mut self, rows: &[OutcomeShotRow]) {
         for row in rows {
-            match pool_harness::Failure::of(&row.failure) {
+            match pool_outcome::Failure::of(&row.failure) {
                 None => {}
-                Some(pool_harness::Failure::Declined(reason)) => {
-                    pool_harness::Decline::note(&mut self.declined, &row.run, reason);
+                Some(pool_outcome::Failure::Declined(reason)) => {
+                    pool_outcome::Decline::note(&mut self.declined, &row.run, reason);
                 }
-                Some(pool_harness::Failure::Failed(message)) => {
+                Some(pool_outcome::Failure::Failed(message)) => {
                     self.failed += 1;
                     if self.failures.len() < 10 {
                         // As the study words it, but for the message's first line only (the
@@ -494,14 +494,14 @@ fn absorb_extras(
     dir: &Path,
     rows: &[OutcomeShotRow],
     wall: &mut Vec<WallRow>,
-    chaos: &mut Vec<pool_harness::ChaosRow>,
+    chaos: &mut Vec<pool_outcome::ChaosRow>,
 ) -> Result<(), CliError> {
     let path = dir.join(pool_harness::run_files::WALL_CSV);
     let timed = absorb_wall(wall, &path)?;
-    pool_harness::check_wall(&timed, rows)
+    pool_outcome::check_wall(&timed, rows)
         .map_err(|e| CliError::Input(format!("{}: {e}; nothing merged", path.display())))?;
     let path = dir.join("chaos.csv");
-    chaos.extend(parse_rows::<pool_harness::ChaosRow>(
+    chaos.extend(parse_rows::<pool_outcome::ChaosRow>(
         &read_text(&path)?,
         &path,
     )?);
@@ -765,7 +765,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
         failed: failures.failed,
         failures: failures.failures,
         declined: failures.declined,
-        chaos: pool_harness::merge_chaos(chaos),
+        chaos: pool_outcome::merge_chaos(chaos),
     };
     let study = crate::study::study_of(&plan, result, Some(&budget));
     for w in study.floor_warnings() {
@@ -843,7 +843,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
 fn check_rows(
     plan: &StudyPlan,
     state: &StudyState,
-    wants: &pool_harness::Look,
+    wants: &pool_outcome::Look,
     units: &[(usize, u64)],
     rows: &[OutcomeShotRow],
     path: &Path,
@@ -912,7 +912,7 @@ fn next_steps(
     plan: &StudyPlan,
     file: &LooksFile,
     next_state: &StudyState,
-    next: &pool_harness::Look,
+    next: &pool_outcome::Look,
     dir: &Path,
 ) -> Result<(), CliError> {
     let look = file.look;

@@ -440,8 +440,8 @@ fn outcome_keys(m: &Manifest) -> Result<Box<dyn Iterator<Item = String>>, CliErr
         )));
     }
     let mut runs = vec![
-        pool_harness::REFERENCE.to_string(),
-        pool_harness::FLOOR.to_string(),
+        pool_outcome::REFERENCE.to_string(),
+        pool_outcome::FLOOR.to_string(),
     ];
     runs.extend(list(option("--engines")?));
     Ok(Box::new((m.lo..m.hi).flat_map(move |job| {
@@ -467,8 +467,8 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
     // one-process run's.
     let source = format!("{}", shards[0].1.join("manifest.json").display());
     let plan = crate::study::plan_of_manifest(&shards[0].0.options, &source)?;
-    let mut tally = pool_harness::OutcomeTally::new(plan.levels());
-    let mut wall: Vec<pool_harness::WallRow> = Vec::new();
+    let mut tally = pool_outcome::OutcomeTally::new(plan.levels());
+    let mut wall: Vec<pool_outcome::WallRow> = Vec::new();
     let (mut failed, mut declined, mut failures) = (0u64, Vec::new(), Vec::new());
     let mut no_last = None;
     let verify = match args.verify {
@@ -500,7 +500,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         }
         // The rows are data: each checked against its shot and its reference's row, and the
         // shard's wall times against the rows they time, before anything counts.
-        let rows: Vec<pool_harness::OutcomeShotRow> = csv::Reader::from_reader(text.as_bytes())
+        let rows: Vec<pool_outcome::OutcomeShotRow> = csv::Reader::from_reader(text.as_bytes())
             .deserialize()
             .collect::<Result<_, _>>()
             .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
@@ -510,22 +510,22 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         let wall_text =
             pool_report::files::read_capped(&wall_file, pool_report::files::MAX_CSV_BYTES)
                 .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
-        let shard_wall: Vec<pool_harness::WallRow> = csv::Reader::from_reader(wall_text.as_slice())
+        let shard_wall: Vec<pool_outcome::WallRow> = csv::Reader::from_reader(wall_text.as_slice())
             .deserialize()
             .collect::<Result<_, _>>()
             .map_err(|e| CliError::Input(format!("{}: {e}", wall_file.display())))?;
-        pool_harness::check_wall(&shard_wall, &rows).map_err(|e| {
+        pool_outcome::check_wall(&shard_wall, &rows).map_err(|e| {
             CliError::Input(format!("{}: {e}; nothing merged", wall_file.display()))
         })?;
-        let failed_rows = pool_harness::tally_shot_rows(&mut tally, rows.into_iter().map(Ok))
+        let failed_rows = pool_outcome::tally_shot_rows(&mut tally, rows.into_iter().map(Ok))
             .map_err(CliError::Input)?;
         for row in failed_rows {
-            match pool_harness::Failure::of(&row.failure) {
+            match pool_outcome::Failure::of(&row.failure) {
                 None => {}
-                Some(pool_harness::Failure::Declined(reason)) => {
+                Some(pool_outcome::Failure::Declined(reason)) => {
                     pool_report::compare::Decline::note(&mut declined, &row.run, reason);
                 }
-                Some(pool_harness::Failure::Failed(_)) => {
+                Some(pool_outcome::Failure::Failed(_)) => {
                     failed += 1;
                     if failures.len() < 10 {
                         failures.push(format!("{} on {}: {}", row.run, row.shot, row.failure));
@@ -576,7 +576,7 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
             ))
         })
     };
-    let margins = pool_harness::Margins {
+    let margins = pool_outcome::Margins {
         rate: number("--margin-rate")?,
         balls: number("--margin-balls")?,
         position_m: number("--margin-position")?,
@@ -620,12 +620,12 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         let file = dir.join("chaos.csv");
         let text = std::fs::read(&file)
             .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
-        for row in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_harness::ChaosRow>()
+        for row in csv::Reader::from_reader(text.as_slice()).deserialize::<pool_outcome::ChaosRow>()
         {
             chaos.push(row.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?);
         }
     }
-    study.chaos = pool_harness::merge_chaos(chaos);
+    study.chaos = pool_outcome::merge_chaos(chaos);
     study.floor_m = number("--perturb-position")?;
     for w in study.floor_warnings() {
         crate::console::errln!("merge: {w}");
@@ -678,7 +678,7 @@ fn outcome_seed(m: &Manifest) -> Result<u64, CliError> {
 
 /// A row's shot is the one its family, table and index make under the manifest's seed: its
 /// name holds the shot's seed (`cut_<seed>`, `break_9ball_random_<seed>_floor`:
-/// [`pool_harness::FamilyKind::shot_seed`]), so a manifest whose seed was edited does not pass
+/// [`pool_outcome::FamilyKind::shot_seed`]), so a manifest whose seed was edited does not pass
 /// for the run that made the rows.
 ///
 /// # Errors
@@ -711,7 +711,7 @@ pub(crate) fn shot_names_its_seed(
     shot: &str,
     seed: u64,
 ) -> Result<(), String> {
-    let Some(kind) = pool_harness::FamilyKind::from_name(family) else {
+    let Some(kind) = pool_outcome::FamilyKind::from_name(family) else {
         return Err(format!(
             "field family = {:?}: not a family",
             pool_exec::escape_bytes(family.as_bytes())
@@ -735,7 +735,7 @@ pub(crate) fn shot_names_its_seed(
 
 /// `merge --verify`: the study the shards' manifests record, and the worker threads.
 struct Verify {
-    plan: pool_harness::StudyPlan,
+    plan: pool_outcome::StudyPlan,
     count: u64,
     pool: rayon::ThreadPool,
 }

@@ -120,7 +120,7 @@ pub fn run(args: OutcomesArgs, raw: &[std::ffi::OsString]) -> Result<(), CliErro
     };
     let total = plan.total();
     let (lo, hi) = shard.range(total);
-    let rack = plan.racks.first().and_then(pool_harness::Racks::first);
+    let rack = plan.racks.first().and_then(pool_outcome::Racks::first);
     if let (Some(rack), true) = (rack, hi > lo) {
         // A program that cannot start stops the study before any shot is played: a shard's
         // on this worker with exit 3 (another worker may have it), one process with exit 1.

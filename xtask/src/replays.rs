@@ -1,6 +1,6 @@
 //! Drill-down replays of an outcome study (`outcomes/replays.json`), shared by `compare` and
 //! `outcomes` (after their study) and `replays` (for an existing run): which shots to replay,
-//! replaying them ([`pool_harness::replay_shot`]) in parallel, and the file with its one-line
+//! replaying them ([`pool_outcome::replay_shot`]) in parallel, and the file with its one-line
 //! note. Only `outcomes/shots.csv` and the study's options ([`StudyRecord`], kept in
 //! `run.json`) are needed: a shot depends only on them and its family, table and index.
 //!
@@ -15,10 +15,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use pool_engines::EngineSpec;
-use pool_harness::{
-    replay_options, replay_shot, FamilyKind, OutcomeShotRow, Perturbation, RackModel, Replay,
-    ReplayEngine, ReplayFile, StudyError, StudyPlan, StudyRules, Units, FLOOR, REFERENCE,
-    REPLAY_VERSION,
+use pool_harness::RackModel;
+use pool_outcome::{
+    replay_options, replay_shot, FamilyKind, OutcomeShotRow, Perturbation, Replay, ReplayEngine,
+    ReplayFile, StudyError, StudyPlan, StudyRules, Units, FLOOR, REFERENCE, REPLAY_VERSION,
 };
 use pool_sim::Engine;
 use rayon::prelude::*;
@@ -66,10 +66,10 @@ pub struct StudyRecord {
     /// The margins of the verdicts (`--margin-*`; absent in runs made before they were
     /// recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub margins: Option<pool_harness::Margins>,
+    pub margins: Option<pool_outcome::Margins>,
     /// The dt search's options (`--search-limit`, `--search-max-shot`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub search: Option<pool_harness::SearchOptions>,
+    pub search: Option<pool_outcome::SearchOptions>,
     /// `--outcome-budget` as it was spent (`none` for one look).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget: Option<String>,
@@ -86,7 +86,7 @@ pub struct StudyRecord {
 
 impl StudyRecord {
     /// The options of `plan`, sampled within `budget`.
-    pub fn of(plan: &StudyPlan, budget: Option<&pool_harness::Budget>) -> Self {
+    pub fn of(plan: &StudyPlan, budget: Option<&pool_outcome::Budget>) -> Self {
         let mut families: Vec<String> = Vec::new();
         let mut tables: Vec<String> = Vec::new();
         for (kind, table) in &plan.families {
@@ -251,14 +251,14 @@ fn read_shots(
     programs: Programs,
     source: &str,
     seed: u64,
-) -> Result<(Vec<pool_harness::ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
+) -> Result<(Vec<pool_outcome::ShotRows>, BTreeMap<String, EngineSpec>), CliError> {
     let mut specs: BTreeMap<String, EngineSpec> = BTreeMap::new();
     let mut reader = csv::Reader::from_reader(text);
     let headers = reader
         .headers()
         .map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?
         .clone();
-    let mut shots: Vec<pool_harness::ShotRows> = Vec::new();
+    let mut shots: Vec<pool_outcome::ShotRows> = Vec::new();
     let mut by_key: HashMap<(String, String, u64), usize> = HashMap::new();
     for (n, record) in reader.records().enumerate() {
         let record = record.map_err(|e| CliError::Input(format!("{}: {e}", file.display())))?;
@@ -331,7 +331,7 @@ fn read_shots(
         })?;
         let key = (row.family.clone(), row.table.clone(), row.index);
         let at = *by_key.entry(key).or_insert_with(|| {
-            shots.push(pool_harness::ShotRows {
+            shots.push(pool_outcome::ShotRows {
                 family: row.family.clone(),
                 table: row.table.clone(),
                 index: row.index,
@@ -435,9 +435,9 @@ pub fn make(
         specs.insert(row.run.clone(), usable);
     }
     let replayable = |run: &str| specs.get(run).is_some_and(Option::is_some);
-    let selected = pool_harness::pick_replays(&shots, max_shots, &replayable);
+    let selected = pool_outcome::pick_replays(&shots, max_shots, &replayable);
     // Each selected shot's family, table (racks) and engine runs, checked before any runs.
-    let mut racks: BTreeMap<String, pool_harness::Racks> = BTreeMap::new();
+    let mut racks: BTreeMap<String, pool_outcome::Racks> = BTreeMap::new();
     let mut jobs: Vec<(usize, FamilyKind, Vec<String>)> = Vec::new();
     for &s in &selected {
         let shot = &shots[s];
@@ -547,7 +547,7 @@ pub fn make(
     bar.finish_and_clear();
     let played = played.into_iter().collect::<Result<Vec<_>, CliError>>()?;
     let sizes: Vec<usize> = played.iter().map(|p| p.2.len()).collect();
-    let fits = pool_harness::fit_within(&sizes, MAX_REPLAY_BYTES);
+    let fits = pool_outcome::fit_within(&sizes, MAX_REPLAY_BYTES);
     let dropped = fits.iter().filter(|&&f| !f).count();
     let mut failed: Vec<String> = Vec::new();
     let mut kept = Vec::new();

@@ -359,7 +359,7 @@ const MAX_SECONDS: f64 = 3.2e7;
 ///
 /// # Errors
 /// A time out of range (exit 2, naming the file, the row's run and the field).
-pub fn check_times(w: &pool_harness::WallRow, file: &Path) -> Result<(), CliError> {
+pub fn check_times(w: &pool_outcome::WallRow, file: &Path) -> Result<(), CliError> {
     for (field, v) in [("wall_s", Some(w.wall_s)), ("engine_s", w.engine_s)] {
         if let Some(v) = v.filter(|v| !(0.0..=MAX_SECONDS).contains(v)) {
             return Err(CliError::Input(format!(

@@ -1,13 +1,13 @@
 //! The outcome study's options and files, shared by `compare` (a section of its report) and
 //! `outcomes` (the study alone, shardable). The plan, its run and its statistics are the
-//! library's (`pool_harness::StudyPlan`); this module turns options into a plan and rows into
+//! library's (`pool_outcome::StudyPlan`); this module turns options into a plan and rows into
 //! files.
 
 use std::io::Write;
 
 use indicatif::ProgressBar;
 use pool_engines::EngineSpec;
-use pool_harness::{
+use pool_outcome::{
     Budget, Margins, OptionError, Perturbation, SearchOptions, StudyError, StudyOption,
     StudyOptions, StudyPlan, StudyResult, DEFAULT_DTS, DEFAULT_SHOTS, QUICK_DTS, QUICK_SHOTS,
 };
@@ -648,13 +648,13 @@ pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
             let hi = dts.iter().copied().fold(f64::MIN, f64::max);
             let lo = dts.iter().copied().fold(f64::MAX, f64::min);
             if dts.len() == 1 {
-                format!("{what} at dt {} s", pool_harness::fmt_dt(hi))
+                format!("{what} at dt {} s", pool_outcome::fmt_dt(hi))
             } else {
                 format!(
                     "{what} at {} dts ({} to {} s)",
                     dts.len(),
-                    pool_harness::fmt_dt(hi),
-                    pool_harness::fmt_dt(lo)
+                    pool_outcome::fmt_dt(hi),
+                    pool_outcome::fmt_dt(lo)
                 )
             }
         })
@@ -671,7 +671,7 @@ pub fn plan_words(plan: &StudyPlan, budget: Option<&Budget>) -> String {
     let searched = if starred {
         format!(
             "; * searched down the dt ladder to {} s",
-            pool_harness::fmt_dt(plan.finest_rung_s())
+            pool_outcome::fmt_dt(plan.finest_rung_s())
         )
     } else {
         String::new()
@@ -727,7 +727,7 @@ pub fn describe(plan: &StudyPlan, budget: Option<&Budget>) -> Vec<String> {
                  first look; every engine, every look; the dt ladder's {} rungs down to {} s, \
                  at most {} s a shot: `--search-limit`, `--search-max-shot`).",
                 plan.ladder.len(),
-                pool_harness::fmt_dt(plan.finest_rung_s()),
+                pool_outcome::fmt_dt(plan.finest_rung_s()),
                 plan.search.max_shot_s
             ),
             None => "One look of the first shots (`--outcome-budget none`): no sampling until \
@@ -767,7 +767,7 @@ pub fn run_study(
     bar: &ProgressBar,
 ) -> Result<StudyResult, CliError> {
     let mut csv = csv::Writer::from_writer(staging.create(pool_harness::run_files::SHOTS_CSV)?);
-    let mut sink = |r: &pool_harness::OutcomeShotRow| {
+    let mut sink = |r: &pool_outcome::OutcomeShotRow| {
         csv.serialize(r)
             .map_err(|e| format!("writing outcomes/shots.csv: {e}"))
     };
@@ -840,7 +840,7 @@ pub fn programs_start(specs: &[EngineSpec]) -> Result<(), CliError> {
     if !specs.iter().any(|s| matches!(s, EngineSpec::Exec { .. })) {
         return Ok(());
     }
-    let racks = pool_harness::Racks::on_table("seven_foot").map_err(CliError::Run)?;
+    let racks = pool_outcome::Racks::on_table("seven_foot").map_err(CliError::Run)?;
     let Some(rack) = racks.first() else {
         return Ok(());
     };
@@ -885,7 +885,7 @@ pub fn study_error(e: StudyError) -> CliError {
 pub fn write_study(
     staging: &Staging,
     study: &OutcomeStudy,
-    wall: &[pool_harness::WallRow],
+    wall: &[pool_outcome::WallRow],
 ) -> Result<(), CliError> {
     staging.write("outcomes.csv", &csv_bytes(&study.rows)?)?;
     staging.write("outcome_answer.csv", &csv_bytes(&study.answers)?)?;

@@ -794,7 +794,7 @@ fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String
             seen.push(b["bg"].as_str().unwrap().to_string());
         }
     }
-    let answers: Vec<pool_harness::AnswerRow> =
+    let answers: Vec<pool_outcome::AnswerRow> =
         csv::Reader::from_path(dir.join("outcome_answer.csv"))
             .map(|mut r| r.deserialize().map(Result::unwrap).collect())
             .unwrap_or_default();
@@ -859,7 +859,7 @@ fn check_answer_grid(tab: &Tab, dir: &Path, strict: bool, notes: &mut Vec<String
             .iter()
             .filter(|a| {
                 !pool_report::compare::complete(a)
-                    && a.claim != pool_harness::AnswerClaim::NotPlayed
+                    && a.claim != pool_outcome::AnswerClaim::NotPlayed
             })
             .count();
         assert_eq!(

@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use pool_engines::{EngineSpec, RunOptions};
-use pool_harness::{family_shot, FamilyKind, GameOutcome, Racks, DEFAULT_RACK};
+use pool_harness::DEFAULT_RACK;
+use pool_outcome::{family_shot, FamilyKind, GameOutcome, Racks};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -8,7 +8,7 @@
 mod common;
 
 use common::{temp_dir, texts, xtask};
-use pool_harness::{AnswerRow, FloorVerdict, Verdict};
+use pool_outcome::{AnswerRow, FloorVerdict, Verdict};
 
 #[test]
 fn our_engine_through_a_program_is_the_same_and_a_biased_one_differs() {

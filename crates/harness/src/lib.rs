@@ -14,7 +14,6 @@ mod frames;
 mod marks;
 mod matching;
 mod one_step;
-mod outcome;
 mod paths;
 mod rack;
 mod roots_eval;
@@ -42,33 +41,12 @@ pub use frames::{advance, advance_state, latest_event, BallFrame, Frames};
 pub use marks::{event_marks, EventMark};
 pub use matching::match_events;
 pub use one_step::{one_step, OneStepRow, OneStepStats, ONE_STEP_TIME_TOL_S, TIE_S};
-pub use outcome::{
-    answers, compare_independent, cue_ball, cushions_before_second, family_shot, floor_shot,
-    mcnemar_one_sided, merge_chaos, perturb, pool_racks, summarize_games, tally_shot_rows,
-    wilson_interval, Agreement, AnswerRow, Budget, ChaosRow, CushionHit, CushionRef, Decline,
-    DistributionRow, DistributionTally, DistributionVerdict, Failure, FamilyKind, Fate, Field,
-    GameOutcome, Margins, OutcomeRow, OutcomeShotRow, OutcomeTally, Perturbation, Racks, RunLabel,
-    ScoreEntry, StudyError, StudyOptions, StudyPlan, StudyResult, StudyRules, StudySetups,
-    StudyShot, SummaryStat, WallRow, ALPHA, CHAOS_SIZES, DECLINED, DEFAULT_DTS, DEFAULT_SHOTS,
-    ENERGY_ALPHA, ENERGY_PAIRS, ENERGY_PERMUTATIONS, FLOOR, MAX_DTS, MAX_SHOTS,
-    MAX_STUDY_BALL_STEPS, PERTURB_TRIES, QUICK_DTS, QUICK_SHOTS, REFERENCE, SEPARATION_GAP_M,
-    STUDY_ALPHA, Z_95,
-};
-pub use outcome::{betting, calibration, energy, interval, search, shot_by_shot};
-pub use outcome::{
-    cell_state, fmt_dt, AnswerClaim, Claim, Decision, FloorVerdict, Ladder, Levels, MarginError,
-    MarginName, OptionError, Scale, SearchEnd, SearchOptions, StudyOption, Verdict,
-    SHOT_BY_SHOT_SHARE,
-};
-pub use outcome::{check_wall, fit_within, pick_replays, ShotCheck, ShotRows};
-pub use outcome::{
-    decode_track, geometry, quantise_position, quantise_time, replay_options, replay_run,
-    replay_shot, Geometry, Replay, ReplayBall, ReplayEngine, ReplayEvent, ReplayFile,
-    ReplayOutcome, ReplayRun, ShotReplay, Units, FINE_STEP_TICKS, POSITION_QUANTUM_M,
-    REPLAY_VERSION, SNAPSHOT_INTERVAL_S, TIME_QUANTUM_S, TRACK_TOLERANCE_M,
-};
-pub use outcome::{CueContact, MAX_CUE_CONTACTS};
-pub use outcome::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
+/// Placing balls on a table: a ball at a point, whether a point is clear of the table's edges,
+/// pockets and other balls, a set-up with other balls (what the stress shots and the outcome
+/// study's games build their shots with).
+pub mod placement {
+    pub use crate::stress_shots::{ball, clear, with_balls};
+}
 pub use paths::ball_paths;
 pub use rack::{RackModel, DEFAULT_RACK};
 pub use roots_eval::{

@@ -164,7 +164,7 @@ pub fn stress_scatter(base: &Setup, seed: u64) -> Setup {
 }
 
 /// The template with other balls and name.
-pub(crate) fn with_balls(base: &Setup, name: String, balls: Vec<Ball>) -> Setup {
+pub fn with_balls(base: &Setup, name: String, balls: Vec<Ball>) -> Setup {
     Setup {
         name,
         physics: base.physics.clone(),
@@ -176,7 +176,7 @@ pub(crate) fn with_balls(base: &Setup, name: String, balls: Vec<Ball>) -> Setup 
 }
 
 /// A ball on the cloth at `p` (state inferred from v and w).
-pub(crate) fn ball(id: &str, p: Vec2, v: Vec2, w: Vec3, radius: f64) -> Ball {
+pub fn ball(id: &str, p: Vec2, v: Vec2, w: Vec3, radius: f64) -> Ball {
     Ball {
         id: id.to_string(),
         state: BallState::new(
@@ -200,7 +200,7 @@ pub(super) fn random_spin(rng: &mut SplitMix, speed: f64, radius: f64) -> Vec3 {
 /// Whether a ball centered at `p` is on the playing area, outside every pocket circle by
 /// `gap`, clear of every cushion by `gap` and of every ball in `balls` by `gap` (a gap of 0
 /// allows touching, to 1e-12 m for rounding).
-pub(crate) fn clear(table: &Table, balls: &[Ball], p: Vec2, radius: f64, gap: f64) -> bool {
+pub fn clear(table: &Table, balls: &[Ball], p: Vec2, radius: f64, gap: f64) -> bool {
     let tol = if gap > 0.0 { -gap } else { 1e-12 };
     p.x > 0.0
         && p.y > 0.0

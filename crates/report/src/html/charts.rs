@@ -1,7 +1,8 @@
 //! The page's interactive charts: series with, at every point, its n and a 95 % interval, for
 //! the page's uPlot charts (hover shows them; a legend click hides a series).
 
-use pool_harness::{OutcomeRow, SummaryRow, FLOOR};
+use pool_harness::SummaryRow;
+use pool_outcome::{OutcomeRow, FLOOR};
 use serde::Serialize;
 
 use super::data::RunFiles;
@@ -297,7 +298,7 @@ fn outcome_charts(rows: &[OutcomeRow]) -> Vec<Chart> {
 }
 
 /// The reference's changed-outcome rate against perturbation size, one series per family.
-fn chaos_chart(rows: &[pool_harness::ChaosRow]) -> Option<Chart> {
+fn chaos_chart(rows: &[pool_outcome::ChaosRow]) -> Option<Chart> {
     let mut xs: Vec<f64> = rows.iter().map(|r| r.perturbation_m).collect();
     xs.sort_by(f64::total_cmp);
     xs.dedup();

@@ -2,9 +2,10 @@
 
 use std::path::Path;
 
-use pool_harness::{
-    AnswerRow, ChaosRow, Decline, DistributionRow, DistributionVerdict, Margins, OneStepRow,
-    OutcomeRow, SearchOptions, SummaryRow, WallRow,
+use pool_harness::{OneStepRow, SummaryRow};
+use pool_outcome::{
+    AnswerRow, ChaosRow, Decline, DistributionRow, DistributionVerdict, Margins, OutcomeRow,
+    SearchOptions, WallRow,
 };
 use serde::de::DeserializeOwned;
 
@@ -159,8 +160,8 @@ fn options_of(
         .and_then(|v| v.as_str())
         .map(String::from);
     // The ladder stops above a stepped reference's dt, as the plan's does.
-    let limit_s = pool_harness::Ladder::limit_for(st.search.limit_s, &st.reference_spec());
-    let ladder = pool_harness::Ladder::new(&pool_harness::DEFAULT_DTS, limit_s);
+    let limit_s = pool_outcome::Ladder::limit_for(st.search.limit_s, &st.reference_spec());
+    let ladder = pool_outcome::Ladder::new(&pool_outcome::DEFAULT_DTS, limit_s);
     st.finest_rung_s = ladder.finest().unwrap_or(limit_s);
     if let Some(b) = field("budget").and_then(|v| v.as_str()) {
         st.budget = (b != "none").then(|| b.to_string());
@@ -171,15 +172,15 @@ fn options_of(
 }
 
 /// The study's failed and declined runs from `outcomes/shots.csv`'s rows, as `merge` counts
-/// them ([`pool_harness::Failure`]).
+/// them ([`pool_outcome::Failure`]).
 fn failures_of(st: &mut OutcomeStudy, rows: &[ShotRow]) {
     for r in rows {
-        match pool_harness::Failure::of(&r.failure) {
+        match pool_outcome::Failure::of(&r.failure) {
             None => {}
-            Some(pool_harness::Failure::Declined(reason)) => {
+            Some(pool_outcome::Failure::Declined(reason)) => {
                 Decline::note(&mut st.declined, &r.run, reason);
             }
-            Some(pool_harness::Failure::Failed(_)) => {
+            Some(pool_outcome::Failure::Failed(_)) => {
                 st.failed += 1;
                 if st.failures.len() < 10 {
                     st.failures
@@ -243,7 +244,7 @@ impl RunFiles {
         };
         if let Some(v) = &replays {
             // Version 2: integer, delta-coded tracks (docs/report-html.md).
-            let want = u64::from(pool_harness::REPLAY_VERSION);
+            let want = u64::from(pool_outcome::REPLAY_VERSION);
             if v.get("version").and_then(|x| x.as_u64()) != Some(want) {
                 return Err(HtmlError::at(
                     &dir.join("outcomes/replays.json"),

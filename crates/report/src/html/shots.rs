@@ -124,7 +124,7 @@ impl Shots {
                 ]);
                 v
             };
-            if r.run == pool_harness::REFERENCE {
+            if r.run == pool_outcome::REFERENCE {
                 entry.1 = Some(serde_json::Value::Array(summary(None)));
                 continue;
             }

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use pool_harness::{OutcomeRow, FLOOR};
+use pool_outcome::{OutcomeRow, FLOOR};
 use serde::Serialize;
 
 use super::data::RunFiles;
@@ -105,11 +105,11 @@ fn hex((r, g, b): (u8, u8, u8)) -> String {
 }
 
 /// An answer's rank for sorting: by its claim (keeps the game first), then the larger dt.
-fn answer_rank(a: &pool_harness::AnswerRow) -> f64 {
-    let class = pool_harness::AnswerClaim::LEGEND
+fn answer_rank(a: &pool_outcome::AnswerRow) -> f64 {
+    let class = pool_outcome::AnswerClaim::LEGEND
         .iter()
         .position(|(c, _)| *c == a.claim)
-        .unwrap_or(pool_harness::AnswerClaim::LEGEND.len());
+        .unwrap_or(pool_outcome::AnswerClaim::LEGEND.len());
     class as f64 * 10.0
         - a.keeps_dt_s
             .map_or(0.0, |d| d.log10().clamp(-9.0, 0.0) + 9.0)
@@ -194,7 +194,7 @@ struct GridRow {
 #[derive(Serialize, Clone, Debug)]
 struct GridCell {
     /// The answer's claim (its serde name).
-    class: pool_harness::AnswerClaim,
+    class: pool_outcome::AnswerClaim,
     /// The first band's colour.
     colour: String,
     /// The bands, top to bottom: one, or a series' keeps and changes halves.
@@ -348,7 +348,7 @@ pub(super) fn declined(run: &RunFiles) -> Vec<Declined> {
         Some(rows) => {
             for r in rows
                 .iter()
-                .filter(|r| r.run != pool_harness::REFERENCE && r.run != FLOOR)
+                .filter(|r| r.run != pool_outcome::REFERENCE && r.run != FLOOR)
             {
                 let k = entry(&mut out, &r.engine, &r.scheme);
                 if shots.len() <= k {
@@ -356,16 +356,16 @@ pub(super) fn declined(run: &RunFiles) -> Vec<Declined> {
                 }
                 let d = &mut out[k];
                 d.runs += 1;
-                match pool_harness::Failure::of(&r.failure) {
+                match pool_outcome::Failure::of(&r.failure) {
                     None => {}
-                    Some(pool_harness::Failure::Declined(reason)) => {
+                    Some(pool_outcome::Failure::Declined(reason)) => {
                         if d.declined == 0 {
                             d.reason = first_line(reason);
                         }
                         d.declined += 1;
                         shots[k].insert((format!("{}/{}", r.family, r.table), r.index));
                     }
-                    Some(pool_harness::Failure::Failed(message)) => {
+                    Some(pool_outcome::Failure::Failed(message)) => {
                         if d.declined == 0 && d.failed == 0 {
                             d.reason = first_line(message);
                         }

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use pool_harness::{ChaosRow, OutcomeRow, FLOOR};
+use pool_outcome::{ChaosRow, OutcomeRow, FLOOR};
 
 use super::common::{
     draw_legend, draw_line, draw_marker, draw_note, legend_width, log_tick_label, palette, text,

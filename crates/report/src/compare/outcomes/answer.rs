@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use pool_harness::{fmt_dt, AnswerClaim, AnswerRow, SearchEnd, Verdict, STUDY_ALPHA};
+use pool_outcome::{fmt_dt, AnswerClaim, AnswerRow, SearchEnd, Verdict, STUDY_ALPHA};
 
 use super::cost::{cost_cell, duration};
 use super::{pct, OutcomeStudy};
@@ -535,10 +535,10 @@ pub(crate) fn answer_section(md: &mut String, st: &OutcomeStudy) {
 /// The smallest look size of the study's schedule (`first` doubled) at or above `need`.
 fn budget_for(need: u64, first: u64) -> u64 {
     let mut n = first.max(1);
-    while n < need && n < pool_harness::MAX_SHOTS {
+    while n < need && n < pool_outcome::MAX_SHOTS {
         n = n.saturating_mul(2);
     }
-    n.min(pool_harness::MAX_SHOTS)
+    n.min(pool_outcome::MAX_SHOTS)
 }
 
 /// The `outcomes` command that plays answer `a`'s engine on its family until decided: a
@@ -693,7 +693,7 @@ pub fn console_lines(st: &OutcomeStudy) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use pool_harness::FloorVerdict;
+    use pool_outcome::FloorVerdict;
 
     fn row(search: Option<SearchEnd>, claim: AnswerClaim, verdict: Verdict) -> AnswerRow {
         AnswerRow {
@@ -778,7 +778,7 @@ mod tests {
         );
         (a.changes_dt_s, a.keeps_dt_s, a.open_dt_s, a.dt_s, a.n) =
             (Some(1e-2), None, Some(5e-3), Some(1e-2), 100);
-        let outcome_row = |dt: f64, n: u64| -> pool_harness::OutcomeRow {
+        let outcome_row = |dt: f64, n: u64| -> pool_outcome::OutcomeRow {
             let text = format!(
                 "family,table,engine,scheme,dt_s,field,n,disagree,rate,ci_low,ci_high,\
                  floor_disagree,floor_rate,floor_ci_low,floor_ci_high,p_value,diff_low,\
@@ -792,7 +792,7 @@ mod tests {
                 .unwrap()
                 .unwrap()
         };
-        let text = |rows: Vec<pool_harness::OutcomeRow>| {
+        let text = |rows: Vec<pool_outcome::OutcomeRow>| {
             let st = OutcomeStudy::from_rows(rows, vec![a.clone()], &[]);
             undecided(&st).remove(0).text
         };

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use pool_harness::{fmt_dt, ChaosRow, DistributionVerdict, FLOOR};
+use pool_outcome::{fmt_dt, ChaosRow, DistributionVerdict, FLOOR};
 
 use super::{pct, OutcomeStudy};
 

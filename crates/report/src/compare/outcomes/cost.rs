@@ -2,7 +2,7 @@
 //! engine's, and a program's wall time with its adapter beside it.
 
 use pool_engines::EngineSpec;
-use pool_harness::{AnswerRow, WallRow};
+use pool_outcome::{AnswerRow, WallRow};
 
 /// The timing row of answer `a`'s run (its engine, scheme and dt on its family and table) in
 /// `wall` (`outcomes/wall.csv`'s rows); `None` when it was not timed.
@@ -70,7 +70,7 @@ fn times(r: f64) -> String {
 /// not timed.
 pub fn reference_wall_s(wall: &[WallRow], family: &str, table: &str) -> f64 {
     wall.iter()
-        .find(|w| w.family == family && w.table == table && w.run == pool_harness::REFERENCE)
+        .find(|w| w.family == family && w.table == table && w.run == pool_outcome::REFERENCE)
         .map_or(f64::NAN, WallRow::wall_per_shot_s)
 }
 
@@ -104,7 +104,7 @@ pub fn duration(s: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::{cost_cell, duration};
-    use pool_harness::WallRow;
+    use pool_outcome::WallRow;
 
     fn timed(run: &str, wall_s: f64, engine_s: Option<f64>) -> WallRow {
         WallRow {

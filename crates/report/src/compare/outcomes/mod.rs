@@ -1,8 +1,8 @@
 //! The outcome study's part of a report: "Does it change the game?": how to read it, the
 //! answer per engine and family (and as a picture), the cells still undecided with the command
 //! that decides each, the rates per dt, every cell's verdict, where chaos starts, and the
-//! fields. The words come from the typed verdicts ([`pool_harness::Verdict`],
-//! [`pool_harness::AnswerRow`]); nothing here parses text.
+//! fields. The words come from the typed verdicts ([`pool_outcome::Verdict`],
+//! [`pool_outcome::AnswerRow`]); nothing here parses text.
 
 mod answer;
 mod cells;
@@ -11,7 +11,7 @@ mod rates;
 
 use std::fmt::Write;
 
-use pool_harness::{
+use pool_outcome::{
     answers, AnswerRow, ChaosRow, DistributionRow, DistributionVerdict, Ladder, Margins,
     OutcomeRow, OutcomeTally, SearchOptions, Verdict, WallRow, FLOOR,
 };
@@ -26,7 +26,7 @@ pub(crate) use cells::{cell_name, shot_by_shot_cell};
 pub use cost::{answer_wall, cost_cell, duration, reference_wall_s};
 pub(crate) use rates::{rate_cell, rate_grid};
 
-pub use pool_harness::Decline;
+pub use pool_outcome::Decline;
 
 /// What an outcome study produced, as a report reads it.
 pub struct OutcomeStudy {
@@ -120,7 +120,7 @@ impl OutcomeStudy {
             .collect();
         let reference_wall_s = wall
             .iter()
-            .filter(|w| w.run == pool_harness::REFERENCE)
+            .filter(|w| w.run == pool_outcome::REFERENCE)
             .map(|w| (w.family.clone(), w.table.clone(), w.wall_per_shot_s()))
             .collect();
         OutcomeStudy {
@@ -136,11 +136,11 @@ impl OutcomeStudy {
             verdicts: Vec::new(),
             margins: Margins::default(),
             search: SearchOptions::default(),
-            rungs: Ladder::new(&pool_harness::DEFAULT_DTS, SearchOptions::default().limit_s).len(),
+            rungs: Ladder::new(&pool_outcome::DEFAULT_DTS, SearchOptions::default().limit_s).len(),
             finest_rung_s: SearchOptions::default().limit_s,
             budget: None,
             budget_shots: 0,
-            first_shots: pool_harness::DEFAULT_SHOTS,
+            first_shots: pool_outcome::DEFAULT_SHOTS,
             plan_args: Vec::new(),
             chaos: Vec::new(),
             floor_m: f64::NAN,

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use pool_harness::{fmt_dt, FloorVerdict, OutcomeRow, FLOOR};
+use pool_outcome::{fmt_dt, FloorVerdict, OutcomeRow, FLOOR};
 
 use super::{pct, OutcomeStudy};
 

@@ -17,7 +17,7 @@ use numpy::ndarray::{Array1, Array2, Array3, Array4, ArrayView3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1};
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{agents_label, Frames};
-use pool_outcome::{compare_independent, summarize_games, Agreement, DistributionTally, Field, GameOutcome, MarginName, Margins, OutcomeShotRow, RunLabel, SummaryStat, FLOOR, REFERENCE};
+use pool_outcome::{compare_independent, summarize_games, Agreement, DistributionTally, Field, GameOutcome, MarginName, Margins, OutcomeShotRow, Run, RunLabel, SummaryStat};
 use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
 use pool_physics::{BallState, MotionState, Physics, Vec3};
 use pool_sim::{Outcome, Setup, Strike, Termination};
@@ -719,7 +719,7 @@ impl Rows {
                     family: "batch",
                     table: &s.table.name,
                     index: k as u64,
-                    run: engine.clone(),
+                    run: Run::Engine(engine.clone()),
                     engine: engine.clone(),
                     scheme: String::new(),
                     dt_s: None,
@@ -978,12 +978,12 @@ fn compare_distributions<'py>(
         let mut tally = DistributionTally::default();
         for (k, (ra, rb)) in a.rows.iter().zip(&b.rows).enumerate() {
             let mut reference = ra.clone();
-            reference.run = REFERENCE.into();
+            reference.run = Run::Reference;
             let mut floor = ra.clone();
-            floor.run = FLOOR.into();
+            floor.run = Run::Floor;
             floor.d_outcome = 0;
             let mut run = rb.clone();
-            run.run = "b".into();
+            run.run = Run::Engine("b".into());
             run.engine = "b".into();
             run.d_outcome = u8::from(
                 Agreement::between(&a.games[k], &b.games[k], position_tol)

@@ -31,7 +31,10 @@ pub fn engine_spec(
         }
     }
     let full = match engine {
-        "event" => format!("event:{}", solver.unwrap_or("isolator")),
+        "event" => format!(
+            "event:{}",
+            solver.unwrap_or(pool_roots::Solver::default().name())
+        ),
         "discrete" => format!(
             "discrete:{:e}:{}",
             dt.unwrap_or(1e-4),
@@ -189,12 +192,10 @@ pub fn schemes(names: &[String]) -> Result<Vec<pool_discrete::Scheme>, CliError>
     }
     for n in names {
         let s = Scheme::from_name(n.trim()).ok_or_else(|| {
-            let names: Vec<String> = ["end_of_step", "euler", "located", "substep8"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-            let hint = pool_engines::did_you_mean(n.trim(), &names)
-                .map_or(String::new(), |s| format!(" (did you mean {s:?}?)"));
+            let hint = pool_engines::suggestion(
+                n.trim(),
+                &["end_of_step", "euler", "located", "substep8"],
+            );
             CliError::Input(format!(
                 "--schemes = {n:?}: unknown scheme{hint}; valid: {}",
                 Scheme::NAMES

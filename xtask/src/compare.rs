@@ -55,7 +55,7 @@ pub struct CompareArgs {
     )]
     pub schemes: Vec<String>,
     /// Root solver of the event engine: isolator, ferrari, alg1010, companion
-    #[arg(long, default_value = "isolator")]
+    #[arg(long, default_value = pool_roots::Solver::Isolator.name())]
     pub solver: String,
     /// More engines to compare with the reference besides the dt sweep, comma-separated engine
     /// specs: discrete:<dt>[:<scheme>], event:<solver>, rapier:<dt> (the rapier2d game engine),

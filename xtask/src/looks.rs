@@ -17,8 +17,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use pool_outcome::{
-    Budget, OutcomeShotRow, ShotRowsTally, StudyPlan, StudyResult, StudyState, WallRow, FLOOR,
-    REFERENCE,
+    Budget, OutcomeShotRow, Run, ShotRowsTally, StudyPlan, StudyResult, StudyState, WallRow,
 };
 use serde::{Deserialize, Serialize};
 
@@ -467,10 +466,10 @@ struct Failures {
 impl Failures {
     fn note(&mut self, rows: &[OutcomeShotRow]) {
         for row in rows {
-            match pool_outcome::Failure::of(&row.failure) {
+            match row.failure.as_ref() {
                 None => {}
                 Some(pool_outcome::Failure::Declined(reason)) => {
-                    pool_outcome::Decline::note(&mut self.declined, &row.run, reason);
+                    pool_outcome::Decline::note(&mut self.declined, row.run.as_str(), reason);
                 }
                 Some(pool_outcome::Failure::Failed(message)) => {
                     self.failed += 1;
@@ -750,7 +749,7 @@ pub fn merge(args: &LookMerge<'_>) -> Result<(), CliError> {
     for (f, family) in state.families.iter_mut().enumerate() {
         let (kind, table) = &plan.families[f];
         for (e, cell) in family.cells.iter_mut().enumerate() {
-            let run = state.engines[e].to_string();
+            let run = Run::engine(&state.engines[e]);
             cell.cost_s = wall
                 .iter()
                 .find(|w| w.family == kind.name() && w.table == *table && w.run == run)
@@ -893,13 +892,11 @@ fn in_run_order(plan: &StudyPlan, state: &StudyState, mut wall: Vec<WallRow>) ->
             .position(|(k, t)| k.name() == w.family && *t == w.table)
             .unwrap_or(usize::MAX)
     };
-    let run = |w: &WallRow| match w.run.as_str() {
-        REFERENCE => 0,
-        FLOOR => 1,
-        r => state
-            .engines
-            .iter()
-            .position(|s| s.to_string() == r)
+    let run = |w: &WallRow| match &w.run {
+        Run::Reference => 0,
+        Run::Floor => 1,
+        r => (state.engines.iter())
+            .position(|s| Run::engine(s) == *r)
             .map_or(usize::MAX, |e| 2 + e),
     };
     wall.sort_by_key(|w| (family(w), run(w)));

@@ -520,15 +520,15 @@ fn merge_outcomes(args: &MergeArgs, shards: &[(Manifest, PathBuf)]) -> Result<()
         let failed_rows = pool_outcome::tally_shot_rows(&mut tally, rows.into_iter().map(Ok))
             .map_err(CliError::Input)?;
         for row in failed_rows {
-            match pool_outcome::Failure::of(&row.failure) {
+            match row.failure.as_ref() {
                 None => {}
                 Some(pool_outcome::Failure::Declined(reason)) => {
-                    pool_report::compare::Decline::note(&mut declined, &row.run, reason);
+                    pool_report::compare::Decline::note(&mut declined, row.run.as_str(), reason);
                 }
-                Some(pool_outcome::Failure::Failed(_)) => {
+                Some(pool_outcome::Failure::Failed(message)) => {
                     failed += 1;
                     if failures.len() < 10 {
-                        failures.push(format!("{} on {}: {}", row.run, row.shot, row.failure));
+                        failures.push(format!("{} on {}: {message}", row.run, row.shot));
                     }
                 }
             }

@@ -16,15 +16,7 @@ use crate::CliError;
 pub fn racks(option: &str, table: Option<&str>) -> Result<[Setup; 2], CliError> {
     let name = table.unwrap_or("seven_foot");
     let racks = pool_outcome::pool_racks(name).ok_or_else(|| {
-        let tables: Vec<String> = (pool_physics::Table::BUILT_IN.iter())
-            .map(|t| t.to_string())
-            .collect();
-        CliError::Input(format!(
-            "{option} {name:?}: unknown table{}; valid: {} (rectangle_LxW for any L x W in m)",
-            pool_engines::did_you_mean(name, &tables)
-                .map_or(String::new(), |t| format!(" (did you mean {t:?}?)")),
-            pool_physics::Table::BUILT_IN.join(", ")
-        ))
+        CliError::Input(format!("{option} {}", pool_outcome::unknown_table(name)))
     })?;
     let [(_, nine), (_, fifteen)] = racks;
     let placed = |r: Result<Setup, String>| {

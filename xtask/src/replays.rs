@@ -18,7 +18,7 @@ use pool_engines::EngineSpec;
 use pool_harness::RackModel;
 use pool_outcome::{
     replay_options, replay_shot, FamilyKind, OutcomeShotRow, Perturbation, Replay, ReplayEngine,
-    ReplayFile, StudyError, StudyPlan, StudyRules, Units, FLOOR, REFERENCE, REPLAY_VERSION,
+    ReplayFile, StudyError, StudyPlan, StudyRules, Units, REPLAY_VERSION,
 };
 use pool_sim::Engine;
 use rayon::prelude::*;
@@ -286,8 +286,8 @@ fn read_shots(
                 n + 1
             ))
         })?;
-        if row.run != REFERENCE && row.run != FLOOR && !specs.contains_key(&row.run) {
-            let spec = row.run.parse::<EngineSpec>().map_err(|e| {
+        if let Some(text) = row.run.spec().filter(|t| !specs.contains_key(*t)) {
+            let spec = text.parse::<EngineSpec>().map_err(|e| {
                 CliError::Input(format!(
                     "{}: row {} (line {line}): field run = {e}",
                     file.display(),
@@ -309,10 +309,10 @@ fn read_shots(
                      ({source} records {named}); nothing replayed",
                     file.display(),
                     n + 1,
-                    shorten(&row.run),
+                    shorten(text),
                 )));
             }
-            specs.insert(row.run.clone(), spec);
+            specs.insert(text.to_string(), spec);
         }
         // The index and the name must be one shot's: two rows must not claim one shot.
         crate::merge::shot_names_its_seed(
@@ -411,28 +411,28 @@ pub fn make(
         .flat_map(|s| &s.rows)
         .filter(|r| r.changed_outcome())
     {
-        if specs.contains_key(&row.run) {
+        if specs.contains_key(row.run.as_str()) {
             continue;
         }
-        let spec = parsed[&row.run].clone();
+        let spec = parsed[row.run.as_str()].clone();
         if let (EngineSpec::Exec { command, .. }, false) = (&spec, programs.allow(&spec)) {
             return Err(CliError::Input(format!(
                 "{}: engine {:?} is a program named only by the run directory ({source}); \
                  nothing replayed: to run it, give --allow-exec {:?} (exactly its command)",
                 file.display(),
-                shorten(&row.run),
+                shorten(row.run.as_str()),
                 shorten(command)
             )));
         }
         let usable = match spec.unavailable() {
             Some(why) => {
                 errln!("replays: skipping the runs of {}: {why}", row.run);
-                skipped.push(row.run.clone());
+                skipped.push(row.run.to_string());
                 None
             }
             None => Some(spec),
         };
-        specs.insert(row.run.clone(), usable);
+        specs.insert(row.run.to_string(), usable);
     }
     let replayable = |run: &str| specs.get(run).is_some_and(Option::is_some);
     let selected = pool_outcome::pick_replays(&shots, max_shots, &replayable);
@@ -462,8 +462,8 @@ pub fn make(
         let runs = shot
             .rows
             .iter()
-            .filter(|r| r.changed_outcome() && replayable(&r.run))
-            .map(|r| r.run.clone())
+            .filter(|r| r.changed_outcome() && replayable(r.run.as_str()))
+            .map(|r| r.run.to_string())
             .collect();
         jobs.push((s, kind, runs));
     }

@@ -14,8 +14,8 @@ use pool_harness::{
     SplitMix,
 };
 use pool_physics::{MotionState, Physics, Trajectory, Vec2, Vec3};
-use pool_report::roots::{verdict_line, EngineRow, Evidence, DEFAULT_BACKEND};
-use pool_roots::{earliest_entry, RootSolver, SOLVER_NAMES};
+use pool_report::roots::{verdict_line, EngineRow, Evidence};
+use pool_roots::{earliest_entry, RootSolver, Solver};
 use pool_sim::Setup;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -86,11 +86,11 @@ fn signature(o: &pool_sim::Outcome) -> Vec<(pool_physics::EventKind, pool_sim::A
 
 /// Engine-level evidence for every backend (runs in parallel over breaks).
 pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<EngineRow> {
-    let run = |name: &str, s: &Setup| {
+    let run = |solver: Solver, s: &Setup| {
         // Culling off: it would hide a backend's spurious entries of provably positive
         // polynomials (the default backend's log is the same either way).
         let spec = EngineSpec::Event {
-            solver: name.to_string(),
+            solver,
             culling: false,
         };
         // A run that needs more events than this is chattering or looping: it counts as failing
@@ -105,14 +105,14 @@ pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<Engi
     let scenarios: Vec<Setup> = (0..breaks as u64).map(|k| random_break(rack, k)).collect();
     let default_logs: Vec<_> = scenarios
         .par_iter()
-        .map(|s| signature(&run(DEFAULT_BACKEND, s)))
+        .map(|s| signature(&run(Solver::default(), s)))
         .collect();
-    SOLVER_NAMES
-        .iter()
-        .map(|&name| {
+    Solver::ALL
+        .into_iter()
+        .map(|solver| {
             let (mut bb, mut cu, mut fail) = (0.0f64, 0.0f64, 0);
             for s in shots {
-                let o = run(name, s);
+                let o = run(solver, s);
                 let rep = check_outcome(s, &o, 10);
                 bb = bb.max(rep.max_ball_ball_residual_m);
                 cu = cu.max(rep.max_cushion_residual_m);
@@ -122,12 +122,12 @@ pub fn evaluate_engine(shots: &[Setup], rack: &Setup, breaks: usize) -> Vec<Engi
                 .par_iter()
                 .zip(&default_logs)
                 .map(|(s, d)| {
-                    let o = run(name, s);
+                    let o = run(solver, s);
                     (o.events.len(), failing(s, &o, 4), signature(&o) != *d)
                 })
                 .collect();
             EngineRow {
-                backend: name.to_string(),
+                backend: solver.name().to_string(),
                 default_shots_max_ball_ball_residual_m: bb,
                 default_shots_max_cushion_residual_m: cu,
                 default_shots_failing: fail,
@@ -177,7 +177,7 @@ pub fn run(args: RootsArgs) -> Result<(), CliError> {
     errln!(
         "roots: {} cases, {} backends; engine evidence on the default shots and {} random breaks",
         cases.len(),
-        SOLVER_NAMES.len(),
+        Solver::ALL.len(),
         args.breaks
     );
     let (stats, answers) = evaluate_root_cases(&cases, args.repeats);

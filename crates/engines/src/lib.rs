@@ -25,5 +25,5 @@ pub const POOLTOOL: &str = "pooltool";
 pub const RAPIER: &str = "rapier";
 pub use peers::{Integrator, Peer};
 pub use spec::{
-    did_you_mean, shell_word, spec_heads, split_list, EngineSpec, RunOptions, SpecError,
+    did_you_mean, shell_word, spec_heads, split_list, suggestion, EngineSpec, RunOptions, SpecError,
 };

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use pool_discrete::{BroadPhase, DiscreteEngine, Scheme};
 use pool_event::EventEngine;
 use pool_exec::ExecEngine;
+use pool_roots::Solver;
 use pool_sim::Engine;
 
 use crate::peers::{Integrator, Peer};
@@ -31,8 +32,8 @@ use crate::peers::{Integrator, Peer};
 pub enum EngineSpec {
     /// The event-based engine.
     Event {
-        /// Root solver name (one of `pool_roots::SOLVER_NAMES`).
-        solver: String,
+        /// The root solver.
+        solver: Solver,
         /// Conservative culling before root solves (default on; same log for the default solver).
         culling: bool,
     },
@@ -116,7 +117,7 @@ impl EngineSpec {
     /// The reference: the event engine with the default root solver, culling on.
     pub fn reference() -> Self {
         EngineSpec::Event {
-            solver: "isolator".into(),
+            solver: Solver::default(),
             culling: true,
         }
     }
@@ -156,7 +157,7 @@ impl EngineSpec {
     /// peer's version, or a registered engine's arguments (the `scheme` column of reports).
     pub fn variant(&self) -> String {
         match self {
-            EngineSpec::Event { solver, .. } => solver.clone(),
+            EngineSpec::Event { solver, .. } => solver.name().to_string(),
             EngineSpec::Discrete { scheme, .. } => scheme.name().to_string(),
             EngineSpec::Exec { command, name, .. } => {
                 name.clone().unwrap_or_else(|| command.clone())
@@ -177,7 +178,10 @@ impl EngineSpec {
     /// engine's spec.
     pub fn label(&self) -> String {
         match self {
-            EngineSpec::Event { solver, .. } if solver == "isolator" => "event engine".into(),
+            EngineSpec::Event {
+                solver: Solver::Isolator,
+                ..
+            } => "event engine".into(),
             EngineSpec::Event { solver, .. } => format!("event engine ({solver})"),
             EngineSpec::Discrete { dt, scheme, .. } => {
                 format!("discrete {} dt={dt:.0e} s", scheme.name())
@@ -290,9 +294,7 @@ impl EngineSpec {
         };
         Ok(match self {
             EngineSpec::Event { solver, culling } => {
-                let solver =
-                    pool_roots::solver_by_name(solver).ok_or_else(|| invalid(unknown_solver()))?;
-                let mut e = EventEngine::new(solver)
+                let mut e = EventEngine::new(solver.backend())
                     .with_snapshots(options.snapshots.is_some())
                     .with_culling(*culling);
                 if let Some(n) = options.max_events {
@@ -365,10 +367,7 @@ impl EngineSpec {
 }
 
 fn unknown_solver() -> String {
-    format!(
-        "unknown root solver; valid: {}",
-        pool_roots::SOLVER_NAMES.join(", ")
-    )
+    format!("unknown root solver; valid: {}", Solver::names().join(", "))
 }
 
 impl FromStr for EngineSpec {
@@ -398,13 +397,8 @@ impl FromStr for EngineSpec {
                         ))
                     }
                 };
-                if !pool_roots::SOLVER_NAMES.contains(&solver) {
-                    return Err(bad(unknown_solver()));
-                }
-                Ok(EngineSpec::Event {
-                    solver: solver.into(),
-                    culling,
-                })
+                let solver = Solver::from_name(solver).ok_or_else(|| bad(unknown_solver()))?;
+                Ok(EngineSpec::Event { solver, culling })
             }
             ["discrete", dt, rest @ ..] => {
                 let dt: f64 = dt
@@ -480,8 +474,7 @@ impl FromStr for EngineSpec {
                 families.extend(crate::registry::registered().into_iter().map(String::from));
                 Err(bad(format!(
                     "unknown engine{}; valid: {}",
-                    did_you_mean(parts[0], &spec_heads())
-                        .map_or(String::new(), |h| format!(" (did you mean {h:?}?)")),
+                    suggestion(parts[0], &spec_heads()),
                     families.join(", ")
                 )))
             }
@@ -635,13 +628,19 @@ pub fn shell_word(s: &str) -> String {
 
 /// The one of `names` nearest to `word` when it is near enough to be a typo (Jaro-Winkler
 /// similarity at least 0.8, `strsim`), for a "did you mean" hint.
-pub fn did_you_mean<'a>(word: &str, names: &'a [String]) -> Option<&'a str> {
+pub fn did_you_mean<'a, S: AsRef<str>>(word: &str, names: &'a [S]) -> Option<&'a str> {
     names
         .iter()
-        .map(|n| (strsim::jaro_winkler(word, n), n))
-        .filter(|(score, n)| *score >= 0.8 && n.as_str() != word)
+        .map(|n| (strsim::jaro_winkler(word, n.as_ref()), n.as_ref()))
+        .filter(|(score, n)| *score >= 0.8 && *n != word)
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, n)| n.as_str())
+        .map(|(_, n)| n)
+}
+
+/// [`did_you_mean`] as an error message's hint: ` (did you mean "x"?)`, or nothing when no
+/// name is near `word`.
+pub fn suggestion<S: AsRef<str>>(word: &str, names: &[S]) -> String {
+    did_you_mean(word, names).map_or(String::new(), |n| format!(" (did you mean {n:?}?)"))
 }
 
 /// A comma-separated list of specs as `--engines` takes it: a comma ends a spec only where

@@ -10,7 +10,7 @@ fn specs_parse_to_their_engine_and_settings() {
     assert_eq!(
         parse("event:ferrari:unculled"),
         EngineSpec::Event {
-            solver: "ferrari".into(),
+            solver: pool_roots::Solver::Ferrari,
             culling: false
         }
     );

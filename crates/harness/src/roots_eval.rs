@@ -284,7 +284,7 @@ pub fn root_families(cases: &[RootCase]) -> Vec<String> {
     out
 }
 
-/// Every backend of [`pool_roots::SOLVER_NAMES`] on `cases`: one [`RootStats`] row per backend
+/// Every backend of [`pool_roots::Solver::ALL`] on `cases`: one [`RootStats`] row per backend
 /// and family (backends in that list's order, families as [`root_families`] gives them), and
 /// each backend's answers to every case in order. Timings are the fastest of `repeats` passes
 /// ([`ns_per_query`]).
@@ -294,8 +294,8 @@ pub fn evaluate_root_cases(
 ) -> (Vec<RootStats>, Vec<(String, Vec<Answer>)>) {
     let mut stats = Vec::new();
     let mut all = Vec::new();
-    for &name in pool_roots::SOLVER_NAMES.iter() {
-        let solver = pool_roots::solver_by_name(name).expect("known backend");
+    for kind in pool_roots::Solver::ALL {
+        let (name, solver) = (kind.name(), kind.backend());
         let answers = answer_all(solver.as_ref(), cases);
         for fam in root_families(cases) {
             let idx: Vec<usize> = (0..cases.len())

@@ -34,6 +34,7 @@ pub use game::perturb::{perturb, Perturbation, PERTURB_TRIES, SEPARATION_GAP_M};
 pub use game::ruleset::pool::pool_racks;
 pub use game::ruleset::rules::Racks;
 pub use game::ruleset::three_cushion::cushions_before_second;
+pub use game::ruleset::unknown_table;
 pub use plan::answer::{answers, cell_state, fmt_dt, AnswerClaim, AnswerRow};
 pub use plan::looks::{FamilyLooks, Look, LookCell, ShotRowsTally, StudyState, Wants};
 pub use plan::row_check::{check_wall, ShotCheck};
@@ -64,5 +65,6 @@ pub use tally::distribution::{
     SummaryStat, ENERGY_ALPHA, ENERGY_PAIRS, ENERGY_PERMUTATIONS,
 };
 pub use tally::rows::{
-    Failure, OutcomeShotRow, RunLabel, WallRow, DECLINED, FLOOR, MAX_SHOTS, REFERENCE,
+    failure_column, Failure, OutcomeShotRow, Run, RunLabel, WallRow, DECLINED, FLOOR, MAX_SHOTS,
+    REFERENCE,
 };

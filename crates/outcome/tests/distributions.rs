@@ -136,7 +136,7 @@ fn reference_rows(n: u64, seed: u64) -> Vec<OutcomeShotRow> {
     let pool = rayon::ThreadPoolBuilder::new().build().unwrap();
     let mut rows = Vec::new();
     let mut sink = |r: &OutcomeShotRow| {
-        if r.run == pool_outcome::REFERENCE {
+        if r.run == pool_outcome::Run::Reference {
             rows.push(r.clone());
         }
         Ok(())

@@ -55,7 +55,7 @@ fn rules<'a>(reference: &'a dyn Engine, spec: &'a EngineSpec) -> StudyRules<'a> 
 
 /// The row of `run` among a shot's rows.
 fn row<'a>(rows: &'a [OutcomeShotRow], run: &str) -> &'a OutcomeShotRow {
-    rows.iter().find(|r| r.run == run).unwrap()
+    rows.iter().find(|r| r.run.as_str() == run).unwrap()
 }
 
 /// Every run of a replay says what its study row says: first contact, pocketed balls with

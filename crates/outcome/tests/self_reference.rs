@@ -8,7 +8,7 @@
 use pool_engines::EngineSpec;
 use pool_outcome::{
     family_shot, Agreement, FamilyKind, Field, GameOutcome, Margins, OutcomeShotRow, Perturbation,
-    Racks, SearchOptions, StudyOption, StudyOptions, StudyPlan, REFERENCE,
+    Racks, SearchOptions, StudyOption, StudyOptions, StudyPlan,
 };
 use pool_sim::DEFAULT_RACK;
 
@@ -56,11 +56,14 @@ fn every_run_is_judged_against_the_stepped_reference_and_only_that_changes() {
     };
     plan.run(0, plan.total(), &pool, &mut sink, &|_| {})
         .unwrap();
-    let reference_rows: Vec<&OutcomeShotRow> = rows.iter().filter(|r| r.run == REFERENCE).collect();
+    let reference_rows: Vec<&OutcomeShotRow> = rows
+        .iter()
+        .filter(|r| r.run == pool_outcome::Run::Reference)
+        .collect();
     assert_eq!(reference_rows.len() as u64, shots);
     for r in rows
         .iter()
-        .filter(|r| r.run == REFERENCE || r.run == "floor")
+        .filter(|r| r.run == pool_outcome::Run::Reference || r.run == pool_outcome::Run::Floor)
     {
         assert_eq!(
             (r.engine.as_str(), r.scheme.as_str(), r.dt_s),
@@ -93,14 +96,14 @@ fn every_run_is_judged_against_the_stepped_reference_and_only_that_changes() {
         dt_changed += u64::from(differs(&game(coarse_engine.as_ref())));
         model_changed += u64::from(differs(&game(event.as_ref())));
     }
-    let count = |run: &str| {
+    let count = |spec: &EngineSpec| {
         rows.iter()
-            .filter(|r| r.run == run && r.index < shots)
+            .filter(|r| r.run == pool_outcome::Run::engine(spec) && r.index < shots)
             .filter(|r| r.changed_outcome())
             .count() as u64
     };
-    assert_eq!(count(&coarse.to_string()), dt_changed);
-    assert_eq!(count(&EngineSpec::reference().to_string()), model_changed);
+    assert_eq!(count(&coarse), dt_changed);
+    assert_eq!(count(&EngineSpec::reference()), model_changed);
     // The negative control of the comparison above: the same shots judged against the event
     // engine give other counts (else the test could not tell the references apart).
     let against_event = StudyPlan::new(&options("event", shots), &racks).unwrap();
@@ -114,7 +117,7 @@ fn every_run_is_judged_against_the_stepped_reference_and_only_that_changes() {
         .unwrap();
     let event_count = event_rows
         .iter()
-        .filter(|r| r.run == coarse.to_string() && r.changed_outcome())
+        .filter(|r| r.run == pool_outcome::Run::engine(&coarse) && r.changed_outcome())
         .count() as u64;
     // Both shares are seen on these shots (9 and 2 of 24), so the counts above are no 0 = 0.
     assert!(

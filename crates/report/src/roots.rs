@@ -8,13 +8,13 @@ use std::fmt::Write;
 use std::path::Path;
 
 use pool_harness::{root_families, Answer, RootCase, RootStats, RootVerdict};
-use pool_roots::SOLVER_NAMES;
+use pool_roots::Solver;
 use serde::Serialize;
 
 use crate::plots::{self, PlotError};
 
-/// The default backend (issue: "Event times you can trust").
-pub const DEFAULT_BACKEND: &str = "isolator";
+/// The default backend's name (issue: "Event times you can trust").
+pub const DEFAULT_BACKEND: &str = Solver::Isolator.name();
 /// Target: the default backend's median relative error over well-posed cases is at most this.
 pub const MAX_MEDIAN_REL_ERROR: f64 = 1e-14;
 /// Target: the default backend is at most this many times slower per query than the fastest
@@ -224,8 +224,8 @@ pub struct EngineRow {
 /// [`MAX_SLOWDOWN`], no wrong root on a well-posed case)?
 pub fn verdict_line(stats: &[RootStats]) -> String {
     let (wrong, median, ns) = totals(stats, DEFAULT_BACKEND);
-    let fastest_clean = SOLVER_NAMES
-        .iter()
+    let fastest_clean = Solver::names()
+        .into_iter()
         .map(|b| (b, totals(stats, b)))
         .filter(|(_, t)| t.0 == 0)
         .min_by(|a, b| a.1 .2.total_cmp(&b.1 .2));

@@ -108,16 +108,62 @@ pub fn default_solver() -> Isolator {
     Isolator::default()
 }
 
-/// A backend by name (see [`SOLVER_NAMES`]), for command-line selection.
-pub fn solver_by_name(name: &str) -> Option<Box<dyn RootSolver>> {
-    match name {
-        "isolator" => Some(Box::new(Isolator::default())),
-        "ferrari" => Some(Box::new(Ferrari)),
-        "alg1010" => Some(Box::new(Alg1010)),
-        "companion" => Some(Box::new(Companion)),
-        _ => None,
+/// The root-solver backends by name, for the command line, engine specs and report rows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Solver {
+    /// [`Isolator`]: the default, the one shown (tests in `tests/`) not to miss earliest roots.
+    #[default]
+    Isolator,
+    /// [`Ferrari`]: the `roots` crate's closed form.
+    Ferrari,
+    /// [`Alg1010`]: Orellana & De Michele (2020), Algorithm 1010.
+    Alg1010,
+    /// [`Companion`]: eigenvalues of the companion matrix.
+    Companion,
+}
+
+impl Solver {
+    /// Every backend, the default first.
+    pub const ALL: [Solver; 4] = [
+        Solver::Isolator,
+        Solver::Ferrari,
+        Solver::Alg1010,
+        Solver::Companion,
+    ];
+
+    /// Its name (`isolator`, `ferrari`, `alg1010`, `companion`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Solver::Isolator => "isolator",
+            Solver::Ferrari => "ferrari",
+            Solver::Alg1010 => "alg1010",
+            Solver::Companion => "companion",
+        }
+    }
+
+    /// The backend named `name`, `None` for no such name.
+    pub fn from_name(name: &str) -> Option<Solver> {
+        Solver::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Every backend's name, the default first.
+    pub fn names() -> [&'static str; 4] {
+        Solver::ALL.map(Solver::name)
+    }
+
+    /// A new backend of this kind.
+    pub fn backend(self) -> Box<dyn RootSolver> {
+        match self {
+            Solver::Isolator => Box::new(Isolator::default()),
+            Solver::Ferrari => Box::new(Ferrari),
+            Solver::Alg1010 => Box::new(Alg1010),
+            Solver::Companion => Box::new(Companion),
+        }
     }
 }
 
-/// Names accepted by [`solver_by_name`].
-pub const SOLVER_NAMES: [&str; 4] = ["isolator", "ferrari", "alg1010", "companion"];
+impl std::fmt::Display for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

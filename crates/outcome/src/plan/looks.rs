@@ -27,7 +27,7 @@ use crate::plan::study::{Budget, StudyPlan, StudyResult};
 use crate::stats::verdict::Verdict;
 use crate::tally::changes::OutcomeTally;
 use crate::tally::distribution::DistributionVerdict;
-use crate::tally::rows::{OutcomeShotRow, FLOOR, REFERENCE};
+use crate::tally::rows::{OutcomeShotRow, Run, FLOOR, REFERENCE};
 
 /// One engine in one family: whether it plays there, shots played, looks taken, and its wall
 /// time per shot there so far (s; what the dt search's `max_shot_s` reads).
@@ -165,30 +165,30 @@ impl StudyState {
             let (kind, table) = &plan.families[f];
             let of_family = |r: &&OutcomeShotRow| r.family == kind.name() && r.table == *table;
             let mine: Vec<&OutcomeShotRow> = rows.iter().filter(of_family).collect();
-            let played = mine.iter().filter(|r| r.run == REFERENCE).count() as u64;
-            let looks_of = |run: &str| {
+            let played = mine.iter().filter(|r| r.run == Run::Reference).count() as u64;
+            let looks_of = |run: &Run| {
                 let mut at = 0usize;
                 let mut looks = 0u32;
                 for &(g, n) in segments {
                     let part = &rows[at..at + n as usize];
                     at += n as usize;
-                    if g == f && part.iter().any(|r| r.run == run) {
+                    if g == f && part.iter().any(|r| r.run == *run) {
                         looks += 1;
                     }
                 }
                 looks
             };
-            if family.played != played || family.floor_looks != looks_of(FLOOR) {
+            if family.played != played || family.floor_looks != looks_of(&Run::Floor) {
                 return Err(format!(
                     "families[{f}]: played = {}, floor_looks = {}, but its rows give {played} \
                      and {}",
                     family.played,
                     family.floor_looks,
-                    looks_of(FLOOR)
+                    looks_of(&Run::Floor)
                 ));
             }
             for (e, cell) in family.cells.iter().enumerate() {
-                let run = self.engines[e].to_string();
+                let run = Run::engine(&self.engines[e]);
                 let shots = mine.iter().filter(|r| r.run == run).count() as u64;
                 let cost = (wall.iter())
                     .find(|w| w.family == kind.name() && w.table == *table && w.run == run)
@@ -221,11 +221,10 @@ impl StudyState {
                 ));
             }
         }
-        if let Some(r) = rows.iter().find(|r| {
-            r.run != REFERENCE
-                && r.run != FLOOR
-                && !self.engines.iter().any(|s| s.to_string() == r.run)
-        }) {
+        if let Some(r) = rows
+            .iter()
+            .find(|r| r.run.is_engine() && !self.engines.iter().any(|s| Run::engine(s) == r.run))
+        {
             return Err(format!(
                 "engines: {} played, but is not in the state",
                 r.run
@@ -636,8 +635,8 @@ impl ShotRowsTally {
         for shot in rows.chunk_by(|a, b| key(a) == key(b)) {
             let k = key(&shot[0]);
             let name = || format!("{} on {} shot {}", k.0, k.1, k.2);
-            if shot[0].run == REFERENCE {
-                if shot.get(1).is_none_or(|r| r.run != FLOOR) {
+            if shot[0].run == Run::Reference {
+                if shot.get(1).is_none_or(|r| r.run != Run::Floor) {
                     return Err(format!(
                         "{}: the reference's row without the floor's",
                         name()
@@ -654,8 +653,8 @@ impl ShotRowsTally {
                 all.extend_from_slice(shot);
                 self.tally.add_shot_counting(&all, false);
             }
-            for r in shot.iter().filter(|r| r.run != REFERENCE) {
-                let run = (r.family.clone(), r.table.clone(), r.run.clone());
+            for r in shot.iter().filter(|r| r.run != Run::Reference) {
+                let run = (r.family.clone(), r.table.clone(), r.run.to_string());
                 if !runs.contains(&run) {
                     runs.push(run);
                 }

@@ -11,7 +11,7 @@ use pool_sim::Setup;
 use crate::game::agreement::Field;
 use crate::game::family::FamilyKind;
 use crate::game::outcome::{cue_ball, GameOutcome};
-use crate::tally::rows::{OutcomeShotRow, REFERENCE};
+use crate::tally::rows::{OutcomeShotRow, Run};
 
 /// What the rows of one shot may say: its balls, cue ball, cushions, pockets and game.
 #[derive(Clone, Debug)]
@@ -75,7 +75,7 @@ impl ShotCheck {
         reference: Option<&OutcomeShotRow>,
         tol: f64,
     ) -> Result<(), String> {
-        let reference = reference.or_else(|| rows.iter().find(|r| r.run == REFERENCE));
+        let reference = reference.or_else(|| rows.iter().find(|r| r.run == Run::Reference));
         for r in rows {
             self.row(r)
                 .map_err(|e| format!("{} ({}): {e}", r.shot, r.run))?;
@@ -85,10 +85,14 @@ impl ShotCheck {
         };
         self.row(reference)
             .map_err(|e| format!("{} ({}): {e}", reference.shot, reference.run))?;
-        if !reference.failure.is_empty() {
+        if reference.failure.is_some() {
             return Err(format!(
                 "{} (reference): failure = {:?}: the reference always runs",
-                reference.shot, reference.failure
+                reference.shot,
+                reference
+                    .failure
+                    .as_ref()
+                    .map_or(String::new(), ToString::to_string)
             ));
         }
         let own = [
@@ -108,7 +112,7 @@ impl ShotCheck {
                 reference.shot
             ));
         }
-        for r in rows.iter().filter(|r| r.run != REFERENCE) {
+        for r in rows.iter().filter(|r| r.run != Run::Reference) {
             self.against(r, reference, tol)
                 .map_err(|e| format!("{} ({}): {e}", r.shot, r.run))?;
         }
@@ -262,7 +266,7 @@ impl ShotCheck {
             .map(|e| e.split('=').next().unwrap_or(""))
             .collect();
         let expected: Vec<&str> = self.score.iter().map(|(n, _)| *n).collect();
-        let failed_unscored = !r.failure.is_empty() && score.is_empty();
+        let failed_unscored = r.failure.is_some() && score.is_empty();
         if !failed_unscored && (names != expected || score.iter().any(|e| !e.contains('='))) {
             return bad(
                 "score",
@@ -270,7 +274,7 @@ impl ShotCheck {
                 &format!("the game's fields are {:?}", expected.join(";")),
             );
         }
-        if !r.failure.is_empty() {
+        if r.failure.is_some() {
             let run = [
                 r.d_outcome,
                 r.d_first_contact,
@@ -281,7 +285,12 @@ impl ShotCheck {
             if run.iter().any(|&d| d != 0) || r.termination != "failed" {
                 return bad(
                     "failure",
-                    format!("{:?}", r.failure),
+                    format!(
+                        "{:?}",
+                        r.failure
+                            .as_ref()
+                            .map_or(String::new(), ToString::to_string)
+                    ),
                     "a run that failed has termination failed and no disagreement",
                 );
             }
@@ -327,7 +336,7 @@ impl ShotCheck {
         tol: f64,
     ) -> Result<(), String> {
         let expect = |field: Field, stored: u8, value: bool| {
-            if r.failure.is_empty() && stored != u8::from(value) {
+            if r.failure.is_none() && stored != u8::from(value) {
                 Err(format!(
                     "d_{} = {stored}: its fields and the reference's say {}",
                     field.name(),
@@ -377,7 +386,7 @@ impl ShotCheck {
         let error = place(r)
             .zip(place(reference))
             .map(|((ax, ay), (bx, by))| (bx - ax).hypot(by - ay));
-        if r.failure.is_empty()
+        if r.failure.is_none()
             && r.cue_position_error_m.map(f64::to_bits) != error.map(f64::to_bits)
         {
             return Err(format!(
@@ -404,7 +413,7 @@ impl ShotCheck {
             || (r.d_end == 1 && physical(r) && physical(reference))
             || r.position_error_max_m.is_some_and(|e| e > tol)
             || balls_of(r) != balls_of(reference);
-        if r.failure.is_empty() && must_differ && r.d_positions == 0 {
+        if r.failure.is_none() && must_differ && r.d_positions == 0 {
             return Err("d_positions = 0: its other fields say the balls' positions differ".into());
         }
         if let (Some(cue), Some(max)) = (r.cue_position_error_m, r.position_error_max_m) {
@@ -431,7 +440,11 @@ impl crate::plan::study::StudyPlan {
         earlier: &[OutcomeShotRow],
     ) -> Result<(), String> {
         let mut references = std::collections::HashMap::new();
-        for r in earlier.iter().chain(rows).filter(|r| r.run == REFERENCE) {
+        for r in earlier
+            .iter()
+            .chain(rows)
+            .filter(|r| r.run == Run::Reference)
+        {
             references.insert((r.family.as_str(), r.table.as_str(), r.index), r);
         }
         let mut last: Option<((usize, u64), ShotCheck)> = None;
@@ -500,12 +513,12 @@ pub fn check_wall(
     wall: &[crate::tally::rows::WallRow],
     rows: &[OutcomeShotRow],
 ) -> Result<(), String> {
-    let mut ran: std::collections::BTreeMap<(&str, &str, &str), u64> = Default::default();
-    for r in rows.iter().filter(|r| r.failure.is_empty()) {
+    let mut ran: std::collections::BTreeMap<(&str, &str, &Run), u64> = Default::default();
+    for r in rows.iter().filter(|r| r.failure.is_none()) {
         *ran.entry((&r.family, &r.table, &r.run)).or_default() += 1;
     }
     for w in wall {
-        let n = ran.remove(&(w.family.as_str(), w.table.as_str(), w.run.as_str()));
+        let n = ran.remove(&(w.family.as_str(), w.table.as_str(), &w.run));
         if n.unwrap_or(0) != w.shots {
             return Err(format!(
                 "{}/{}/{}: shots = {}, but shots.csv has {} run(s) of it",

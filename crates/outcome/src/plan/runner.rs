@@ -16,7 +16,7 @@ use crate::game::outcome::GameOutcome;
 use crate::game::perturb::Perturbation;
 use crate::plan::shot::{StudyError, StudyRules, StudyShot};
 use crate::plan::study::{ChaosRow, Decline, StudyPlan, StudyResult, CHAOS_SIZES};
-use crate::tally::rows::{OutcomeShotRow, WallRow, FLOOR, REFERENCE};
+use crate::tally::rows::{OutcomeShotRow, Run, WallRow};
 
 /// A run's result and its wall time (s).
 type TimedRun = (Result<Outcome, pool_sim::EngineError>, f64);
@@ -236,7 +236,7 @@ impl<'a> Runner<'a> {
             self.result.tally.add_shot_counting(&rows, new);
             for r in rows
                 .iter()
-                .filter(|r| new || (r.run != REFERENCE && r.run != FLOOR))
+                .filter(|r| new || (r.run != Run::Reference && r.run != Run::Floor))
             {
                 sink(r).map_err(StudyError::Output)?;
             }
@@ -255,9 +255,9 @@ impl<'a> Runner<'a> {
                 family: plan.families[f].0.name().into(),
                 table: plan.families[f].1.clone(),
                 run: match r {
-                    0 => REFERENCE.into(),
-                    1 => FLOOR.into(),
-                    e => specs[e - 2].to_string(),
+                    0 => Run::Reference,
+                    1 => Run::Floor,
+                    e => Run::engine(&specs[e - 2]),
                 },
                 shots: w.shots,
                 wall_s: w.wall_s,

@@ -12,7 +12,7 @@ use crate::game::family::FamilyKind;
 use crate::game::outcome::GameOutcome;
 use crate::game::perturb::{perturb, Perturbation};
 use crate::game::ruleset::rules::Racks;
-use crate::tally::rows::{OutcomeShotRow, RunLabel, FLOOR, REFERENCE};
+use crate::tally::rows::{OutcomeShotRow, Run, RunLabel, FLOOR, REFERENCE};
 use pool_harness::EndCheck;
 
 /// Why a shot of the study could not be played.
@@ -128,14 +128,14 @@ fn label<'a>(
     kind: FamilyKind,
     table: &'a str,
     index: u64,
-    run: &str,
+    run: Run,
     spec: &EngineSpec,
 ) -> RunLabel<'a> {
     RunLabel {
         family: kind.name(),
         table,
         index,
-        run: run.to_string(),
+        run,
         engine: spec.family().to_string(),
         scheme: spec.variant(),
         dt_s: spec.dt(),
@@ -184,14 +184,14 @@ impl StudyShot {
         let vs = Agreement::between(&ref_game, &floor_game, rules.position_tol_m);
         let rows = vec![
             OutcomeShotRow::new(
-                label(kind, table, index, REFERENCE, spec),
+                label(kind, table, index, Run::Reference, spec),
                 &setup,
                 &ref_game,
                 reference.ops.total(),
                 None,
             ),
             OutcomeShotRow::new(
-                label(kind, table, index, FLOOR, spec),
+                label(kind, table, index, Run::Floor, spec),
                 &perturbed,
                 &floor_game,
                 floor.ops.total(),
@@ -212,7 +212,7 @@ impl StudyShot {
 
     /// Adds the run of `spec` (or why it could not run the shot) as a row.
     pub fn add(&mut self, spec: &EngineSpec, run: &Result<Outcome, EngineError>) {
-        let label = label(self.kind, &self.table, self.index, &spec.to_string(), spec);
+        let label = label(self.kind, &self.table, self.index, Run::engine(spec), spec);
         let row = match run {
             Ok(o) => {
                 let game = GameOutcome::of_family(self.kind, &self.setup, o);

@@ -422,7 +422,7 @@ impl StudyPlan {
                     O::Families,
                     format!(
                         ": unknown family {name:?}{} (expected some of {})",
-                        suggest(name.trim(), &FamilyKind::ALL.map(|k| k.name().to_string())),
+                        pool_engines::suggestion(name.trim(), &FamilyKind::ALL.map(|k| k.name())),
                         FamilyKind::ALL.map(|k| k.name()).join(", ")
                     ),
                 )
@@ -731,19 +731,13 @@ pub fn tally_shot_rows(
             tally.add_shot(&shot);
             shot.clear();
         }
-        if !row.failure.is_empty() {
+        if row.failure.is_some() {
             failed.push(row.clone());
         }
         shot.push(row);
     }
     tally.add_shot(&shot);
     Ok(failed)
-}
-
-/// ` (did you mean "x"?)` for a name near one of `names`, else nothing.
-pub(crate) fn suggest(word: &str, names: &[String]) -> String {
-    pool_engines::did_you_mean(word, names)
-        .map_or(String::new(), |n| format!(" (did you mean {n:?}?)"))
 }
 
 #[cfg(test)]

@@ -30,9 +30,9 @@ pub fn pick_replays(shots: &[ShotRows], max: u64, replayable: &dyn Fn(&str) -> b
         for row in shot
             .rows
             .iter()
-            .filter(|r| r.changed_outcome() && replayable(&r.run))
+            .filter(|r| r.changed_outcome() && replayable(r.run.as_str()))
         {
-            let cell = (row.family.clone(), row.table.clone(), row.run.clone());
+            let cell = (row.family.clone(), row.table.clone(), row.run.to_string());
             let c = match cells.iter().position(|x| *x == cell) {
                 Some(c) => c,
                 None => {
@@ -100,7 +100,7 @@ pub fn fit_within(sizes: &[usize], ceiling: usize) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tally::rows::{FLOOR, REFERENCE};
+    use crate::tally::rows::{Run, FLOOR, REFERENCE};
 
     fn row(family: &str, index: u64, run: &str, d: u8) -> OutcomeShotRow {
         let mut r: OutcomeShotRow = csv::Reader::from_reader(
@@ -118,7 +118,7 @@ mod tests {
         .unwrap();
         r.family = family.into();
         r.index = index;
-        r.run = run.into();
+        r.run = Run::of(run);
         r.d_outcome = d;
         r
     }

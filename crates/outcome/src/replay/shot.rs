@@ -347,7 +347,7 @@ pub fn replay_shot(
     );
     let ref_game = GameOutcome::of_family(kind, &setup, &reference);
     let tol = rules.position_tol_m;
-    let row = |run: &str| rows.iter().find(|r| r.run == run);
+    let row = |run: &str| rows.iter().find(|r| r.run.as_str() == run);
     let mut runs = vec![
         replay_run(
             REFERENCE,

@@ -15,9 +15,8 @@ use crate::stats::shot_by_shot;
 use crate::stats::shot_by_shot::BatchedCounts;
 use crate::stats::verdict::FloorVerdict;
 use crate::tally::distribution::DistributionTally;
-use crate::tally::rows::OutcomeShotRow;
 use crate::tally::rows::FLOOR;
-use crate::tally::rows::REFERENCE;
+use crate::tally::rows::{OutcomeShotRow, Run};
 use serde::{Deserialize, Serialize};
 
 /// Tallies of one family and run.
@@ -136,14 +135,14 @@ impl OutcomeTally {
     /// at an earlier look, played now by an engine that joined the study later).
     pub fn add_shot_counting(&mut self, rows: &[OutcomeShotRow], count_floor: bool) {
         self.distribution.add_shot_counting(rows, count_floor);
-        let Some(floor) = rows.iter().find(|r| r.run == FLOOR) else {
+        let Some(floor) = rows.iter().find(|r| r.run == Run::Floor) else {
             return;
         };
         for row in rows
             .iter()
-            .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
+            .filter(|r| r.run != Run::Reference && (count_floor || r.run != Run::Floor))
         {
-            let key = (row.family.clone(), row.table.clone(), row.run.clone());
+            let key = (row.family.clone(), row.table.clone(), row.run.to_string());
             let counts = self.runs.entry(key.clone()).or_insert_with(|| {
                 self.order.push(key.clone());
                 RunCounts {
@@ -156,7 +155,7 @@ impl OutcomeTally {
                     fields: Default::default(),
                 }
             });
-            if !row.failure.is_empty() {
+            if row.failure.is_some() {
                 counts.failed += 1;
                 continue;
             }

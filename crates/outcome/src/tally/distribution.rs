@@ -52,7 +52,7 @@ use crate::stats::levels::SHOT_BY_SHOT_SHARE;
 use crate::stats::levels::STUDY_ALPHA;
 use crate::stats::shot_by_shot::{self, BatchedCounts};
 use crate::stats::verdict::{Decision, FloorVerdict, Verdict};
-use crate::tally::rows::{OutcomeShotRow, FLOOR, REFERENCE};
+use crate::tally::rows::{OutcomeShotRow, Run, FLOOR};
 
 /// Shots (pairs of final cue positions) the energy test reads: the first this many on which
 /// both runs leave the cue ball on the table. Its cost grows as the square of this.
@@ -457,17 +457,17 @@ impl DistributionTally {
     /// floor, now by an engine that joined the study later).
     pub fn add_shot_counting(&mut self, rows: &[OutcomeShotRow], count_floor: bool) {
         let (Some(reference), Some(floor)) = (
-            rows.iter().find(|r| r.run == REFERENCE),
-            rows.iter().find(|r| r.run == FLOOR),
+            rows.iter().find(|r| r.run == Run::Reference),
+            rows.iter().find(|r| r.run == Run::Floor),
         ) else {
             return;
         };
         let (ref_stats, floor_stats) = (ShotStats::of(reference), ShotStats::of(floor));
         for row in rows
             .iter()
-            .filter(|r| r.run != REFERENCE && (count_floor || r.run != FLOOR))
+            .filter(|r| r.run != Run::Reference && (count_floor || r.run != Run::Floor))
         {
-            let key = (row.family.clone(), row.table.clone(), row.run.clone());
+            let key = (row.family.clone(), row.table.clone(), row.run.to_string());
             if !self.pairs.contains_key(&key) {
                 let engine = row.engine_label();
                 let alpha = if engine == FLOOR {
@@ -481,7 +481,7 @@ impl DistributionTally {
                 self.pairs.insert(key.clone(), pair);
             }
             let pair = self.pairs.get_mut(&key).expect("inserted above");
-            if row.failure.is_empty() {
+            if row.failure.is_none() {
                 pair.add(&ShotStats::of(row), &ref_stats, &floor_stats);
             }
         }
@@ -1025,8 +1025,8 @@ pub fn compare_independent(
     margins: &Margins,
     seed: u64,
 ) -> (Vec<DistributionRow>, DistributionVerdict) {
-    let a: Vec<&OutcomeShotRow> = a.iter().copied().filter(|r| r.failure.is_empty()).collect();
-    let b: Vec<&OutcomeShotRow> = b.iter().copied().filter(|r| r.failure.is_empty()).collect();
+    let a: Vec<&OutcomeShotRow> = a.iter().copied().filter(|r| r.failure.is_none()).collect();
+    let b: Vec<&OutcomeShotRow> = b.iter().copied().filter(|r| r.failure.is_none()).collect();
     let levels = Levels::default();
     let run = ("b".to_string(), String::new(), None);
     let mut pair = Pair::new((family, table), run, levels.alpha, &levels);
@@ -1093,7 +1093,7 @@ pub fn summarize_games(rows: &[&OutcomeShotRow]) -> Vec<SummaryStat> {
     let bounds = Bounds::of(family, table);
     let stats: Vec<ShotStats> = rows
         .iter()
-        .filter(|r| r.failure.is_empty())
+        .filter(|r| r.failure.is_none())
         .map(|r| ShotStats::of(r))
         .collect();
     let n = stats.len() as u64;

@@ -1,8 +1,6 @@
-//! The outcome study's rows and tallies: one row per shot and run (`outcomes/shots.csv`),
-//! tallied into disagreement rates per family, engine and field (`outcomes.csv`) and the
-//! answer a user came for: the largest dt whose outcomes do not differ from the chaos floor's
-//! (`outcome_answer.csv`). The same rows, tallied in any number of pieces (a run's chunks, or
-//! shards read back from their `shots.csv`), give the same tables, byte for byte.
+//! The outcome study's rows: one per shot and run (`outcomes/shots.csv`), what a row is a run
+//! of (the reference, the floor, an engine), why a run has no outcome, and where a row came from.
+//! The tallies of them are in `changes.rs` and `distribution.rs`.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,29 +15,188 @@ pub const MAX_SHOTS: u64 = 1_000_000;
 pub const REFERENCE: &str = "reference";
 /// The run of the perturbed shot by the reference engine: the chaos floor.
 pub const FLOOR: &str = "floor";
-/// How the `failure` of a run an engine declined (outside its model) starts.
-pub const DECLINED: &str = "declined: ";
-
-/// Why a run has no outcome, read from `outcomes/shots.csv`'s `failure` column: the one place
-/// that knows how the column spells a decline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Failure<'a> {
-    /// Declined as outside its model (an engine's `unsupported` answer): its reason.
-    Declined(&'a str),
-    /// Could not run the shot: the message's first line.
-    Failed(&'a str),
+/// Which run of a shot a row is: `outcomes/shots.csv`'s and `wall.csv`'s `run` column, written
+/// as [`REFERENCE`], [`FLOOR`] or the engine's spec. Runs order as their text does, so that a
+/// table sorted by run reads as it did when runs were text; two runs are equal when their text
+/// is.
+#[derive(Clone, Debug)]
+pub enum Run {
+    /// The reference engine on the shot.
+    Reference,
+    /// The reference engine on the perturbed shot: the chaos floor.
+    Floor,
+    /// An engine under study: its spec as [`pool_engines::EngineSpec`]'s `Display` writes it
+    /// (kept as text: a registered engine's or a program's spec parses only where it runs).
+    Engine(String),
 }
 
-impl<'a> Failure<'a> {
+impl Run {
+    /// The run a `run` column names.
+    pub fn of(text: &str) -> Run {
+        match text {
+            REFERENCE => Run::Reference,
+            FLOOR => Run::Floor,
+            spec => Run::Engine(spec.to_string()),
+        }
+    }
+
+    /// The run of engine `spec`.
+    pub fn engine(spec: &pool_engines::EngineSpec) -> Run {
+        Run::Engine(spec.to_string())
+    }
+
+    /// As the `run` column writes it.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Run::Reference => REFERENCE,
+            Run::Floor => FLOOR,
+            Run::Engine(spec) => spec,
+        }
+    }
+
+    /// The engine's spec, `None` for the reference and the floor.
+    pub fn spec(&self) -> Option<&str> {
+        match self {
+            Run::Engine(spec) => Some(spec),
+            Run::Reference | Run::Floor => None,
+        }
+    }
+
+    /// Whether this is an engine under study (not the reference, not the floor).
+    pub fn is_engine(&self) -> bool {
+        matches!(self, Run::Engine(_))
+    }
+}
+
+impl PartialEq for Run {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for Run {}
+
+impl std::hash::Hash for Run {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.as_str().hash(h);
+    }
+}
+
+impl Ord for Run {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for Run {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Display for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Run {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Run {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(Run::of(&String::deserialize(d)?))
+    }
+}
+
+/// How the `failure` column spells a run an engine declined (outside its model): this, then
+/// the reason.
+pub const DECLINED: &str = "declined: ";
+
+/// Why a run has no outcome: `outcomes/shots.csv`'s `failure` column, which is empty when the
+/// run played ([`failure_column`] reads and writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Declined as outside its model (an engine's `unsupported` answer): its reason, written
+    /// after [`DECLINED`].
+    Declined(String),
+    /// Could not run the shot: the message's first line.
+    Failed(String),
+}
+
+impl Failure {
     /// The failure a `failure` column holds (`None`: the run played).
-    pub fn of(text: &'a str) -> Option<Self> {
+    pub fn of(text: &str) -> Option<Self> {
         if text.is_empty() {
             return None;
         }
         Some(match text.strip_prefix(DECLINED) {
-            Some(reason) => Failure::Declined(reason),
-            None => Failure::Failed(text),
+            Some(reason) => Failure::Declined(reason.to_string()),
+            None => Failure::Failed(text.to_string()),
         })
+    }
+
+    /// The failure of an engine's error: the first line of its message, declined when the
+    /// engine answered that the shot is outside its model.
+    pub fn of_error(error: &pool_sim::EngineError) -> Self {
+        // An empty first line would read back as "played".
+        let first = (error.message.lines().next())
+            .filter(|l| !l.is_empty())
+            .unwrap_or("failed")
+            .to_string();
+        if error.unsupported {
+            Failure::Declined(first)
+        } else {
+            Failure::Failed(first)
+        }
+    }
+
+    /// The reason or the message, without [`DECLINED`].
+    pub fn message(&self) -> &str {
+        match self {
+            Failure::Declined(m) | Failure::Failed(m) => m,
+        }
+    }
+}
+
+/// As the `failure` column writes it: [`DECLINED`] and the reason, or the message.
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Declined(reason) => write!(f, "{DECLINED}{reason}"),
+            Failure::Failed(message) => f.write_str(message),
+        }
+    }
+}
+
+/// The `failure` column as serde reads and writes it (`#[serde(with = ...)]` on an
+/// `Option<Failure>`): empty for a run that played, else the failure's text.
+pub mod failure_column {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Failure;
+
+    /// Writes `failure` as its column text (empty for `None`).
+    ///
+    /// # Errors
+    /// The serializer's.
+    pub fn serialize<S: Serializer>(failure: &Option<Failure>, s: S) -> Result<S::Ok, S::Error> {
+        match failure {
+            None => s.serialize_str(""),
+            Some(f) => s.collect_str(f),
+        }
+    }
+
+    /// Reads a column's text (empty or absent: `None`).
+    ///
+    /// # Errors
+    /// The deserializer's: the field is not text.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Failure>, D::Error> {
+        let text = Option::<String>::deserialize(d)?;
+        Ok(text.as_deref().and_then(Failure::of))
     }
 }
 
@@ -56,8 +213,8 @@ pub struct OutcomeShotRow {
     pub index: u64,
     /// The shot's name (`<kind>_<seed>`).
     pub shot: String,
-    /// `reference`, `floor`, or the engine's spec.
-    pub run: String,
+    /// The reference, the floor, or an engine.
+    pub run: Run,
     /// Engine family (`event`, `discrete`, `rapier`, ...).
     pub engine: String,
     /// Scheme or variant (`end_of_step`, `located`, a solver, ...).
@@ -115,8 +272,10 @@ pub struct OutcomeShotRow {
     /// Largest distance between a ball's final positions and the reference's (m), over the
     /// balls on the table in both; empty when none is.
     pub position_error_max_m: Option<f64>,
-    /// Why the engine could not run the shot (then it counts in no rate), else empty.
-    pub failure: String,
+    /// Why the engine could not run the shot (then it counts in no rate), `None` (an empty
+    /// column) when it played.
+    #[serde(with = "failure_column")]
+    pub failure: Option<Failure>,
 }
 
 /// Where a row came from: family, table, shot, run, and the run's spec split for columns.
@@ -128,8 +287,8 @@ pub struct RunLabel<'a> {
     pub table: &'a str,
     /// Index of the shot in its family.
     pub index: u64,
-    /// `reference`, `floor` or the engine's spec.
-    pub run: String,
+    /// The reference, the floor, or an engine.
+    pub run: Run,
     /// Engine family.
     pub engine: String,
     /// Scheme or variant.
@@ -203,7 +362,7 @@ impl OutcomeShotRow {
             d_positions: d(Field::Positions),
             cue_position_error_m: vs.and_then(|a| finite(a.cue_position_error_m)),
             position_error_max_m: vs.and_then(|a| finite(a.position_error_max_m)),
-            failure: String::new(),
+            failure: None,
         }
     }
 
@@ -213,19 +372,14 @@ impl OutcomeShotRow {
     pub fn failed(label: RunLabel<'_>, setup: &Setup, error: &pool_sim::EngineError) -> Self {
         let empty = GameOutcome::of(setup, &pool_sim::Outcome::failed(setup));
         let mut row = Self::new(label, setup, &empty, 0, None);
-        let first = error.message.lines().next().unwrap_or("failed");
-        row.failure = if error.unsupported {
-            format!("{DECLINED}{first}")
-        } else {
-            first.to_string()
-        };
+        row.failure = Some(Failure::of_error(error));
         row
     }
 
     /// The engine column of the tables this row is tallied into: [`FLOOR`] for the floor's
     /// run (whose `engine` is the reference's), else the run's engine family.
     pub fn engine_label(&self) -> String {
-        if self.run == FLOOR {
+        if self.run == Run::Floor {
             FLOOR.into()
         } else {
             self.engine.clone()
@@ -235,7 +389,7 @@ impl OutcomeShotRow {
     /// Whether this is an engine's run whose outcome changed (`d_outcome` 1, not the floor's,
     /// not a failure).
     pub fn changed_outcome(&self) -> bool {
-        self.run != REFERENCE && self.run != FLOOR && self.d_outcome == 1 && self.failure.is_empty()
+        self.run.is_engine() && self.d_outcome == 1 && self.failure.is_none()
     }
 
     /// The disagreement flag of `field`.
@@ -276,8 +430,8 @@ pub struct WallRow {
     pub family: String,
     /// Table.
     pub table: String,
-    /// `reference`, `floor` or the engine's spec.
-    pub run: String,
+    /// The reference, the floor, or an engine.
+    pub run: Run,
     /// Shots timed.
     pub shots: u64,
     /// Their wall time (s), summed (an external program's start-up shared out over its batch).

@@ -175,16 +175,16 @@ fn options_of(
 /// them ([`pool_outcome::Failure`]).
 fn failures_of(st: &mut OutcomeStudy, rows: &[ShotRow]) {
     for r in rows {
-        match pool_outcome::Failure::of(&r.failure) {
+        match r.failure.as_ref() {
             None => {}
             Some(pool_outcome::Failure::Declined(reason)) => {
-                Decline::note(&mut st.declined, &r.run, reason);
+                Decline::note(&mut st.declined, r.run.as_str(), reason);
             }
-            Some(pool_outcome::Failure::Failed(_)) => {
+            Some(pool_outcome::Failure::Failed(message)) => {
                 st.failed += 1;
                 if st.failures.len() < 10 {
                     st.failures
-                        .push(format!("{} on {}: {}", r.run, r.shot, r.failure));
+                        .push(format!("{} on {}: {message}", r.run, r.shot));
                 }
             }
         }

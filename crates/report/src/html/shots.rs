@@ -15,7 +15,7 @@ pub(super) struct ShotRow {
     pub(super) table: String,
     pub(super) index: u64,
     pub(super) shot: String,
-    pub(super) run: String,
+    pub(super) run: pool_outcome::Run,
     pub(super) engine: String,
     pub(super) scheme: String,
     dt_s: Option<f64>,
@@ -31,7 +31,8 @@ pub(super) struct ShotRow {
     d_end: Option<u8>,
     d_cue_position: Option<u8>,
     d_positions: Option<u8>,
-    pub(super) failure: String,
+    #[serde(with = "pool_outcome::failure_column")]
+    pub(super) failure: Option<pool_outcome::Failure>,
 }
 
 /// What differs, as bits: outcome, first contact, first cushion, pocketed, scratch, end, cue
@@ -54,7 +55,7 @@ const BITS: [&str; 9] = [
 /// its shots, even where no row says it differs).
 #[derive(Serialize, Clone, Debug)]
 struct Run {
-    run: String,
+    run: pool_outcome::Run,
     engine: String,
     scheme: String,
     dt: Option<f64>,
@@ -124,7 +125,7 @@ impl Shots {
                 ]);
                 v
             };
-            if r.run == pool_outcome::REFERENCE {
+            if r.run == pool_outcome::Run::Reference {
                 entry.1 = Some(serde_json::Value::Array(summary(None)));
                 continue;
             }
@@ -143,7 +144,7 @@ impl Shots {
                 .enumerate()
                 .map(|(i, f)| u32::from(f.unwrap_or(0) != 0) << i)
                 .sum();
-            if !r.failure.is_empty() {
+            if r.failure.is_some() {
                 bits |= 1 << 8;
             }
             let run = Run {

@@ -346,17 +346,16 @@ pub(super) fn declined(run: &RunFiles) -> Vec<Declined> {
     };
     match &run.shots {
         Some(rows) => {
-            for r in rows
-                .iter()
-                .filter(|r| r.run != pool_outcome::REFERENCE && r.run != FLOOR)
-            {
+            for r in rows.iter().filter(|r| {
+                r.run != pool_outcome::Run::Reference && r.run != pool_outcome::Run::Floor
+            }) {
                 let k = entry(&mut out, &r.engine, &r.scheme);
                 if shots.len() <= k {
                     shots.resize_with(k + 1, Default::default);
                 }
                 let d = &mut out[k];
                 d.runs += 1;
-                match pool_outcome::Failure::of(&r.failure) {
+                match r.failure.as_ref() {
                     None => {}
                     Some(pool_outcome::Failure::Declined(reason)) => {
                         if d.declined == 0 {

@@ -35,6 +35,16 @@ pub(crate) fn home_game(table: &str) -> Option<&'static dyn Game> {
         .find(|g| g.home_table() == Some(table))
 }
 
+/// The error for a table name that is not a built-in table: `"name": unknown table (did you
+/// mean "x"?); valid: ...`, one line.
+pub fn unknown_table(name: &str) -> String {
+    format!(
+        "{name:?}: unknown table{}; valid: {} (rectangle_LxW for any L x W in m)",
+        pool_engines::suggestion(name, &pool_physics::Table::BUILT_IN),
+        pool_physics::Table::BUILT_IN.join(", ")
+    )
+}
+
 impl Racks {
     /// Every game's racks on the built-in table named `table`.
     ///
@@ -42,18 +52,7 @@ impl Racks {
     /// An unknown table name.
     pub fn on_table(table: &str) -> Result<Racks, String> {
         if pool_physics::Table::by_name(table).is_none() {
-            return Err(format!(
-                "{table:?}: unknown table{}; valid: {} (rectangle_LxW for any L x W in m)",
-                pool_engines::did_you_mean(
-                    table,
-                    &pool_physics::Table::BUILT_IN
-                        .iter()
-                        .map(|t| t.to_string())
-                        .collect::<Vec<_>>()
-                )
-                .map_or(String::new(), |n| format!(" (did you mean {n:?}?)")),
-                pool_physics::Table::BUILT_IN.join(", ")
-            ));
+            return Err(unknown_table(table));
         }
         Ok(Racks {
             table: table.to_string(),

@@ -2,7 +2,7 @@
 //! engine's, and a program's wall time with its adapter beside it.
 
 use pool_engines::EngineSpec;
-use pool_outcome::{AnswerRow, WallRow};
+use pool_outcome::{AnswerRow, Run, WallRow};
 
 /// The timing row of answer `a`'s run (its engine, scheme and dt on its family and table) in
 /// `wall` (`outcomes/wall.csv`'s rows); `None` when it was not timed.
@@ -10,15 +10,21 @@ pub fn answer_wall<'a>(wall: &'a [WallRow], a: &AnswerRow) -> Option<&'a WallRow
     wall.iter().find(|w| {
         w.family == a.family
             && w.table == a.table
-            && w.run.parse::<EngineSpec>().is_ok_and(|s| {
+            && spec_of(&w.run).is_some_and(|s| {
                 s.family() == a.engine && s.variant() == a.scheme && s.dt() == a.dt_s
             })
     })
 }
 
+/// The engine spec of an engine's run (`wall.csv` keeps it as text); `None` for the reference,
+/// the floor, and a spec this process cannot read (a registered engine's, registered elsewhere).
+fn spec_of(run: &Run) -> Option<EngineSpec> {
+    run.spec().and_then(|s| s.parse().ok())
+}
+
 /// Whether a run is a program (an exec engine, pooltool or a peer): its cost has an adapter.
-fn is_program(run: &str) -> bool {
-    run.parse::<EngineSpec>().is_ok_and(|s| {
+fn is_program(run: &Run) -> bool {
+    spec_of(run).is_some_and(|s| {
         matches!(
             s,
             EngineSpec::Exec { .. } | EngineSpec::Pooltool | EngineSpec::Peer { .. }
@@ -70,7 +76,7 @@ fn times(r: f64) -> String {
 /// not timed.
 pub fn reference_wall_s(wall: &[WallRow], family: &str, table: &str) -> f64 {
     wall.iter()
-        .find(|w| w.family == family && w.table == table && w.run == pool_outcome::REFERENCE)
+        .find(|w| w.family == family && w.table == table && w.run == Run::Reference)
         .map_or(f64::NAN, WallRow::wall_per_shot_s)
 }
 
@@ -110,7 +116,7 @@ mod tests {
         WallRow {
             family: "cut".into(),
             table: "seven_foot".into(),
-            run: run.into(),
+            run: pool_outcome::Run::of(run),
             shots: 4,
             wall_s,
             engine_s,

@@ -120,7 +120,7 @@ impl OutcomeStudy {
             .collect();
         let reference_wall_s = wall
             .iter()
-            .filter(|w| w.run == pool_outcome::REFERENCE)
+            .filter(|w| w.run == pool_outcome::Run::Reference)
             .map(|w| (w.family.clone(), w.table.clone(), w.wall_per_shot_s()))
             .collect();
         OutcomeStudy {

@@ -17,7 +17,7 @@ use numpy::ndarray::{Array1, Array2, Array3, Array4, ArrayView3};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyArray3, PyArray4, PyReadonlyArray1};
 use pool_engines::{EngineSpec, RunOptions};
 use pool_harness::{agents_label, Frames};
-use pool_outcome::{compare_independent, summarize_games, Agreement, DistributionTally, Field, GameOutcome, MarginName, Margins, OutcomeShotRow, Run, RunLabel, SummaryStat};
+use pool_outcome::{compare_independent, summarize_games, Agreement, DistributionTally, Field, GameOutcome, MarginName, Margins, OutcomeShotRow, RunLabel, SummaryStat};
 use pool_physics::resolve::{Cue, CueSpecs, LawSpec, Param};
 use pool_physics::{BallState, MotionState, Physics, Vec3};
 use pool_sim::{Outcome, Setup, Strike, Termination};
@@ -719,7 +719,7 @@ impl Rows {
                     family: "batch",
                     table: &s.table.name,
                     index: k as u64,
-                    run: Run::Engine(engine.clone()),
+                    run: pool_outcome::Run::Engine(engine.clone()),
                     engine: engine.clone(),
                     scheme: String::new(),
                     dt_s: None,
@@ -978,12 +978,12 @@ fn compare_distributions<'py>(
         let mut tally = DistributionTally::default();
         for (k, (ra, rb)) in a.rows.iter().zip(&b.rows).enumerate() {
             let mut reference = ra.clone();
-            reference.run = Run::Reference;
+            reference.run = pool_outcome::Run::Reference;
             let mut floor = ra.clone();
-            floor.run = Run::Floor;
+            floor.run = pool_outcome::Run::Floor;
             floor.d_outcome = 0;
             let mut run = rb.clone();
-            run.run = Run::Engine("b".into());
+            run.run = pool_outcome::Run::Engine("b".into());
             run.engine = "b".into();
             run.d_outcome = u8::from(
                 Agreement::between(&a.games[k], &b.games[k], position_tol)
